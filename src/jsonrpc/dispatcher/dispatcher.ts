@@ -1,0 +1,382 @@
+import { LATEST_PROTOCOL_VERSION, JSONRPC_VERSION, NOTIFICATIONS } from "../../constants/index.js";
+import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
+import { MCPError, toMCPError, toWireError, type JsonRpcErrorObject } from "../../error-codes/mcp-error.js";
+import type { EventBus, MCPEventMap, RequestOutcome } from "../../events/events.js";
+import type { RevisionCodec } from "../../schemas/codec.js";
+import { codecFor } from "../../schemas/codecs.js";
+import { validate } from "../../schemas/validate.js";
+import { defaultTelemetry, type Telemetry } from "../../telemetry/telemetry.js";
+import type { InboundContext, Transport } from "../../transport/transport/transport.types.js";
+import type { JsonObject, JsonRpcId, Side } from "../../types/types.js";
+import { classify, describeInvalid, idOfInvalid, type WireMessage } from "./classify.js";
+import type {
+  DispatcherOptions,
+  NotificationHandler,
+  ParamsSchema,
+  ProgressUpdate,
+  RequestHandler,
+  RequestOptions,
+  SessionInfo,
+} from "./dispatcher.types.js";
+import { InflightRequest, type ContextHost } from "./incoming.js";
+import { DEFAULT_TIMEOUT_MS, OutgoingRequests } from "./outgoing.js";
+
+type Response = { jsonrpc: "2.0"; id: JsonRpcId | null; result: unknown } | { jsonrpc: "2.0"; id: JsonRpcId | null; error: JsonRpcErrorObject };
+
+interface HandlerEntry<H> {
+  readonly handler: H;
+  readonly schema: ParamsSchema | undefined;
+}
+
+let dispatcherCount = 0;
+
+function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject): Response {
+  return { jsonrpc: JSONRPC_VERSION, id, error };
+}
+
+/**
+ * The JSON-RPC engine under both MCPServer and MCPClient: one per connection. It allocates ids,
+ * keeps the pending map, runs handlers, answers every request it can parse, validates what arrives
+ * against the negotiated revision's codec, and releases everything when the transport closes.
+ */
+export class JsonRpcDispatcher implements ContextHost {
+  readonly id: string;
+  readonly side: Side;
+  readonly #requestHandlers = new Map<string, HandlerEntry<RequestHandler>>();
+  readonly #notificationHandlers = new Map<string, HandlerEntry<NotificationHandler>>();
+  readonly #inflight = new Map<JsonRpcId, InflightRequest>();
+  readonly #outgoing: OutgoingRequests;
+  readonly #telemetry: Telemetry | undefined;
+  readonly #events: EventBus<MCPEventMap> | undefined;
+  readonly #onProtocolError: ((error: MCPError) => void) | undefined;
+  #codec: RevisionCodec;
+  #transport: Transport | undefined;
+  #closed = false;
+  #nextId = 1;
+
+  constructor(options: DispatcherOptions) {
+    this.side = options.side;
+    this.id = options.id ?? `${options.side}-${++dispatcherCount}`;
+    this.#codec = options.codec ?? codecFor(LATEST_PROTOCOL_VERSION);
+    this.#telemetry = options.telemetry === null ? undefined : (options.telemetry ?? defaultTelemetry());
+    this.#events = options.events;
+    this.#onProtocolError = options.onProtocolError;
+    const defaults = {
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+    };
+    this.#outgoing = new OutgoingRequests(defaults, (id, reason) => this.#sendCancel(id, reason));
+  }
+
+  get codec(): RevisionCodec {
+    return this.#codec;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get session(): SessionInfo {
+    return { dispatcherId: this.id, sessionId: this.#transport?.sessionId, protocolVersion: this.#codec.version };
+  }
+
+  /** Requests sent and not yet settled, and requests received and not yet answered. */
+  get pendingCount(): { outgoing: number; incoming: number } {
+    return { outgoing: this.#outgoing.size, incoming: this.#inflight.size };
+  }
+
+  /** Switches to the negotiated revision's schemas. */
+  setCodec(codec: RevisionCodec): void {
+    this.#codec = codec;
+  }
+
+  setRequestHandler(method: string, handler: RequestHandler, schema?: ParamsSchema): void {
+    if (this.#requestHandlers.has(method)) {
+      throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A handler for request ${method} is already registered`);
+    }
+    this.#requestHandlers.set(method, { handler, schema });
+  }
+
+  setNotificationHandler(method: string, handler: NotificationHandler, schema?: ParamsSchema): void {
+    if (this.#notificationHandlers.has(method)) {
+      throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A handler for notification ${method} is already registered`);
+    }
+    this.#notificationHandlers.set(method, { handler, schema });
+  }
+
+  removeRequestHandler(method: string): boolean {
+    return this.#requestHandlers.delete(method);
+  }
+
+  removeNotificationHandler(method: string): boolean {
+    return this.#notificationHandlers.delete(method);
+  }
+
+  async connect(transport: Transport): Promise<void> {
+    if (this.#transport) throw new MCPError(MCP_CODES.ALREADY_CONNECTED, "This dispatcher is already connected");
+    if (this.#closed) throw this.#notConnected();
+    this.#transport = transport;
+    try {
+      await transport.start({
+        onMessage: (message, context) => this.#receive(message, context),
+        onMalformed: (error) => this.#send(errorResponse(null, { code: JSONRPC_ERROR_CODES.PARSE_ERROR, message: error.message })),
+        onClose: (error) => this.#closeWith(error),
+      });
+    } catch (error) {
+      this.#transport = undefined;
+      throw toMCPError(error, MCP_CODES.TRANSPORT_ERROR);
+    }
+    this.#events?.emit("connection:opened", { side: this.side, dispatcherId: this.id });
+  }
+
+  /** Sends a request and resolves with its validated result. */
+  request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<unknown> {
+    const transport = this.#transport;
+    if (!transport || this.#closed) return Promise.reject(this.#notConnected());
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(new MCPError(MCP_CODES.REQUEST_CANCELLED, `Request ${method} was cancelled before it was sent`, { cause: signal.reason }));
+    const id = this.#nextId++;
+    let wireParams = options.onProgress ? withProgressToken(params, id) : params;
+    const record = this.#telemetry?.outgoingRequest({ side: this.side, method, id, params: wireParams, sessionId: transport.sessionId, protocolVersion: this.#codec.version });
+    if (record) wireParams = record.params;
+    const settled = this.#outgoing.add(id, method, options, record);
+    const message = wireParams === undefined ? { jsonrpc: JSONRPC_VERSION, id, method } : { jsonrpc: JSONRPC_VERSION, id, method, params: wireParams };
+    transport.send(message, sendOptions(options.relatedRequestId)).catch((error: unknown) => {
+      const pending = this.#outgoing.get(id);
+      if (pending) this.#outgoing.reject(pending, toMCPError(error, MCP_CODES.TRANSPORT_ERROR));
+    });
+    return settled;
+  }
+
+  /** Sends a notification. */
+  async notify(method: string, params?: JsonObject, relatedRequestId?: JsonRpcId): Promise<void> {
+    const transport = this.#transport;
+    if (!transport || this.#closed) throw this.#notConnected();
+    const message = params === undefined ? { jsonrpc: JSONRPC_VERSION, method } : { jsonrpc: JSONRPC_VERSION, method, params };
+    this.#telemetry?.notification(this.side, method);
+    this.#events?.emit("notification:emitted", { side: this.side, method, params });
+    await transport.send(message, sendOptions(relatedRequestId));
+  }
+
+  /** Closes the transport; pending requests fail with `MCP.TRANSPORT_CLOSED`, handlers are aborted. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      await this.#transport?.close();
+    } finally {
+      this.#closeWith(undefined);
+    }
+  }
+
+  #notConnected(): MCPError {
+    return new MCPError(MCP_CODES.TRANSPORT_CLOSED, this.#closed ? "The connection is closed" : "Not connected: call connect() first");
+  }
+
+  #closeWith(error: MCPError | undefined): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const reason = new MCPError(MCP_CODES.TRANSPORT_CLOSED, error ? `The connection closed: ${error.message}` : "The connection closed", { cause: error });
+    this.#outgoing.rejectAll(reason);
+    for (const inflight of this.#inflight.values()) {
+      inflight.abort(reason);
+      this.#complete(inflight, undefined);
+    }
+    this.#events?.emit("connection:closed", error ? { side: this.side, dispatcherId: this.id, reason: error.message } : { side: this.side, dispatcherId: this.id });
+  }
+
+  #reportProtocolError(error: MCPError): void {
+    this.#onProtocolError?.(error);
+  }
+
+  #send(message: unknown): void {
+    if (this.#closed) return;
+    this.#transport?.send(message).catch((error: unknown) => this.#reportProtocolError(toMCPError(error, MCP_CODES.TRANSPORT_ERROR)));
+  }
+
+  #sendCancel(id: JsonRpcId, reason: string): void {
+    if (this.#closed) return;
+    this.notify(NOTIFICATIONS.cancelled, { requestId: id, reason }).catch((error: unknown) => this.#reportProtocolError(toMCPError(error, MCP_CODES.TRANSPORT_ERROR)));
+  }
+
+  #receive(message: unknown, context: InboundContext | undefined): void {
+    if (Array.isArray(message)) {
+      this.#receiveBatch(message, context);
+      return;
+    }
+    const answer = this.#receiveOne(message, context);
+    if (answer) void answer.then((response) => response && this.#send(response));
+  }
+
+  #receiveBatch(batch: unknown[], context: InboundContext | undefined): void {
+    if (batch.length === 0) {
+      this.#send(errorResponse(null, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: "An empty batch is not a valid JSON-RPC request" }));
+      return;
+    }
+    const answers = batch.map((message) => this.#receiveOne(message, context)).filter((answer) => answer !== undefined);
+    if (answers.length === 0) return;
+    void Promise.all(answers).then((responses) => {
+      const sent = responses.filter((response) => response !== undefined);
+      if (sent.length > 0) this.#send(sent);
+    });
+  }
+
+  /** Handles one message; a request's answer comes back as a promise (undefined when none is due). */
+  #receiveOne(message: unknown, context: InboundContext | undefined): Promise<Response | undefined> | undefined {
+    if (this.#closed) return undefined;
+    const wire = message as WireMessage;
+    switch (classify(message)) {
+      case "request":
+        return this.#handleRequest(wire, context);
+      case "notification":
+        this.#handleNotification(wire, context);
+        return undefined;
+      case "response":
+        this.#handleResult(wire);
+        return undefined;
+      case "error-response":
+        this.#handleErrorResponse(wire);
+        return undefined;
+      case "invalid":
+        return Promise.resolve(errorResponse(idOfInvalid(message), { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Invalid request: ${describeInvalid(message)}` }));
+    }
+  }
+
+  async #handleRequest(message: WireMessage, inbound: InboundContext | undefined): Promise<Response | undefined> {
+    const id = message.id as JsonRpcId;
+    const method = message.method as string;
+    const entry = this.#requestHandlers.get(method);
+    if (!entry) return errorResponse(id, { code: JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${method}` });
+    if (this.#inflight.has(id)) return errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Request id ${JSON.stringify(id)} is already in use by a request in progress` });
+    const schema = this.#incomingRequestSchema(method) ?? entry.schema;
+    let params: unknown = message.params;
+    if (schema) {
+      const checked = safeValidate(schema, params);
+      if (!checked.ok) return errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` });
+      params = checked.value;
+    }
+    const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.#codec.version });
+    const inflight = new InflightRequest(this, id, method, message.params, inbound, record);
+    this.#inflight.set(id, inflight);
+    this.#events?.emit("request:received", { side: this.side, method, id });
+    const response = await this.#runHandler(entry.handler, params, inflight);
+    // Cancelled by the peer or orphaned by close while the handler ran: no response is due.
+    if (inflight.done) return undefined;
+    this.#complete(inflight, response);
+    return response;
+  }
+
+  async #runHandler(handler: RequestHandler, params: unknown, inflight: InflightRequest): Promise<Response> {
+    try {
+      const result = await (inflight.record ? inflight.record.run(() => handler(params, inflight)) : handler(params, inflight));
+      return { jsonrpc: JSONRPC_VERSION, id: inflight.id, result: result ?? {} };
+    } catch (error) {
+      return errorResponse(inflight.id, toWireError(error));
+    }
+  }
+
+  /** Ends an incoming request once: answered (`response`) or not (cancelled, closed). */
+  #complete(inflight: InflightRequest, response: Response | undefined): void {
+    inflight.done = true;
+    this.#inflight.delete(inflight.id);
+    const outcome: RequestOutcome = response === undefined ? "cancelled" : "error" in response ? "error" : "success";
+    if (response && "error" in response) inflight.record?.end("error", { type: String(response.error.code), code: response.error.code, message: response.error.message });
+    else inflight.record?.end(outcome);
+    const durationMs = performance.now() - inflight.startedAt;
+    this.#events?.emit("request:completed", { side: this.side, method: inflight.method, id: inflight.id, durationMs, outcome });
+  }
+
+  #handleNotification(message: WireMessage, inbound: InboundContext | undefined): void {
+    const method = message.method as string;
+    this.#telemetry?.notification(peerOf(this.side), method);
+    if (method === NOTIFICATIONS.cancelled) return this.#handleCancelled(message.params);
+    if (method === NOTIFICATIONS.progress && this.#handleProgress(message.params)) return;
+    const entry = this.#notificationHandlers.get(method);
+    if (!entry) return;
+    const schema = this.#incomingNotificationSchema(method) ?? entry.schema;
+    let params: unknown = message.params;
+    if (schema) {
+      const checked = validate(schema, params);
+      if (!checked.ok) return this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${method}: ${checked.issues}`));
+      params = checked.value;
+    }
+    const context = { method, session: this.session, inbound };
+    try {
+      Promise.resolve(entry.handler(params, context)).catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
+    } catch (error) {
+      this.#reportProtocolError(toMCPError(error));
+    }
+  }
+
+  #handleCancelled(params: Record<string, unknown> | undefined): void {
+    const requestId = params?.["requestId"];
+    const inflight = requestId === undefined ? undefined : this.#inflight.get(requestId as JsonRpcId);
+    // An unknown id is ignored, as the spec allows: the request may have finished already.
+    if (!inflight) return;
+    const reason = params?.["reason"];
+    inflight.abort(new MCPError(MCP_CODES.REQUEST_CANCELLED, `The peer cancelled ${inflight.method}${typeof reason === "string" ? `: ${reason}` : ""}`));
+    this.#complete(inflight, undefined);
+  }
+
+  /** True when the progress belonged to one of our requests. */
+  #handleProgress(params: Record<string, unknown> | undefined): boolean {
+    const schema = this.#incomingNotificationSchema(NOTIFICATIONS.progress);
+    const checked = schema ? validate(schema, params) : { ok: true as const, value: params };
+    if (!checked.ok) {
+      this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${NOTIFICATIONS.progress}: ${checked.issues}`));
+      return true;
+    }
+    return this.#outgoing.progress(checked.value as ProgressUpdate);
+  }
+
+  #handleResult(message: WireMessage): void {
+    const pending = this.#outgoing.get(message.id as JsonRpcId);
+    if (!pending) return this.#reportProtocolError(new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received a response for unknown request id ${JSON.stringify(message.id)}`));
+    const schema = this.#outgoingResultSchema(pending.method);
+    if (!schema) return this.#outgoing.resolve(pending, message.result);
+    const checked = validate(schema, message.result);
+    if (checked.ok) this.#outgoing.resolve(pending, checked.value);
+    else this.#outgoing.reject(pending, new MCPError(MCP_CODES.PROTOCOL_INVALID, `Invalid result for ${pending.method}: ${checked.issues}`, { data: message.result }));
+  }
+
+  #handleErrorResponse(message: WireMessage): void {
+    const error = message.error as JsonRpcErrorObject;
+    const pending = message.id === null ? undefined : this.#outgoing.get(message.id as JsonRpcId);
+    if (pending) return this.#outgoing.reject(pending, MCPError.fromWire(error));
+    this.#reportProtocolError(new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received an error for ${message.id === null ? "an unidentifiable message" : `unknown request id ${JSON.stringify(message.id)}`}: ${error.message}`, { cause: MCPError.fromWire(error) }));
+  }
+
+  #incomingRequestSchema(method: string): ParamsSchema | undefined {
+    return (this.side === "server" ? this.#codec.clientRequests : this.#codec.serverRequests)[method]?.params;
+  }
+
+  #outgoingResultSchema(method: string): ParamsSchema | undefined {
+    return (this.side === "server" ? this.#codec.serverRequests : this.#codec.clientRequests)[method]?.result;
+  }
+
+  #incomingNotificationSchema(method: string): ParamsSchema | undefined {
+    return (this.side === "server" ? this.#codec.clientNotifications : this.#codec.serverNotifications)[method];
+  }
+}
+
+function peerOf(side: Side): Side {
+  return side === "server" ? "client" : "server";
+}
+
+function sendOptions(relatedRequestId: JsonRpcId | undefined): { relatedRequestId: JsonRpcId } | undefined {
+  return relatedRequestId === undefined ? undefined : { relatedRequestId };
+}
+
+function withProgressToken(params: JsonObject | undefined, token: JsonRpcId): JsonObject {
+  const meta = params?.["_meta"] as JsonObject | undefined;
+  return { ...params, _meta: { ...meta, progressToken: token } };
+}
+
+/** `validate`, also when a schema's own refinement throws (user schemas may). */
+function safeValidate(schema: ParamsSchema, value: unknown): ReturnType<typeof validate> {
+  try {
+    return validate(schema, value);
+  } catch (error) {
+    return { ok: false, issues: `the params schema threw: ${toMCPError(error).message}` };
+  }
+}

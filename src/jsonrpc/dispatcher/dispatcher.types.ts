@@ -1,0 +1,81 @@
+import type { MCPError } from "../../error-codes/mcp-error.js";
+import type { EventBus, MCPEventMap } from "../../events/events.js";
+import type { RevisionCodec } from "../../schemas/codec.js";
+import type { Telemetry } from "../../telemetry/telemetry.js";
+import type { InboundContext } from "../../transport/transport/transport.types.js";
+import type { JsonObject, JsonRpcId, ProgressToken, Side } from "../../types/types.js";
+
+/** A schema the dispatcher can validate with (any Zod v4 schema, classic or mini). */
+export type { $ZodType as ParamsSchema } from "zod/v4/core";
+
+export interface TimeoutOptions {
+  /** Milliseconds without a response (or progress, see below) before the request fails with `MCP.TIMEOUT`. */
+  readonly timeoutMs?: number;
+  /** A progress notification restarts the timeout (default true). */
+  readonly resetTimeoutOnProgress?: boolean;
+  /** A cap on the whole request, progress or not. */
+  readonly maxTotalTimeoutMs?: number;
+}
+
+export interface DispatcherOptions extends TimeoutOptions {
+  /** Which end this dispatcher speaks for: decides which half of the codec applies to what arrives. */
+  readonly side: Side;
+  /** The revision's schemas; `setCodec` replaces it once a revision is negotiated. Default: the newest. */
+  readonly codec?: RevisionCodec;
+  /** Metrics and spans; `null` turns them off. Default: one `Telemetry` on the global OpenTelemetry providers. */
+  readonly telemetry?: Telemetry | null;
+  readonly events?: EventBus<MCPEventMap>;
+  /** Names this connection in events; default a fresh id. */
+  readonly id?: string;
+  /** Told of what cannot be answered: responses to unknown ids, bad notifications, failed sends. */
+  readonly onProtocolError?: (error: MCPError) => void;
+}
+
+export interface ProgressUpdate {
+  readonly progressToken: ProgressToken;
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+export interface RequestOptions extends TimeoutOptions {
+  readonly signal?: AbortSignal;
+  /** Receives `notifications/progress` for this request (a progress token is added to `_meta`). */
+  readonly onProgress?: (update: ProgressUpdate) => void;
+  /** The incoming request this one is made on behalf of (routes it on HTTP). */
+  readonly relatedRequestId?: JsonRpcId;
+}
+
+/** What the peer's end of this connection is, for handlers. */
+export interface SessionInfo {
+  readonly dispatcherId: string;
+  readonly sessionId: string | undefined;
+  readonly protocolVersion: string;
+}
+
+/** Everything a request handler gets besides its params. */
+export interface RequestContext {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  /** Fires on `notifications/cancelled`, on close of the connection. */
+  readonly signal: AbortSignal;
+  readonly meta: JsonObject | undefined;
+  readonly progressToken: ProgressToken | undefined;
+  readonly session: SessionInfo;
+  readonly inbound: InboundContext | undefined;
+  /** Sends `notifications/progress` when the requester asked for it; a no-op otherwise or once answered. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** A notification that belongs to this request. */
+  notify(method: string, params?: JsonObject): Promise<void>;
+  /** A request to the peer made on behalf of this one; cancelled with it. */
+  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<unknown>;
+}
+
+export interface NotificationContext {
+  readonly method: string;
+  readonly session: SessionInfo;
+  readonly inbound: InboundContext | undefined;
+}
+
+export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
+export type NotificationHandler = (params: unknown, context: NotificationContext) => void | Promise<void>;

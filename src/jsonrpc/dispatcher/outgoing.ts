@@ -1,0 +1,141 @@
+import { MCP_CODES } from "../../error-codes/error-codes.js";
+import { JsonRpcError, MCPError, describeThrown } from "../../error-codes/mcp-error.js";
+import type { RequestOutcome } from "../../events/events.js";
+import type { RequestRecord } from "../../telemetry/telemetry.js";
+import type { JsonRpcId } from "../../types/types.js";
+import type { ProgressUpdate, RequestOptions } from "./dispatcher.types.js";
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+interface Timeouts {
+  readonly timeoutMs: number;
+  readonly resetTimeoutOnProgress: boolean;
+  readonly maxTotalTimeoutMs: number | undefined;
+}
+
+/** One request this end sent and still waits for. */
+export class PendingRequest {
+  timer: ReturnType<typeof setTimeout> | undefined;
+  abortListener: (() => void) | undefined;
+  readonly startedAt = performance.now();
+
+  constructor(
+    readonly id: JsonRpcId,
+    readonly method: string,
+    readonly resolve: (result: unknown) => void,
+    readonly reject: (error: MCPError) => void,
+    readonly timeouts: Timeouts,
+    readonly options: RequestOptions,
+    readonly record: RequestRecord | undefined,
+  ) {}
+}
+
+/** Tells the peer a request is abandoned (`notifications/cancelled`). */
+export type CancelSender = (id: JsonRpcId, reason: string) => void;
+
+/**
+ * The pending map of a dispatcher: timeouts (reset by progress, capped in total), caller aborts and
+ * settlement. Every exit goes through `#finish`, so no timer, listener or entry outlives its request.
+ */
+export class OutgoingRequests {
+  readonly #pending = new Map<JsonRpcId, PendingRequest>();
+
+  constructor(
+    private readonly defaults: Timeouts,
+    private readonly sendCancel: CancelSender,
+  ) {}
+
+  get size(): number {
+    return this.#pending.size;
+  }
+
+  get(id: JsonRpcId): PendingRequest | undefined {
+    return this.#pending.get(id);
+  }
+
+  /** Registers a request; the promise settles on response, error, timeout, abort or close. */
+  add(id: JsonRpcId, method: string, options: RequestOptions, record: RequestRecord | undefined): Promise<unknown> {
+    const timeouts: Timeouts = {
+      timeoutMs: options.timeoutMs ?? this.defaults.timeoutMs,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.defaults.resetTimeoutOnProgress,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.defaults.maxTotalTimeoutMs,
+    };
+    return new Promise((resolve, reject) => {
+      const pending = new PendingRequest(id, method, resolve, reject, timeouts, options, record);
+      this.#pending.set(id, pending);
+      this.#arm(pending);
+      const signal = options.signal;
+      if (signal) {
+        pending.abortListener = () => this.#abandon(pending, this.#cancelled(signal.reason), describeThrown(signal.reason));
+        signal.addEventListener("abort", pending.abortListener, { once: true });
+      }
+    });
+  }
+
+  resolve(pending: PendingRequest, result: unknown): void {
+    this.#finish(pending, "success");
+    pending.resolve(result);
+  }
+
+  reject(pending: PendingRequest, error: MCPError, outcome: RequestOutcome = "error"): void {
+    this.#finish(pending, outcome, error);
+    pending.reject(error);
+  }
+
+  /** A progress notification for one of ours: delivered, and the timeout restarted when asked. */
+  progress(update: ProgressUpdate): boolean {
+    const pending = this.#pending.get(update.progressToken);
+    if (!pending?.options.onProgress) return false;
+    if (pending.timeouts.resetTimeoutOnProgress) {
+      clearTimeout(pending.timer);
+      this.#arm(pending);
+    }
+    pending.options.onProgress(update);
+    return true;
+  }
+
+  rejectAll(error: MCPError): void {
+    for (const pending of [...this.#pending.values()]) this.reject(pending, error);
+  }
+
+  // The total cap bounds every (re-)arming, so a progress past the cap times out at once.
+  #arm(pending: PendingRequest): void {
+    const { timeoutMs, maxTotalTimeoutMs } = pending.timeouts;
+    const elapsed = performance.now() - pending.startedAt;
+    const delay = maxTotalTimeoutMs === undefined ? timeoutMs : Math.min(timeoutMs, maxTotalTimeoutMs - elapsed);
+    pending.timer = setTimeout(() => this.#timedOut(pending), Math.max(0, delay));
+  }
+
+  #overTotal(pending: PendingRequest): boolean {
+    const cap = pending.timeouts.maxTotalTimeoutMs;
+    return cap !== undefined && performance.now() - pending.startedAt >= cap;
+  }
+
+  #timedOut(pending: PendingRequest): void {
+    const { timeoutMs, maxTotalTimeoutMs } = pending.timeouts;
+    const total = this.#overTotal(pending);
+    const message = total
+      ? `Request ${pending.method} exceeded its total timeout of ${maxTotalTimeoutMs} ms`
+      : `Request ${pending.method} timed out after ${timeoutMs} ms`;
+    const error = new MCPError(MCP_CODES.TIMEOUT, message, { data: { timeoutMs, maxTotalTimeoutMs } });
+    this.#abandon(pending, error, message);
+  }
+
+  #cancelled(reason: unknown): MCPError {
+    return new MCPError(MCP_CODES.REQUEST_CANCELLED, `Request cancelled: ${describeThrown(reason)}`, { cause: reason });
+  }
+
+  /** Gives up on a request the peer may still be working on: reject it, then tell the peer. */
+  #abandon(pending: PendingRequest, error: MCPError, reason: string): void {
+    this.reject(pending, error, error.code === MCP_CODES.REQUEST_CANCELLED ? "cancelled" : "error");
+    this.sendCancel(pending.id, reason);
+  }
+
+  #finish(pending: PendingRequest, outcome: RequestOutcome, error?: MCPError): void {
+    this.#pending.delete(pending.id);
+    clearTimeout(pending.timer);
+    if (pending.abortListener) pending.options.signal?.removeEventListener("abort", pending.abortListener);
+    // A peer's error is typed by its JSON-RPC number, a local one (timeout, cancel) by its MCP code.
+    pending.record?.end(outcome, error && { type: error.cause instanceof JsonRpcError ? String(error.wireCode) : error.code, code: error.wireCode });
+  }
+}

@@ -1,0 +1,1 @@
+export type { InboundContext, SendOptions, Transport, TransportReceiver } from "./transport.types.js";

@@ -1,0 +1,38 @@
+import type { MCPError } from "../../error-codes/mcp-error.js";
+import type { JsonRpcId } from "../../types/types.js";
+
+/** What a transport knows about where an incoming message came from (HTTP headers, auth). */
+export interface InboundContext {
+  /** Whatever the transport's authentication established (a verified token, a principal). */
+  readonly authInfo?: unknown;
+  /** Request headers, lower-cased names, for transports that have them. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** How a transport hands what it receives to its dispatcher. */
+export interface TransportReceiver {
+  /** A parsed JSON value: one message or a batch. The dispatcher validates it. */
+  onMessage(message: unknown, context?: InboundContext): void;
+  /** A frame that could not be parsed; the dispatcher answers it with -32700 and id null. */
+  onMalformed(error: MCPError): void;
+  /** The transport is closed for good (by either end); `error` says why when it was not asked for. */
+  onClose(error?: MCPError): void;
+}
+
+export interface SendOptions {
+  /** The incoming request this message belongs to (lets HTTP route it onto that request's stream). */
+  readonly relatedRequestId?: JsonRpcId;
+}
+
+/**
+ * A connection to one peer. `send` takes JSON-serialisable messages (a batch is an array);
+ * it rejects with `MCP.TRANSPORT_CLOSED` after close and `MCP.TRANSPORT_ERROR` when the
+ * underlying channel fails. `close` is idempotent and calls the receiver's `onClose` once.
+ */
+export interface Transport {
+  start(receiver: TransportReceiver): Promise<void>;
+  send(message: unknown, options?: SendOptions): Promise<void>;
+  close(): Promise<void>;
+  /** The session id, for transports that have sessions (Streamable HTTP). */
+  readonly sessionId?: string | undefined;
+}

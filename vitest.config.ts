@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts", "e2e/**/*.test.ts"],
+    environment: "node",
+    restoreMocks: true,
+    coverage: {
+      provider: "v8",
+      include: ["src/**/*.ts"],
+      exclude: ["src/**/*.test.ts", "src/**/*.test-helpers.ts", "src/**/*.d.ts", "src/**/*.types.ts"],
+      reporter: ["text-summary", "text"],
+      thresholds: { lines: 100, branches: 100, functions: 100, statements: 100 },
+    },
+  },
+});
