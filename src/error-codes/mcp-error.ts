@@ -1,11 +1,6 @@
 import { JSONRPC_ERROR_CODES, MCP_CODES, WIRE_CODE_OF, mcpCodeOfWire, type MCPCode } from "./error-codes.js";
 
-/** The `error` member of a JSON-RPC error response. */
-export interface JsonRpcErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
+import type { JsonRpcErrorObject } from "../schemas/jsonrpc.js";
 
 // Brands keyed in the global symbol registry, so `instanceof` holds across two copies of the package.
 const MCP_ERROR_BRAND = Symbol.for("@suaveplan/mcp/MCPError");

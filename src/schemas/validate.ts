@@ -10,31 +10,54 @@ const MAX_REPORTED_ISSUES = 5;
 
 /** Parses `value` with `schema`; on failure, `issues` reads like `params.name: expected string, received number`. */
 export function validate<S extends z.core.$ZodType>(schema: S, value: unknown): ValidationResult<z.output<S>> {
-  const parsed = z.safeParse(schema, value, { jitless: true, error: describeIssue });
+  // reportInput keeps each issue's input, which tells a missing field from a mistyped one.
+  const parsed = z.safeParse(schema, value, { jitless: true, reportInput: true });
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, issues: summarizeIssues(parsed.error.issues) };
 }
 
+type Issue = z.core.$ZodIssue;
+
 interface LocatedMessage {
   readonly path: readonly PropertyKey[];
   readonly message: string;
+  readonly missing: boolean;
 }
 
-function summarizeIssues(issues: readonly z.core.$ZodIssue[]): string {
+function summarizeIssues(issues: readonly Issue[]): string {
   const located = issues.flatMap((issue) => locateIssue(issue, []));
   const shown = located.slice(0, MAX_REPORTED_ISSUES).map(formatLocatedMessage);
   const hidden = located.length - shown.length;
   return hidden > 0 ? `${shown.join("; ")}; and ${hidden} more` : shown.join("; ");
 }
 
-// A failed union reports every branch; the branch with the fewest issues is most likely the one meant.
-function locateIssue(issue: z.core.$ZodIssue, base: readonly PropertyKey[]): LocatedMessage[] {
+function locateIssue(issue: Issue, base: readonly PropertyKey[]): LocatedMessage[] {
   const path = [...base, ...issue.path];
-  if (issue.code === "invalid_union" && issue.errors.length > 0) {
-    const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
-    return closest.flatMap((inner) => locateIssue(inner, path));
+  if (issue.code === "invalid_union" && issue.errors.length > 0 && !isScalarMismatch(issue.errors)) {
+    const branches = issue.errors.map((branch) => branch.flatMap((inner) => locateIssue(inner, path)));
+    return branches.reduce((best, branch) => (isCloser(branch, best) ? branch : best));
   }
-  return [{ path, message: issue.message }];
+  return [{ path, message: describeIssue(issue), missing: isMissing(issue) }];
+}
+
+// A failed union reports every branch. The one meant is likely the branch missing the fewest
+// fields, then the one with the fewest issues; on a tie the earlier branch wins.
+function isCloser(branch: readonly LocatedMessage[], best: readonly LocatedMessage[]): boolean {
+  const missingDifference = countMissing(branch) - countMissing(best);
+  return missingDifference !== 0 ? missingDifference < 0 : branch.length < best.length;
+}
+
+function countMissing(messages: readonly LocatedMessage[]): number {
+  return messages.filter((message) => message.missing).length;
+}
+
+/** True for a union of primitives (`string | integer`) that the value matched none of. */
+function isScalarMismatch(branches: readonly (readonly Issue[])[]): boolean {
+  return branches.every(([first, ...rest]) => rest.length === 0 && first?.code === "invalid_type" && first.path.length === 0);
+}
+
+function isMissing(issue: Issue): boolean {
+  return issue.input === undefined;
 }
 
 function formatLocatedMessage({ path, message }: LocatedMessage): string {
@@ -54,29 +77,48 @@ function formatPath(path: readonly PropertyKey[]): string {
     .join("");
 }
 
-function describeIssue(issue: z.core.$ZodRawIssue): string {
+function describeIssue(issue: Issue): string {
   switch (issue.code) {
     case "invalid_type":
       return describeInvalidType(issue.expected, issue.input);
     case "invalid_value":
-      return `expected ${listValues(issue.values)}`;
+      return `${issue.input === undefined ? "is required, " : ""}expected ${listValues(issue.values)}`;
     case "invalid_union":
-      return Array.isArray(issue.options)
-        ? `expected one of ${listValues(issue.options)}`
-        : "matches none of the accepted shapes";
+      return describeInvalidUnion(issue);
     case "too_big":
-      return `${issue.origin === "number" ? "must be" : "length must be"} at most ${String(issue.maximum)}`;
+      return `${boundSubject(issue.origin)} at most ${String(issue.maximum)}`;
     case "too_small":
-      return `${issue.origin === "number" ? "must be" : "length must be"} at least ${String(issue.minimum)}`;
+      return `${boundSubject(issue.origin)} at least ${String(issue.minimum)}`;
     default:
       return `invalid (${issue.code})`;
   }
 }
 
+const SIZED_ORIGINS: ReadonlySet<string> = new Set(["array", "string", "set", "file"]);
+
+function boundSubject(origin: string): string {
+  return SIZED_ORIGINS.has(origin) ? "length must be" : "must be";
+}
+
 function describeInvalidType(expected: string, input: unknown): string {
   if (expected === "never") return "is not allowed here";
   if (input === undefined) return "is required";
-  return `expected ${expected === "int" ? "integer" : expected}, received ${typeName(input)}`;
+  return `expected ${typeLabel(expected)}, received ${typeName(input)}`;
+}
+
+// Reached for a discriminator mismatch or a union of primitives; locateIssue descends into the rest.
+function describeInvalidUnion(issue: z.core.$ZodIssueInvalidUnion): string {
+  if ("options" in issue && issue.options) return `expected one of ${listValues(issue.options)}`;
+  const expected = issue.errors.flat().filter(isInvalidType).map((inner) => typeLabel(inner.expected));
+  return describeInvalidType(expected.join(" | "), issue.input);
+}
+
+function isInvalidType(issue: Issue): issue is z.core.$ZodIssueInvalidType {
+  return issue.code === "invalid_type";
+}
+
+function typeLabel(expected: string): string {
+  return expected === "int" ? "integer" : expected;
 }
 
 function typeName(input: unknown): string {

@@ -30,7 +30,7 @@ describe("cancellation", () => {
     expect(error.cause).toBe("user pressed stop");
     await settle();
     expect(handlerContext?.signal.aborted).toBe(true);
-    expect((handlerContext?.signal.reason as MCPError).message).toBe("The peer cancelled test/slow: user pressed stop");
+    expect((handlerContext?.signal.reason as MCPError | undefined)?.message).toBe("The peer cancelled test/slow: user pressed stop");
     expect(server.pendingCount.incoming).toBe(0);
     expect(client.pendingCount.outgoing).toBe(0);
   });
@@ -80,6 +80,13 @@ describe("cancellation", () => {
     peer.deliver({ jsonrpc: "2.0", id: 1, method: "test/ok" });
     await peer.waitForSent(1);
     expect(peer.sent).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
+  });
+
+  it("lets a handler ask the peer something on behalf of its request", async () => {
+    const { client, server } = await connectedPair();
+    client.setRequestHandler("test/inner", (params) => ({ answer: (params as { q: number }).q + 1 }));
+    server.setRequestHandler("test/outer", async (_params, context) => ({ inner: await context.request("test/inner", { q: 41 }) }));
+    await expect(client.request("test/outer")).resolves.toEqual({ inner: { answer: 42 } });
   });
 
   it("cancels a handler's own outgoing request when the handler's request is cancelled", async () => {

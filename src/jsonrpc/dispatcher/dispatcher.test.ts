@@ -414,10 +414,10 @@ describe("JsonRpcDispatcher: connection lifecycle", () => {
     await settle();
     expect((await fromServer).code).toBe(MCP_CODES.TRANSPORT_CLOSED);
     expect(serverSignals.map((signal) => signal.aborted)).toEqual([true, true]);
-    expect((serverSignals[0]?.reason as MCPError).code).toBe(MCP_CODES.TRANSPORT_CLOSED);
+    expect((serverSignals[0]?.reason as MCPError | undefined)?.code).toBe(MCP_CODES.TRANSPORT_CLOSED);
     expect(client.pendingCount).toEqual({ outgoing: 0, incoming: 0 });
     expect(server.pendingCount).toEqual({ outgoing: 0, incoming: 0 });
-    expect(closedEvents.map((event) => event.dispatcherId).sort()).toEqual([client.id, server.id].sort());
+    expect(closedEvents.map((event) => event.dispatcherId).toSorted()).toEqual([client.id, server.id].toSorted());
   });
 
   it("says why in the close reason when the transport closed with an error", async () => {
@@ -474,6 +474,38 @@ describe("JsonRpcDispatcher: connection lifecycle", () => {
       "completed test/fail error true",
       'emitted client test/note {"a":1}',
     ]);
+  });
+
+  it("rejects with MCP.TRANSPORT_CLOSED, not a late send failure, when the connection closes while sending", async () => {
+    const { dispatcher, peer } = await scriptedDispatcher({ side: "client" });
+    let failSend!: (error: Error) => void;
+    peer.send = () => new Promise<void>((_resolve, reject) => (failSend = reject));
+    const pending = rejection(dispatcher.request("test/a"));
+    await dispatcher.close();
+    failSend(new Error("write after end"));
+    expect((await pending).code).toBe(MCP_CODES.TRANSPORT_CLOSED);
+  });
+
+  it("reports a cancel notification the transport fails to send", async () => {
+    const onProtocolError = vi.fn();
+    const { dispatcher, peer } = await scriptedDispatcher({ side: "client", onProtocolError });
+    const controller = new AbortController();
+    const pending = rejection(dispatcher.request("test/a", {}, { signal: controller.signal }));
+    await peer.waitForSent(1);
+    peer.failSends = new Error("pipe broken");
+    controller.abort();
+    expect((await pending).code).toBe(MCP_CODES.REQUEST_CANCELLED);
+    await settle();
+    expect(onProtocolError).toHaveBeenCalledWith(expect.objectContaining({ code: MCP_CODES.TRANSPORT_ERROR, message: "pipe broken" }));
+  });
+
+  it("validates the client's answers to server-initiated requests against the codec", async () => {
+    const { client, server } = await connectedPair();
+    let roots: unknown = [{ uri: "file:///home" }];
+    client.setRequestHandler("roots/list", () => ({ roots }));
+    await expect(server.request("roots/list")).resolves.toEqual({ roots: [{ uri: "file:///home" }] });
+    roots = [{ name: "no uri" }];
+    await expect(server.request("roots/list")).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID });
   });
 
   it("exposes the session to handlers", async () => {

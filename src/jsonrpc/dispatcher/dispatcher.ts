@@ -1,6 +1,7 @@
 import { LATEST_PROTOCOL_VERSION, JSONRPC_VERSION, NOTIFICATIONS } from "../../constants/index.js";
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
-import { MCPError, toMCPError, toWireError, type JsonRpcErrorObject } from "../../error-codes/mcp-error.js";
+import { MCPError, toMCPError, toWireError } from "../../error-codes/mcp-error.js";
+import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
 import type { EventBus, MCPEventMap, RequestOutcome } from "../../events/events.js";
 import type { RevisionCodec } from "../../schemas/codec.js";
 import { codecFor } from "../../schemas/codecs.js";
@@ -190,12 +191,10 @@ export class JsonRpcDispatcher implements ContextHost {
   }
 
   #send(message: unknown): void {
-    if (this.#closed) return;
     this.#transport?.send(message).catch((error: unknown) => this.#reportProtocolError(toMCPError(error, MCP_CODES.TRANSPORT_ERROR)));
   }
 
   #sendCancel(id: JsonRpcId, reason: string): void {
-    if (this.#closed) return;
     this.notify(NOTIFICATIONS.cancelled, { requestId: id, reason }).catch((error: unknown) => this.#reportProtocolError(toMCPError(error, MCP_CODES.TRANSPORT_ERROR)));
   }
 
@@ -238,8 +237,9 @@ export class JsonRpcDispatcher implements ContextHost {
         this.#handleErrorResponse(wire);
         return undefined;
       case "invalid":
-        return Promise.resolve(errorResponse(idOfInvalid(message), { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Invalid request: ${describeInvalid(message)}` }));
+        break;
     }
+    return Promise.resolve(errorResponse(idOfInvalid(message), { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Invalid request: ${describeInvalid(message)}` }));
   }
 
   async #handleRequest(message: WireMessage, inbound: InboundContext | undefined): Promise<Response | undefined> {
@@ -248,18 +248,13 @@ export class JsonRpcDispatcher implements ContextHost {
     const entry = this.#requestHandlers.get(method);
     if (!entry) return errorResponse(id, { code: JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${method}` });
     if (this.#inflight.has(id)) return errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Request id ${JSON.stringify(id)} is already in use by a request in progress` });
-    const schema = this.#incomingRequestSchema(method) ?? entry.schema;
-    let params: unknown = message.params;
-    if (schema) {
-      const checked = safeValidate(schema, params);
-      if (!checked.ok) return errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` });
-      params = checked.value;
-    }
+    const checked = checkParams(this.#incomingRequestSchema(method) ?? entry.schema, message.params);
+    if (!checked.ok) return errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` });
     const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.#codec.version });
     const inflight = new InflightRequest(this, id, method, message.params, inbound, record);
     this.#inflight.set(id, inflight);
     this.#events?.emit("request:received", { side: this.side, method, id });
-    const response = await this.#runHandler(entry.handler, params, inflight);
+    const response = await this.#runHandler(entry.handler, checked.value, inflight);
     // Cancelled by the peer or orphaned by close while the handler ran: no response is due.
     if (inflight.done) return undefined;
     this.#complete(inflight, response);
@@ -293,16 +288,11 @@ export class JsonRpcDispatcher implements ContextHost {
     if (method === NOTIFICATIONS.progress && this.#handleProgress(message.params)) return;
     const entry = this.#notificationHandlers.get(method);
     if (!entry) return;
-    const schema = this.#incomingNotificationSchema(method) ?? entry.schema;
-    let params: unknown = message.params;
-    if (schema) {
-      const checked = validate(schema, params);
-      if (!checked.ok) return this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${method}: ${checked.issues}`));
-      params = checked.value;
-    }
+    const checked = checkParams(this.#incomingNotificationSchema(method) ?? entry.schema, message.params);
+    if (!checked.ok) return this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${method}: ${checked.issues}`));
     const context = { method, session: this.session, inbound };
     try {
-      Promise.resolve(entry.handler(params, context)).catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
+      Promise.resolve(entry.handler(checked.value, context)).catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
     } catch (error) {
       this.#reportProtocolError(toMCPError(error));
     }
@@ -320,8 +310,7 @@ export class JsonRpcDispatcher implements ContextHost {
 
   /** True when the progress belonged to one of our requests. */
   #handleProgress(params: Record<string, unknown> | undefined): boolean {
-    const schema = this.#incomingNotificationSchema(NOTIFICATIONS.progress);
-    const checked = schema ? validate(schema, params) : { ok: true as const, value: params };
+    const checked = checkParams(this.#incomingNotificationSchema(NOTIFICATIONS.progress), params);
     if (!checked.ok) {
       this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${NOTIFICATIONS.progress}: ${checked.issues}`));
       return true;
@@ -372,8 +361,9 @@ function withProgressToken(params: JsonObject | undefined, token: JsonRpcId): Js
   return { ...params, _meta: { ...meta, progressToken: token } };
 }
 
-/** `validate`, also when a schema's own refinement throws (user schemas may). */
-function safeValidate(schema: ParamsSchema, value: unknown): ReturnType<typeof validate> {
+/** Validates params when there is a schema, also when its own refinement throws (user schemas may). */
+function checkParams(schema: ParamsSchema | undefined, value: unknown): ReturnType<typeof validate> {
+  if (!schema) return { ok: true, value };
   try {
     return validate(schema, value);
   } catch (error) {

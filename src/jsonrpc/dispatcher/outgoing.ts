@@ -95,7 +95,7 @@ export class OutgoingRequests {
   }
 
   rejectAll(error: MCPError): void {
-    for (const pending of [...this.#pending.values()]) this.reject(pending, error);
+    for (const pending of this.#pending.values()) this.reject(pending, error);
   }
 
   // The total cap bounds every (re-)arming, so a progress past the cap times out at once.

@@ -268,11 +268,13 @@ export const ListRootsResultSchema = z.extend(ResultSchema, { roots: z.array(Roo
 
 // ---- Codec ----
 
+const ping = { params: PingRequestParamsSchema, result: EmptyResultSchema };
+
 export const codec = {
   version: "2024-11-05",
   batching: false,
   clientRequests: {
-    [METHODS.ping]: { params: PingRequestParamsSchema, result: EmptyResultSchema },
+    [METHODS.ping]: ping,
     [METHODS.initialize]: { params: InitializeRequestParamsSchema, result: InitializeResultSchema },
     [METHODS.completionComplete]: { params: CompleteRequestParamsSchema, result: CompleteResultSchema },
     [METHODS.loggingSetLevel]: { params: SetLevelRequestParamsSchema, result: EmptyResultSchema },
@@ -290,7 +292,7 @@ export const codec = {
     [METHODS.toolsCall]: { params: CallToolRequestParamsSchema, result: CallToolResultSchema },
   },
   serverRequests: {
-    [METHODS.ping]: { params: PingRequestParamsSchema, result: EmptyResultSchema },
+    [METHODS.ping]: ping,
     [METHODS.samplingCreateMessage]: { params: CreateMessageRequestParamsSchema, result: CreateMessageResultSchema },
     [METHODS.rootsList]: { params: ListRootsRequestParamsSchema, result: ListRootsResultSchema },
   },

@@ -1,0 +1,10 @@
+// The universal entry: runs on Node, Bun, Deno, browsers and edge workers; imports no node:* module.
+export * from "./constants/index.js";
+export type * from "./types/types.js";
+export * from "./error-codes/index.js";
+export * from "./schemas/schemas.js";
+export * from "./events/events.js";
+export * from "./telemetry/telemetry.js";
+export * from "./jsonrpc/dispatcher/index.js";
+export * from "./transport/transport/index.js";
+export * from "./transport/in-memory/index.js";

@@ -1,0 +1,2 @@
+export { JsonRpcDispatcher } from "./dispatcher.js";
+export type * from "./dispatcher.types.js";
