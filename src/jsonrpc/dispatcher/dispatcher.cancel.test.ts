@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
@@ -63,6 +64,24 @@ describe("cancellation", () => {
     peer.deliver({ jsonrpc: "2.0", id: 1, result: { tooLate: true } });
     await settle();
     expect(onProtocolError).toHaveBeenCalledWith(expect.objectContaining({ code: MCP_CODES.PROTOCOL_INVALID, message: "Received a response for unknown request id 1" }));
+  });
+
+  it("leaves no abort listener on the caller's signal once a request settles, however it ends", async () => {
+    const { client, server } = await connectedPair({ timeoutMs: 20 });
+    server.setRequestHandler("test/ok", () => ({}));
+    server.setRequestHandler("test/fail", () => {
+      throw new Error("no");
+    });
+    server.setRequestHandler("test/hang", () => new Promise(() => undefined));
+    const signal = new AbortController().signal;
+    await client.request("test/ok", {}, { signal });
+    await client.request("test/fail", {}, { signal }).catch(() => undefined);
+    await client.request("test/hang", {}, { signal }).catch(() => undefined);
+    const closing = client.request("test/hang", {}, { signal }).catch(() => undefined);
+    expect(getEventListeners(signal, "abort")).toHaveLength(1);
+    await client.close();
+    await closing;
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 
   it("rejects at once without sending when the signal is already aborted", async () => {
