@@ -26,7 +26,7 @@ async function serve(transport: InMemoryTransport): Promise<JsonRpcDispatcher> {
 describe("the universal entry", () => {
   it("exports the engine's public surface", () => {
     for (const name of ["JsonRpcDispatcher", "InMemoryTransport", "MCPError", "JsonRpcError", "EventBus", "Telemetry", "codecFor", "CODECS", "validate", "MCP_CODES", "JSONRPC_ERROR_CODES", "METHODS", "NOTIFICATIONS", "PROTOCOL_VERSIONS", "LATEST_PROTOCOL_VERSION", "toMCPError", "toWireError"]) {
-      expect(mcp, name).toHaveProperty(name);
+      expect(mcp).toHaveProperty(name);
     }
   });
 

@@ -63,7 +63,7 @@ describe("MCPError", () => {
     expect(new copy.JsonRpcError(-1, "x") instanceof JsonRpcError).toBe(true);
     expect(foreign instanceof JsonRpcError).toBe(false);
     expect(new Error("plain") instanceof MCPError).toBe(false);
-    expect(null instanceof MCPError).toBe(false);
+    expect((null as unknown) instanceof MCPError).toBe(false);
     expect(({ code: "MCP.TIMEOUT" }) instanceof MCPError).toBe(false);
   });
 });

@@ -73,7 +73,7 @@ const EXPECTED_METHODS: Record<ProtocolVersion, ExpectedMethods> = {
   },
 };
 
-const sorted = (names: readonly string[]): string[] => [...names].sort();
+const sorted = (names: readonly string[]): string[] => names.toSorted();
 
 function withExtension(value: unknown): unknown {
   return typeof value === "object" && value !== null && !Array.isArray(value)

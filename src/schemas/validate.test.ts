@@ -12,6 +12,13 @@ function issuesOf(schema: z.core.$ZodType, value: unknown): string {
   return result.issues;
 }
 
+// Handlers may bring schemas written with classic zod, whose objects compile a fast path.
+const classicObjectSchema = (): zc.ZodType => zc.object({ a: zc.string(), b: zc.optional(zc.int()) });
+
+function forbiddenFunction(): never {
+  throw new EvalError("code generation is forbidden");
+}
+
 const callToolResult = latest.codec.clientRequests["tools/call"].result;
 const elicitParams = latest.codec.serverRequests["elicitation/create"].params;
 
@@ -23,13 +30,9 @@ describe("validate", () => {
 
   it("parses without compiling code, even a classic zod object that would by default", () => {
     const OriginalFunction = globalThis.Function;
-    // Handlers may bring schemas written with classic zod, whose objects compile a fast path.
-    const freshSchema = (): zc.ZodType => zc.object({ a: zc.string(), b: zc.optional(zc.int()) });
-    const jitlessSchema = freshSchema();
-    const defaultSchema = freshSchema();
-    globalThis.Function = function forbidden(): never {
-      throw new EvalError("code generation is forbidden");
-    } as unknown as FunctionConstructor;
+    const jitlessSchema = classicObjectSchema();
+    const defaultSchema = classicObjectSchema();
+    globalThis.Function = forbiddenFunction as unknown as FunctionConstructor;
     try {
       expect(validate(jitlessSchema, { a: "x", b: 1 })).toEqual({ ok: true, value: { a: "x", b: 1 } });
       expect(() => defaultSchema.safeParse({ a: "x" })).toThrow(EvalError);
@@ -105,7 +108,16 @@ describe("validate", () => {
     );
   });
 
-  it("falls back to the issue code for checks the protocol schemas do not use", () => {
-    expect(issuesOf(z.looseObject({ mail: z.email() }), { mail: "nope" })).toBe("mail: invalid (invalid_format)");
+  it.each([
+    ["a string format", z.looseObject({ mail: z.email() }), { mail: "nope" }, "mail: expected email format"],
+    ["a multiple", z.number().check(z.multipleOf(3)), 4, "must be a multiple of 3"],
+    ["unknown keys of a strict object", z.strictObject({ a: z.string() }), { a: "x", b: 1 }, 'unknown keys "b"'],
+    ["a refinement, in its own words", z.string().check(z.refine(() => false, "must shout")), "x", "must shout"],
+    ["a record key", z.record(z.string().check(z.minLength(2)), z.string()), { a: "x" }, "a: invalid record key"],
+    ["a map element under an object key", z.map(z.looseObject({}), z.string()), new Map([[{}, 5]]), "invalid map element"],
+    ["a non-string literal", z.literal(1n), 2n, "expected 1"],
+    ["an exclusive union matched twice", z.xor([z.string(), z.string()]), "x", "matches more than one of the exclusive shapes"],
+  ])("describes %s, for schemas handlers bring", (_label, schema, value, expected) => {
+    expect(issuesOf(schema, value)).toBe(expected);
   });
 });

@@ -89,9 +89,20 @@ function describeIssue(issue: Issue): string {
       return `${boundSubject(issue.origin)} at most ${String(issue.maximum)}`;
     case "too_small":
       return `${boundSubject(issue.origin)} at least ${String(issue.minimum)}`;
-    default:
-      return `invalid (${issue.code})`;
+    case "invalid_format":
+      return `expected ${issue.format} format`;
+    case "not_multiple_of":
+      return `must be a multiple of ${String(issue.divisor)}`;
+    case "unrecognized_keys":
+      return `unknown keys ${listValues(issue.keys)}`;
+    case "custom":
+      return issue.message;
+    case "invalid_key":
+      return `invalid ${issue.origin} key`;
+    case "invalid_element":
+      break;
   }
+  return `invalid ${issue.origin} element`;
 }
 
 const SIZED_ORIGINS: ReadonlySet<string> = new Set(["array", "string", "set", "file"]);
@@ -106,9 +117,11 @@ function describeInvalidType(expected: string, input: unknown): string {
   return `expected ${typeLabel(expected)}, received ${typeName(input)}`;
 }
 
-// Reached for a discriminator mismatch or a union of primitives; locateIssue descends into the rest.
+// Reached for a discriminator mismatch, a union of primitives, or an exclusive union that matched
+// several shapes; locateIssue descends into the rest.
 function describeInvalidUnion(issue: z.core.$ZodIssueInvalidUnion): string {
-  if ("options" in issue && issue.options) return `expected one of ${listValues(issue.options)}`;
+  if (issue.inclusive === false) return "matches more than one of the exclusive shapes";
+  if (issue.options) return `expected one of ${listValues(issue.options)}`;
   const expected = issue.errors.flat().filter(isInvalidType).map((inner) => typeLabel(inner.expected));
   return describeInvalidType(expected.join(" | "), issue.input);
 }
@@ -128,5 +141,5 @@ function typeName(input: unknown): string {
 }
 
 function listValues(values: readonly unknown[]): string {
-  return values.map((value) => JSON.stringify(value)).join(" | ");
+  return values.map((value) => (typeof value === "string" ? JSON.stringify(value) : String(value))).join(" | ");
 }
