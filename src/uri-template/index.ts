@@ -1,0 +1,8 @@
+export {
+  DEFAULT_MAX_TEMPLATE_LENGTH,
+  DEFAULT_MAX_URI_LENGTH,
+  UriTemplate,
+  type UriTemplateOptions,
+  type UriVariableValue,
+  type UriVariables,
+} from "./uri-template.js";

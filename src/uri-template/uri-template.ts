@@ -1,0 +1,78 @@
+import { MCPError, MCP_CODES } from "../error-codes/index.js";
+import { expandTemplate } from "./expand.js";
+import { containsExpression, parseTemplate, type TemplatePart } from "./template-parser.js";
+import { splitUri } from "./uri-splitter.js";
+import { extractVariables } from "./variable-extraction.js";
+import type { UriVariableValue, UriVariables } from "./variables.js";
+
+export type { UriVariableValue, UriVariables } from "./variables.js";
+
+/** The longest template `UriTemplate.parse` accepts unless told otherwise (8 KiB). */
+export const DEFAULT_MAX_TEMPLATE_LENGTH = 8 * 1024;
+/** The longest URI `match` looks at unless told otherwise (64 KiB); longer ones do not match. */
+export const DEFAULT_MAX_URI_LENGTH = 64 * 1024;
+
+export interface UriTemplateOptions {
+  /** Longer templates are refused by `parse` (default `DEFAULT_MAX_TEMPLATE_LENGTH`). */
+  readonly maxTemplateLength?: number;
+  /** `match` returns `undefined` for longer URIs without reading them (default `DEFAULT_MAX_URI_LENGTH`). */
+  readonly maxUriLength?: number;
+}
+
+function uniqueVariableNames(parts: readonly TemplatePart[]): readonly string[] {
+  const names = parts.flatMap((part) => (part.kind === "expression" ? part.variables.map((spec) => spec.name) : []));
+  return Object.freeze([...new Set(names)]);
+}
+
+/** An RFC 6570 URI template (levels 1 to 4): expands variables into a URI, and matches a URI back. */
+export class UriTemplate {
+  readonly template: string;
+  /** The variables of the template, in order of first appearance, each once. */
+  readonly variableNames: readonly string[];
+  readonly #parts: readonly TemplatePart[];
+  readonly #maxUriLength: number;
+
+  private constructor(template: string, parts: readonly TemplatePart[], maxUriLength: number) {
+    this.template = template;
+    this.#parts = parts;
+    this.variableNames = uniqueVariableNames(parts);
+    this.#maxUriLength = maxUriLength;
+  }
+
+  /** Parses a template; throws an `MCPError` (INVALID_PARAMS) saying what is wrong and where. */
+  static parse(template: string, options: UriTemplateOptions = {}): UriTemplate {
+    const maxTemplateLength = options.maxTemplateLength ?? DEFAULT_MAX_TEMPLATE_LENGTH;
+    if (template.length > maxTemplateLength) {
+      throw new MCPError(
+        MCP_CODES.INVALID_PARAMS,
+        `URI template is ${template.length} characters long, over the limit of ${maxTemplateLength}`,
+        { data: { length: template.length, maxTemplateLength } },
+      );
+    }
+    return new UriTemplate(template, parseTemplate(template), options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH);
+  }
+
+  /** Whether the text contains at least one well-formed expression, i.e. is a template rather than a URI. */
+  static isTemplate(text: string): boolean {
+    return containsExpression(text);
+  }
+
+  /** RFC 6570 §3.2 expansion. Throws an INVALID_PARAMS `MCPError` for a prefix modifier on a list. */
+  expand(variables: UriVariables): string {
+    return expandTemplate(this.#parts, variables);
+  }
+
+  /**
+   * The variables whose expansion gives this URI, percent-decoded; `undefined` when the URI does not
+   * fit the template, is longer than `maxUriLength`, or holds malformed percent-encoding.
+   */
+  match(uri: string): Record<string, UriVariableValue> | undefined {
+    if (uri.length > this.#maxUriLength) return undefined;
+    const starts = splitUri(this.#parts, uri);
+    return starts === undefined ? undefined : extractVariables(this.#parts, uri, starts);
+  }
+
+  toString(): string {
+    return this.template;
+  }
+}
