@@ -423,14 +423,19 @@ describe("JsonRpcDispatcher: connection lifecycle", () => {
   it("says why in the close reason when the transport closed with an error", async () => {
     const events = new EventBus<MCPEventMap>();
     const closed = vi.fn();
+    const onClose = vi.fn();
     events.on("connection:closed", closed);
-    const { dispatcher, peer } = await scriptedDispatcher({ events, side: "client" });
+    const { dispatcher, peer } = await scriptedDispatcher({ events, side: "client", onClose });
     const pending = rejection(dispatcher.request("test/a"));
     peer.receiver?.onClose(new MCPError(MCP_CODES.TRANSPORT_ERROR, "child exited with code 3"));
     const error = await pending;
     expect(error.code).toBe(MCP_CODES.TRANSPORT_CLOSED);
     expect(error.message).toContain("child exited with code 3");
     expect(closed).toHaveBeenCalledWith({ side: "client", dispatcherId: dispatcher.id, reason: "child exited with code 3" });
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(onClose.mock.calls[0]?.[0]).toMatchObject({ message: "child exited with code 3" });
+    await dispatcher.close();
+    expect(onClose).toHaveBeenCalledTimes(1);
   });
 
   it("drops what arrives after close and does not answer it", async () => {

@@ -50,6 +50,7 @@ export class JsonRpcDispatcher implements ContextHost {
   readonly #telemetry: Telemetry | undefined;
   readonly #events: EventBus<MCPEventMap> | undefined;
   readonly #onProtocolError: ((error: MCPError) => void) | undefined;
+  readonly #onClose: ((error: MCPError | undefined) => void) | undefined;
   #codec: RevisionCodec;
   #transport: Transport | undefined;
   #closed = false;
@@ -62,6 +63,7 @@ export class JsonRpcDispatcher implements ContextHost {
     this.#telemetry = options.telemetry === null ? undefined : (options.telemetry ?? defaultTelemetry());
     this.#events = options.events;
     this.#onProtocolError = options.onProtocolError;
+    this.#onClose = options.onClose;
     const defaults = {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
@@ -184,6 +186,7 @@ export class JsonRpcDispatcher implements ContextHost {
       this.#complete(inflight, undefined);
     }
     this.#events?.emit("connection:closed", error ? { side: this.side, dispatcherId: this.id, reason: error.message } : { side: this.side, dispatcherId: this.id });
+    this.#onClose?.(error);
   }
 
   #reportProtocolError(error: MCPError): void {

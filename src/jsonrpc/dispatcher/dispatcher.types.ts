@@ -10,11 +10,11 @@ export type { $ZodType as ParamsSchema } from "zod/v4/core";
 
 export interface TimeoutOptions {
   /** Milliseconds without a response (or progress, see below) before the request fails with `MCP.TIMEOUT`. */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** A progress notification restarts the timeout (default true). */
-  readonly resetTimeoutOnProgress?: boolean;
+  readonly resetTimeoutOnProgress?: boolean | undefined;
   /** A cap on the whole request, progress or not. */
-  readonly maxTotalTimeoutMs?: number;
+  readonly maxTotalTimeoutMs?: number | undefined;
 }
 
 export interface DispatcherOptions extends TimeoutOptions {
@@ -23,12 +23,14 @@ export interface DispatcherOptions extends TimeoutOptions {
   /** The revision's schemas; `setCodec` replaces it once a revision is negotiated. Default: the newest. */
   readonly codec?: RevisionCodec;
   /** Metrics and spans; `null` turns them off. Default: one `Telemetry` on the global OpenTelemetry providers. */
-  readonly telemetry?: Telemetry | null;
-  readonly events?: EventBus<MCPEventMap>;
+  readonly telemetry?: Telemetry | null | undefined;
+  readonly events?: EventBus<MCPEventMap> | undefined;
   /** Names this connection in events; default a fresh id. */
   readonly id?: string;
   /** Told of what cannot be answered: responses to unknown ids, bad notifications, failed sends. */
-  readonly onProtocolError?: (error: MCPError) => void;
+  readonly onProtocolError?: ((error: MCPError) => void) | undefined;
+  /** Told once when the connection is gone, after pending requests were rejected; `error` when it was not asked for. */
+  readonly onClose?: ((error: MCPError | undefined) => void) | undefined;
 }
 
 export interface ProgressUpdate {

@@ -1,0 +1,125 @@
+import { CreateMessageRequestSchema, ElicitationCompleteNotificationSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it, vi } from "vitest";
+import { MCP_CODES } from "../../error-codes/error-codes.js";
+import type { HandlerContext } from "./mcp-server.types.js";
+import type { SessionHandlerContext } from "./handler-context.js";
+import { MCPServer } from "./mcp-server.js";
+import { initializedRawClientOf, sdkClientOf, settle } from "./mcp-server.test-helpers.js";
+
+const info = { name: "calls-server", version: "1.0.0" };
+
+/** A server whose one tool runs `body` with the full handler context, returning what it returns as text. */
+function serverRunning(body: (context: SessionHandlerContext) => Promise<unknown>, options = {}): MCPServer {
+  const server = new MCPServer(info, options);
+  server.tool("run", {}, async (_args, context: HandlerContext) => {
+    const value = await body(context as SessionHandlerContext);
+    return { content: [{ type: "text", text: JSON.stringify(value) }] };
+  });
+  return server;
+}
+
+describe("MCPServer → client: sampling", () => {
+  it("asks the client's model from inside a tool, with tools when the client supports tool use", async () => {
+    const server = serverRunning((context) =>
+      context.createMessage({
+        messages: [{ role: "user", content: { type: "text", text: "What is 2+2?" } }],
+        maxTokens: 10,
+        tools: [{ name: "calc", inputSchema: { type: "object" } }],
+        toolChoice: { mode: "auto" },
+      }),
+    );
+    const { client } = await sdkClientOf(server, { capabilities: { sampling: { tools: {} } } });
+    const asked = vi.fn();
+    client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+      asked(request.params);
+      return { role: "assistant", content: { type: "text", text: "4" }, model: "test-model", stopReason: "endTurn" };
+    });
+    const result = await client.callTool({ name: "run", arguments: {} });
+    expect(JSON.parse((result.content as Array<{ text: string }>)[0]?.text ?? "")).toEqual({ role: "assistant", content: { type: "text", text: "4" }, model: "test-model", stopReason: "endTurn" });
+    expect(asked.mock.calls[0]?.[0]).toMatchObject({ maxTokens: 10, tools: [{ name: "calc" }] });
+  });
+
+  it("refuses sampling to a client that did not declare it, and tool use to one that declared only sampling", async () => {
+    const plain = serverRunning((context) => context.createMessage({ messages: [], maxTokens: 1 }));
+    const { client } = await sdkClientOf(plain);
+    await expect(client.callTool({ name: "run", arguments: {} })).resolves.toMatchObject({ isError: true, content: [{ text: "The client did not declare the sampling capability" }] });
+    const withTools = serverRunning((context) => context.createMessage({ messages: [], maxTokens: 1, tools: [] }));
+    const second = await sdkClientOf(withTools, { capabilities: { sampling: {} } });
+    await expect(second.client.callTool({ name: "run", arguments: {} })).resolves.toMatchObject({ content: [{ text: "The client did not declare the sampling.tools capability" }] });
+    await expect(second.session.createMessage({ messages: [], maxTokens: 1, toolChoice: { mode: "none" } })).rejects.toMatchObject({ message: "The client did not declare the sampling.tools capability" });
+  });
+
+  it("raises MCP.METHOD_NOT_FOUND when the session itself is asked", async () => {
+    const server = new MCPServer(info);
+    const { session } = await sdkClientOf(server);
+    await expect(session.createMessage({ messages: [], maxTokens: 1 })).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
+    await expect(session.listRoots()).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
+  });
+});
+
+describe("MCPServer → client: elicitation", () => {
+  const requestedSchema = { type: "object" as const, properties: { name: { type: "string" as const }, age: { type: "integer" as const, minimum: 0 } }, required: ["name"] };
+
+  it("asks the SDK client for a form from inside a tool", async () => {
+    const answer = { name: "Ada", age: 36 };
+    const server = serverRunning((context) => context.elicitInput({ mode: "form", message: "Who are you?", requestedSchema }));
+    const { client } = await sdkClientOf(server, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: answer }));
+    await expect(client.callTool({ name: "run", arguments: {} })).resolves.toMatchObject({ content: [{ text: JSON.stringify({ action: "accept", content: answer }) }] });
+  });
+
+  it("treats a bare `elicitation: {}` (older clients) as form mode, and an accept without content as empty", async () => {
+    const server = new MCPServer(info);
+    const { client, session } = await initializedRawClientOf(server, "2025-06-18", { elicitation: {} });
+    client.setRequestHandler("elicitation/create", () => ({ action: "accept" }));
+    await expect(session.elicitInput({ message: "Anything to add?", requestedSchema: { type: "object", properties: { note: { type: "string" } } } })).resolves.toEqual({ action: "accept" });
+    await expect(session.elicitInput({ message: "Who?", requestedSchema })).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS });
+  });
+
+  it("refuses an answer that does not match the schema with MCP.INVALID_PARAMS", async () => {
+    const server = new MCPServer(info);
+    const { client, session } = await initializedRawClientOf(server, "2025-11-25", { elicitation: {} });
+    client.setRequestHandler("elicitation/create", () => ({ action: "accept", content: { age: "old" } }));
+    await expect(session.elicitInput({ message: "Who?", requestedSchema })).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("name") });
+    client.removeRequestHandler("elicitation/create");
+    client.setRequestHandler("elicitation/create", () => ({ action: "decline" }));
+    await expect(session.elicitInput({ message: "Who?", requestedSchema })).resolves.toEqual({ action: "decline" });
+  });
+
+  it("asks for a URL interaction when the client declared URL mode, and says when it completed", async () => {
+    const server = new MCPServer(info);
+    const { client, session } = await sdkClientOf(server, { capabilities: { elicitation: { url: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => ({ action: request.params.mode === "url" ? "accept" : "decline" }));
+    const completed = vi.fn();
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => completed(notification.params.elicitationId));
+    await expect(session.elicitInput({ mode: "url", elicitationId: "e-1", url: "https://example.com/connect", message: "Connect your account" })).resolves.toEqual({ action: "accept" });
+    await session.notifyElicitationComplete("e-1");
+    await settle();
+    expect(completed).toHaveBeenCalledWith("e-1");
+    // URL mode only: a form request is refused locally.
+    await expect(session.elicitInput({ message: "x", requestedSchema })).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND, message: expect.stringContaining("elicitation.form") });
+  });
+
+  it("refuses URL mode to a client without it, or on a revision without it", async () => {
+    const server = new MCPServer(info);
+    const { session } = await sdkClientOf(server, { capabilities: { elicitation: { form: {} } } });
+    await expect(session.elicitInput({ mode: "url", elicitationId: "e", url: "https://example.com", message: "m" })).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND, message: expect.stringContaining("elicitation.url") });
+    const old = await initializedRawClientOf(server, "2025-06-18", { elicitation: { url: {} } });
+    await expect(old.session.elicitInput({ mode: "url", elicitationId: "e", url: "https://example.com", message: "m" })).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
+    const none = await initializedRawClientOf(server, "2025-11-25");
+    await expect(none.session.elicitInput({ message: "m", requestedSchema })).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
+  });
+});
+
+describe("MCPServer → client: roots", () => {
+  it("lists the client's roots and hears when they change", async () => {
+    const onRootsListChanged = vi.fn();
+    const server = serverRunning((context) => context.listRoots(), { onRootsListChanged });
+    const { client, session } = await sdkClientOf(server, { capabilities: { roots: { listChanged: true } } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: "file:///work", name: "work" }] }));
+    await expect(client.callTool({ name: "run", arguments: {} })).resolves.toMatchObject({ content: [{ text: JSON.stringify({ roots: [{ uri: "file:///work", name: "work" }] }) }] });
+    await client.sendRootsListChanged();
+    await settle();
+    expect(onRootsListChanged).toHaveBeenCalledWith(session);
+  });
+});

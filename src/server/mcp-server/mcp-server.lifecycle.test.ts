@@ -1,0 +1,104 @@
+import { describe, expect, it, vi } from "vitest";
+import { MCP_CODES } from "../../error-codes/error-codes.js";
+import { MCPServer } from "./mcp-server.js";
+import { initializedRawClientOf, rawClientOf, sdkClientOf } from "./mcp-server.test-helpers.js";
+
+const info = { name: "test-server", version: "1.2.3", title: "Test Server", icons: [{ src: "https://example.com/icon.png", mimeType: "image/png" }] };
+
+describe("MCPServer: initialize", () => {
+  it("answers the SDK client with server info, instructions and capabilities derived from what is registered", async () => {
+    const server = new MCPServer(info, { instructions: "Use the tools wisely." });
+    server.tool("t", {}, () => ({ content: [] }));
+    server.prompt("p", { arguments: { topic: { complete: () => ["a"] } } }, () => ({ messages: [] }));
+    const { client, session } = await sdkClientOf(server);
+    expect(client.getServerVersion()).toEqual(info);
+    expect(client.getInstructions()).toBe("Use the tools wisely.");
+    expect(client.getServerCapabilities()).toEqual({ logging: {}, tools: { listChanged: true }, prompts: { listChanged: true }, completions: {} });
+    expect(session.protocolVersion).toBe("2025-11-25");
+    expect(session.client?.info.name).toBe("sdk-client");
+  });
+
+  it("declares resources with subscribe when a resource or template is registered, and what the options add", async () => {
+    const server = new MCPServer(info, { capabilities: { tools: {}, experimental: { x: {} } } });
+    server.resourceTemplate("files", "file:///{path}", {}, () => ({ contents: [] }));
+    const { client } = await sdkClientOf(server);
+    expect(client.getServerCapabilities()).toEqual({ logging: {}, tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, experimental: { x: {} } });
+  });
+
+  it.each(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const)("answers a client asking for %s with that revision", async (version) => {
+    const server = new MCPServer(info);
+    server.prompt("p", { arguments: { a: { complete: () => [] } } }, () => ({ messages: [] }));
+    const { client, session } = await rawClientOf(server);
+    const result = await client.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+    expect(result).toMatchObject({ protocolVersion: version });
+    expect(session.protocolVersion).toBe(version);
+    // completions is a capability from 2025-03-26 on.
+    expect("completions" in (result as { capabilities: object }).capabilities).toBe(version !== "2024-11-05");
+  });
+
+  it("answers a revision it does not speak with its newest", async () => {
+    const { client } = await rawClientOf(new MCPServer(info));
+    await expect(client.request("initialize", { protocolVersion: "1999-01-01", capabilities: {}, clientInfo: { name: "raw", version: "1" } })).resolves.toMatchObject({ protocolVersion: "2025-11-25" });
+  });
+
+  it("refuses requests before initialize with MCP.NOT_INITIALIZED (ping excepted) and a second initialize", async () => {
+    const server = new MCPServer(info);
+    server.tool("t", {}, () => ({ content: [] }));
+    const { client, session } = await rawClientOf(server);
+    await expect(client.request("ping")).resolves.toEqual({});
+    const early = await client.request("tools/list").catch((error: unknown) => error);
+    expect(early).toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, wireCode: -32600, message: expect.stringContaining("not initialized") });
+    expect(session.client).toBeUndefined();
+    await client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+    await expect(client.request("tools/list")).resolves.toMatchObject({ tools: [{ name: "t" }] });
+    await expect(client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } })).rejects.toMatchObject({ wireCode: -32600, message: expect.stringContaining("already initialized") });
+  });
+});
+
+describe("MCPServer: authorize", () => {
+  it("consults the hook before every request and refuses with MCP.UNAUTHORIZED (-32001)", async () => {
+    const seen: string[] = [];
+    const server = new MCPServer(info, {
+      authorize: ({ method, params, session }) => {
+        seen.push(`${method} ${session.client ? "initialized" : "new"} ${JSON.stringify(params ?? null).slice(0, 20)}`);
+        return method !== "tools/call";
+      },
+    });
+    server.tool("secret", {}, () => ({ content: [{ type: "text", text: "leak" }] }));
+    const { client } = await initializedRawClientOf(server, "2025-11-25");
+    const refused = await client.request("tools/call", { name: "secret" }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: MCP_CODES.UNAUTHORIZED, wireCode: -32001, message: "Not authorized to call tools/call" });
+    expect(seen[0]).toMatch(/^initialize new/);
+    expect(seen.at(-1)).toMatch(/^tools\/call initialized/);
+  });
+
+  it("may decide asynchronously", async () => {
+    const authorize = vi.fn(async () => false);
+    const { client } = await rawClientOf(new MCPServer(info, { authorize }));
+    await expect(client.request("ping")).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED });
+    expect(authorize).toHaveBeenCalledWith(expect.objectContaining({ method: "ping", inbound: undefined }));
+  });
+});
+
+describe("MCPServer: sessions and close", () => {
+  it("tracks its sessions and forgets each as it closes", async () => {
+    const server = new MCPServer(info);
+    const first = await sdkClientOf(server);
+    const second = await sdkClientOf(server);
+    expect(server.sessions.size).toBe(2);
+    expect(first.session.id).not.toBe(second.session.id);
+    await first.client.close();
+    await Promise.resolve();
+    expect(first.session.closed).toBe(true);
+    expect([...server.sessions]).toEqual([second.session]);
+    await server.close();
+    expect(server.sessions.size).toBe(0);
+  });
+
+  it("does not keep a session whose transport fails to start", async () => {
+    const server = new MCPServer(info);
+    const broken = { start: () => Promise.reject(new Error("no stdin")), send: async () => undefined, close: async () => undefined };
+    await expect(server.start(broken)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR });
+    expect(server.sessions.size).toBe(0);
+  });
+});

@@ -1,0 +1,181 @@
+import { METHODS } from "../../constants/index.js";
+import { MCP_CODES } from "../../error-codes/error-codes.js";
+import { toMCPError } from "../../error-codes/mcp-error.js";
+import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
+import type {
+  CallToolRequestParams,
+  CompleteRequestParams,
+  GetPromptRequestParams,
+  Implementation,
+  LoggingLevel,
+  PaginatedRequestParams,
+  ServerCapabilities,
+} from "../../schemas/schemas.js";
+import type { Transport } from "../../transport/transport/transport.types.js";
+import { UriTemplate } from "../../uri-template/uri-template.js";
+import { complete, hasCompleters } from "./completion.js";
+import type { SessionHandlerContext } from "./handler-context.js";
+import type {
+  ArgumentsSchema,
+  MCPServerOptions,
+  PromptConfig,
+  PromptHandler,
+  RegisteredEntry,
+  ResourceConfig,
+  ResourceReader,
+  ResourceTemplateConfig,
+  TemplateReader,
+  ToolConfig,
+  ToolHandler,
+} from "./mcp-server.types.js";
+import { paginate } from "./pagination.js";
+import { getPrompt, promptOnTheWire } from "./prompts.js";
+import { Registry } from "./registry.js";
+import { listAllResources, readResource, templateOnTheWire, type StaticResourceConfig, type TemplateConfig } from "./resources.js";
+import type { ServerRevisionRules } from "./revision-rules.js";
+import type { FeatureHandler, ServerHost } from "./server-host.js";
+import { ServerSession, type ListKind } from "./session.js";
+import { callTool, prepareTool, toolOnTheWire, type AnyToolConfig, type AnyToolHandler } from "./tools.js";
+
+const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * An MCP server: the tools, resources and prompts it owns, served to any number of sessions at
+ * once (`start(transport)` per connection). Each session negotiates its own revision.
+ */
+export class MCPServer implements ServerHost {
+  readonly #sessions = new Set<ServerSession>();
+  readonly #changed = new Set<ListKind>();
+  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"));
+  readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
+  readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
+  readonly #prompts = new Registry<PromptConfig, PromptHandler>("prompt", () => this.#listChanged("prompts"));
+
+  constructor(
+    readonly info: Implementation,
+    readonly options: MCPServerOptions = {},
+  ) {}
+
+  /** The sessions now connected. */
+  get sessions(): ReadonlySet<ServerSession> {
+    return this.#sessions;
+  }
+
+  /** Registers a tool; a Zod `inputSchema` types the handler's arguments. */
+  tool<I extends ArgumentsSchema | undefined = undefined, O extends ArgumentsSchema | undefined = undefined>(
+    name: string,
+    config: ToolConfig<I, O>,
+    handler: ToolHandler<I>,
+  ): RegisteredEntry<AnyToolConfig & { handler: AnyToolHandler }> {
+    prepareTool(name, config);
+    return this.#tools.add(name, config, handler as AnyToolHandler);
+  }
+
+  /** Registers a resource at a fixed URI. */
+  resource(name: string, uri: string, config: ResourceConfig, reader: ResourceReader): RegisteredEntry<StaticResourceConfig & { handler: ResourceReader }> {
+    return this.#resources.add(uri, { name, ...config }, reader);
+  }
+
+  /** Registers a family of resources under an RFC 6570 URI template. */
+  resourceTemplate(name: string, uriTemplate: string, config: ResourceTemplateConfig, reader: TemplateReader): RegisteredEntry<TemplateConfig & { handler: TemplateReader }> {
+    return this.#templates.add(name, { ...config, uriTemplate: UriTemplate.parse(uriTemplate) }, reader);
+  }
+
+  /** Registers a prompt. */
+  prompt(name: string, config: PromptConfig, handler: PromptHandler): RegisteredEntry<PromptConfig & { handler: PromptHandler }> {
+    return this.#prompts.add(name, config, handler);
+  }
+
+  /** Serves one connection; resolves once the transport is started. */
+  async start(transport: Transport): Promise<ServerSession> {
+    let session: ServerSession;
+    const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, telemetry, events } = this.options;
+    const dispatcher = new JsonRpcDispatcher({
+      side: "server",
+      timeoutMs,
+      maxTotalTimeoutMs,
+      resetTimeoutOnProgress,
+      telemetry,
+      events,
+      onProtocolError: (error) => this.#report(error, session),
+      onClose: () => this.#sessions.delete(session),
+    });
+    session = new ServerSession(this, dispatcher);
+    this.#sessions.add(session);
+    try {
+      await dispatcher.connect(transport);
+    } catch (error) {
+      this.#sessions.delete(session);
+      throw error;
+    }
+    return session;
+  }
+
+  /** Tells every session subscribed to `uri` that it changed. */
+  markResourceUpdated(uri: string): Promise<void> {
+    return this.#toEverySession((session) => session.resourceUpdated(uri));
+  }
+
+  /** A log message to every session, each filtered by its own level. */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return this.#toEverySession((session) => session.log(level, data, logger));
+  }
+
+  /** Closes every session. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#sessions].map((session) => session.close()));
+  }
+
+  capabilitiesFor(rules: ServerRevisionRules): ServerCapabilities {
+    const declared = this.options.capabilities ?? {};
+    const capabilities: ServerCapabilities = { ...declared, logging: declared.logging ?? {} };
+    if (this.#tools.size > 0 || declared.tools) capabilities.tools = { listChanged: true, ...declared.tools };
+    if (this.#resources.size > 0 || this.#templates.size > 0 || declared.resources) capabilities.resources = { subscribe: true, listChanged: true, ...declared.resources };
+    if (this.#prompts.size > 0 || declared.prompts) capabilities.prompts = { listChanged: true, ...declared.prompts };
+    if (rules.declaresCompletions && (hasCompleters({ prompts: this.#prompts, templates: this.#templates }) || declared.completions)) capabilities.completions = { ...declared.completions };
+    return capabilities;
+  }
+
+  *featureHandlers(): Iterable<readonly [string, FeatureHandler]> {
+    const pageSize = this.options.pageSize ?? DEFAULT_PAGE_SIZE;
+    const page = <T>(items: readonly T[], params: PaginatedRequestParams | undefined) => paginate(items, params?.cursor, pageSize);
+    yield [METHODS.toolsList, (params: PaginatedRequestParams | undefined) => listResult("tools", page(this.#tools.enabled().map(toolOnTheWire), params))];
+    yield [METHODS.toolsCall, (params: CallToolRequestParams, context: SessionHandlerContext) => callTool(this.#tools.get(params.name), params, context, context.session.rules)];
+    yield [METHODS.resourcesList, async (params: PaginatedRequestParams | undefined, context: SessionHandlerContext) => listResult("resources", page(await listAllResources(this.#resources, this.#templates, context), params))];
+    yield [METHODS.resourcesTemplatesList, (params: PaginatedRequestParams | undefined) => listResult("resourceTemplates", page(this.#templates.enabled().map(templateOnTheWire), params))];
+    yield [METHODS.resourcesRead, (params: { uri: string }, context: SessionHandlerContext) => readResource(params.uri, this.#resources, this.#templates, context)];
+    yield [METHODS.promptsList, (params: PaginatedRequestParams | undefined) => listResult("prompts", page(this.#prompts.enabled().map(promptOnTheWire), params))];
+    yield [METHODS.promptsGet, (params: GetPromptRequestParams, context: SessionHandlerContext) => getPrompt(this.#prompts.get(params.name), params, context)];
+    yield [METHODS.completionComplete, (params: CompleteRequestParams, context: SessionHandlerContext) => complete(params, { prompts: this.#prompts, templates: this.#templates }, context)];
+  }
+
+  /** Collects changes made in one tick into one notification per list per session. */
+  #listChanged(kind: ListKind): void {
+    if (this.#sessions.size === 0) return;
+    if (this.#changed.size === 0) queueMicrotask(() => this.#flushListChanged());
+    this.#changed.add(kind);
+  }
+
+  #flushListChanged(): void {
+    const kinds = [...this.#changed];
+    this.#changed.clear();
+    void this.#toEverySession(async (session) => {
+      for (const kind of kinds) await session.listChanged(kind);
+    });
+  }
+
+  /** Fan-out: a session whose connection fails does not stop the others; its failure is reported. */
+  async #toEverySession(send: (session: ServerSession) => Promise<void>): Promise<void> {
+    await Promise.all([...this.#sessions].map((session) => send(session).catch((error: unknown) => this.#report(error, session))));
+  }
+
+  #report(error: unknown, session: ServerSession): void {
+    this.options.onProtocolError?.(toMCPError(error, MCP_CODES.TRANSPORT_ERROR), session);
+  }
+}
+
+function listResult<K extends string, T>(key: K, page: { items: T[]; nextCursor?: string }): Record<K, T[]> & { nextCursor?: string } {
+  const result = { [key]: page.items } as Record<K, T[]> & { nextCursor?: string };
+  if (page.nextCursor !== undefined) result.nextCursor = page.nextCursor;
+  return result;
+}

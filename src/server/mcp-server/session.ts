@@ -1,0 +1,192 @@
+import { LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, isProtocolVersion } from "../../constants/index.js";
+import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
+import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
+import { compileJsonSchema } from "../../json-schema/json-schema.js";
+import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
+import type { RequestContext, RequestOptions } from "../../jsonrpc/dispatcher/dispatcher.types.js";
+import { LOGGING_LEVELS, codecFor } from "../../schemas/schemas.js";
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  InitializeRequestParams,
+  InitializeResult,
+  ListRootsResult,
+  LoggingLevel,
+  ServerCapabilities,
+} from "../../schemas/schemas.js";
+import type { JsonObject } from "../../types/types.js";
+import { SessionHandlerContext } from "./handler-context.js";
+import type { NegotiatedClient } from "./mcp-server.types.js";
+import { SERVER_REVISION_RULES, type ServerRevisionRules } from "./revision-rules.js";
+import type { ServerHost } from "./server-host.js";
+
+export type ClientCallOptions = Omit<RequestOptions, "relatedRequestId">;
+
+/** Handles one method for a session; `context` is present for every request. */
+type SessionHandler = (params: never, context: SessionHandlerContext) => unknown;
+
+/** List kinds whose changes a session is told of. */
+export type ListKind = "tools" | "resources" | "prompts";
+
+const LIST_CHANGED: Readonly<Record<ListKind, string>> = {
+  tools: NOTIFICATIONS.toolsListChanged,
+  resources: NOTIFICATIONS.resourcesListChanged,
+  prompts: NOTIFICATIONS.promptsListChanged,
+};
+
+/**
+ * One client connection of an MCPServer: its negotiated revision, client capabilities, log level,
+ * subscriptions and in-flight requests. Nothing here is shared with another session.
+ */
+export class ServerSession {
+  readonly subscriptions = new Set<string>();
+  #client: NegotiatedClient | undefined;
+  #declared: ServerCapabilities = {};
+  #logLevel: LoggingLevel | undefined;
+
+  constructor(
+    private readonly host: ServerHost,
+    private readonly dispatcher: JsonRpcDispatcher,
+  ) {
+    this.#on(METHODS.initialize, (params: InitializeRequestParams) => this.#initialize(params), true);
+    this.#on(METHODS.ping, () => ({}), true);
+    this.#on(METHODS.loggingSetLevel, (params: { level: LoggingLevel }) => {
+      this.#logLevel = params.level;
+      return {};
+    });
+    this.#on(METHODS.resourcesSubscribe, (params: { uri: string }) => {
+      this.subscriptions.add(params.uri);
+      return {};
+    });
+    this.#on(METHODS.resourcesUnsubscribe, (params: { uri: string }) => {
+      this.subscriptions.delete(params.uri);
+      return {};
+    });
+    for (const [method, handler] of host.featureHandlers()) this.#on(method, handler);
+    dispatcher.setNotificationHandler(NOTIFICATIONS.rootsListChanged, () => host.options.onRootsListChanged?.(this));
+  }
+
+  /** The transport's session id when it has one (HTTP), else the connection's own id. */
+  get id(): string {
+    return this.dispatcher.session.sessionId ?? this.dispatcher.id;
+  }
+
+  /** The client, once `initialize` was answered. */
+  get client(): NegotiatedClient | undefined {
+    return this.#client;
+  }
+
+  get protocolVersion(): string {
+    return this.dispatcher.codec.version;
+  }
+
+  get rules(): ServerRevisionRules {
+    return SERVER_REVISION_RULES[this.dispatcher.codec.version];
+  }
+
+  get logLevel(): LoggingLevel | undefined {
+    return this.#logLevel;
+  }
+
+  get closed(): boolean {
+    return this.dispatcher.closed;
+  }
+
+  close(): Promise<void> {
+    return this.dispatcher.close();
+  }
+
+  /** `sampling/createMessage`; refused unless the client declared sampling (and tool use, when tools are given). */
+  async createMessage(params: CreateMessageRequestParams, options?: ClientCallOptions, via?: RequestContext): Promise<CreateMessageResult> {
+    const sampling = this.#client?.capabilities.sampling;
+    if (!sampling) throw this.#missingCapability("sampling");
+    if ((params.tools !== undefined || params.toolChoice !== undefined) && !sampling.tools) throw this.#missingCapability("sampling.tools");
+    return (await this.#request(METHODS.samplingCreateMessage, params, options, via)) as CreateMessageResult;
+  }
+
+  /** `elicitation/create` in form or URL mode; a form answer is checked against the requested schema. */
+  async elicitInput(params: ElicitRequestParams, options?: ClientCallOptions, via?: RequestContext): Promise<ElicitResult> {
+    const elicitation = this.#client?.capabilities.elicitation;
+    if (params.mode === "url") {
+      if (!(elicitation?.url && this.rules.urlElicitation)) throw this.#missingCapability("elicitation.url");
+      return (await this.#request(METHODS.elicitationCreate, params, options, via)) as ElicitResult;
+    }
+    // `elicitation: {}` (no modes named) is how older clients declare form mode.
+    if (!(elicitation && (elicitation.form || !elicitation.url))) throw this.#missingCapability("elicitation.form");
+    const result = (await this.#request(METHODS.elicitationCreate, params, options, via)) as ElicitResult;
+    if (result.action === "accept") {
+      const checked = compileJsonSchema(params.requestedSchema).validate(result.content ?? {});
+      if (!checked.ok) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The client's elicitation answer does not match the requested schema: ${checked.issues}`, { data: result });
+    }
+    return result;
+  }
+
+  /** `roots/list`; refused unless the client declared roots. */
+  async listRoots(options?: ClientCallOptions, via?: RequestContext): Promise<ListRootsResult> {
+    if (!this.#client?.capabilities.roots) throw this.#missingCapability("roots");
+    return (await this.#request(METHODS.rootsList, undefined, options, via)) as ListRootsResult;
+  }
+
+  /** Tells the client a URL-mode elicitation finished. */
+  notifyElicitationComplete(elicitationId: string): Promise<void> {
+    return this.dispatcher.notify(NOTIFICATIONS.elicitationComplete, { elicitationId });
+  }
+
+  /** Sends `notifications/message` when `level` passes the session's level (all pass until the client sets one). */
+  async log(level: LoggingLevel, data: unknown, logger?: string, via?: RequestContext): Promise<void> {
+    if (!this.#client || this.dispatcher.closed || !passes(level, this.#logLevel)) return;
+    const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
+    await (via ? via.notify(NOTIFICATIONS.message, params) : this.dispatcher.notify(NOTIFICATIONS.message, params));
+  }
+
+  /** `notifications/resources/updated`, only when this session subscribed to `uri`. */
+  async resourceUpdated(uri: string): Promise<void> {
+    if (this.subscriptions.has(uri) && !this.dispatcher.closed) await this.dispatcher.notify(NOTIFICATIONS.resourcesUpdated, { uri });
+  }
+
+  /** `notifications/<kind>/list_changed`, when the session was told at initialize that it would get them. */
+  async listChanged(kind: ListKind): Promise<void> {
+    if (this.#declared[kind]?.listChanged && !this.dispatcher.closed) await this.dispatcher.notify(LIST_CHANGED[kind]);
+  }
+
+  #initialize(params: InitializeRequestParams): InitializeResult {
+    if (this.#client) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_REQUEST, "The session is already initialized");
+    const version = isProtocolVersion(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
+    this.dispatcher.setCodec(codecFor(version));
+    this.#client = { protocolVersion: version, capabilities: params.capabilities, info: params.clientInfo };
+    this.#declared = this.host.capabilitiesFor(this.rules);
+    const instructions = this.host.options.instructions;
+    const result: InitializeResult = { protocolVersion: version, capabilities: this.#declared, serverInfo: this.host.info };
+    return instructions === undefined ? result : { ...result, instructions };
+  }
+
+  #on(method: string, handler: SessionHandler, beforeInitialize = false): void {
+    this.dispatcher.setRequestHandler(method, async (params, request) => {
+      const context = new SessionHandlerContext(this, request);
+      await this.#authorize(method, params, request);
+      if (!beforeInitialize && !this.#client) throw new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} before initialize: the session is not initialized`);
+      return handler(params as never, context);
+    });
+  }
+
+  async #authorize(method: string, params: unknown, request: RequestContext): Promise<void> {
+    const authorize = this.host.options.authorize;
+    if (authorize && !(await authorize({ method, params, session: this, inbound: request.inbound }))) {
+      throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${method}`);
+    }
+  }
+
+  #request(method: string, params: JsonObject | undefined, options: ClientCallOptions = {}, via: RequestContext | undefined): Promise<unknown> {
+    return via ? via.request(method, params, options) : this.dispatcher.request(method, params, options);
+  }
+
+  #missingCapability(capability: string): MCPError {
+    return new MCPError(MCP_CODES.METHOD_NOT_FOUND, `The client did not declare the ${capability} capability`);
+  }
+}
+
+function passes(level: LoggingLevel, threshold: LoggingLevel | undefined): boolean {
+  return threshold === undefined || LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(threshold);
+}

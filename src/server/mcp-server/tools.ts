@@ -1,0 +1,85 @@
+import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
+import { JsonRpcError, MCPError, describeThrown } from "../../error-codes/mcp-error.js";
+import type { CallToolRequestParams, CallToolResult, Tool } from "../../schemas/schemas.js";
+import type { Entry } from "./registry.js";
+import type { ServerRevisionRules } from "./revision-rules.js";
+import type { ArgumentsSchema, HandlerContext, ToolConfig } from "./mcp-server.types.js";
+import { prepareObjectSchema, type PreparedSchema } from "./schema-support.js";
+
+export type AnyToolConfig = ToolConfig<ArgumentsSchema | undefined, ArgumentsSchema | undefined>;
+export type AnyToolHandler = (args: never, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
+export type ToolEntry = Entry<AnyToolConfig, AnyToolHandler>;
+
+const EMPTY_INPUT: PreparedSchema = { jsonSchema: { type: "object", properties: {} }, check: (value) => ({ ok: true, value }) };
+
+interface PreparedTool {
+  readonly input: PreparedSchema;
+  readonly output: PreparedSchema | undefined;
+  readonly wire: Tool;
+}
+
+// Keyed by the config object: `update()` replaces it, so a changed schema is prepared afresh.
+const prepared = new WeakMap<AnyToolConfig, PreparedTool>();
+
+/** Checks a tool's configuration at registration (schemas must describe objects). */
+export function prepareTool(name: string, config: AnyToolConfig): PreparedTool {
+  let tool = prepared.get(config);
+  if (!tool) {
+    const owner = `tool ${JSON.stringify(name)}`;
+    const input = config.inputSchema ? prepareObjectSchema(config.inputSchema, "input", owner) : EMPTY_INPUT;
+    const output = config.outputSchema ? prepareObjectSchema(config.outputSchema, "output", owner) : undefined;
+    tool = { input, output, wire: describeTool(name, config, input, output) };
+    prepared.set(config, tool);
+  }
+  return tool;
+}
+
+function describeTool(name: string, config: AnyToolConfig, input: PreparedSchema, output: PreparedSchema | undefined): Tool {
+  const { inputSchema: _input, outputSchema: _output, ...rest } = config;
+  const tool = { name, ...rest, inputSchema: input.jsonSchema } as Tool;
+  return output ? { ...tool, outputSchema: output.jsonSchema as Tool["outputSchema"] } : tool;
+}
+
+export function toolOnTheWire(entry: ToolEntry): Tool {
+  return prepareTool(entry.key, entry.config).wire;
+}
+
+/** Runs `tools/call`: unknown tool and bad arguments as the revision says, a throwing handler as an `isError` result. */
+export async function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: ServerRevisionRules): Promise<CallToolResult> {
+  if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown tool: ${params.name}`);
+  const tool = prepareTool(entry.key, entry.config);
+  const args = tool.input.check(params.arguments ?? {});
+  if (!args.ok) {
+    const message = `Invalid arguments for tool ${params.name}: ${args.issues}`;
+    if (rules.invalidToolArguments === "protocol-error") throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, message);
+    return toolError(message);
+  }
+  let result: CallToolResult;
+  try {
+    result = await entry.handler(args.value as never, context);
+  } catch (error) {
+    // Protocol-level refusals (e.g. -32042 URL elicitation required) stay protocol errors; the rest is the tool's failure.
+    if (error instanceof JsonRpcError || (error instanceof MCPError && error.code === "MCP.REQUEST_CANCELLED")) throw error;
+    return toolError(describeThrown(error));
+  }
+  return tool.output && !result.isError ? checkStructuredOutput(params.name, tool.output, result) : withTextFallback(result);
+}
+
+function toolError(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+function checkStructuredOutput(name: string, output: PreparedSchema, result: CallToolResult): CallToolResult {
+  if (result.structuredContent === undefined) {
+    throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `Tool ${name} has an output schema but returned no structuredContent`);
+  }
+  const checked = output.check(result.structuredContent);
+  if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `Tool ${name} returned structuredContent that does not match its output schema: ${checked.issues}`);
+  return withTextFallback(result);
+}
+
+/** Structured results also carry their JSON as text, for clients that read only `content`. */
+function withTextFallback(result: CallToolResult): CallToolResult {
+  if (result.structuredContent === undefined || result.content.length > 0) return result;
+  return { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
+}
