@@ -46,3 +46,19 @@ interface Crypto {
   randomUUID(): string;
 }
 declare var crypto: Crypto;
+
+interface TextEncoder {
+  encode(input?: string): Uint8Array;
+}
+declare var TextEncoder: {
+  prototype: TextEncoder;
+  new (): TextEncoder;
+};
+
+interface TextDecoder {
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}
+declare var TextDecoder: {
+  prototype: TextDecoder;
+  new (label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean }): TextDecoder;
+};

@@ -1,0 +1,232 @@
+import { describe, expect, it, vi } from "vitest";
+import { MCP_CODES } from "../../error-codes/error-codes.js";
+import type { MCPError } from "../../error-codes/mcp-error.js";
+import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
+import type { TransportReceiver } from "../transport/transport.types.js";
+import { StdioTransport } from "./stdio.js";
+import { ChunkSource, RecordingWritable } from "./stdio.test-helpers.js";
+
+async function flush(turns = 20): Promise<void> {
+  for (let i = 0; i < turns; i++) await Promise.resolve();
+}
+
+function recorder() {
+  const messages: unknown[] = [];
+  const malformed: string[] = [];
+  const closes: Array<MCPError | undefined> = [];
+  const receiver: TransportReceiver = {
+    onMessage: (message) => messages.push(message),
+    onMalformed: (error) => malformed.push(error.message),
+    onClose: (error) => closes.push(error),
+  };
+  return { messages, malformed, closes, receiver };
+}
+
+async function started(maxFrameBytes?: number) {
+  const source = new ChunkSource();
+  const sink = new RecordingWritable();
+  const transport = new StdioTransport(maxFrameBytes === undefined ? { readable: source, writable: sink } : { readable: source, writable: sink, maxFrameBytes });
+  const seen = recorder();
+  await transport.start(seen.receiver);
+  return { source, sink, transport, ...seen };
+}
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe("StdioTransport: reading frames", () => {
+  it("reassembles a frame split into single bytes", async () => {
+    const { source, messages } = await started();
+    for (const byte of bytes('{"jsonrpc":"2.0","method":"a","params":{"x":[1,2]}}\n')) source.push(new Uint8Array([byte]));
+    await flush(400);
+    expect(messages).toEqual([{ jsonrpc: "2.0", method: "a", params: { x: [1, 2] } }]);
+  });
+
+  it("separates several frames in one chunk, skipping blank lines and tolerating CRLF", async () => {
+    const { source, messages, malformed } = await started();
+    source.push('{"n":1}\r\n\n{"n":2}\n\r\n{"n":3}\n');
+    await flush();
+    expect(messages).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    expect(malformed).toEqual([]);
+  });
+
+  it("keeps a multi-byte UTF-8 character that is split across chunks", async () => {
+    const { source, messages } = await started();
+    const frame = bytes('{"text":"héllo 🌍"}\n');
+    const emoji = frame.indexOf(0xf0);
+    source.push(frame.subarray(0, 10));
+    source.push(frame.subarray(10, emoji + 2));
+    source.push(frame.subarray(emoji + 2));
+    await flush();
+    expect(messages).toEqual([{ text: "héllo 🌍" }]);
+  });
+
+  it("rejects a frame over the limit with a clear error, skips it, and reads the next one", async () => {
+    const { source, messages, malformed } = await started(32);
+    source.push(`{"big":"${"x".repeat(20)}`);
+    source.push(`${"y".repeat(20)}"}\n{"ok":1}\n`);
+    await flush();
+    expect(malformed).toEqual(["Parse error: a frame is longer than the limit of 32 bytes"]);
+    expect(messages).toEqual([{ ok: 1 }]);
+  });
+
+  it("accepts a large frame arriving in many small chunks", async () => {
+    const { source, messages } = await started();
+    const payload = "z".repeat(256 * 1024);
+    const frame = bytes(`{"p":"${payload}"}\n`);
+    for (let offset = 0; offset < frame.length; offset += 1000) source.push(frame.subarray(offset, offset + 1000));
+    await flush(2000);
+    expect(messages).toEqual([{ p: payload }]);
+  });
+
+  it("reports a line that is not JSON, or not UTF-8, and goes on", async () => {
+    const { source, messages, malformed } = await started();
+    source.push("not json\n");
+    source.push(new Uint8Array([0xff, 0xfe, 0x0a]));
+    source.push('{"after":true}\n');
+    await flush();
+    expect(malformed).toEqual([expect.stringMatching(/^Parse error: /), "Parse error: a frame is not valid UTF-8"]);
+    expect(messages).toEqual([{ after: true }]);
+  });
+
+  it("delivers a last frame without a newline at the end of input, then closes", async () => {
+    const { source, messages, closes } = await started();
+    source.push('{"last":1}');
+    source.end();
+    await flush();
+    expect(messages).toEqual([{ last: 1 }]);
+    expect(closes).toEqual([undefined]);
+  });
+
+  it("delivers nothing that arrives while it is closing", async () => {
+    const { transport, source, messages } = await started();
+    const closing = transport.close();
+    source.push('{"late":1}\n');
+    await closing;
+    await flush();
+    expect(messages).toEqual([]);
+  });
+
+  it("closes with MCP.TRANSPORT_ERROR when reading fails, even if the writable cannot close", async () => {
+    const { source, closes, sink } = await started();
+    sink.failClose = true;
+    source.fail(new Error("EIO"));
+    await flush();
+    expect(closes).toEqual([expect.objectContaining({ code: MCP_CODES.TRANSPORT_ERROR, message: "Reading failed: EIO" })]);
+  });
+
+  it("closes with MCP.TRANSPORT_ERROR when reading fails", async () => {
+    const { source, closes, sink } = await started();
+    source.fail(new Error("EIO"));
+    await flush();
+    expect(closes).toEqual([expect.objectContaining({ code: MCP_CODES.TRANSPORT_ERROR, message: "Reading failed: EIO" })]);
+    expect(sink.closed).toBe(true);
+  });
+});
+
+describe("StdioTransport: writing frames", () => {
+  it("writes newline-terminated JSON in order, each send awaiting its write", async () => {
+    const { transport, sink } = await started();
+    sink.hold();
+    const first = transport.send({ n: 1 });
+    const second = transport.send({ n: 2, s: "line\nbreak" });
+    let firstDone = false;
+    void first.then(() => (firstDone = true));
+    await flush();
+    expect(firstDone).toBe(false);
+    sink.release();
+    await Promise.all([first, second]);
+    expect(sink.text()).toBe('{"n":1}\n{"n":2,"s":"line\\nbreak"}\n');
+  });
+
+  it("flushes what was sent before close, then closes the writable and stops reading", async () => {
+    const { transport, sink, source, closes } = await started();
+    sink.hold();
+    const sent = transport.send({ before: "close" });
+    const closing = transport.close();
+    sink.release();
+    await Promise.all([sent, closing]);
+    expect(sink.messages()).toEqual([{ before: "close" }]);
+    expect(sink.closed).toBe(true);
+    expect(source.returned).toBe(true);
+    expect(closes).toEqual([undefined]);
+    await transport.close();
+    expect(closes).toHaveLength(1);
+    await expect(transport.send({})).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+  });
+
+  it("fails a write with MCP.TRANSPORT_ERROR, closes, and does not attempt what was queued behind it", async () => {
+    const { transport, sink, closes } = await started();
+    sink.hold();
+    const first = transport.send({ n: 1 });
+    const second = transport.send({ n: 2 });
+    sink.failWith = new Error("EPIPE");
+    sink.release();
+    await expect(first).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Write failed: EPIPE" });
+    await expect(second).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR });
+    expect(closes).toEqual([expect.objectContaining({ message: "Write failed: EPIPE" })]);
+    expect(sink.chunks).toEqual([]);
+  });
+
+  it("refuses what JSON cannot carry", async () => {
+    const { transport } = await started();
+    await expect(transport.send({ n: 1n })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringContaining("not serialisable") });
+    await expect(transport.send(undefined)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringContaining("no JSON form") });
+  });
+
+  it("closes even when the writable fails to close", async () => {
+    const { transport, sink, closes } = await started();
+    sink.failClose = true;
+    await transport.close();
+    expect(closes).toEqual([undefined]);
+  });
+});
+
+describe("StdioTransport: lifecycle", () => {
+  it("refuses a second start and a start after close", async () => {
+    const { transport } = await started();
+    await expect(transport.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.ALREADY_CONNECTED });
+    const unstarted = new StdioTransport({ readable: new ChunkSource(), writable: new RecordingWritable() });
+    await unstarted.close();
+    await expect(unstarted.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+  });
+
+  it("survives a source whose return() throws", async () => {
+    const source: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => new Promise<IteratorResult<Uint8Array>>(() => undefined),
+        return: () => Promise.reject(new Error("already destroyed")),
+      }),
+    };
+    const transport = new StdioTransport({ readable: source, writable: new RecordingWritable() });
+    const seen = recorder();
+    await transport.start(seen.receiver);
+    await transport.close();
+    expect(seen.closes).toEqual([undefined]);
+  });
+});
+
+describe("StdioTransport under a dispatcher", () => {
+  it("answers a bad line with -32700 and a non-JSON-RPC line with -32600, and keeps serving", async () => {
+    const source = new ChunkSource();
+    const sink = new RecordingWritable();
+    const server = new JsonRpcDispatcher({ side: "server", telemetry: null });
+    server.setRequestHandler("test/echo", (params) => params);
+    await server.connect(new StdioTransport({ readable: source, writable: sink }));
+    source.push('{oops\n{"jsonrpc":"2.0","id":1}\n{"jsonrpc":"2.0","id":2,"method":"test/echo","params":{"v":1}}\n');
+    await vi.waitFor(() => expect(sink.messages()).toHaveLength(3));
+    expect(sink.messages()).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } },
+      { jsonrpc: "2.0", id: 1, error: { code: -32600, message: expect.stringContaining("Invalid request") } },
+      { jsonrpc: "2.0", id: 2, result: { v: 1 } },
+    ]);
+  });
+
+  it("rejects pending requests with MCP.TRANSPORT_CLOSED when the input ends", async () => {
+    const source = new ChunkSource();
+    const client = new JsonRpcDispatcher({ side: "client", telemetry: null });
+    await client.connect(new StdioTransport({ readable: source, writable: new RecordingWritable() }));
+    const pending = client.request("test/slow");
+    source.end();
+    await expect(pending).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+  });
+});
