@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "e2e/**/*.test.ts"],
     environment: "node",
+    globalSetup: ["e2e/support/build-package.ts"],
     restoreMocks: true,
     coverage: {
       provider: "v8",

@@ -1,5 +1,7 @@
 /**
- * `@suaveplan/mcp/node`: adapters that need Node.js (process stdio, child processes, the node:http
- * bridge). The universal entry never imports this one. It is filled by the stdio and HTTP work.
+ * `@suaveplan/mcp/node`: adapters that need Node.js — serving a server on this process's stdio,
+ * launching a server as a child process, Node stream adapters. The universal entry never imports it.
  */
-export {};
+export { serveStdio, type ServeStdioOptions } from "./serve-stdio.js";
+export { ChildProcessTransport, spawnStdioServer, type ChildExit, type SpawnStdioOptions } from "./spawn-stdio.js";
+export { writableOf } from "./node-streams.js";

@@ -88,7 +88,7 @@ describe("MCPServer: sessions and close", () => {
     expect(server.sessions.size).toBe(2);
     expect(first.session.id).not.toBe(second.session.id);
     await first.client.close();
-    await Promise.resolve();
+    await first.session.finished;
     expect(first.session.closed).toBe(true);
     expect([...server.sessions]).toEqual([second.session]);
     await server.close();

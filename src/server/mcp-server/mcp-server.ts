@@ -98,7 +98,10 @@ export class MCPServer implements ServerHost {
       telemetry,
       events,
       onProtocolError: (error) => this.#report(error, session),
-      onClose: () => this.#sessions.delete(session),
+      onClose: () => {
+        this.#sessions.delete(session);
+        session.connectionClosed();
+      },
     });
     session = new ServerSession(this, dispatcher);
     this.#sessions.add(session);

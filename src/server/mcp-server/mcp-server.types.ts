@@ -7,7 +7,6 @@ import type {
   Annotations,
   CallToolResult,
   ClientCapabilities,
-  CompleteRequestParams,
   GetPromptResult,
   Icon,
   Implementation,
@@ -96,9 +95,9 @@ export interface ResourceConfig extends Described {
 export type ResourceReader = (uri: string, context: HandlerContext) => ReadResourceResult | Promise<ReadResourceResult>;
 
 /** Completes one variable or argument: the values that fit what was typed so far. */
-export type Completer = (value: string, context: CompletionContext) => readonly string[] | Promise<readonly string[]>;
+export type Completer = (value: string, context: CompleterContext) => readonly string[] | Promise<readonly string[]>;
 
-export interface CompletionContext {
+export interface CompleterContext {
   /** Values already given for the other arguments / variables. */
   readonly arguments: Readonly<Record<string, string>>;
   readonly handler: HandlerContext;
@@ -144,5 +143,3 @@ export interface NegotiatedClient {
   readonly capabilities: ClientCapabilities;
   readonly info: Implementation;
 }
-
-export type CompletionReference = CompleteRequestParams["ref"];

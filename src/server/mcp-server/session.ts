@@ -45,6 +45,9 @@ export class ServerSession {
   #client: NegotiatedClient | undefined;
   #declared: ServerCapabilities = {};
   #logLevel: LoggingLevel | undefined;
+  #markFinished!: () => void;
+  /** Resolves once the connection is gone, whichever end closed it. */
+  readonly finished = new Promise<void>((resolve) => (this.#markFinished = resolve));
 
   constructor(
     private readonly host: ServerHost,
@@ -96,6 +99,11 @@ export class ServerSession {
 
   close(): Promise<void> {
     return this.dispatcher.close();
+  }
+
+  /** Called by the server when the dispatcher reports the connection closed. */
+  connectionClosed(): void {
+    this.#markFinished();
   }
 
   /** `sampling/createMessage`; refused unless the client declared sampling (and tool use, when tools are given). */

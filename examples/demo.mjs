@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// The main job: starts the example weather server as a child process over stdio and walks the MCP
+// surface with MCPClient, printing a short transcript. Run with `npm run demo` (builds first).
+import { fileURLToPath } from "node:url";
+import { MCPClient } from "@suaveplan/mcp";
+import { spawnStdioServer } from "@suaveplan/mcp/node";
+
+const serverScript = fileURLToPath(new URL("./weather-server.mjs", import.meta.url));
+const step = (title) => console.log(`\n── ${title}`);
+const show = (label, value) => console.log(`   ${label}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+
+const transport = await spawnStdioServer({ command: process.execPath, args: [serverScript] });
+const client = new MCPClient({ name: "demo-host", version: "1.0.0" });
+client.on("log", (message) => show(`log (${message.level})`, message.data));
+
+step("initialize");
+await client.connect(transport);
+show("server", `${client.serverInfo.title} ${client.serverInfo.version} (pid ${transport.pid})`);
+show("revision", client.protocolVersion);
+show("capabilities", Object.keys(client.serverCapabilities).join(", "));
+show("instructions", client.instructions);
+
+step("tools");
+for (const tool of await client.listAllTools()) show(tool.name, tool.description);
+await client.setLoggingLevel("info");
+const forecast = await client.callTool("forecast", { city: "Lyon", days: 3 }, {
+  onProgress: ({ progress, total, message }) => show("progress", `${progress}/${total} ${message}`),
+});
+show("forecast", forecast.structuredContent);
+const fahrenheit = await client.callTool("to_fahrenheit", { celsius: 21 });
+show("to_fahrenheit(21)", fahrenheit.structuredContent);
+const unknown = await client.callTool("forecast", { city: "Atlantis" });
+show("forecast(Atlantis)", `isError=${unknown.isError}: ${unknown.content[0].text}`);
+
+step("resources");
+const [template] = await client.listAllResourceTemplates();
+show("template", template.uriTemplate);
+show("listed", (await client.listAllResources()).map((resource) => resource.uri).slice(0, 3).join(", ") + ", …");
+const today = await client.readResource("weather://cities/oslo/today");
+show("read oslo", today.contents[0].text);
+const cities = await client.complete({ type: "ref/resource", uri: template.uriTemplate }, { name: "city", value: "l" });
+show("complete city 'l'", cities.completion.values);
+
+step("prompts");
+const prompt = await client.getPrompt("plan-trip", { city: "Lima", days: "2" });
+show("plan-trip", prompt.messages[0].content.text);
+const days = await client.complete({ type: "ref/prompt", name: "plan-trip" }, { name: "days", value: "" }, { arguments: { city: "Lima" } });
+show("complete days", days.completion.values);
+
+step("close");
+await client.close();
+const exit = await transport.exited;
+show("server exited", `code ${exit.exitCode}`);
+if (exit.exitCode !== 0) process.exitCode = 1;
