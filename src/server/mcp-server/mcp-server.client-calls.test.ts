@@ -2,17 +2,16 @@ import { CreateMessageRequestSchema, ElicitationCompleteNotificationSchema, Elic
 import { describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { HandlerContext } from "./mcp-server.types.js";
-import type { SessionHandlerContext } from "./handler-context.js";
 import { MCPServer } from "./mcp-server.js";
 import { initializedRawClientOf, sdkClientOf, settle } from "./mcp-server.test-helpers.js";
 
 const info = { name: "calls-server", version: "1.0.0" };
 
 /** A server whose one tool runs `body` with the full handler context, returning what it returns as text. */
-function serverRunning(body: (context: SessionHandlerContext) => Promise<unknown>, options = {}): MCPServer {
+function serverRunning(body: (context: HandlerContext) => Promise<unknown>, options = {}): MCPServer {
   const server = new MCPServer(info, options);
   server.tool("run", {}, async (_args, context: HandlerContext) => {
-    const value = await body(context as SessionHandlerContext);
+    const value = await body(context);
     return { content: [{ type: "text", text: JSON.stringify(value) }] };
   });
   return server;

@@ -7,6 +7,11 @@ import type {
   Annotations,
   CallToolResult,
   ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  ListRootsResult,
   GetPromptResult,
   Icon,
   Implementation,
@@ -21,7 +26,7 @@ import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { InboundContext } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
 import type { UriVariableValue } from "../../uri-template/uri-template.js";
-import type { ServerSession } from "./session.js";
+import type { ClientCallOptions, ServerSession } from "./session.js";
 
 /** A JSON Schema object as it goes on the wire. */
 export type JsonSchemaObject = { readonly [keyword: string]: unknown };
@@ -68,6 +73,12 @@ export interface HandlerContext {
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** A log message for this request's session, filtered by its level. */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** Asks the client's model (`sampling/createMessage`) as part of this request. */
+  createMessage(params: CreateMessageRequestParams, options?: ClientCallOptions): Promise<CreateMessageResult>;
+  /** Asks the user through the client (`elicitation/create`) as part of this request. */
+  elicitInput(params: ElicitRequestParams, options?: ClientCallOptions): Promise<ElicitResult>;
+  /** The client's roots (`roots/list`) as part of this request. */
+  listRoots(options?: ClientCallOptions): Promise<ListRootsResult>;
 }
 
 interface Described {
