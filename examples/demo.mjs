@@ -30,7 +30,7 @@ show("forecast", forecast.structuredContent);
 const fahrenheit = await client.callTool("to_fahrenheit", { celsius: 21 });
 show("to_fahrenheit(21)", fahrenheit.structuredContent);
 const unknown = await client.callTool("forecast", { city: "Atlantis" });
-show("forecast(Atlantis)", `isError=${unknown.isError}: ${unknown.content[0].text}`);
+show("forecast(Atlantis)", `isError=${String(unknown.isError)}: ${String(unknown.content[0].text)}`);
 
 step("resources");
 const [template] = await client.listAllResourceTemplates();

@@ -59,7 +59,7 @@ server.resourceTemplate(
     complete: { city: citiesStartingWith },
   },
   (uri, { city }) => {
-    if (!known(String(city))) throw new Error(`No data for ${city}`);
+    if (!known(String(city))) throw new Error(`No data for ${String(city)}`);
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ city, celsius: celsiusIn(String(city)) }) }] };
   },
 );

@@ -6,8 +6,8 @@ import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_CODES, MCPError, type Transport, type TransportReceiver } from "../../src/index.js";
 
-function overTheWire<T>(message: unknown): T {
-  return JSON.parse(JSON.stringify(message)) as T;
+function overTheWire(message: unknown): unknown {
+  return JSON.parse(JSON.stringify(message));
 }
 
 /** Our end of a connection whose other end is an SDK transport. */
@@ -27,7 +27,7 @@ export class SdkBridge implements Transport {
 
   async send(message: unknown): Promise<void> {
     if (this.#closed) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, "The SDK end is closed");
-    await this.sdkEnd.send(overTheWire<JSONRPCMessage>(message));
+    await this.sdkEnd.send(overTheWire(message) as JSONRPCMessage);
   }
 
   async close(): Promise<void> {

@@ -50,12 +50,13 @@ describe("serveStdio", () => {
 
   it("serves on process stdio by default, with console output moved to stderr and stdout left open", async () => {
     const written: string[] = [];
-    const write = vi.spyOn(process.stdout, "write").mockImplementation(((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const fakeWrite = (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
       written.push(Buffer.from(chunk).toString());
       const callback = rest.find((arg): arg is () => void => typeof arg === "function");
       callback?.();
       return true;
-    }) as typeof process.stdout.write);
+    };
+    const write = vi.spyOn(process.stdout, "write").mockImplementation(fakeWrite);
     const stdin = new PassThrough();
     vi.spyOn(process, "stdin", "get").mockReturnValue(stdin as unknown as typeof process.stdin);
     const session = await serveStdio(serverWithTool());

@@ -25,6 +25,7 @@ describe("spawnStdioServer", () => {
     expect(transport.pid).toEqual(expect.any(Number));
     await initialize(client);
     await expect(client.request("tools/call", { name: "to_fahrenheit", arguments: { celsius: 100 } })).resolves.toMatchObject({ structuredContent: { fahrenheit: 212 } });
+    await expect(transport.send({ n: 1n })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringContaining("not serialisable") });
     await client.close();
     await expect(transport.exited).resolves.toMatchObject({ exitCode: 0, signal: null });
     expect(transport.stderrTail).toContain("serving on stdio");
@@ -72,9 +73,21 @@ describe("spawnStdioServer", () => {
     const hanging = [client.request("test/never-answered-1"), client.request("test/never-answered-2")].map((pending) => pending.catch((caught: unknown) => caught));
     process.kill(transport.pid as number, "SIGKILL");
     for (const error of await Promise.all(hanging)) {
-      expect(error).toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringContaining("was killed by SIGKILL") });
+      expect(error).toMatchObject({ code: expect.stringMatching(/^MCP\.TRANSPORT_(CLOSED|ERROR)$/), message: expect.stringContaining("was killed by SIGKILL") });
     }
     expect(client.pendingCount.outgoing).toBe(0);
+  });
+
+  it("says how the child died when a write fails on its broken pipe, and passes on a write failure of a live child", async () => {
+    const transport = await spawnStdioServer({ command: process.execPath, args: ["-e", "require('fs').closeSync(0); setTimeout(() => process.exit(5), 50)"], closeTimeoutMs: 2000 });
+    await transport.start({ onMessage: () => undefined, onMalformed: () => undefined, onClose: () => undefined });
+    await expect.poll(async () => transport.send({ jsonrpc: "2.0", method: "x" }).then(() => "sent", (error: unknown) => error)).toMatchObject({ message: expect.stringContaining("exited with code 5") });
+    const deaf = await spawnStdioServer({ command: process.execPath, args: ["-e", "require('fs').closeSync(0); setInterval(() => {}, 1000)"], closeTimeoutMs: 100 });
+    await deaf.start({ onMessage: () => undefined, onMalformed: () => undefined, onClose: () => undefined });
+    await expect.poll(async () => deaf.send({ jsonrpc: "2.0", method: "x" }).then(() => "sent", (error: unknown) => error)).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringContaining("Write failed: write EPIPE") });
+    await expect(deaf.send({ n: 1n })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+    await deaf.close();
+    await expect(deaf.exited).resolves.toMatchObject({ signal: "SIGTERM" });
   });
 
   it("escalates to SIGTERM and then SIGKILL when the child ignores the end of its input", async () => {

@@ -81,8 +81,14 @@ export class ChildProcessTransport implements Transport {
     });
   }
 
+  /** A write that fails because the child died says how it died, like the close that follows. */
   send(message: unknown): Promise<void> {
-    return this.#inner.send(message);
+    return this.#inner.send(message).catch(async (error: unknown) => {
+      // Only a broken channel closes the stdio transport; a message that cannot be serialised does not.
+      const exit = this.#inner.closed ? await this.#exitWithin(this.#closeTimeoutMs) : undefined;
+      if (!exit) throw error;
+      throw new MCPError(MCP_CODES.TRANSPORT_ERROR, describeExit(exit), { data: exit, cause: error });
+    });
   }
 
   /** Ends the child's stdin, then escalates to SIGTERM and SIGKILL if it does not exit in time. */
@@ -99,18 +105,20 @@ export class ChildProcessTransport implements Transport {
   async #reportClose(receiver: TransportReceiver, error: MCPError | undefined): Promise<void> {
     if (this.#closing) return receiver.onClose(error);
     const exit = await this.exited;
-    const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
-    const stderr = exit.stderrTail.trim() ? `; stderr: ${exit.stderrTail.trim().slice(-1000)}` : "";
-    receiver.onClose(new MCPError(MCP_CODES.TRANSPORT_ERROR, `The server process ${how}${stderr}`, { data: exit, cause: error }));
+    receiver.onClose(new MCPError(MCP_CODES.TRANSPORT_ERROR, describeExit(exit), { data: exit, cause: error }));
   }
 
-  #exitsWithin(ms: number): Promise<boolean> {
-    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return Promise.resolve(true);
+  async #exitsWithin(ms: number): Promise<boolean> {
+    return (await this.#exitWithin(ms)) !== undefined;
+  }
+
+  /** The child's exit, or undefined if it is still running after `ms`. */
+  #exitWithin(ms: number): Promise<ChildExit | undefined> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      void this.exited.then(() => {
+      const timer = setTimeout(() => resolve(undefined), ms);
+      void this.exited.then((exit) => {
         clearTimeout(timer);
-        resolve(true);
+        resolve(exit);
       });
     });
   }
@@ -123,6 +131,12 @@ export class ChildProcessTransport implements Transport {
       else if (typeof mode === "function") mode(text);
     });
   }
+}
+
+function describeExit(exit: ChildExit): string {
+  const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+  const stderr = exit.stderrTail.trim();
+  return `The server process ${how}${stderr ? `; stderr: ${stderr.slice(-1000)}` : ""}`;
 }
 
 function environment(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {

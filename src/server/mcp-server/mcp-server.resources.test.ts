@@ -87,33 +87,34 @@ describe("MCPServer: resources", () => {
   });
 });
 
-describe("MCPServer: prompts and completion", () => {
-  function prompts(): MCPServer {
-    const server = new MCPServer(info);
-    server.prompt(
-      "review",
-      {
-        title: "Code review",
-        description: "Review a change",
-        arguments: {
-          language: { description: "Language", required: true, complete: (value) => ["go", "rust", "ruby", "python"].filter((l) => l.startsWith(value)) },
-          framework: { complete: (value, context) => (context.arguments["language"] === "ruby" ? ["rails", "sinatra"] : ["none"]).filter((f) => f.startsWith(value)) },
-          many: { complete: () => Array.from({ length: 150 }, (_, i) => `v${i}`) },
-        },
+function prompts(): MCPServer {
+  const server = new MCPServer(info);
+  server.prompt(
+    "review",
+    {
+      title: "Code review",
+      description: "Review a change",
+      arguments: {
+        language: { description: "Language", required: true, complete: (value) => ["go", "rust", "ruby", "python"].filter((l) => l.startsWith(value)) },
+        framework: { complete: (value, context) => (context.arguments["language"] === "ruby" ? ["rails", "sinatra"] : ["none"]).filter((f) => f.startsWith(value)) },
+        many: { complete: () => Array.from({ length: 150 }, (_, i) => `v${i}`) },
       },
-      (args) => ({
-        description: "A review",
-        messages: [
-          { role: "user", content: { type: "text", text: `Review this ${args["language"]} code` } },
-          { role: "assistant", content: { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" } },
-          { role: "user", content: { type: "audio", data: "UklGRg==", mimeType: "audio/wav" } },
-          { role: "user", content: { type: "resource_link", uri: "file:///diff", name: "diff" } },
-          { role: "user", content: { type: "resource", resource: { uri: "file:///a.go", text: "package a" } } },
-        ],
-      }),
-    );
-    return server;
-  }
+    },
+    (args) => ({
+      description: "A review",
+      messages: [
+        { role: "user", content: { type: "text", text: `Review this ${args["language"]} code` } },
+        { role: "assistant", content: { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" } },
+        { role: "user", content: { type: "audio", data: "UklGRg==", mimeType: "audio/wav" } },
+        { role: "user", content: { type: "resource_link", uri: "file:///diff", name: "diff" } },
+        { role: "user", content: { type: "resource", resource: { uri: "file:///a.go", text: "package a" } } },
+      ],
+    }),
+  );
+  return server;
+}
+
+describe("MCPServer: prompts and completion", () => {
 
   it("lists prompts with their arguments (completers not shown)", async () => {
     const { client } = await sdkClientOf(prompts());

@@ -44,7 +44,7 @@ describe("MCPServer: one server, many sessions", () => {
     controller.abort();
     await expect(cancelled).resolves.toBe("cancelled");
     await vi.waitFor(() => expect(signals.filter((signal) => signal.aborted)).toHaveLength(1));
-    expect(signals.map((signal) => signal.aborted).toSorted()).toEqual([false, true]);
+    expect(signals.map((signal) => String(signal.aborted)).toSorted((a, b) => a.localeCompare(b))).toEqual(["false", "true"]);
     await server.close();
   });
 

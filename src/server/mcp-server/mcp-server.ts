@@ -68,7 +68,7 @@ export class MCPServer implements ServerHost {
     handler: ToolHandler<I>,
   ): RegisteredEntry<AnyToolConfig & { handler: AnyToolHandler }> {
     prepareTool(name, config);
-    return this.#tools.add(name, config, handler as AnyToolHandler);
+    return this.#tools.add(name, config, handler);
   }
 
   /** Registers a resource at a fixed URI. */

@@ -41,6 +41,11 @@ export class StdioTransport implements Transport {
     this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
   }
 
+  /** True once closed by either end (or by a failed read or write). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
   async start(receiver: TransportReceiver): Promise<void> {
     if (this.#receiver) throw new MCPError(MCP_CODES.ALREADY_CONNECTED, "This stdio transport is already started");
     if (this.#closed) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, "This stdio transport is closed");
