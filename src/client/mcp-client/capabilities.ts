@@ -1,0 +1,64 @@
+// The client's capabilities follow from the handlers it was given; how they are written depends on
+// the revision offered, and this table is the one place that knows.
+import type { ProtocolVersion } from "../../constants/index.js";
+import type { ClientCapabilities } from "../../schemas/schemas.js";
+import type { ElicitationOptions, ExtraClientCapabilities, SamplingOptions } from "./mcp-client.types.js";
+
+interface RevisionClientFeatures {
+  /** `absent`: no elicitation; `form-only`: `elicitation: {}` means form; `per-mode`: `{ form?, url? }`. */
+  readonly elicitation: "absent" | "form-only" | "per-mode";
+  /** Whether `sampling.tools` and `sampling.context` exist. */
+  readonly samplingDetails: boolean;
+}
+
+const FEATURES: Readonly<Record<ProtocolVersion, RevisionClientFeatures>> = {
+  "2024-11-05": { elicitation: "absent", samplingDetails: false },
+  "2025-03-26": { elicitation: "absent", samplingDetails: false },
+  "2025-06-18": { elicitation: "form-only", samplingDetails: false },
+  "2025-11-25": { elicitation: "per-mode", samplingDetails: true },
+};
+
+export interface CapabilitySources {
+  readonly extra: ExtraClientCapabilities | undefined;
+  readonly roots: boolean;
+  readonly sampling: SamplingOptions | undefined;
+  readonly elicitation: ElicitationOptions | undefined;
+}
+
+/** The capabilities to declare in `initialize` when offering `version`. */
+export function deriveCapabilities(version: ProtocolVersion, sources: CapabilitySources): ClientCapabilities {
+  const features = FEATURES[version];
+  const elicitation = sources.elicitation && elicitationCapability(sources.elicitation, features);
+  return {
+    ...sources.extra,
+    ...(sources.roots && { roots: { listChanged: true } }),
+    ...(sources.sampling && { sampling: samplingCapability(sources.sampling, features) }),
+    ...(elicitation && { elicitation }),
+  };
+}
+
+function samplingCapability(sampling: SamplingOptions, features: RevisionClientFeatures): ClientCapabilities["sampling"] {
+  if (!features.samplingDetails) return {};
+  return { ...(sampling.tools && { tools: {} }), ...(sampling.context && { context: {} }) };
+}
+
+function elicitationCapability(elicitation: ElicitationOptions, features: RevisionClientFeatures): ClientCapabilities["elicitation"] {
+  if (features.elicitation === "absent") return undefined;
+  if (features.elicitation === "form-only") return elicitation.form && {};
+  const form = elicitation.form && { ...(elicitation.applyDefaults && { applyDefaults: true }) };
+  const url = elicitation.url && {};
+  return form || url ? { ...(form && { form }), ...(url && { url }) } : undefined;
+}
+
+export type ElicitationCapability = NonNullable<ClientCapabilities["elicitation"]>;
+
+/** Whether a declared elicitation capability accepts `elicitation/create` of `mode`. */
+export function declaresElicitationMode(declared: ElicitationCapability, mode: "form" | "url"): boolean {
+  // An empty elicitation capability (2025-06-18 style) means form mode only.
+  return mode === "url" ? declared.url !== undefined : declared.form !== undefined || declared.url === undefined;
+}
+
+/** Whether an accepted form gets the schema's defaults (declared as `elicitation.form.applyDefaults`). */
+export function declaresApplyDefaults(declared: ElicitationCapability): boolean {
+  return (declared.form as { applyDefaults?: unknown } | undefined)?.applyDefaults === true;
+}

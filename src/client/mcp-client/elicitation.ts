@@ -1,0 +1,56 @@
+// Answering `elicitation/create`: route by mode, refuse modes not declared (-32602, as the spec
+// asks), fill defaults into an accepted form (SEP-1034) and check the answer against its schema.
+import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
+import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
+import { applyDefaults, compileJsonSchema } from "../../json-schema/index.js";
+import { URLElicitationRequiredErrorDataSchema } from "../../schemas/revisions/2025-11-25.js";
+import type { ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams, ElicitResult } from "../../schemas/schemas.js";
+import { validate } from "../../schemas/validate.js";
+import { declaresApplyDefaults, declaresElicitationMode, type ElicitationCapability } from "./capabilities.js";
+import type { ElicitationOptions, ServerRequestContext } from "./mcp-client.types.js";
+
+export interface ElicitationDeps {
+  readonly options: ElicitationOptions;
+  /** The elicitation capability this client declared. */
+  readonly declared: ElicitationCapability;
+  readonly onUrlAccepted: (elicitationId: string) => void;
+}
+
+export function answerElicitation(params: ElicitRequestParams, context: ServerRequestContext, deps: ElicitationDeps): Promise<ElicitResult> {
+  return params.mode === "url" ? answerUrl(params, context, deps) : answerForm(params, context, deps);
+}
+
+async function answerUrl(params: ElicitRequestParams & { mode: "url" }, context: ServerRequestContext, deps: ElicitationDeps): Promise<ElicitResult> {
+  const handler = deps.options.url;
+  if (!declaresElicitationMode(deps.declared, "url") || !handler) throw modeNotDeclared("url");
+  const result = await handler(params, context);
+  if (result.action === "accept") deps.onUrlAccepted(params.elicitationId);
+  return result;
+}
+
+async function answerForm(params: ElicitRequestFormParams, context: ServerRequestContext, deps: ElicitationDeps): Promise<ElicitResult> {
+  const handler = deps.options.form;
+  if (!declaresElicitationMode(deps.declared, "form") || !handler) throw modeNotDeclared("form");
+  // Compiled before the user is asked: a schema that cannot be used fails with -32602 at once.
+  const requestedSchema = compileJsonSchema(params.requestedSchema);
+  const result = await handler(params, context);
+  if (result.action !== "accept") return result;
+  const content = declaresApplyDefaults(deps.declared) ? applyDefaults(params.requestedSchema, result.content ?? {}) : result.content;
+  if (content === undefined) return result;
+  const checked = requestedSchema.validate(content, "content");
+  if (!checked.ok) {
+    throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `The accepted answer does not match the requested schema: ${checked.issues}`);
+  }
+  return { ...result, content: content as ElicitResult["content"] };
+}
+
+function modeNotDeclared(mode: "form" | "url"): JsonRpcError {
+  return new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `This client did not declare ${mode}-mode elicitation`);
+}
+
+/** The URL elicitations a -32042 error asks the user to finish before retrying the request; empty for any other error. */
+export function urlElicitationsRequired(error: unknown): readonly ElicitRequestURLParams[] {
+  if (!(error instanceof MCPError) || error.wireCode !== JSONRPC_ERROR_CODES.URL_ELICITATION_REQUIRED) return [];
+  const checked = validate(URLElicitationRequiredErrorDataSchema, error.data);
+  return checked.ok ? checked.value.elicitations : [];
+}

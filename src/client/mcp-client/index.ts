@@ -1,0 +1,3 @@
+export { MCPClient } from "./mcp-client.js";
+export { urlElicitationsRequired } from "./elicitation.js";
+export type * from "./mcp-client.types.js";

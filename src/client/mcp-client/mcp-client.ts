@@ -1,0 +1,404 @@
+import { isProtocolVersion, LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, PROTOCOL_VERSIONS, type ProtocolVersion } from "../../constants/index.js";
+import { MCP_CODES } from "../../error-codes/error-codes.js";
+import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
+import { EventBus } from "../../events/events.js";
+import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
+import { ElicitationCompleteNotificationParamsSchema } from "../../schemas/revisions/2025-11-25.js";
+import { codecFor } from "../../schemas/codecs.js";
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  ElicitationCompleteNotificationParams,
+  GetPromptResult,
+  Implementation,
+  ListToolsResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Root,
+  ServerCapabilities,
+  Tool,
+} from "../../schemas/schemas.js";
+import type { Transport } from "../../transport/transport/transport.types.js";
+import type { JsonObject } from "../../types/types.js";
+import { deriveCapabilities } from "./capabilities.js";
+import { urlElicitationsRequired } from "./elicitation.js";
+import { initialize, type NegotiatedServer } from "./handshake.js";
+import { ListCache } from "./list-cache.js";
+import { collect, DEFAULT_MAX_LIST_PAGES, LIST_KINDS, paginate, type ItemOf, type ListKind, type PageOf } from "./lists.js";
+import type {
+  CallOptions,
+  CompletionArgument,
+  CompletionContext,
+  CompletionReference,
+  ConnectOptions,
+  ListCacheOptions,
+  MCPClientEventMap,
+  MCPClientOptions,
+  RootsSource,
+  SamplingOptions,
+} from "./mcp-client.types.js";
+import { registerServerRequests } from "./server-requests.js";
+import { ToolOutputChecker } from "./tool-output.js";
+
+/** Server notifications that listeners hear as they are, by the event name they hear them under. */
+const FORWARDED_NOTIFICATIONS = {
+  [NOTIFICATIONS.message]: "log",
+  [NOTIFICATIONS.resourcesUpdated]: "resourceUpdated",
+  [NOTIFICATIONS.progress]: "progress",
+  [NOTIFICATIONS.toolsListChanged]: "toolsListChanged",
+  [NOTIFICATIONS.resourcesListChanged]: "resourcesListChanged",
+  [NOTIFICATIONS.promptsListChanged]: "promptsListChanged",
+} as const satisfies Record<string, keyof MCPClientEventMap>;
+
+const LIST_KIND_NAMES = Object.keys(LIST_KINDS) as ListKind[];
+
+type ListCaches = { readonly [K in ListKind]: ListCache<ItemOf<K>> };
+
+/**
+ * An MCP client: connects to one server over a transport, negotiates a revision, and offers every
+ * server method as a typed call; answers the server's sampling, elicitation and roots requests with
+ * the handlers it was given. Built on a `JsonRpcDispatcher`, which owns ids, timeouts, cancellation,
+ * progress and validation of what arrives.
+ */
+export class MCPClient {
+  readonly #clientInfo: Implementation;
+  readonly #options: MCPClientOptions;
+  readonly #offered: ProtocolVersion;
+  readonly #dispatcher: JsonRpcDispatcher;
+  readonly #caches: ListCaches;
+  readonly #cachedKinds: ReadonlySet<ListKind>;
+  readonly #toolOutput: ToolOutputChecker;
+  /** URL elicitations whose `notifications/elicitation/complete` is awaited; other ids are ignored, as the spec asks. */
+  readonly #awaitedElicitations = new Set<string>();
+  #listeners: EventBus<MCPClientEventMap>;
+  #roots: RootsSource | undefined;
+  /** Set when connect() starts: what this client declared. */
+  #declared: ClientCapabilities | undefined;
+  #server: NegotiatedServer | undefined;
+  #ready = false;
+
+  constructor(clientInfo: Implementation, options: MCPClientOptions = {}) {
+    const offered = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+    if (!isProtocolVersion(offered)) {
+      throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `protocolVersion "${String(offered)}" is not one this client speaks (${PROTOCOL_VERSIONS.join(", ")})`);
+    }
+    this.#clientInfo = clientInfo;
+    this.#options = options;
+    this.#offered = offered;
+    this.#roots = options.roots;
+    this.#listeners = this.#newListeners();
+    this.#dispatcher = new JsonRpcDispatcher({
+      ...options, // the timeouts, telemetry and events; the dispatcher ignores the rest
+      side: "client",
+      codec: codecFor(offered),
+      onProtocolError: (error) => this.#report(error),
+      onClose: (error) => this.#teardown(error),
+    });
+    this.#caches = {
+      tools: new ListCache(() => collect(this.tools())),
+      resources: new ListCache(() => collect(this.resources())),
+      resourceTemplates: new ListCache(() => collect(this.resourceTemplates())),
+      prompts: new ListCache(() => collect(this.prompts())),
+    };
+    this.#cachedKinds = cachedKinds(options.cache);
+    this.#toolOutput = new ToolOutputChecker(() => this.#caches.tools.get());
+    // Either side may ping, whatever was declared.
+    this.#dispatcher.setRequestHandler(METHODS.ping, () => ({}));
+    this.#forwardNotifications();
+  }
+
+  // ---- Connection ----
+
+  /** Runs the handshake: `initialize`, the version check, then `notifications/initialized`. Once per client. */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<void> {
+    if (this.#declared) {
+      throw new MCPError(MCP_CODES.ALREADY_CONNECTED, "connect() was already called on this client; use a new MCPClient for another connection");
+    }
+    const declared = this.#declare();
+    try {
+      await this.#dispatcher.connect(transport);
+      const params = { protocolVersion: this.#offered, capabilities: declared, clientInfo: this.#clientInfo };
+      this.#server = await initialize(this.#dispatcher, params, options);
+      this.#dispatcher.setCodec(codecFor(this.#server.protocolVersion));
+      await this.#dispatcher.notify(NOTIFICATIONS.initialized);
+      this.#ready = true;
+    } catch (error) {
+      await this.#dispatcher.close();
+      throw error;
+    }
+  }
+
+  /** Closes the transport: pending calls reject with `MCP.TRANSPORT_CLOSED`, caches and listeners are dropped. */
+  async close(): Promise<void> {
+    await this.#dispatcher.close();
+  }
+
+  /** True between a finished handshake and the close of the connection. */
+  get connected(): boolean {
+    return this.#ready && !this.#dispatcher.closed;
+  }
+
+  /** The capabilities this client declared (set when connect() starts). */
+  get capabilities(): ClientCapabilities | undefined {
+    return this.#declared;
+  }
+
+  get serverInfo(): Implementation | undefined {
+    return this.#server?.serverInfo;
+  }
+
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.#server?.capabilities;
+  }
+
+  get instructions(): string | undefined {
+    return this.#server?.instructions;
+  }
+
+  /** The negotiated revision. */
+  get protocolVersion(): ProtocolVersion | undefined {
+    return this.#server?.protocolVersion;
+  }
+
+  // ---- Server methods ----
+
+  async ping(options?: CallOptions): Promise<void> {
+    await this.#request(METHODS.ping, undefined, options);
+  }
+
+  /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken). */
+  async callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    const result = await this.#request<CallToolResult>(METHODS.toolsCall, params, options);
+    if (!("content" in result)) {
+      throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `tools/call ${name} was answered with a task, which this client did not ask for`, { data: result });
+    }
+    await this.#toolOutput.check(name, result);
+    return result;
+  }
+
+  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
+    return this.#request(METHODS.resourcesRead, { uri }, options);
+  }
+
+  async subscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    await this.#request(METHODS.resourcesSubscribe, { uri }, options);
+  }
+
+  async unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    await this.#request(METHODS.resourcesUnsubscribe, { uri }, options);
+  }
+
+  getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: CallOptions): Promise<GetPromptResult> {
+    return this.#request(METHODS.promptsGet, args === undefined ? { name } : { name, arguments: args }, options);
+  }
+
+  complete(ref: CompletionReference, argument: CompletionArgument, context?: CompletionContext, options?: CallOptions): Promise<CompleteResult> {
+    return this.#request(METHODS.completionComplete, context === undefined ? { ref, argument } : { ref, argument, context }, options);
+  }
+
+  async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
+    await this.#request(METHODS.loggingSetLevel, { level }, options);
+  }
+
+  // ---- Lists: one page, every item (async iteration), all items at once ----
+
+  listTools(cursor?: string, options?: CallOptions): Promise<PageOf<"tools">> {
+    return this.#listPage("tools", cursor, options);
+  }
+
+  tools(options?: CallOptions): AsyncGenerator<Tool, void, undefined> {
+    return this.#items("tools", options);
+  }
+
+  listAllTools(options?: CallOptions): Promise<Tool[]> {
+    return this.#listAll("tools", options);
+  }
+
+  listResources(cursor?: string, options?: CallOptions): Promise<PageOf<"resources">> {
+    return this.#listPage("resources", cursor, options);
+  }
+
+  resources(options?: CallOptions): AsyncGenerator<Resource, void, undefined> {
+    return this.#items("resources", options);
+  }
+
+  listAllResources(options?: CallOptions): Promise<Resource[]> {
+    return this.#listAll("resources", options);
+  }
+
+  listResourceTemplates(cursor?: string, options?: CallOptions): Promise<PageOf<"resourceTemplates">> {
+    return this.#listPage("resourceTemplates", cursor, options);
+  }
+
+  resourceTemplates(options?: CallOptions): AsyncGenerator<ResourceTemplate, void, undefined> {
+    return this.#items("resourceTemplates", options);
+  }
+
+  listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
+    return this.#listAll("resourceTemplates", options);
+  }
+
+  listPrompts(cursor?: string, options?: CallOptions): Promise<PageOf<"prompts">> {
+    return this.#listPage("prompts", cursor, options);
+  }
+
+  prompts(options?: CallOptions): AsyncGenerator<Prompt, void, undefined> {
+    return this.#items("prompts", options);
+  }
+
+  listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
+    return this.#listAll("prompts", options);
+  }
+
+  // ---- Roots ----
+
+  /** Replaces the roots; once connected, tells the server with `notifications/roots/list_changed`. */
+  async setRoots(roots: readonly Root[]): Promise<void> {
+    if (this.#declared && !this.#declared.roots) throw rootsNotDeclared();
+    this.#roots = roots;
+    if (this.#ready) await this.rootsListChanged();
+  }
+
+  /** Tells the server the roots changed (for a roots function whose answer changed). */
+  async rootsListChanged(): Promise<void> {
+    if (!this.#ready) throw notInitialized(NOTIFICATIONS.rootsListChanged);
+    if (!this.#declared?.roots) throw rootsNotDeclared();
+    await this.#dispatcher.notify(NOTIFICATIONS.rootsListChanged);
+  }
+
+  // ---- Listeners ----
+
+  /** Calls `listener` on each `event` until the returned function is called or the connection closes. */
+  on<E extends keyof MCPClientEventMap>(event: E, listener: (payload: MCPClientEventMap[E]) => void): () => void {
+    return this.#listeners.on(event, listener);
+  }
+
+  // ---- Internals ----
+
+  #request<T>(method: string, params: JsonObject | undefined, options: CallOptions = {}): Promise<T> {
+    if (!this.#ready && !this.#dispatcher.closed) return Promise.reject(notInitialized(method));
+    const { meta, ...requestOptions } = options;
+    const sent = meta === undefined ? params : { ...params, _meta: meta };
+    return this.#dispatcher.request(method, sent, requestOptions).catch((error: unknown) => {
+      for (const required of urlElicitationsRequired(error)) this.#awaitedElicitations.add(required.elicitationId);
+      throw error;
+    }) as Promise<T>;
+  }
+
+  async #listPage<K extends ListKind>(kind: K, cursor: string | undefined, options: CallOptions | undefined): Promise<PageOf<K>> {
+    const page = await this.#request<PageOf<K>>(LIST_KINDS[kind].method, cursor === undefined ? undefined : { cursor }, options);
+    if (kind === "tools") this.#toolOutput.remember((page as ListToolsResult).tools);
+    return page;
+  }
+
+  #items<K extends ListKind>(kind: K, options: CallOptions | undefined): AsyncGenerator<ItemOf<K>, void, undefined> {
+    const maxPages = this.#options.maxListPages ?? DEFAULT_MAX_LIST_PAGES;
+    return paginate(kind, (cursor) => this.#listPage(kind, cursor, options), maxPages);
+  }
+
+  async #listAll<K extends ListKind>(kind: K, options: CallOptions | undefined): Promise<ItemOf<K>[]> {
+    if (!this.#cachedKinds.has(kind)) return collect(this.#items(kind, options));
+    const items: ItemOf<K>[] = await this.#caches[kind].get();
+    return items.slice();
+  }
+
+  /** Derives and records the capabilities, and registers the handlers that honour them. */
+  #declare(): ClientCapabilities {
+    const sampling = normaliseSampling(this.#options.sampling);
+    const declared = deriveCapabilities(this.#offered, {
+      extra: this.#options.capabilities,
+      roots: this.#roots !== undefined,
+      sampling,
+      elicitation: this.#options.elicitation,
+    });
+    this.#declared = declared;
+    registerServerRequests(this.#dispatcher, {
+      declared,
+      listRoots: () => this.#listRoots(),
+      sampling,
+      elicitation: this.#options.elicitation,
+      onUrlElicitationAccepted: (elicitationId) => this.#awaitedElicitations.add(elicitationId),
+    });
+    return declared;
+  }
+
+  async #listRoots(): Promise<readonly Root[]> {
+    const roots = this.#roots;
+    return typeof roots === "function" ? roots() : (roots as readonly Root[]);
+  }
+
+  #forwardNotifications(): void {
+    for (const [method, event] of Object.entries(FORWARDED_NOTIFICATIONS)) {
+      this.#dispatcher.setNotificationHandler(method, (params) => {
+        this.#listChanged(method);
+        this.#listeners.emit(event, params as never);
+      });
+    }
+    const completed = (params: unknown): void => {
+      const notification = params as ElicitationCompleteNotificationParams;
+      if (this.#awaitedElicitations.delete(notification.elicitationId)) this.#listeners.emit("elicitationComplete", notification);
+    };
+    // The schema covers revisions whose codec lacks the notification.
+    this.#dispatcher.setNotificationHandler(NOTIFICATIONS.elicitationComplete, completed, ElicitationCompleteNotificationParamsSchema);
+  }
+
+  /** Forgets the lists `method` says changed, and re-lists the cached ones. */
+  #listChanged(method: string): void {
+    for (const kind of LIST_KIND_NAMES) {
+      if (LIST_KINDS[kind].changedBy !== method) continue;
+      this.#caches[kind].invalidate();
+      if (kind === "tools") this.#toolOutput.forget();
+      if (this.#cachedKinds.has(kind)) this.#refresh(kind);
+    }
+  }
+
+  #refresh(kind: ListKind): void {
+    this.#caches[kind].get().then(
+      (items) => this.#listeners.emit(`${kind}Refreshed`, items as never),
+      (error: unknown) => this.#report(toMCPError(error)),
+    );
+  }
+
+  #teardown(error: MCPError | undefined): void {
+    for (const kind of LIST_KIND_NAMES) this.#caches[kind].invalidate();
+    this.#toolOutput.forget();
+    this.#awaitedElicitations.clear();
+    const listeners = this.#listeners;
+    this.#listeners = this.#newListeners();
+    listeners.emit("close", error ? { error } : {});
+  }
+
+  #newListeners(): EventBus<MCPClientEventMap> {
+    const onError = this.#options.onError;
+    return new EventBus({ onListenerError: onError && ((error) => onError(toMCPError(error))) });
+  }
+
+  #report(error: MCPError): void {
+    this.#options.onError?.(error);
+  }
+}
+
+function normaliseSampling(sampling: MCPClientOptions["sampling"]): SamplingOptions | undefined {
+  return typeof sampling === "function" ? { createMessage: sampling } : sampling;
+}
+
+function cachedKinds(cache: boolean | ListCacheOptions | undefined): ReadonlySet<ListKind> {
+  const wanted: ListCacheOptions = cache === true ? { tools: true, resources: true, prompts: true } : cache || {};
+  return new Set(LIST_KIND_NAMES.filter((kind) => wanted[LIST_KINDS[kind].cachedAs]));
+}
+
+function notInitialized(method: string): MCPError {
+  return new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} needs a connected client: call connect() and wait for it first`);
+}
+
+function rootsNotDeclared(): MCPError {
+  return new MCPError(
+    MCP_CODES.METHOD_NOT_FOUND,
+    "This client did not declare roots: pass options.roots, or call setRoots() before connect()",
+  );
+}

@@ -1,0 +1,142 @@
+import type { ProtocolVersion } from "../../constants/index.js";
+import type { MCPError } from "../../error-codes/mcp-error.js";
+import type { EventBus, MCPEventMap } from "../../events/events.js";
+import type { RequestOptions, TimeoutOptions } from "../../jsonrpc/dispatcher/dispatcher.types.js";
+import type {
+  CompleteRequestParams,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitationCompleteNotificationParams,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  LoggingMessageNotificationParams,
+  NotificationParams,
+  ProgressNotificationParams,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ResourceUpdatedNotificationParams,
+  Root,
+  Tool,
+} from "../../schemas/schemas.js";
+import type { Telemetry } from "../../telemetry/telemetry.js";
+import type { JsonObject, JsonRpcId } from "../../types/types.js";
+
+/** Per-call options: cancellation, timeouts, progress, and extra `_meta` for the request. */
+export interface CallOptions extends Omit<RequestOptions, "relatedRequestId"> {
+  /** Merged into the request's `params._meta`. */
+  readonly meta?: JsonObject;
+}
+
+export interface ConnectOptions {
+  /** Aborts the handshake (the transport is closed). */
+  readonly signal?: AbortSignal;
+  /** How long to wait for the server's answer to `initialize`. */
+  readonly timeoutMs?: number;
+}
+
+/** What a handler of a server-to-client request gets besides the params. */
+export interface ServerRequestContext {
+  readonly requestId: JsonRpcId;
+  /** Fires when the server cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  readonly meta: JsonObject | undefined;
+}
+
+export type SamplingHandler = (
+  params: CreateMessageRequestParams,
+  context: ServerRequestContext,
+) => CreateMessageResult | Promise<CreateMessageResult>;
+
+export interface SamplingOptions {
+  readonly createMessage: SamplingHandler;
+  /** The handler can run the model with the server's `tools` (declares `sampling.tools`, 2025-11-25). */
+  readonly tools?: boolean;
+  /** The handler honours `includeContext` other than `"none"` (declares `sampling.context`, 2025-11-25). */
+  readonly context?: boolean;
+}
+
+export type FormElicitationHandler = (
+  params: ElicitRequestFormParams,
+  context: ServerRequestContext,
+) => ElicitResult | Promise<ElicitResult>;
+
+export type UrlElicitationHandler = (
+  params: ElicitRequestURLParams,
+  context: ServerRequestContext,
+) => ElicitResult | Promise<ElicitResult>;
+
+export interface ElicitationOptions {
+  /** Asks the user to fill in `requestedSchema` (form mode, 2025-06-18 on). */
+  readonly form?: FormElicitationHandler;
+  /** Asks the user's consent to open `url` (URL mode, 2025-11-25). */
+  readonly url?: UrlElicitationHandler;
+  /** Fill the schema's defaults into an accepted form's missing fields (SEP-1034; declared as `form.applyDefaults`). */
+  readonly applyDefaults?: boolean;
+}
+
+/** The roots the client exposes: a list (change it with `setRoots`) or a function asked on every `roots/list`. */
+export type RootsSource = readonly Root[] | (() => readonly Root[] | Promise<readonly Root[]>);
+
+/** Which lists the client keeps, re-listing them when the server says they changed. */
+export interface ListCacheOptions {
+  readonly tools?: boolean;
+  /** Resources and resource templates (both change with `notifications/resources/list_changed`). */
+  readonly resources?: boolean;
+  readonly prompts?: boolean;
+}
+
+/** Capabilities declared on top of those derived from the handlers. */
+export interface ExtraClientCapabilities {
+  readonly experimental?: Readonly<Record<string, JsonObject>>;
+  readonly extensions?: Readonly<Record<string, JsonObject>>;
+}
+
+export interface MCPClientOptions extends TimeoutOptions {
+  /** The revision offered in `initialize` (default: the newest). The server may answer an older one. */
+  readonly protocolVersion?: ProtocolVersion;
+  readonly capabilities?: ExtraClientCapabilities;
+  /** Answers `sampling/createMessage`; declares `sampling`. */
+  readonly sampling?: SamplingHandler | SamplingOptions;
+  /** Answers `elicitation/create`; declares `elicitation` with the modes given. */
+  readonly elicitation?: ElicitationOptions;
+  /** Answers `roots/list`; declares `roots: { listChanged: true }`. */
+  readonly roots?: RootsSource;
+  /** Keep listed tools/resources/prompts and re-list on `list_changed` (`true`: all of them). */
+  readonly cache?: boolean | ListCacheOptions;
+  /** Pages a list may take before the client gives up on a server that never stops (default 1000). */
+  readonly maxListPages?: number;
+  /** Metrics and spans; `null` turns them off. Default: the global OpenTelemetry API. */
+  readonly telemetry?: Telemetry | null;
+  /** Connection and request events of the underlying dispatcher. */
+  readonly events?: EventBus<MCPEventMap>;
+  /** Hears what cannot be thrown to a caller: protocol errors, throwing listeners, failed cache refreshes. */
+  readonly onError?: (error: MCPError) => void;
+}
+
+/** What `client.on(event, listener)` can listen to, and what each listener gets. */
+export interface MCPClientEventMap {
+  /** `notifications/message`: a log message at or above the level set with `setLoggingLevel`. */
+  log: LoggingMessageNotificationParams;
+  /** `notifications/resources/updated`: a subscribed resource changed. */
+  resourceUpdated: ResourceUpdatedNotificationParams;
+  toolsListChanged: NotificationParams | undefined;
+  resourcesListChanged: NotificationParams | undefined;
+  promptsListChanged: NotificationParams | undefined;
+  /** `notifications/elicitation/complete` for a URL elicitation this client accepted or was told about. */
+  elicitationComplete: ElicitationCompleteNotificationParams;
+  /** `notifications/progress` that belongs to none of this client's pending calls. */
+  progress: ProgressNotificationParams;
+  /** The cache (option `cache`) re-listed after a `list_changed`. */
+  toolsRefreshed: readonly Tool[];
+  resourcesRefreshed: readonly Resource[];
+  resourceTemplatesRefreshed: readonly ResourceTemplate[];
+  promptsRefreshed: readonly Prompt[];
+  /** The connection is gone; every listener is removed right after this one. */
+  close: { readonly error?: MCPError };
+}
+
+export type CompletionReference = CompleteRequestParams["ref"];
+export type CompletionArgument = CompleteRequestParams["argument"];
+export type CompletionContext = NonNullable<CompleteRequestParams["context"]>;

@@ -1,0 +1,60 @@
+// Checks a tool's structuredContent against the outputSchema the server listed for it.
+import { MCP_CODES } from "../../error-codes/error-codes.js";
+import { describeThrown, MCPError } from "../../error-codes/mcp-error.js";
+import { compileJsonSchema, type JsonSchemaValidator } from "../../json-schema/index.js";
+import type { CallToolResult, Tool } from "../../schemas/schemas.js";
+
+/**
+ * Knows every tool the client has listed. A tool it does not know is looked up in one full listing
+ * (`listAll`, memoised by the caller until the next `tools/list_changed`, when `forget` is called).
+ */
+export class ToolOutputChecker {
+  readonly #known = new Map<string, Tool>();
+  readonly #compiled = new WeakMap<object, JsonSchemaValidator>();
+  readonly #listAll: () => Promise<unknown>;
+
+  constructor(listAll: () => Promise<unknown>) {
+    this.#listAll = listAll;
+  }
+
+  remember(tools: readonly Tool[]): void {
+    for (const tool of tools) this.#known.set(tool.name, tool);
+  }
+
+  forget(): void {
+    this.#known.clear();
+  }
+
+  /** Rejects with `MCP.PROTOCOL_INVALID` when the result breaks the tool's outputSchema; `isError` results are not checked. */
+  async check(name: string, result: CallToolResult): Promise<void> {
+    if (result.isError) return;
+    const schema = (await this.#find(name))?.outputSchema;
+    if (!schema) return;
+    if (result.structuredContent === undefined) {
+      throw brokenPromise(`Tool ${name} declares an outputSchema but returned no structuredContent`, result);
+    }
+    const checked = this.#compile(name, schema, result).validate(result.structuredContent, "structuredContent");
+    if (!checked.ok) throw brokenPromise(`The structuredContent of tool ${name} does not match its outputSchema: ${checked.issues}`, result);
+  }
+
+  async #find(name: string): Promise<Tool | undefined> {
+    if (!this.#known.has(name)) await this.#listAll();
+    return this.#known.get(name);
+  }
+
+  #compile(name: string, schema: object, result: CallToolResult): JsonSchemaValidator {
+    const known = this.#compiled.get(schema);
+    if (known) return known;
+    try {
+      const compiled = compileJsonSchema(schema);
+      this.#compiled.set(schema, compiled);
+      return compiled;
+    } catch (error) {
+      throw brokenPromise(`The outputSchema of tool ${name} cannot be used: ${describeThrown(error)}`, result, error);
+    }
+  }
+}
+
+function brokenPromise(message: string, result: CallToolResult, cause?: unknown): MCPError {
+  return new MCPError(MCP_CODES.PROTOCOL_INVALID, message, { data: result, cause });
+}
