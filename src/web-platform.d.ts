@@ -62,3 +62,118 @@ declare var TextDecoder: {
   prototype: TextDecoder;
   new (label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean }): TextDecoder;
 };
+
+// ---- Fetch API: the web-standard HTTP handler and the HTTP client transports ----
+
+interface Headers {
+  get(name: string): string | null;
+  has(name: string): boolean;
+  set(name: string, value: string): void;
+  append(name: string, value: string): void;
+  delete(name: string): void;
+  forEach(callback: (value: string, name: string) => void): void;
+}
+type HeadersInit = Headers | Record<string, string> | [string, string][];
+declare var Headers: {
+  prototype: Headers;
+  new (init?: HeadersInit): Headers;
+};
+
+interface ReadableStreamReadResult<T> {
+  done: boolean;
+  value?: T;
+}
+interface ReadableStreamDefaultReader<T> {
+  read(): Promise<ReadableStreamReadResult<T>>;
+  cancel(reason?: unknown): Promise<void>;
+  releaseLock(): void;
+  readonly closed: Promise<void>;
+}
+interface ReadableStreamDefaultController<T> {
+  enqueue(chunk: T): void;
+  close(): void;
+  error(reason?: unknown): void;
+  readonly desiredSize: number | null;
+}
+interface UnderlyingSource<T> {
+  start?(controller: ReadableStreamDefaultController<T>): void | Promise<void>;
+  pull?(controller: ReadableStreamDefaultController<T>): void | Promise<void>;
+  cancel?(reason?: unknown): void | Promise<void>;
+}
+interface ReadableStream<T = Uint8Array> {
+  getReader(): ReadableStreamDefaultReader<T>;
+  cancel(reason?: unknown): Promise<void>;
+  readonly locked: boolean;
+}
+declare var ReadableStream: {
+  prototype: ReadableStream;
+  new <T = Uint8Array>(source?: UnderlyingSource<T>, strategy?: { highWaterMark?: number }): ReadableStream<T>;
+};
+
+type BodyInit = ReadableStream<Uint8Array> | Uint8Array | string;
+
+interface Body {
+  readonly body: ReadableStream<Uint8Array> | null;
+  readonly bodyUsed: boolean;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+interface RequestInit {
+  method?: string;
+  headers?: HeadersInit;
+  body?: BodyInit | null;
+  signal?: AbortSignal | null;
+}
+interface Request extends Body {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly signal: AbortSignal;
+}
+declare var Request: {
+  prototype: Request;
+  new (input: string | URL | Request, init?: RequestInit): Request;
+};
+
+interface ResponseInit {
+  status?: number;
+  statusText?: string;
+  headers?: HeadersInit;
+}
+interface Response extends Body {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly statusText: string;
+  readonly headers: Headers;
+}
+declare var Response: {
+  prototype: Response;
+  new (body?: BodyInit | null, init?: ResponseInit): Response;
+  json(data: unknown, init?: ResponseInit): Response;
+};
+
+declare function fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
+
+interface URLSearchParams {
+  get(name: string): string | null;
+  set(name: string, value: string): void;
+}
+interface URL {
+  readonly href: string;
+  readonly origin: string;
+  readonly protocol: string;
+  readonly host: string;
+  readonly hostname: string;
+  readonly port: string;
+  readonly pathname: string;
+  readonly search: string;
+  readonly searchParams: URLSearchParams;
+  toString(): string;
+}
+declare var URL: {
+  prototype: URL;
+  new (url: string | URL, base?: string | URL): URL;
+  canParse(url: string, base?: string): boolean;
+};

@@ -3,16 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import type { RequestContext } from "./dispatcher.types.js";
-import { connectedPair, scriptedDispatcher, settle } from "./dispatcher.test-helpers.js";
-
-function rejection(promise: Promise<unknown>): Promise<MCPError> {
-  return promise.then(
-    () => {
-      throw new Error("expected a rejection");
-    },
-    (error: unknown) => error as MCPError,
-  );
-}
+import { connectedPair, rejection, scriptedDispatcher, settle } from "./dispatcher.test-helpers.js";
 
 describe("cancellation", () => {
   it("sends notifications/cancelled when the caller aborts, rejects with MCP.REQUEST_CANCELLED, and aborts the handler", async () => {

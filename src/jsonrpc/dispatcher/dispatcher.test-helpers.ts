@@ -62,3 +62,13 @@ export async function connectedPair(clientOptions: Partial<DispatcherOptions> = 
   await client.connect(clientTransport);
   return { client, server, clientTransport, serverTransport };
 }
+
+/** The error a promise rejects with (fails the test if it resolves). */
+export function rejection(promise: Promise<unknown>): Promise<MCPError> {
+  return promise.then(
+    () => {
+      throw new Error("expected a rejection");
+    },
+    (error: unknown) => error as MCPError,
+  );
+}

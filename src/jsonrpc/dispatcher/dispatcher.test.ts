@@ -6,16 +6,7 @@ import { EventBus, type MCPEventMap } from "../../events/events.js";
 import { codecFor } from "../../schemas/codecs.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { JsonRpcDispatcher } from "./dispatcher.js";
-import { connectedPair, scriptedDispatcher, settle } from "./dispatcher.test-helpers.js";
-
-function rejection(promise: Promise<unknown>): Promise<MCPError> {
-  return promise.then(
-    () => {
-      throw new Error("expected a rejection");
-    },
-    (error: unknown) => error as MCPError,
-  );
-}
+import { connectedPair, rejection, scriptedDispatcher, settle } from "./dispatcher.test-helpers.js";
 
 describe("JsonRpcDispatcher: requests and responses", () => {
   it("round-trips a request to the peer's handler and resolves with its result", async () => {
