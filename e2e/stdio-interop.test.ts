@@ -96,9 +96,9 @@ describe("the SDK's stdio client ↔ our example server", () => {
     // What reaches the SDK client on the wire, before its own dispatch.
     const received: Array<{ method?: string; params?: { progress?: number } }> = [];
     const dispatch = transport.onmessage;
-    transport.onmessage = (message, extra) => {
+    transport.onmessage = (message) => {
       received.push(message as (typeof received)[number]);
-      dispatch?.(message, extra);
+      dispatch?.(message);
     };
     const logs: unknown[] = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
