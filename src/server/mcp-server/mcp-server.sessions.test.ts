@@ -102,6 +102,8 @@ describe("MCPServer: list_changed", () => {
     handle.update({ description: "now described" });
     await settle();
     expect((await one.client.listTools()).tools[0]).toEqual({ name: "first", description: "now described", inputSchema: { type: "object", properties: {} } });
+    expect(() => handle.update({ inputSchema: { type: "string" } })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+    expect((await one.client.listTools()).tools[0]?.inputSchema).toEqual({ type: "object", properties: {} });
     handle.update({ handler: () => ({ content: [{ type: "text", text: "new behaviour" }] }) });
     await expect(one.client.callTool({ name: "first", arguments: {} })).resolves.toMatchObject({ content: [{ text: "new behaviour" }] });
     handle.remove();

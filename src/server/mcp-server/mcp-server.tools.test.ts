@@ -5,6 +5,7 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import type { ContentBlock } from "../../schemas/schemas.js";
 import { MCPServer } from "./mcp-server.js";
+import { urlElicitationRequired } from "./url-elicitation.js";
 import { initializedRawClientOf, sdkClientOf, settle } from "./mcp-server.test-helpers.js";
 
 const info = { name: "tools-server", version: "1.0.0" };
@@ -143,13 +144,19 @@ describe("MCPServer: tools/call", () => {
     await expect(client.callTool({ name: "ok", arguments: {} })).resolves.toMatchObject({ content: [{ text: "fine" }] });
   });
 
-  it("keeps a thrown JsonRpcError a protocol error (e.g. -32042 URL elicitation required)", async () => {
+  it("keeps a thrown JsonRpcError a protocol error, such as -32042 URL elicitation required", async () => {
     const server = new MCPServer(info);
+    const elicitation = { mode: "url" as const, elicitationId: "e1", url: "https://example.com/auth", message: "Sign in" };
     server.tool("needs-auth", {}, () => {
-      throw new JsonRpcError(-32042, "Authorize first", { elicitations: [{ mode: "url", elicitationId: "e1", url: "https://example.com/auth", message: "Sign in" }] });
+      throw urlElicitationRequired([elicitation], "Authorize first");
+    });
+    server.tool("custom", {}, () => {
+      throw new JsonRpcError(-32099, "custom refusal");
     });
     const { client } = await sdkClientOf(server);
-    await expect(client.callTool({ name: "needs-auth", arguments: {} })).rejects.toMatchObject({ code: -32042 });
+    await expect(client.callTool({ name: "needs-auth", arguments: {} })).rejects.toMatchObject({ code: -32042, data: { elicitations: [elicitation] } });
+    await expect(client.callTool({ name: "custom", arguments: {} })).rejects.toMatchObject({ code: -32099 });
+    expect(urlElicitationRequired([elicitation]).message).toBe("This request needs the user to complete an interaction first");
   });
 
   it("refuses structured output that does not match the output schema, or is missing, with -32603", async () => {

@@ -46,7 +46,7 @@ const DEFAULT_PAGE_SIZE = 100;
 export class MCPServer implements ServerHost {
   readonly #sessions = new Set<ServerSession>();
   readonly #changed = new Set<ListKind>();
-  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"));
+  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), prepareTool);
   readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
   readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
   readonly #prompts = new Registry<PromptConfig, PromptHandler>("prompt", () => this.#listChanged("prompts"));
@@ -67,7 +67,6 @@ export class MCPServer implements ServerHost {
     config: ToolConfig<I, O>,
     handler: ToolHandler<I>,
   ): RegisteredEntry<AnyToolConfig & { handler: AnyToolHandler }> {
-    prepareTool(name, config);
     return this.#tools.add(name, config, handler);
   }
 

@@ -20,6 +20,8 @@ export class Registry<C, H> {
   constructor(
     private readonly kind: string,
     private readonly onChange: () => void,
+    /** Checks a configuration before it is registered or an update applied (throws to refuse it). */
+    private readonly check: (key: string, config: C) => void = () => undefined,
   ) {}
 
   get size(): number {
@@ -28,6 +30,7 @@ export class Registry<C, H> {
 
   add(key: string, config: C, handler: H): RegisteredEntry<C & { handler: H }> {
     if (this.#entries.has(key)) throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A ${this.kind} named ${JSON.stringify(key)} is already registered`);
+    this.check(key, config);
     const entry: Entry<C, H> = { key, config, handler, enabled: true };
     this.#entries.set(key, entry);
     this.onChange();
@@ -62,8 +65,10 @@ export class Registry<C, H> {
       disable: () => setEnabled(false),
       update: (changes) => {
         const { handler, ...config } = changes;
+        const updated = { ...entry.config, ...config };
+        this.check(entry.key, updated);
         if (handler) entry.handler = handler;
-        entry.config = { ...entry.config, ...config };
+        entry.config = updated;
         this.onChange();
       },
       remove: () => {
