@@ -124,6 +124,7 @@ export class MCPClient {
       const params = { protocolVersion: this.#offered, capabilities: declared, clientInfo: this.#clientInfo };
       this.#server = await initialize(this.#dispatcher, params, options);
       this.#dispatcher.setCodec(codecFor(this.#server.protocolVersion));
+      transport.setProtocolVersion?.(this.#server.protocolVersion);
       await this.#dispatcher.notify(NOTIFICATIONS.initialized);
       this.#ready = true;
     } catch (error) {

@@ -35,4 +35,6 @@ export interface Transport {
   close(): Promise<void>;
   /** The session id, for transports that have sessions (Streamable HTTP). */
   readonly sessionId?: string | undefined;
+  /** Told the negotiated revision once the handshake is done (Streamable HTTP sends it as a header). */
+  setProtocolVersion?(version: string): void;
 }

@@ -1,0 +1,55 @@
+// Reading response bodies within bounds.
+
+/** A body read up to a limit: `complete` is false when it went on past `maxBytes` (the rest is dropped). */
+export interface BoundedText {
+  readonly text: string;
+  readonly complete: boolean;
+}
+
+/** For promises whose failure means nothing more than "already gone" (cancelling a finished body). */
+export function ignoreFailure(promise: Promise<unknown>): void {
+  promise.catch(() => undefined);
+}
+
+/** A stream reader as both the web-standard and the Node typings describe it. */
+export interface ChunkReader {
+  read(): Promise<{ readonly done: boolean; readonly value?: Uint8Array | undefined }>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+/** Reads at most `maxBytes` of a body as UTF-8; a body that breaks off keeps what was read. */
+export async function readText(response: Response, maxBytes: number): Promise<BoundedText> {
+  const reader: ChunkReader | undefined = response.body?.getReader();
+  if (!reader) return { text: "", complete: true };
+  const decoder = new TextDecoder();
+  let text = "";
+  let received = 0;
+  let complete = false;
+  try {
+    while (received <= maxBytes) {
+      const { done, value } = await reader.read();
+      if (done) {
+        complete = true;
+        break;
+      }
+      const chunk = value as Uint8Array;
+      text += decoder.decode(chunk.subarray(0, maxBytes - received), { stream: true });
+      received += chunk.length;
+    }
+  } catch {
+    // What arrived before the break is still worth reporting.
+  }
+  ignoreFailure(reader.cancel());
+  return { text: text + decoder.decode(), complete };
+}
+
+/** The media type of a response, lower-cased, without parameters ("" when there is none). */
+export function mediaTypeOf(response: Response): string {
+  const header = response.headers.get("content-type") ?? "";
+  return (header.split(";")[0] as string).trim().toLowerCase();
+}
+
+/** Drops a body that will not be read, so the connection is released. */
+export function discardBody(response: Response): void {
+  if (response.body) ignoreFailure(response.body.cancel());
+}

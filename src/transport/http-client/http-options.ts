@@ -1,0 +1,51 @@
+import { MCP_CODES } from "../../error-codes/error-codes.js";
+import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
+import { networkError } from "./http-error.js";
+
+/** The part of `fetch` the transports use; `globalThis.fetch`, undici's, a test double… */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Extra headers for every request (e.g. `Authorization`), or a function giving them (called per request, so tokens can refresh). */
+export type HeadersSource = HeaderValues | (() => HeaderValues | Promise<HeaderValues>);
+
+/** Header names and values in any form the `Headers` constructor takes. */
+export type HeaderValues = Headers | Record<string, string> | [string, string][];
+
+/** What both HTTP client transports accept. */
+export interface HttpClientOptions {
+  /** The fetch to use (default: `globalThis.fetch`, looked up at each request). */
+  readonly fetchImpl?: FetchLike;
+  /** Headers added to every request; the transport's own (Accept, Content-Type, Mcp-Session-Id…) win over them. */
+  readonly headers?: HeadersSource;
+  /** The longest message accepted from the server, in bytes (default 16 MiB); a longer one is reported to `onMalformed` and skipped. */
+  readonly maxMessageBytes?: number;
+  /** Hears problems that fail no call: the GET stream giving up, a DELETE refused on close. */
+  readonly onError?: (error: MCPError) => void;
+}
+
+/** Resolves the fetch to use now, so a `globalThis.fetch` replaced after construction is still honoured. */
+export function fetchOf(options: HttpClientOptions): FetchLike {
+  return options.fetchImpl ?? ((url, init) => globalThis.fetch(url, init));
+}
+
+/** The caller's headers with the transport's own set on top. */
+export async function headersFor(source: HeadersSource | undefined, own: Readonly<Record<string, string | undefined>>): Promise<Headers> {
+  let headers: Headers;
+  try {
+    headers = new Headers(typeof source === "function" ? await source() : source);
+  } catch (error) {
+    throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `The headers option failed: ${describeThrown(error)}`, { cause: error });
+  }
+  for (const [name, value] of Object.entries(own)) if (value !== undefined) headers.set(name, value);
+  return headers;
+}
+
+/** Runs one fetch: a refusal or network failure becomes `MCP.TRANSPORT_ERROR`, an abort by close `MCP.TRANSPORT_CLOSED`. */
+export async function fetchOrFail(fetchImpl: FetchLike, url: string, init: RequestInit & { method: string; signal: AbortSignal }): Promise<Response> {
+  try {
+    return await fetchImpl(url, init);
+  } catch (error) {
+    if (init.signal.aborted) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, `${init.method} ${url} was aborted (the transport closed, or the request was given up)`, { cause: error });
+    throw networkError(init.method, url, error);
+  }
+}
