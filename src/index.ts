@@ -10,6 +10,7 @@ export * from "./transport/transport/index.js";
 export * from "./transport/in-memory/index.js";
 export * from "./transport/stdio/index.js";
 export * from "./transport/http-client/index.js";
+export * from "./transport/http-server/index.js";
 export * from "./uri-template/index.js";
 export * from "./json-schema/index.js";
 export * from "./server/mcp-server/index.js";

@@ -1,0 +1,61 @@
+import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
+import { describeThrown } from "../../error-codes/mcp-error.js";
+import type { InboundContext } from "../transport/transport.types.js";
+import { identifyCaller } from "./authentication.js";
+import type { HttpEndpointOptions } from "./http-server.types.js";
+import { RequestGuard } from "./protection.js";
+import { errorResponse, methodNotAllowed, withHeaders } from "./responses.js";
+
+/** Serves one allowed method, for a caller that passed every check. */
+export type MethodHandler = (request: Request, inbound: InboundContext) => Promise<Response>;
+
+export interface FrontDoorSettings {
+  /** Paths served (any when undefined). */
+  readonly paths: readonly string[] | undefined;
+  /** The methods served besides OPTIONS, in the `Allow` header's form ("GET, POST"). */
+  readonly methods: Readonly<Record<string, MethodHandler>>;
+  /** True once the handler is closed: every request gets 503. */
+  readonly closed: () => boolean;
+}
+
+/**
+ * What every request goes through, in this order: the path (404), Host and Origin (403), a closed
+ * handler (503), CORS preflight (OPTIONS), the method (405 with `Allow`), authentication (401/403) —
+ * then its method's handler; a failure there is a 500, never an unanswered request.
+ */
+export class FrontDoor {
+  readonly #guard: RequestGuard;
+  readonly #methods: ReadonlyMap<string, MethodHandler>;
+  readonly #allow: string;
+
+  constructor(
+    private readonly options: HttpEndpointOptions,
+    private readonly settings: FrontDoorSettings,
+  ) {
+    this.#guard = new RequestGuard(options);
+    this.#methods = new Map(Object.entries(settings.methods));
+    this.#allow = [...this.#methods.keys(), "OPTIONS"].join(", ");
+  }
+
+  async handle(request: Request): Promise<Response> {
+    const paths = this.settings.paths;
+    if (paths !== undefined && !paths.includes(new URL(request.url).pathname)) return errorResponse(404, "Not Found");
+    const refusal = this.#guard.refusal(request);
+    if (refusal) return refusal;
+    return withHeaders(await this.#answer(request), this.#guard.corsHeaders(request));
+  }
+
+  async #answer(request: Request): Promise<Response> {
+    if (this.settings.closed()) return errorResponse(503, "Service Unavailable: this MCP endpoint is closed");
+    if (request.method === "OPTIONS") return this.#guard.preflight(request, this.#allow);
+    const serve = this.#methods.get(request.method);
+    if (!serve) return methodNotAllowed(this.#allow);
+    const caller = await identifyCaller(this.options.authenticate, request);
+    if (!caller.ok) return caller.response;
+    try {
+      return await serve(request, caller.inbound);
+    } catch (error) {
+      return errorResponse(500, `Internal error: ${describeThrown(error)}`, { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR });
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import type { JsonRpcId } from "../../types/types.js";
+import type { EventStore } from "./event-store.js";
+
+/** What `authenticate` decided about one HTTP request. */
+export type AuthenticationResult =
+  /** The caller is known: `authInfo` reaches handlers and `authorize` as `InboundContext.authInfo`. */
+  | { readonly authInfo: unknown }
+  /** Refused: 401 (who are you?) or 403 (not you); `wwwAuthenticate` defaults to `Bearer` for 401. */
+  | { readonly refuse: 401 | 403; readonly wwwAuthenticate?: string; readonly message?: string };
+
+/** Resolves the caller of one HTTP request; it runs for every POST, GET and DELETE (not for CORS preflights). */
+export type Authenticate = (request: Request) => AuthenticationResult | Promise<AuthenticationResult>;
+
+/** What both HTTP handlers share: who may call, how much, and how sessions are bounded. */
+export interface HttpEndpointOptions {
+  /** Serve only this path (e.g. "/mcp"); other paths get 404. Default: every path. */
+  readonly path?: string;
+  /**
+   * Host header values served: "name" (any port) or "name:port"; "*" for any. Default: the loopback
+   * names (localhost, 127.0.0.1, [::1]) — DNS-rebinding protection; a public deployment lists its names.
+   */
+  readonly allowedHosts?: readonly string[] | "*";
+  /**
+   * Browser origins allowed to call (others get 403), answered with CORS headers; "*" for any.
+   * Default: loopback origins. Requests without an Origin header (non-browser clients) always pass.
+   */
+  readonly allowedOrigins?: readonly string[] | "*";
+  /** The largest request body accepted, in bytes (default 4 MiB); a larger one gets 413. */
+  readonly maxBodyBytes?: number;
+  readonly authenticate?: Authenticate;
+  /**
+   * Binds each session to the principal that opened it (the spec's session-hijacking advice): a
+   * request whose principal differs gets 404, as if the session did not exist.
+   */
+  readonly sessionOwner?: (authInfo: unknown) => string | undefined;
+  /** Sessions open at once (default 1000); past it a new session gets 503. */
+  readonly maxSessions?: number;
+  /** Interval of SSE keep-alive comments (default 15 s); 0 turns them off. */
+  readonly keepAliveMs?: number;
+}
+
+export interface StreamableHttpOptions extends HttpEndpointOptions {
+  /** "stateful" (default): `Mcp-Session-Id` sessions. "stateless": a fresh session per POST, closed when it is answered. */
+  readonly sessions?: "stateful" | "stateless";
+  /** Answer POSTed requests with one JSON body instead of an SSE stream. */
+  readonly enableJsonResponse?: boolean;
+  /** A session with no request and no open stream for this long is closed (default 30 min); `Infinity` keeps it. */
+  readonly sessionIdleTimeoutMs?: number;
+  /** Where SSE events are kept for `Last-Event-ID` resumption (default: a bounded `InMemoryEventStore`); `false` for none. Stateful mode only. */
+  readonly eventStore?: EventStore | false;
+  /** The SSE `retry` field (ms) sent with the priming event and before the server ends a stream for polling (default 1000). */
+  readonly retryMs?: number;
+  /** SEP-1699 polling: end each SSE connection of a client that will poll it back (see `closeSSEStream`) after this long. */
+  readonly maxSseConnectionMs?: number;
+}
+
+export interface SseHttpOptions extends HttpEndpointOptions {
+  /** The URL path clients POST their messages to (default: the path the stream was opened on). */
+  readonly endpoint?: string;
+}
+
+/** A web-standard HTTP endpoint: mount `fetch` on any runtime (Node through `toNodeHandler`). */
+export interface HttpHandler {
+  fetch(request: Request): Promise<Response>;
+  /** Closes every session (their streams end) and refuses new requests with 503. */
+  close(): Promise<void>;
+  readonly sessionCount: number;
+}
+
+export interface StreamableHttpHandler extends HttpHandler {
+  /**
+   * SEP-1699: ends the SSE connection carrying request `requestId` of session `sessionId` (the
+   * session's GET stream when omitted), if its client will poll it back: it got a priming event
+   * (2025-11-25 with an event store) or resumed with `Last-Event-ID`. The request goes on; the client
+   * reconnects with `Last-Event-ID` after `retryMs`. Resolves whether it closed one.
+   */
+  closeSSEStream(sessionId: string, requestId?: JsonRpcId): Promise<boolean>;
+}

@@ -1,0 +1,261 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { MCPServer } from "../../server/mcp-server/mcp-server.js";
+import type { ServerSession } from "../../server/mcp-server/session.js";
+import type { TransportReceiver } from "../transport/transport.types.js";
+import type { EventStore, StreamRef } from "./event-store.js";
+import type { HttpHandler } from "./http-server.types.js";
+import { Gate, SseReader, errorOf, httpRequest, initializeMessage, messagesOf, notification, openSession, rpc, testServer } from "./http-server.test-helpers.js";
+import { InMemoryEventStore, sseHttpHandler, streamableHttpHandler } from "./index.js";
+import { LegacySseTransport } from "./legacy-sse-transport.js";
+import { OutboundStream, type StreamSettings } from "./outbound-stream.js";
+import { SessionRegistry } from "./session-registry.js";
+import { HttpSessionTransport } from "./session-transport.js";
+import { formatSseEvent } from "./sse-connection.js";
+
+const handlers: HttpHandler[] = [];
+afterEach(async () => {
+  for (const handler of handlers.splice(0)) await handler.close();
+});
+
+const ref = (sessionId: string, streamId: string): StreamRef => ({ sessionId, streamId });
+
+function receiver(): TransportReceiver & { closed: number; messages: unknown[] } {
+  const state = { closed: 0, messages: [] as unknown[] };
+  return Object.assign(state, {
+    onMessage: (message: unknown) => void state.messages.push(message),
+    onMalformed: () => undefined,
+    onClose: () => void state.closed++,
+  });
+}
+
+function sessionTransport(events?: StreamSettings["events"]): HttpSessionTransport {
+  return new HttpSessionTransport("session-1", { events, keepAliveMs: 0, retryMs: 1000, maxConnectionMs: undefined, onActivity: () => undefined });
+}
+
+describe("InMemoryEventStore", () => {
+  it("replays, per stream, the events after an id; an id it never held replays nothing", () => {
+    const store = new InMemoryEventStore();
+    store.append(ref("a", "1"), { id: "1_0", data: "" });
+    store.append(ref("a", "1"), { id: "1_1", data: "x" });
+    store.append(ref("a", "2"), { id: "2_0", data: "other stream" });
+    store.append(ref("a", "1"), { id: "1_2", data: "y" });
+    expect(store.eventsAfter(ref("a", "1"), "1_0")).toEqual([{ id: "1_1", data: "x" }, { id: "1_2", data: "y" }]);
+    expect(store.eventsAfter(ref("a", "1"), "1_2")).toEqual([]);
+    expect(store.eventsAfter(ref("a", "1"), "2_0")).toBeUndefined();
+    expect(store.eventsAfter(ref("b", "1"), "1_0")).toBeUndefined();
+    expect(store.eventsAfter(ref("a", "9"), "1_0")).toBeUndefined();
+  });
+
+  it("holds at most maxEvents, evicting the oldest overall — whole streams and sessions when emptied", () => {
+    const store = new InMemoryEventStore({ maxEvents: 2 });
+    store.append(ref("old", "1"), { id: "1_0", data: "a" });
+    store.append(ref("new", "1"), { id: "1_0", data: "b" });
+    store.append(ref("new", "1"), { id: "1_1", data: "c" });
+    expect(store.size).toBe(2);
+    expect(store.eventsAfter(ref("old", "1"), "1_0")).toBeUndefined();
+    expect(store.eventsAfter(ref("new", "1"), "1_0")).toEqual([{ id: "1_1", data: "c" }]);
+    store.append(ref("new", "1"), { id: "1_2", data: "d" });
+    expect(store.eventsAfter(ref("new", "1"), "1_0")).toBeUndefined();
+  });
+
+  it("holds at most maxDataLength characters of data, but always the newest event", () => {
+    const store = new InMemoryEventStore({ maxDataLength: 10, maxEvents: 0 });
+    store.append(ref("s", "1"), { id: "1_0", data: "12345" });
+    store.append(ref("s", "1"), { id: "1_1", data: "123456" });
+    expect(store.size).toBe(1);
+    store.append(ref("s", "1"), { id: "1_2", data: "x".repeat(50) });
+    expect(store.size).toBe(1);
+    expect(store.eventsAfter(ref("s", "1"), "1_2")).toEqual([]);
+  });
+
+  it("forgets a session's events when it ends, and their room is free again", () => {
+    const store = new InMemoryEventStore({ maxEvents: 3, maxDataLength: 3 });
+    store.append(ref("gone", "1"), { id: "1_0", data: "a" });
+    store.append(ref("gone", "2"), { id: "2_0", data: "b" });
+    store.append(ref("kept", "1"), { id: "1_0", data: "c" });
+    store.dropSession("gone");
+    store.dropSession("never-was");
+    expect(store.size).toBe(1);
+    store.append(ref("kept", "1"), { id: "1_1", data: "d" });
+    store.append(ref("kept", "1"), { id: "1_2", data: "e" });
+    expect(store.eventsAfter(ref("kept", "1"), "1_0")).toEqual([{ id: "1_1", data: "d" }, { id: "1_2", data: "e" }]);
+    expect(store.eventsAfter(ref("gone", "1"), "1_0")).toBeUndefined();
+  });
+});
+
+describe("SSE framing", () => {
+  it("writes each line of multi-line data as its own data field", () => {
+    expect(formatSseEvent({ event: "message", id: "7", retry: 10, data: "a\nb\r\nc" })).toBe("event: message\nid: 7\nretry: 10\ndata: a\ndata: b\ndata: c\n\n");
+    expect(formatSseEvent({ retry: 5 })).toBe("retry: 5\n\n");
+  });
+});
+
+describe("HttpSessionTransport: the Transport contract", () => {
+  it("starts once, and not after close", async () => {
+    const transport = sessionTransport();
+    await transport.start(receiver());
+    await expect(transport.start(receiver())).rejects.toMatchObject({ code: "MCP.ALREADY_CONNECTED" });
+    const closed = sessionTransport();
+    await closed.close();
+    await expect(closed.start(receiver())).rejects.toMatchObject({ code: "MCP.TRANSPORT_CLOSED" });
+  });
+
+  it("rejects sends after close and messages with no JSON form; closes once", async () => {
+    const transport = sessionTransport();
+    const peer = receiver();
+    await transport.start(peer);
+    await expect(transport.send({ jsonrpc: "2.0", method: "x", params: { big: 1n } })).rejects.toMatchObject({ code: "MCP.TRANSPORT_ERROR", message: expect.stringContaining("not serialisable") });
+    await transport.close();
+    await transport.close();
+    expect(peer.closed).toBe(1);
+    await expect(transport.send({ jsonrpc: "2.0", method: "x" })).rejects.toMatchObject({ code: "MCP.TRANSPORT_CLOSED" });
+  });
+
+  it("routes each member of a batch; drops what nobody waits for; fails a request that has nowhere to go", async () => {
+    const transport = sessionTransport();
+    await transport.start(receiver());
+    const stream = new SseReader(transport.openRequestStream([1, 2], false));
+    await transport.send([
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: 2, result: {} },
+    ]);
+    expect(await stream.rest()).toEqual([
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: 2, result: {} },
+    ]);
+    await expect(transport.send({ jsonrpc: "2.0", id: 3, result: {} })).resolves.toBeUndefined();
+    await expect(transport.send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })).resolves.toBeUndefined();
+    await expect(transport.send({ jsonrpc: "2.0", method: "notifications/progress" }, { relatedRequestId: 1 })).resolves.toBeUndefined();
+    await expect(transport.send({ jsonrpc: "2.0", id: 9, method: "roots/list" }, { relatedRequestId: 1 })).rejects.toMatchObject({ code: "MCP.TRANSPORT_ERROR", message: expect.stringContaining("is over") });
+  });
+
+  it("closes cleanly even when the event store fails to forget the session", async () => {
+    const failing: EventStore = { append: () => undefined, eventsAfter: () => undefined, dropSession: () => Promise.reject(new Error("store offline")) };
+    const transport = sessionTransport({ store: failing, sessionId: "session-1" });
+    const peer = receiver();
+    await transport.start(peer);
+    await expect(transport.close()).resolves.toBeUndefined();
+    expect(peer.closed).toBe(1);
+  });
+});
+
+function settingsWith(store: EventStore): StreamSettings {
+  return { events: { store, sessionId: "s" }, keepAliveMs: 0, retryMs: 1000, maxConnectionMs: undefined };
+}
+
+describe("OutboundStream with a store that fails or is slow", () => {
+  it("ends the connection when its priming event cannot be stored, and fails sends the store refuses", async () => {
+    const failing: EventStore = { append: () => Promise.reject(new Error("disk full")), eventsAfter: () => undefined, dropSession: () => undefined };
+    const stream = new OutboundStream("1", settingsWith(failing), [1], () => undefined);
+    const reader = new SseReader(stream.connect(true));
+    expect(await reader.next()).toBeUndefined();
+    expect(stream.connected).toBe(false);
+    await expect(stream.forward("{}", false)).rejects.toThrow("disk full");
+  });
+
+  it("writes nothing to a connection its client left before the priming event was stored", async () => {
+    const memory = new InMemoryEventStore();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow: EventStore = { append: async (where, event) => (await held, memory.append(where, event)), eventsAfter: (where, id) => memory.eventsAfter(where, id), dropSession: () => undefined };
+    const events: string[] = [];
+    const stream = new OutboundStream("1", settingsWith(slow), [1], (_stream, event) => events.push(event));
+    const body = stream.connect(true);
+    await body.cancel();
+    release();
+    await stream.respond(1, '{"jsonrpc":"2.0","id":1,"result":{}}');
+    await expect.poll(() => events).toEqual(["client-gone", "answered"]);
+    expect(memory.eventsAfter(ref("s", "1"), "1_0")).toEqual([{ id: "1_1", data: '{"jsonrpc":"2.0","id":1,"result":{}}' }]);
+  });
+});
+
+describe("LegacySseTransport: the Transport contract", () => {
+  it("starts once, rejects sends after close and messages with no JSON form, closes once", async () => {
+    const transport = new LegacySseTransport("legacy-1", 0);
+    const peer = receiver();
+    await transport.start(peer);
+    await expect(transport.start(receiver())).rejects.toMatchObject({ code: "MCP.ALREADY_CONNECTED" });
+    await expect(transport.send({ value: 1n })).rejects.toMatchObject({ code: "MCP.TRANSPORT_ERROR" });
+    await transport.close();
+    await transport.close();
+    expect(peer.closed).toBe(1);
+    await expect(transport.send({ jsonrpc: "2.0", method: "x" })).rejects.toMatchObject({ code: "MCP.TRANSPORT_CLOSED" });
+  });
+});
+
+describe("SessionRegistry", () => {
+  it("closes a session that finished opening after the registry was closed, and refuses it", async () => {
+    let finishStart!: () => void;
+    const server = new MCPServer({ name: "slow", version: "1" });
+    const slowServer = { start: async (transport: LegacySseTransport): Promise<ServerSession> => (await new Promise<void>((resolve) => (finishStart = resolve)), server.start(transport)) };
+    const registry = new SessionRegistry<LegacySseTransport>(slowServer, { maxSessions: 10, idleTimeoutMs: Infinity });
+    const opening = registry.open("x", new LegacySseTransport("x", 0), undefined);
+    expect(registry.size).toBe(1);
+    await registry.closeAll();
+    finishStart();
+    expect(await opening).toBeUndefined();
+    await expect.poll(() => server.sessions.size).toBe(0);
+    expect(registry.size).toBe(0);
+  });
+});
+
+describe("edge cases of the handlers", () => {
+  it("refuses a declared Content-Length over the limit unread", async () => {
+    const handler = streamableHttpHandler(testServer(), { maxBodyBytes: 10 });
+    handlers.push(handler);
+    const response = await handler.fetch(httpRequest({ body: rpc(1, "ping"), headers: { "content-length": "5000" } }));
+    expect(response.status).toBe(413);
+  });
+
+  it("ignores a notifications/cancelled that names no request", async () => {
+    const handler = streamableHttpHandler(testServer());
+    handlers.push(handler);
+    const session = await openSession(handler);
+    expect((await handler.fetch(httpRequest({ body: notification("notifications/cancelled", { reason: "no id" }), session }))).status).toBe(202);
+    expect(await messagesOf(await handler.fetch(httpRequest({ body: rpc(1, "ping"), session })))).toMatchObject([{ id: 1 }]);
+  });
+
+  it("refuses a bad body in stateless mode too", async () => {
+    const handler = streamableHttpHandler(testServer(), { sessions: "stateless" });
+    handlers.push(handler);
+    const response = await handler.fetch(httpRequest({ body: "{" }));
+    expect(await errorOf(response)).toMatchObject({ code: -32700 });
+  });
+
+  it("serves the legacy stream on the configured path, posting to that path when no endpoint is set", async () => {
+    const handler = sseHttpHandler(testServer(), { path: "/events" });
+    handlers.push(handler);
+    const stream = new SseReader((await handler.fetch(new Request("http://127.0.0.1/events", { headers: { accept: "text/event-stream" } }))).body);
+    expect((await stream.next())?.data).toMatch(/^\/events\?sessionId=/);
+    await stream.cancel();
+  });
+
+  it("replays a later priming event when the GET stream was reopened in between", async () => {
+    const handler = streamableHttpHandler(testServer());
+    handlers.push(handler);
+    const session = await openSession(handler);
+    const first = new SseReader((await handler.fetch(httpRequest({ method: "GET", session }))).body);
+    const firstPriming = await first.next();
+    await first.cancel();
+    const second = new SseReader((await handler.fetch(httpRequest({ method: "GET", session }))).body);
+    const secondPriming = await second.next();
+    await second.cancel();
+    const resumed = new SseReader((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": firstPriming?.id as string } }))).body);
+    expect(await resumed.next()).toEqual({ id: secondPriming?.id, data: "" });
+    await resumed.cancel();
+  });
+
+  it("sends no priming event on a stream opened before initialize was answered", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const gate = new Gate();
+    const handler = streamableHttpHandler(testServer(gate, { authorize: async ({ method }) => (method === "initialize" ? (await held, true) : true) }));
+    handlers.push(handler);
+    const init = await handler.fetch(httpRequest({ body: initializeMessage() }));
+    const session = init.headers.get("mcp-session-id") as string;
+    const early = await handler.fetch(httpRequest({ body: rpc(1, "ping"), session }));
+    release();
+    expect(await messagesOf(init)).toMatchObject([{ id: 0, result: {} }]);
+    expect(await new SseReader(early.body).allEvents()).toEqual([{ event: "message", id: expect.stringMatching(/_0$/), data: expect.stringContaining('"id":1') }]);
+  });
+});

@@ -1,0 +1,39 @@
+import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from "../../constants/index.js";
+import { codecFor } from "../../schemas/codecs.js";
+import { MCP_HEADERS, errorResponse } from "./responses.js";
+
+/** The spec: a request without `MCP-Protocol-Version`, and no other way to tell, is 2025-03-26. */
+export const ASSUMED_PROTOCOL_VERSION: ProtocolVersion = "2025-03-26";
+
+/** Where the revisions differ on HTTP; one row each, so the handlers read a rule instead of comparing versions. */
+export interface HttpRevisionRules {
+  /** Whether a POST body may be a JSON-RPC batch (2025-03-26 only). */
+  readonly batching: boolean;
+  /** Whether an SSE stream starts with a priming event (id, empty data) — SEP-1699, 2025-11-25; older clients choke on empty data. */
+  readonly primingEvent: boolean;
+}
+
+export const HTTP_REVISION_RULES: Readonly<Record<ProtocolVersion, HttpRevisionRules>> = {
+  "2024-11-05": { batching: codecFor("2024-11-05").batching, primingEvent: false },
+  "2025-03-26": { batching: codecFor("2025-03-26").batching, primingEvent: false },
+  "2025-06-18": { batching: codecFor("2025-06-18").batching, primingEvent: false },
+  "2025-11-25": { batching: codecFor("2025-11-25").batching, primingEvent: true },
+};
+
+export type HeaderVersion = { readonly ok: true; readonly version: ProtocolVersion | undefined } | { readonly ok: false; readonly response: Response };
+
+/**
+ * The request's `MCP-Protocol-Version`: absent is fine, one we do not speak is 400, and so is one
+ * other than the revision the session negotiated (`negotiated`, when there is one).
+ */
+export function headerVersion(request: Request, negotiated: ProtocolVersion | undefined): HeaderVersion {
+  const header = request.headers.get(MCP_HEADERS.protocolVersion);
+  if (header === null) return { ok: true, version: undefined };
+  if (!isProtocolVersion(header)) {
+    return { ok: false, response: errorResponse(400, `Bad Request: unsupported MCP-Protocol-Version "${header}" (supported: ${PROTOCOL_VERSIONS.join(", ")})`) };
+  }
+  if (negotiated !== undefined && header !== negotiated) {
+    return { ok: false, response: errorResponse(400, `Bad Request: MCP-Protocol-Version ${header} differs from the session's negotiated revision ${negotiated}`) };
+  }
+  return { ok: true, version: header };
+}

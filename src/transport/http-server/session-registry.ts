@@ -1,0 +1,101 @@
+import type { MCPServer } from "../../server/mcp-server/mcp-server.js";
+import type { ServerSession } from "../../server/mcp-server/session.js";
+import type { Transport } from "../transport/transport.types.js";
+
+/** What the registry needs of a session's transport. */
+export interface SessionTransport extends Transport {
+  /** True while the client is evidently around: such a session is not idle (a transport without it never is busy). */
+  readonly busy?: boolean;
+}
+
+/** One HTTP session: its transport, the server's session on it, who opened it, and its idle timer. */
+export class HttpSession<T extends SessionTransport> {
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly transport: T,
+    readonly server: ServerSession,
+    readonly owner: string | undefined,
+    private readonly idleTimeoutMs: number,
+  ) {
+    this.touch();
+  }
+
+  /** Restarts the idle countdown. */
+  touch(): void {
+    clearTimeout(this.#idleTimer);
+    if (Number.isFinite(this.idleTimeoutMs)) this.#idleTimer = setTimeout(() => this.#expire(), this.idleTimeoutMs);
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  /** Called once the session is gone, however it ended. */
+  released(): void {
+    clearTimeout(this.#idleTimer);
+  }
+
+  #expire(): void {
+    if (this.transport.busy) this.touch();
+    else void this.close();
+  }
+}
+
+export interface RegistryLimits {
+  readonly maxSessions: number;
+  readonly idleTimeoutMs: number;
+}
+
+/**
+ * The sessions of one HTTP handler: bounded in number, looked up by id, expired when idle, and
+ * forgotten the moment their connection closes — whichever end closed it.
+ */
+export class SessionRegistry<T extends SessionTransport> {
+  readonly #sessions = new Map<string, HttpSession<T>>();
+  #opening = 0;
+  #closed = false;
+
+  constructor(
+    private readonly server: Pick<MCPServer, "start">,
+    private readonly limits: RegistryLimits,
+  ) {}
+
+  /** Sessions open, and being opened. */
+  get size(): number {
+    return this.#sessions.size + this.#opening;
+  }
+
+  /** Starts a session of the server on `transport`; undefined when the limit is reached or the registry closed. */
+  async open(id: string, transport: T, owner: string | undefined): Promise<HttpSession<T> | undefined> {
+    if (this.#closed || this.size >= this.limits.maxSessions) return undefined;
+    this.#opening++;
+    let started: ServerSession;
+    try {
+      started = await this.server.start(transport);
+    } finally {
+      this.#opening--;
+    }
+    const session = new HttpSession(id, transport, started, owner, this.limits.idleTimeoutMs);
+    this.#sessions.set(id, session);
+    void started.finished.then(() => {
+      session.released();
+      this.#sessions.delete(id);
+    });
+    if (this.#closed) await session.close();
+    return this.#closed ? undefined : session;
+  }
+
+  /** The session with this id (its idle countdown restarts), if it is open. */
+  find(id: string): HttpSession<T> | undefined {
+    const session = this.#sessions.get(id);
+    session?.touch();
+    return session;
+  }
+
+  async closeAll(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#sessions.values()].map((session) => session.close()));
+  }
+}
