@@ -1,98 +1,21 @@
-// The design's whole walk, MCPServer ↔ MCPClient over InMemoryTransport.pair(), once per revision:
-// initialize → tools/list → tools/call with progress and abort → resources list/read/subscribe →
-// mark-updated → notification observed → prompts list/get → completion → sampling → roots →
-// logging/setLevel → disconnect.
-import { describe, expect, it, vi } from "vitest";
-import * as z from "zod";
-import { InMemoryTransport, MCPClient, MCPServer, MCP_CODES, PROTOCOL_VERSIONS, type MCPError } from "../src/index.js";
-
-function buildServer() {
-  const server = new MCPServer({ name: "walk-server", version: "1.0.0" }, { instructions: "walk" });
-  const started: AbortSignal[] = [];
-  server.tool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, async ({ a, b }, ctx) => {
-    await ctx.progress(1, 2, "adding");
-    await ctx.progress(2, 2, "done");
-    return { content: [{ type: "text", text: String(a + b) }] };
-  });
-  server.tool("wait", {}, (_args, ctx) => {
-    started.push(ctx.signal);
-    return new Promise(() => undefined);
-  });
-  server.tool("ask-model", {}, async (_args, ctx) => {
-    const answer = await ctx.createMessage({ messages: [{ role: "user", content: { type: "text", text: "2+2?" } }], maxTokens: 5 });
-    const content = Array.isArray(answer.content) ? answer.content[0] : answer.content;
-    return { content: [{ type: "text", text: `model said ${content?.type === "text" ? content.text : "?"}` }] };
-  });
-  server.tool("roots", {}, async (_args, ctx) => {
-    const { roots } = await ctx.session.listRoots();
-    return { content: [{ type: "text", text: roots.map((root) => root.uri).join(",") }] };
-  });
-  server.resource("note", "memo://note", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri, text: "remember" }] }));
-  server.resourceTemplate("item", "memo://items/{id}", { complete: { id: (value) => ["1", "2", "12"].filter((id) => id.startsWith(value)) } }, (uri, { id }) => ({ contents: [{ uri, text: `item ${String(id)}` }] }));
-  server.prompt("greet", { arguments: { name: { required: true, complete: (value) => ["Ada", "Alan"].filter((n) => n.startsWith(value)) } } }, ({ name }) => ({
-    messages: [{ role: "user", content: { type: "text", text: `Hello ${name}` } }],
-  }));
-  return { server, started };
-}
+// The design's whole walk, MCPServer ↔ MCPClient over InMemoryTransport.pair(), once per revision.
+import { describe, expect, it } from "vitest";
+import { InMemoryTransport, MCP_CODES, PROTOCOL_VERSIONS } from "../src/index.js";
+import { walk, walkClient, walkServer } from "./support/walk.js";
 
 describe.each(PROTOCOL_VERSIONS)("MCPServer ↔ MCPClient on %s", (version) => {
-  it("walks the whole surface", async () => {
-    const { server, started } = buildServer();
+  it("walks the whole surface, then disconnects cleanly", async () => {
+    const { server, started } = walkServer();
     const [clientEnd, serverEnd] = InMemoryTransport.pair();
     const session = await server.start(serverEnd);
-    const logs: unknown[] = [];
-    const updates: string[] = [];
-    const client = new MCPClient(
-      { name: "walk-client", version: "1.0.0" },
-      {
-        protocolVersion: version,
-        telemetry: null,
-        sampling: () => ({ role: "assistant", content: { type: "text", text: "4" }, model: "test" }),
-        roots: [{ uri: "file:///project", name: "project" }],
-      },
-    );
-    client.on("log", (message) => logs.push(message.data));
-    client.on("resourceUpdated", ({ uri }) => updates.push(uri));
-
+    const client = walkClient(version);
     await client.connect(clientEnd);
-    expect(client.protocolVersion).toBe(version);
     expect(session.protocolVersion).toBe(version);
-    expect(client.instructions).toBe("walk");
-
-    expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(["add", "wait", "ask-model", "roots"]);
-    const progress: number[] = [];
-    await expect(client.callTool("add", { a: 2, b: 3 }, { onProgress: (update) => progress.push(update.progress) })).resolves.toMatchObject({ content: [{ type: "text", text: "5" }] });
-    expect(progress).toEqual([1, 2]);
-    const controller = new AbortController();
-    const waiting = client.callTool("wait", {}, { signal: controller.signal });
-    await vi.waitFor(() => expect(started).toHaveLength(1));
-    controller.abort();
-    await expect(waiting).rejects.toMatchObject({ code: MCP_CODES.REQUEST_CANCELLED });
-    await vi.waitFor(() => expect(started[0]?.aborted).toBe(true));
-
-    expect((await client.listAllResources()).map((resource) => resource.uri)).toEqual(["memo://note"]);
-    await expect(client.readResource("memo://items/7")).resolves.toMatchObject({ contents: [{ text: "item 7" }] });
-    await client.subscribeResource("memo://note");
-    await server.markResourceUpdated("memo://note");
-    await vi.waitFor(() => expect(updates).toEqual(["memo://note"]));
-
-    expect((await client.listAllPrompts()).map((prompt) => prompt.name)).toEqual(["greet"]);
-    await expect(client.getPrompt("greet", { name: "Ada" })).resolves.toMatchObject({ messages: [{ content: { text: "Hello Ada" } }] });
-    await expect(client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).resolves.toMatchObject({ completion: { values: ["Ada", "Alan"] } });
-    await expect(client.complete({ type: "ref/resource", uri: "memo://items/{id}" }, { name: "id", value: "1" })).resolves.toMatchObject({ completion: { values: ["1", "12"] } });
-
-    await expect(client.callTool("ask-model")).resolves.toMatchObject({ content: [{ text: "model said 4" }] });
-    await expect(client.callTool("roots")).resolves.toMatchObject({ content: [{ text: "file:///project" }] });
-
-    await client.setLoggingLevel("warning");
-    await server.log("info", "hidden");
-    await server.log("error", "shown");
-    await vi.waitFor(() => expect(logs).toEqual(["shown"]));
-
+    await walk(client, server, started, version);
     await client.close();
     await session.finished;
     expect(server.sessions.size).toBe(0);
-    const afterClose = await client.ping().catch((error: unknown) => error as MCPError);
-    expect(afterClose).toMatchObject({ code: expect.stringMatching(/^MCP\./) });
+    await expect(client.ping()).rejects.toMatchObject({ code: expect.stringMatching(/^MCP\.(TRANSPORT_CLOSED|NOT_INITIALIZED)$/) });
+    expect(MCP_CODES.TRANSPORT_CLOSED).toBe("MCP.TRANSPORT_CLOSED");
   });
 });
