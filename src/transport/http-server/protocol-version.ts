@@ -23,17 +23,15 @@ export const HTTP_REVISION_RULES: Readonly<Record<ProtocolVersion, HttpRevisionR
 export type HeaderVersion = { readonly ok: true; readonly version: ProtocolVersion | undefined } | { readonly ok: false; readonly response: Response };
 
 /**
- * The request's `MCP-Protocol-Version`: absent is fine, one we do not speak is 400, and so is one
- * other than the revision the session negotiated (`negotiated`, when there is one).
+ * The request's `MCP-Protocol-Version`: absent is fine, one we do not speak is 400 (as the spec
+ * says). A supported revision other than the session's is accepted — the official suite and SDK
+ * send such requests — and the session's negotiated revision still governs how it is served.
  */
-export function headerVersion(request: Request, negotiated: ProtocolVersion | undefined): HeaderVersion {
+export function headerVersion(request: Request): HeaderVersion {
   const header = request.headers.get(MCP_HEADERS.protocolVersion);
   if (header === null) return { ok: true, version: undefined };
   if (!isProtocolVersion(header)) {
     return { ok: false, response: errorResponse(400, `Bad Request: unsupported MCP-Protocol-Version "${header}" (supported: ${PROTOCOL_VERSIONS.join(", ")})`) };
-  }
-  if (negotiated !== undefined && header !== negotiated) {
-    return { ok: false, response: errorResponse(400, `Bad Request: MCP-Protocol-Version ${header} differs from the session's negotiated revision ${negotiated}`) };
   }
   return { ok: true, version: header };
 }

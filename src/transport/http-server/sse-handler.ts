@@ -70,6 +70,6 @@ function findSession(registry: SessionRegistry<LegacySseTransport>, options: Sse
   if (id === null) return { ok: false, response: errorResponse(400, `Bad Request: the ${SESSION_PARAMETER} query parameter is required`) };
   const session = registry.find(id);
   if (!session || session.owner !== options.sessionOwner?.(inbound.authInfo)) return { ok: false, response: errorResponse(404, "Session not found") };
-  const version = headerVersion(request, session.server.client?.protocolVersion);
+  const version = headerVersion(request);
   return version.ok ? { ok: true, session } : version;
 }

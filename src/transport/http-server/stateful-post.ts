@@ -24,7 +24,7 @@ export async function statefulPost(endpoint: StreamableEndpoint, request: Reques
 
 async function openSession(endpoint: StreamableEndpoint, request: Request, inbound: InboundContext, posted: PostedMessages): Promise<Response> {
   if (request.headers.has(MCP_HEADERS.sessionId)) return invalidRequestResponse("initialize opens a new session: send it without Mcp-Session-Id");
-  const version = headerVersion(request, undefined);
+  const version = headerVersion(request);
   if (!version.ok) return version.response;
   const id = newSessionId();
   const session = await endpoint.registry.open(id, endpoint.newTransport(id, id), endpoint.ownerOf(inbound));

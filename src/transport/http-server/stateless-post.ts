@@ -20,7 +20,7 @@ const STATELESS_INITIALIZE_ID = "stateless-initialize";
 export async function statelessPost(endpoint: StreamableEndpoint, request: Request, inbound: InboundContext): Promise<Response> {
   const read = await readPostedMessages(request, endpoint.maxBodyBytes, true);
   if (!read.ok) return read.response;
-  const header = headerVersion(request, undefined);
+  const header = headerVersion(request);
   if (!header.ok) return header.response;
   const version = header.version ?? ASSUMED_PROTOCOL_VERSION;
   const { posted } = read;

@@ -56,7 +56,7 @@ export class StreamableEndpoint {
     if (id === null) return { ok: false, response: errorResponse(400, "Bad Request: the Mcp-Session-Id header is required") };
     const session = this.registry.find(id);
     if (!session || session.owner !== this.ownerOf(inbound)) return { ok: false, response: errorResponse(404, "Session not found") };
-    const version = headerVersion(request, negotiatedVersion(session));
+    const version = headerVersion(request);
     return version.ok ? { ok: true, session } : version;
   }
 

@@ -244,14 +244,14 @@ describe("MCP-Protocol-Version", () => {
     expect(await errorOf(response)).toMatchObject({ message: expect.stringContaining("unsupported MCP-Protocol-Version") });
   });
 
-  it("400 for a revision other than the one negotiated; absent is fine", async () => {
+  it("serves a supported revision other than the one negotiated, and an absent header, by the session's revision", async () => {
     const handler = handlerOf();
     const session = await openSession(handler, "2025-06-18");
-    const mismatch = await handler.fetch(httpRequest({ body: rpc(1, "ping"), session, version: "2025-11-25" }));
-    expect(mismatch.status).toBe(400);
-    expect(await errorOf(mismatch)).toMatchObject({ message: expect.stringContaining("negotiated revision 2025-06-18") });
-    const absent = await handler.fetch(httpRequest({ body: rpc(1, "ping"), session }));
-    expect(await messagesOf(absent)).toMatchObject([{ id: 1, result: {} }]);
+    const other = await handler.fetch(httpRequest({ body: rpc(1, "ping"), session, version: "2025-03-26" }));
+    expect(other.status).toBe(200);
+    expect(await messagesOf(other)).toMatchObject([{ id: 1, result: {} }]);
+    const absent = await handler.fetch(httpRequest({ body: rpc(2, "ping"), session }));
+    expect(await messagesOf(absent)).toMatchObject([{ id: 2, result: {} }]);
   });
 
   it("allows batches only in a 2025-03-26 session, answering each request", async () => {

@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// The fixture client for the client scenarios of @modelcontextprotocol/conformance 0.1.16.
+//
+//   node conformance/client.mjs <server-url>          (MCP_CONFORMANCE_SCENARIO names the scenario)
+//   npm run --silent conformance:client -- <server-url>
+//
+// The suite starts a mock server per scenario, runs this with the mock's URL as the last argument
+// and judges what the mock saw. Exit status: 0 when the scenario's steps ran, 1 when one failed,
+// 2 for a scenario this client does not play (the auth/* scenarios are a later issue).
+import { MCPClient, StreamableHttpTransport } from "@suaveplan/mcp";
+
+const CLIENT_INFO = { name: "suaveplan-conformance-client", version: "1.0.0" };
+/** The suite kills a client after 30 s (its --timeout); give up a little earlier, with a message. */
+const DEADLINE_MS = Number(process.env.CONFORMANCE_CLIENT_DEADLINE_MS ?? 25_000);
+
+const log = (...parts) => console.error("[conformance-client]", ...parts);
+
+/** Connects, runs `steps(client)`, always closes. */
+async function session(url, options, steps) {
+  const client = new MCPClient(CLIENT_INFO, { onError: (error) => log("onError:", error.code ?? "", error.message), ...options });
+  // Problems that fail no call (the GET stream giving up, a refused DELETE) are only logged.
+  const transport = new StreamableHttpTransport(new URL(url), { onError: (error) => log("transport onError:", error.code ?? "", error.message) });
+  await client.connect(transport);
+  log(`connected: ${client.serverInfo?.name} ${client.serverInfo?.version}, protocol ${client.protocolVersion}`);
+  try {
+    await steps(client);
+  } finally {
+    await client.close();
+    log("closed");
+  }
+}
+
+const textOf = (result) => result.content?.filter((block) => block.type === "text").map((block) => block.text).join("\n");
+
+const scenarios = {
+  // The mock checks initialize's protocolVersion and clientInfo; it also answers tools/list.
+  initialize: (url) =>
+    session(url, {}, async (client) => {
+      const { tools } = await client.listTools();
+      log(`tools/list: ${tools.length} tool(s)`);
+    }),
+
+  // A stateless mock with one tool, add_numbers(a, b); it records a check when the tool is called.
+  tools_call: (url) =>
+    session(url, {}, async (client) => {
+      const { tools } = await client.listTools();
+      if (!tools.some((tool) => tool.name === "add_numbers")) throw new Error(`add_numbers not listed (got ${tools.map((tool) => tool.name).join(", ")})`);
+      const result = await client.callTool("add_numbers", { a: 5, b: 3 });
+      log(`add_numbers(5, 3): ${textOf(result)}`);
+      if (result.isError) throw new Error(`add_numbers failed: ${textOf(result)}`);
+    }),
+
+  // SEP-1034: the mock's tool elicits a form whose every field has a default; we accept with no
+  // content at all and the client (applyDefaults) must fill the defaults in before answering.
+  "elicitation-sep1034-client-defaults": (url) =>
+    session(
+      url,
+      {
+        elicitation: {
+          form: (params) => {
+            log(`elicitation/create: ${params.message}`);
+            return { action: "accept", content: {} };
+          },
+          applyDefaults: true,
+        },
+      },
+      async (client) => {
+        const { tools } = await client.listTools();
+        if (!tools.some((tool) => tool.name === "test_client_elicitation_defaults")) throw new Error("test_client_elicitation_defaults not listed");
+        const result = await client.callTool("test_client_elicitation_defaults", {});
+        log(`test_client_elicitation_defaults: ${textOf(result)}`);
+      },
+    ),
+
+  // SEP-1699: the mock ends the tools/call SSE stream after a priming event (retry: 500); the
+  // transport must wait `retry` ms, reconnect with GET + Last-Event-ID and get the result there.
+  "sse-retry": (url) =>
+    session(url, {}, async (client) => {
+      const result = await client.callTool("test_reconnection", {});
+      log(`test_reconnection: ${textOf(result)}`);
+    }),
+};
+
+async function main() {
+  const url = process.argv.at(-1);
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
+  if (!url || !/^https?:\/\//.test(url)) {
+    log("usage: MCP_CONFORMANCE_SCENARIO=<scenario> node conformance/client.mjs <server-url>");
+    return 2;
+  }
+  const run = scenarios[scenario];
+  if (!run) {
+    log(`scenario ${JSON.stringify(scenario)} is not played by this client (${scenario?.startsWith("auth/") ? "auth scenarios are a later issue" : "unknown scenario"}); known: ${Object.keys(scenarios).join(", ")}`);
+    return 2;
+  }
+  log(`scenario ${scenario} against ${url}`);
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`scenario ${scenario} did not finish within ${DEADLINE_MS} ms`)), DEADLINE_MS);
+  });
+  try {
+    await Promise.race([run(url), deadline]);
+    log(`scenario ${scenario}: done`);
+    return 0;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    log("failed:", error?.stack ?? error);
+    if (error?.data !== undefined) log("error data:", JSON.stringify(error.data));
+    process.exit(1);
+  },
+);
