@@ -1,13 +1,13 @@
 // The whole walk over real HTTP on 127.0.0.1: our client ↔ our server through Streamable HTTP
 // (SSE answers and JSON answers) and legacy HTTP+SSE, and two clients on one server kept apart.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { connectHttp, sseHttpHandler, streamableHttpHandler, type MCPServer } from "../src/index.js";
+import { HttpSseTransport, connectHttp, sseHttpHandler, streamableHttpHandler, type MCPServer } from "../src/index.js";
 import { serveHttp, type ServedHttp } from "../src/node/index.js";
 import { walk, walkClient, walkServer } from "./support/walk.js";
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
-  for (const closable of open.splice(0).reverse()) await closable.close();
+  for (const closable of open.splice(0).toReversed()) await closable.close();
 });
 
 async function served(handler: { fetch(request: Request): Promise<Response>; close(): Promise<void> }, path: string): Promise<string> {
@@ -40,7 +40,8 @@ describe("our client ↔ our server over HTTP", () => {
     const url = await served(sseHttpHandler(server, {}), "/sse");
     const client = walkClient("2024-11-05");
     open.push(client);
-    await connectHttp(client, url);
+    const transport = await connectHttp(client, url);
+    expect(transport).toBeInstanceOf(HttpSseTransport);
     await walk(client, server, started, "2024-11-05");
   });
 
