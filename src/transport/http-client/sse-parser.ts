@@ -1,3 +1,5 @@
+import { joinBytes } from "../bytes.js";
+
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 const DIGITS_ONLY = /^\d+$/;
@@ -103,7 +105,7 @@ export class SseParser {
       items.push({ kind: "oversized", limit: this.#maxEventBytes });
       return;
     }
-    const bytes = join(this.#pieces, lineBytes);
+    const bytes = joinBytes(this.#pieces, lineBytes);
     this.#pieces = [];
     let line = this.#decoder.decode(bytes);
     if (this.#atStreamStart) {
@@ -153,15 +155,4 @@ export class SseParser {
     this.#eventType = "";
     this.#ownId = undefined;
   }
-}
-
-function join(pieces: readonly Uint8Array[], total: number): Uint8Array {
-  if (pieces.length === 1) return pieces[0] as Uint8Array;
-  const joined = new Uint8Array(total);
-  let offset = 0;
-  for (const piece of pieces) {
-    joined.set(piece, offset);
-    offset += piece.length;
-  }
-  return joined;
 }

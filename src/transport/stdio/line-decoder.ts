@@ -1,3 +1,5 @@
+import { joinBytes } from "../bytes.js";
+
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
 
@@ -57,7 +59,7 @@ export class LineDecoder {
       this.#discarding = false;
       return undefined;
     }
-    const bytes = join(this.#pieces, this.#buffered);
+    const bytes = joinBytes(this.#pieces, this.#buffered);
     this.#pieces = [];
     this.#buffered = 0;
     const length = bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
@@ -68,15 +70,4 @@ export class LineDecoder {
       return { kind: "rejected", reason: "Parse error: a frame is not valid UTF-8" };
     }
   }
-}
-
-function join(pieces: readonly Uint8Array[], total: number): Uint8Array {
-  if (pieces.length === 1) return pieces[0] as Uint8Array;
-  const joined = new Uint8Array(total);
-  let offset = 0;
-  for (const piece of pieces) {
-    joined.set(piece, offset);
-    offset += piece.length;
-  }
-  return joined;
 }
