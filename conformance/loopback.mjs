@@ -19,6 +19,8 @@ const DEFAULT_BACKLOG = 511;
 // `process.binding` is deprecated (DEP0111) but still offers tcp_wrap on Node 22; it is the only way
 // to bind synchronously, which `listen(0)` callers that read `address()` at once depend on.
 const { TCP, constants: TCPConstants } = process.binding("tcp_wrap");
+// Kept to be called with the server as `this` (originalListen.apply(this, arguments)).
+// oxlint-disable-next-line typescript/unbound-method
 const originalListen = net.Server.prototype.listen;
 
 function listenOnLoopback(...args) {

@@ -1,0 +1,52 @@
+// The bundle-size budget (package-tests/bundle-budget.json; why each byte range is spent:
+// package-tests/BUNDLE-BUDGET.md): min+gzip of (a) a client-only browser app with the Streamable
+// HTTP transport and (b) a server with the web-standard handler, bundled by Vite for the browser from
+// the installed tarball. Each run prints the figures, their split (ours, @opentelemetry/api, zod),
+// and the official SDK's equivalent apps bundled the same way (the live reference).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CLIENT_APP, EVERYTHING_APP, SDK_CLIENT_APP, SDK_SERVER_APP, SERVER_APP, bundle } from "./support/bundle.js";
+import { SCRATCH } from "./support/paths.js";
+
+interface Budget {
+  readonly gzipBytes: number;
+  readonly minifiedBytes: number;
+}
+const budgets = JSON.parse(readFileSync(new URL("bundle-budget.json", import.meta.url), "utf8")) as Record<"client" | "server", Budget> & {
+  readonly sdkClientBrowserGzipBytes: number;
+};
+
+const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+
+describe("bundle size (min+gzip, Vite for the browser)", () => {
+  it("the budget itself is well under the official SDK's client-only browser bundle (about 79 KiB gzip)", () => {
+    expect(budgets.client.gzipBytes).toBeLessThanOrEqual(budgets.sdkClientBrowserGzipBytes * 0.65);
+    expect(budgets.server.gzipBytes).toBeLessThan(budgets.sdkClientBrowserGzipBytes);
+  });
+
+  it.each([
+    ["client", CLIENT_APP, SDK_CLIENT_APP],
+    ["server", SERVER_APP, SDK_SERVER_APP],
+  ] as const)("%s app stays within its budget, and under the SDK's same app", async (name, source, sdkSource) => {
+    const whole = await bundle(name, source);
+    const withoutZod = await bundle(`${name}-no-zod`, source, { external: [/^zod(\/.*)?$/] });
+    const oursOnly = await bundle(`${name}-ours`, source, { external: [/^zod(\/.*)?$/, /^@opentelemetry\/api$/] });
+    const sdk = await bundle(`sdk-${name}`, sdkSource, { dir: join(SCRATCH, "sdk-apps") });
+    const budget = budgets[name];
+    console.log(
+      `${name}: ${kib(whole.gzipBytes)} gzip (budget ${kib(budget.gzipBytes)}), ${kib(whole.minifiedBytes)} min (budget ${kib(budget.minifiedBytes)}); ` +
+        `ours ≈ ${kib(oursOnly.gzipBytes)}, @opentelemetry/api ≈ ${kib(withoutZod.gzipBytes - oursOnly.gzipBytes)}, zod ≈ ${kib(whole.gzipBytes - withoutZod.gzipBytes)}; ` +
+        `${whole.modules.length} modules. The official SDK 2.x, same app, same bundler: ${kib(sdk.gzipBytes)} gzip, ${kib(sdk.minifiedBytes)} min`,
+    );
+    expect(whole.gzipBytes).toBeLessThanOrEqual(budget.gzipBytes);
+    expect(whole.minifiedBytes).toBeLessThanOrEqual(budget.minifiedBytes);
+    expect(whole.gzipBytes).toBeLessThan(sdk.gzipBytes);
+  });
+
+  it("reports the whole universal entry for reference (not budgeted: no app imports all of it)", async () => {
+    const everything = await bundle("everything", EVERYTHING_APP);
+    console.log(`everything in @suaveplan/mcp: ${kib(everything.gzipBytes)} gzip, ${kib(everything.minifiedBytes)} min, ${everything.modules.length} modules`);
+    expect(everything.gzipBytes).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,48 @@
+// Pins what the package promises to resolvers: the exports map (adding, renaming or dropping an
+// entry is a decision, made here on purpose), ESM-only, side-effect-free, and every target present
+// in the packed tarball, which holds dist/, the README and package.json and nothing else.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PACK_INFO, ROOT, type PackInfo } from "./support/paths.js";
+
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Record<string, unknown>;
+const pack = (): PackInfo => JSON.parse(readFileSync(PACK_INFO, "utf8")) as PackInfo;
+
+const EXPORTS = {
+  ".": { types: "./dist/index.d.ts", import: "./dist/index.js" },
+  "./node": { types: "./dist/node/index.d.ts", import: "./dist/node/index.js" },
+  "./package.json": "./package.json",
+};
+
+describe("the package manifest", () => {
+  it("pins the exports map", () => {
+    expect(manifest.exports).toStrictEqual(EXPORTS);
+    // `types` comes first in each condition set, so TypeScript picks it before `import`.
+    const firstConditions = Object.values(EXPORTS).flatMap((conditions) => (typeof conditions === "object" ? [Object.keys(conditions)[0]] : []));
+    expect(firstConditions).toEqual(["types", "types"]);
+  });
+
+  it("is ESM only, side-effect free, and publishes dist/ and the README", () => {
+    expect(manifest).toMatchObject({ name: "@suaveplan/mcp", type: "module", sideEffects: false, files: ["dist", "README.md"] });
+    expect(manifest).not.toHaveProperty("main");
+    expect(manifest).not.toHaveProperty("module");
+    expect(manifest).not.toHaveProperty("browser");
+    expect(Object.keys(manifest.dependencies as object).toSorted()).toEqual(["@opentelemetry/api", "zod"]);
+  });
+
+  it("has every export target in dist/ after the build", () => {
+    const targets = Object.values(EXPORTS).flatMap((value) => (typeof value === "string" ? [value] : Object.values(value)));
+    expect(targets.filter((target) => !existsSync(join(ROOT, target)))).toEqual([]);
+  });
+
+  it("packs every export target, and nothing but dist/, README.md and package.json", () => {
+    const { files } = pack();
+    for (const target of ["dist/index.js", "dist/index.d.ts", "dist/node/index.js", "dist/node/index.d.ts", "package.json", "README.md"]) expect(files).toContain(target);
+    expect(files.filter((file) => !file.startsWith("dist/") && file !== "README.md" && file !== "package.json")).toEqual([]);
+    // Each emitted module has its declaration beside it (ESM + .d.ts per module).
+    const js = files.filter((file) => file.endsWith(".js"));
+    const missing = js.filter((file) => !file.startsWith("dist/_virtual/") && !files.includes(file.replace(/\.js$/, ".d.ts")));
+    expect(missing).toEqual([]);
+  });
+});

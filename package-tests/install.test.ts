@@ -1,0 +1,122 @@
+// The packed tarball installed in a scratch project (by the global setup), imported on each entry by
+// a fresh Node process, and type-checked by a consumer's TypeScript under both module resolutions a
+// user may have: a file missing from `files`, a broken subpath or a broken .d.ts fails here.
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONSUMER, ROOT } from "./support/paths.js";
+
+const run = (command: string, args: string[]): string => execFileSync(command, args, { cwd: CONSUMER, encoding: "utf8", timeout: 60_000 });
+
+describe("the packed tarball in a scratch project", () => {
+  it("imports the universal entry and the Node entry, each with its API", () => {
+    writeFileSync(
+      join(CONSUMER, "imports.mjs"),
+      `import * as mcp from "@suaveplan/mcp";
+import * as node from "@suaveplan/mcp/node";
+import manifest from "@suaveplan/mcp/package.json" with { type: "json" };
+const shape = (module) => Object.fromEntries(Object.entries(module).map(([name, value]) => [name, typeof value]).sort());
+console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), version: manifest.version, resolved: import.meta.resolve("@suaveplan/mcp") }));
+`,
+    );
+    const { universal, node, version, resolved } = JSON.parse(run(process.execPath, ["imports.mjs"])) as Record<string, Record<string, string>> & { version: string; resolved: string };
+    expect(resolved).toContain("/consumer/node_modules/@suaveplan/mcp/dist/index.js");
+    expect(version).toBe("0.1.0");
+    expect(universal).toMatchObject({
+      MCPServer: "function",
+      MCPClient: "function",
+      JsonRpcDispatcher: "function",
+      InMemoryTransport: "function",
+      StdioTransport: "function",
+      StreamableHttpTransport: "function",
+      HttpSseTransport: "function",
+      connectHttp: "function",
+      streamableHttpHandler: "function",
+      sseHttpHandler: "function",
+      PROTOCOL_VERSIONS: "object",
+    });
+    expect(node).toEqual({
+      ChildProcessTransport: "function",
+      serveHttp: "function",
+      serveStdio: "function",
+      spawnStdioServer: "function",
+      toNodeHandler: "function",
+      writableOf: "function",
+    });
+  });
+
+  it("serves and answers through the installed package: a client and a server over the in-memory pair", () => {
+    writeFileSync(
+      join(CONSUMER, "roundtrip.mjs"),
+      `import { InMemoryTransport, MCPClient, MCPServer } from "@suaveplan/mcp";
+const server = new MCPServer({ name: "installed", version: "1.0.0" });
+server.tool("hello", {}, () => ({ content: [{ type: "text", text: "hello from the tarball" }] }));
+const [clientEnd, serverEnd] = InMemoryTransport.pair();
+await server.start(serverEnd);
+const client = new MCPClient({ name: "consumer", version: "1.0.0" }, { telemetry: null });
+await client.connect(clientEnd);
+const result = await client.callTool("hello");
+await client.close();
+console.log(result.content[0].text);
+`,
+    );
+    expect(run(process.execPath, ["roundtrip.mjs"]).trim()).toBe("hello from the tarball");
+  });
+
+  for (const [label, options] of [
+    ["nodenext", { module: "nodenext", moduleResolution: "nodenext" }],
+    ["bundler", { module: "esnext", moduleResolution: "bundler" }],
+  ] as const) {
+    it(`type-checks a consumer of the universal entry with no Node types at all (moduleResolution ${label})`, () => {
+      expect(typeCheck(
+        `universal-${label}`,
+        options,
+        [],
+        `import { MCPClient, MCPServer, StreamableHttpTransport, streamableHttpHandler, type CallToolResult, type Transport } from "@suaveplan/mcp";
+const server = new MCPServer({ name: "typed", version: "1.0.0" });
+export const handler: { fetch(request: Request): Promise<Response> } = streamableHttpHandler(server);
+export const client = new MCPClient({ name: "typed", version: "1.0.0" });
+export async function call(transport: Transport = new StreamableHttpTransport("http://127.0.0.1/mcp")): Promise<CallToolResult> {
+  await client.connect(transport);
+  return client.callTool("x", { a: 1 });
+}
+// @ts-expect-error a path that is not in the exports map must not resolve
+export const hidden = import("@suaveplan/mcp/dist/index.js");
+`,
+        ),
+      ).toBe("");
+    });
+
+    it(`type-checks a consumer of the Node entry with Node's types (moduleResolution ${label})`, () => {
+      expect(typeCheck(
+        `node-${label}`,
+        options,
+        ["node"],
+        `import { MCPServer, streamableHttpHandler } from "@suaveplan/mcp";
+import { serveHttp, spawnStdioServer, type ServedHttp } from "@suaveplan/mcp/node";
+export const served: Promise<ServedHttp> = serveHttp(streamableHttpHandler(new MCPServer({ name: "typed", version: "1.0.0" })), { port: 0 });
+export const child = spawnStdioServer({ command: process.execPath, args: ["server.mjs"] });
+`,
+        ),
+      ).toBe("");
+    });
+  }
+});
+
+/** tsc on one consumer file (what it printed: nothing when all is well); skipLibCheck off, so the package's own .d.ts files are checked too. */
+function typeCheck(name: string, options: object, types: string[], source: string): string {
+  writeFileSync(join(CONSUMER, `${name}.ts`), source);
+  writeFileSync(
+    join(CONSUMER, `tsconfig-${name}.json`),
+    JSON.stringify({
+      compilerOptions: { ...options, target: "es2022", lib: ["es2023", "dom"], types, typeRoots: [join(ROOT, "node_modules/@types")], strict: true, noEmit: true, skipLibCheck: false },
+      files: [`${name}.ts`],
+    }),
+  );
+  try {
+    return run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", `tsconfig-${name}.json`]);
+  } catch (error) {
+    throw new Error(`tsc failed for ${name}:\n${String((error as { stdout?: string }).stdout ?? error)}`, { cause: error });
+  }
+}
