@@ -30,6 +30,24 @@ async function inSession(server: FakeServer, options: StreamableHttpTransportOpt
 const lost = () => new Response(null, { status: 404 });
 const never = ({ signal }: { signal: AbortSignal }) => new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted"))));
 
+describe("StreamableHttpTransport: a cancelled request's late answer", () => {
+  it("does not read a 404 that answers a POST it gave up on as the end of the session", async () => {
+    // An in-process fetch (a handler called directly) may ignore the abort and still answer.
+    let answer!: (response: Response) => void;
+    const server = new FakeServer().on("POST", () => new Promise<Response>((resolve) => (answer = resolve)), accepted, () => jsonAnswer({ jsonrpc: "2.0", id: 3, result: {} }));
+    const { transport, errors, closes } = await inSession(server);
+    const sent = transport.send(request(2, "tools/call"));
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    await transport.send(notification("notifications/cancelled", { requestId: 2 }));
+    answer(lost());
+    await expect(sent).resolves.toBeUndefined();
+    expect(closes).toEqual([]);
+    expect(errors).toEqual([]);
+    await transport.send(request(3, "ping"));
+    expect(transport.sessionId).toBe("s-1");
+  });
+});
+
 describe("StreamableHttpTransport: close", () => {
   it("ends the session with DELETE carrying its id and version, reports the close once, and is idempotent", async () => {
     const server = new FakeServer();

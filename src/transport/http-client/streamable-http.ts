@@ -234,6 +234,11 @@ export class StreamableHttpTransport implements Transport {
     if (failedRenewal) throw failedRenewal;
     const lost = this.#http.sessionId;
     let response = await this.#http.request(method, plan);
+    // An answer to a request given up on (a fetch that ignored the abort) says nothing about the session.
+    if (plan.signal.aborted) {
+      discardBody(response);
+      plan.signal.throwIfAborted();
+    }
     if (response.status !== 404 || lost === undefined) return response;
     let refusal = await httpError(response, method, this.url);
     let expired = lost;
