@@ -107,7 +107,7 @@ interface ReadableStream<T = Uint8Array> {
 }
 declare var ReadableStream: {
   prototype: ReadableStream;
-  new <T = Uint8Array>(source?: UnderlyingSource<T>, strategy?: { highWaterMark?: number }): ReadableStream<T>;
+  new <T = Uint8Array>(source?: UnderlyingSource<T>, strategy?: { highWaterMark?: number; size?(chunk: T): number }): ReadableStream<T>;
 };
 
 type BodyInit = ReadableStream<Uint8Array> | Uint8Array | string;

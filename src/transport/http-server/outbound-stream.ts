@@ -82,7 +82,7 @@ export class OutboundStream implements RequestRoute {
       if (!missed) return undefined;
       if (this.#answered && missed.length === 0) return "ended";
       const connection = this.#newConnection();
-      for (const event of missed) connection.write(toSseEvent(event));
+      for (const event of missed) connection.write(toSseEvent(event), true);
       if (this.#answered) connection.close();
       else this.#attach(connection, true);
       return connection.body;

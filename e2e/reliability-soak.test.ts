@@ -1,0 +1,225 @@
+// A bounded soak: many clients at once over Streamable HTTP on 127.0.0.1 and over stdio framing,
+// calls mixed with cancellations and timeouts. Every answer is counted on the wire: nothing lost,
+// nothing twice, nothing crossed; afterwards nothing is left in any map. `SOAK_CLIENTS` and
+// `SOAK_CALLS` (per client) make it longer.
+import { afterEach, describe, expect, it } from "vitest";
+import * as z from "zod";
+import { MCPClient, MCPServer, StdioTransport, StreamableHttpTransport, streamableHttpHandler, type InboundContext, type SendOptions, type Transport, type TransportReceiver } from "../src/index.js";
+import { serveHttp } from "../src/node/index.js";
+
+const CLIENTS = Number(process.env["SOAK_CLIENTS"]) || 32;
+const CALLS = Number(process.env["SOAK_CALLS"]) || 60;
+const WINDOW = 12;
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const closable of open.splice(0).toReversed()) await closable.close();
+});
+
+type Id = string | number;
+
+/** Wraps a client transport and counts, per request id, what went out and what came back. */
+class CountingTransport implements Transport {
+  readonly requests = new Map<Id, string>();
+  readonly answers = new Map<Id, number>();
+  readonly cancels = new Set<Id>();
+  constructor(readonly inner: Transport) {}
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+  setProtocolVersion(version: string): void {
+    this.inner.setProtocolVersion?.(version);
+  }
+  start(receiver: TransportReceiver): Promise<void> {
+    return this.inner.start({
+      onMessage: (message: unknown, context?: InboundContext) => {
+        for (const item of Array.isArray(message) ? message : [message]) {
+          const { id, method } = item as { id?: Id; method?: string };
+          if (id !== undefined && method === undefined) this.answers.set(id, (this.answers.get(id) ?? 0) + 1);
+        }
+        receiver.onMessage(message, context);
+      },
+      onMalformed: (error) => receiver.onMalformed(error),
+      onClose: (error) => receiver.onClose(error),
+    });
+  }
+  send(message: unknown, options?: SendOptions): Promise<void> {
+    const { id, method, params } = message as { id?: Id; method?: string; params?: { requestId?: Id } };
+    if (id !== undefined && method !== undefined) this.requests.set(id, method);
+    if (method === "notifications/cancelled" && params?.requestId !== undefined) this.cancels.add(params.requestId);
+    return this.inner.send(message, options);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+function soakServer(): MCPServer {
+  const server = new MCPServer({ name: "soak", version: "1" });
+  server.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
+  // Holds until cancelled: the cancellation and timeout paths end it.
+  server.tool("hold", {}, (_args, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason as Error))));
+  server.tool("fail", {}, () => {
+    throw "not an Error";
+  });
+  return server;
+}
+
+interface Tally {
+  ok: number;
+  cancelled: number;
+  timedOut: number;
+  failed: number;
+  crossed: number;
+}
+
+/** One client's workload: echo calls checked against their own text, cancels, timeouts and failures. */
+async function workload(client: MCPClient, who: number, tally: Tally): Promise<void> {
+  // WINDOW calls in flight per client at a time (each POST holds a socket until its answer).
+  for (let start = 0; start < CALLS; start += WINDOW) await Promise.all(callsOf(client, who, tally, start, Math.min(CALLS, start + WINDOW)));
+}
+
+function callsOf(client: MCPClient, who: number, tally: Tally, from: number, to: number): Array<Promise<void>> {
+  const calls: Array<Promise<void>> = [];
+  for (let n = from; n < to; n++) {
+    const kind = n % 6;
+    if (kind === 0 || kind === 1 || kind === 2) {
+      const text = `client ${who} call ${n}`;
+      calls.push(
+        client.callTool("echo", { text }).then(
+          (result) => void ((result.content[0] as { text: string }).text === text ? tally.ok++ : tally.crossed++),
+          () => void tally.crossed++,
+        ),
+      );
+    } else if (kind === 3) {
+      const controller = new AbortController();
+      const call = client.callTool("hold", {}, { signal: controller.signal });
+      calls.push(call.then(() => void tally.crossed++, (error: { code?: string }) => void (error.code === "MCP.REQUEST_CANCELLED" ? tally.cancelled++ : tally.crossed++)));
+      setTimeout(() => controller.abort(), 1);
+    } else if (kind === 4) {
+      calls.push(client.callTool("hold", {}, { timeoutMs: 5 }).then(() => void tally.crossed++, (error: { code?: string }) => void (error.code === "MCP.TIMEOUT" ? tally.timedOut++ : tally.crossed++)));
+    } else {
+      // A tool's throw (here not even an Error) is a tool result with isError, as the spec says.
+      calls.push(client.callTool("fail", {}).then((result) => void (result.isError === true ? tally.failed++ : tally.crossed++), () => void tally.crossed++));
+    }
+  }
+  return calls;
+}
+
+/** Every request the client sent got exactly one answer, except those it cancelled or gave up on (at most one). */
+function checkWire(transports: readonly CountingTransport[]): { requests: number; toolCalls: number } {
+  let requests = 0;
+  let toolCalls = 0;
+  for (const transport of transports) {
+    for (const [id] of transport.requests) {
+      const count = transport.answers.get(id) ?? 0;
+      requests++;
+      if (transport.requests.get(id) === "tools/call") toolCalls++;
+      // A request the client cancelled (or timed out) may or may not have been answered before the cancel arrived.
+      expect(transport.cancels.has(id) ? [0, 1] : [1], `request ${String(id)} answered ${count} times`).toContain(count);
+    }
+    // No answer for an id that was never asked.
+    for (const id of transport.answers.keys()) expect(transport.requests.has(id)).toBe(true);
+  }
+  return { requests, toolCalls };
+}
+
+const expectedTally = (): Tally => {
+  const per = { ok: 0, cancelled: 0, timedOut: 0, failed: 0, crossed: 0 };
+  for (let n = 0; n < CALLS; n++) {
+    const kind = n % 6;
+    if (kind <= 2) per.ok++;
+    else if (kind === 3) per.cancelled++;
+    else if (kind === 4) per.timedOut++;
+    else per.failed++;
+  }
+  return { ok: per.ok * CLIENTS, cancelled: per.cancelled * CLIENTS, timedOut: per.timedOut * CLIENTS, failed: per.failed * CLIENTS, crossed: 0 };
+};
+
+/** The writing end of a byte pipe, as a stdio writable. */
+function writableOf(stream: TransformStream<Uint8Array, Uint8Array>) {
+  const writer = stream.writable.getWriter();
+  return { write: (chunk: Uint8Array) => writer.write(chunk), close: () => writer.close() };
+}
+
+/** Bounded wait for the server side to let go of what the clients left. */
+async function until(done: () => boolean, turns = 400): Promise<void> {
+  for (let turn = 0; turn < turns && !done(); turn++) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe("soak", () => {
+  it(`${CLIENTS} clients × ${CALLS} calls over Streamable HTTP on 127.0.0.1: nothing lost, twice or crossed, nothing left`, async () => {
+    const timersBefore = liveTimers();
+    const server = soakServer();
+    const handler = streamableHttpHandler(server);
+    const http = await serveHttp(handler, { port: 0 });
+    open.push(handler, http);
+    expect(new URL(http.url).hostname).toBe("127.0.0.1");
+    const transports: CountingTransport[] = [];
+    const clients: MCPClient[] = [];
+    for (let who = 0; who < CLIENTS; who++) {
+      const transport = new CountingTransport(new StreamableHttpTransport(new URL("/mcp", http.url)));
+      const client = new MCPClient({ name: `soak-${who}`, version: "1" });
+      await client.connect(transport);
+      transports.push(transport);
+      clients.push(client);
+    }
+    expect(handler.sessionCount).toBe(CLIENTS);
+    const tally: Tally = { ok: 0, cancelled: 0, timedOut: 0, failed: 0, crossed: 0 };
+    await Promise.all(clients.map((client, who) => workload(client, who, tally)));
+    expect(tally).toEqual(expectedTally());
+    const { requests, toolCalls } = checkWire(transports);
+    expect(toolCalls).toBe(CLIENTS * CALLS);
+    expect(requests).toBeGreaterThan(toolCalls); // initialize and tools/list besides
+    // Each session's id is distinct: nobody shares one.
+    expect(new Set(transports.map((transport) => transport.sessionId)).size).toBe(CLIENTS);
+    for (const client of clients) await client.close();
+    await until(() => handler.sessionCount === 0 && server.sessions.size === 0);
+    expect(handler.sessionCount).toBe(0);
+    expect(server.sessions.size).toBe(0);
+    // No timer outlives the run: keep-alives, idle expiry, request timeouts, reconnection waits.
+    await until(() => liveTimers() <= timersBefore);
+    expect(liveTimers()).toBeLessThanOrEqual(timersBefore);
+  }, 60_000);
+
+  it(`${CLIENTS} clients × ${CALLS} calls over stdio framing (byte pipes): nothing lost, twice or crossed, nothing left`, async () => {
+    const timersBefore = liveTimers();
+    const server = soakServer();
+    const transports: CountingTransport[] = [];
+    const clients: MCPClient[] = [];
+    const sessions: object[] = [];
+    for (let who = 0; who < CLIENTS; who++) {
+      const toServer = new TransformStream<Uint8Array, Uint8Array>();
+      const toClient = new TransformStream<Uint8Array, Uint8Array>();
+      sessions.push(await server.start(new StdioTransport({ readable: toServer.readable, writable: writableOf(toClient) })));
+      const transport = new CountingTransport(new StdioTransport({ readable: toClient.readable, writable: writableOf(toServer) }));
+      const client = new MCPClient({ name: `soak-${who}`, version: "1" });
+      await client.connect(transport);
+      transports.push(transport);
+      clients.push(client);
+    }
+    expect(server.sessions.size).toBe(CLIENTS);
+    const tally: Tally = { ok: 0, cancelled: 0, timedOut: 0, failed: 0, crossed: 0 };
+    await Promise.all(clients.map((client, who) => workload(client, who, tally)));
+    expect(tally).toEqual(expectedTally());
+    expect(checkWire(transports).toolCalls).toBe(CLIENTS * CALLS);
+    // Nothing in flight on the server side once every caller has its outcome.
+    await until(() => sessions.every((session) => pendingOf(session).incoming === 0));
+    for (const session of sessions) expect(pendingOf(session)).toEqual({ outgoing: 0, incoming: 0 });
+    for (const client of clients) await client.close();
+    await until(() => server.sessions.size === 0);
+    expect(server.sessions.size).toBe(0);
+    await until(() => liveTimers() <= timersBefore);
+    expect(liveTimers()).toBeLessThanOrEqual(timersBefore);
+  }, 60_000);
+});
+
+/** Timers alive in this process now (Node's view of its active resources). */
+function liveTimers(): number {
+  return process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+}
+
+/** A session's dispatcher is private API: read its pending counts for the leak check. */
+function pendingOf(session: object): { outgoing: number; incoming: number } {
+  return (session as { dispatcher: { pendingCount: { outgoing: number; incoming: number } } }).dispatcher.pendingCount;
+}
