@@ -1,60 +1,181 @@
 #!/usr/bin/env node
 // `npm run bench`: ours, the official SDK 1.x and 2.x, and the physical limit, interleaved in one
 // process; reports medians of per-repetition ratios. Writes bench/results/latest.{json,md}.
+// BENCH_QUICK=1: fewer iterations and repetitions. BENCH_ONLY=<text>: only scenarios whose title contains it.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { interleave, ratios, timed, median } from "./lib/measure.mjs";
+import { httpContenders } from "./scenarios/http.mjs";
 import { IN_PROCESS, concurrentCalls, sequentialCalls, sequentialPings } from "./scenarios/in-process.mjs";
+import { heapPerPendingClientRequest, heapPerPendingServerRequest, heapPerSession, sessionSetup } from "./scenarios/memory.mjs";
+import { STDIO } from "./scenarios/stdio.mjs";
+
+// The SDKs' HTTP clients add an abort listener per request to one long-lived signal, and Node warns
+// at every one past its limit: each kind of warning is printed once, then counted.
+const warnings = new Map();
+process.removeAllListeners("warning");
+process.on("warning", (warning) => {
+  const count = warnings.get(warning.name) ?? 0;
+  if (count === 0) console.warn(`(warning, shown once) ${warning.name}: ${warning.message}`);
+  warnings.set(warning.name, count + 1);
+});
 
 const QUICK = process.env.BENCH_QUICK === "1";
+const ONLY = process.env.BENCH_ONLY;
 const REPS = QUICK ? 3 : 7;
 const scale = (n) => (QUICK ? Math.max(1, Math.round(n / 10)) : n);
+const NAMES = ["ours", "sdk1", "sdk2", "limit"];
 
-async function inProcessScenario(title, work, iterations) {
+/** Connects every contender, warms it up, then times `work` interleaved; child CPU (stdio) is added. */
+async function throughput(contenders, work, iterations, { childCpu = false } = {}) {
   const connections = {};
-  for (const [name, connect] of Object.entries(IN_PROCESS)) connections[name] = await connect();
+  for (const [name, connect] of Object.entries(contenders)) connections[name] = await connect();
   for (const connection of Object.values(connections)) await work(connection, Math.min(200, iterations)); // warm-up
-  const samples = await interleave(connections, REPS, (_name, connection) => timed(() => work(connection, iterations)));
+  const samples = await interleave(connections, REPS, async (_name, connection) => {
+    const childBefore = childCpu ? await connection.cpu() : 0;
+    const sample = await timed(() => work(connection, iterations));
+    if (childCpu) sample.cpuMs += ((await connection.cpu()) - childBefore) / 1000;
+    return sample;
+  });
   for (const connection of Object.values(connections)) await connection.close();
-  return { title, iterations, samples };
+  return samples;
+}
+
+/** spawn → initialize → first call, `count` times per repetition; CPU is ours plus the child's whole life. */
+async function coldStart(contenders, count) {
+  const samples = await interleave(contenders, REPS, async (_name, connect) => {
+    let wallMs = 0;
+    let cpuMs = 0;
+    for (let i = 0; i < count; i++) {
+      let connection;
+      const sample = await timed(async () => {
+        connection = await connect();
+        await connection.call({ text: "first" });
+      });
+      wallMs += sample.wallMs;
+      cpuMs += sample.cpuMs + (await connection.cpu()) / 1000;
+      await connection.close();
+    }
+    return { wallMs, cpuMs };
+  });
+  return samples;
+}
+
+/** A setup-time run: `count` sessions set up per repetition, closed after each. */
+async function setupTimes(count) {
+  const setups = Object.fromEntries(NAMES.map((name) => [name, sessionSetup(name)]));
+  for (const setup of Object.values(setups)) {
+    await setup.run(Math.min(50, count)); // warm-up
+    await setup.close();
+  }
+  return interleave(setups, REPS, async (_name, setup) => {
+    const sample = await timed(() => setup.run(count));
+    await setup.close();
+    return sample;
+  });
 }
 
 const payload = (bytes) => ({ text: "x".repeat(bytes) });
+const echo = (bytes) => (c, n) => sequentialCalls(c, n, payload(bytes));
+const inFlight = (k) => (c, n) => concurrentCalls(c, n, k, payload(16));
+const pings = (c, n) => sequentialPings(c, n);
+
+/** [title, unit, how it runs] — `run` returns per-contender samples; per-unit figures divide by `per`. */
 const scenarios = [
-  ["in-process: sequential tools/call (echo)", (c, n) => sequentialCalls(c, n, payload(16)), scale(5000)],
-  ["in-process: 64 in flight tools/call (echo)", (c, n) => concurrentCalls(c, n, 64, payload(16)), scale(6400)],
-  ["in-process: sequential ping", (c, n) => sequentialPings(c, n), scale(5000)],
-  ["in-process: 1 KB argument", (c, n) => sequentialCalls(c, n, payload(1024)), scale(2000)],
-  ["in-process: 64 KB argument", (c, n) => sequentialCalls(c, n, payload(64 * 1024)), scale(300)],
-  ["in-process: 1 MB argument", (c, n) => sequentialCalls(c, n, payload(1024 * 1024)), scale(20)],
+  ["in-process: sequential tools/call (echo)", scale(20000), () => throughput(IN_PROCESS, echo(16), scale(20000))],
+  ["in-process: 64 in flight tools/call (echo)", scale(19200), () => throughput(IN_PROCESS, inFlight(64), scale(19200))],
+  ["in-process: sequential ping", scale(30000), () => throughput(IN_PROCESS, pings, scale(30000))],
+  ["in-process: 1 KB argument", scale(10000), () => throughput(IN_PROCESS, echo(1024), scale(10000))],
+  ["in-process: 64 KB argument", scale(300), () => throughput(IN_PROCESS, echo(64 * 1024), scale(300))],
+  ["in-process: 1 MB argument", scale(20), () => throughput(IN_PROCESS, echo(1024 * 1024), scale(20))],
+  ["stdio: spawn → initialize → first call", QUICK ? 1 : 2, () => coldStart(STDIO, QUICK ? 1 : 2)],
+  ["stdio: sequential tools/call (echo)", scale(3000), () => throughput(STDIO, echo(16), scale(3000), { childCpu: true })],
+  ["stdio: 64 in flight tools/call (echo)", scale(6400), () => throughput(STDIO, inFlight(64), scale(6400), { childCpu: true })],
+  ["stdio: 1 KB argument", scale(2000), () => throughput(STDIO, echo(1024), scale(2000), { childCpu: true })],
+  ["stdio: 64 KB argument", scale(200), () => throughput(STDIO, echo(64 * 1024), scale(200), { childCpu: true })],
+  ["stdio: 1 MB argument", scale(20), () => throughput(STDIO, echo(1024 * 1024), scale(20), { childCpu: true })],
+  ...[
+    ["sse", "Streamable HTTP, SSE answers"],
+    ["json", "Streamable HTTP, JSON answers"],
+    ["legacy", "legacy HTTP+SSE"],
+  ].flatMap(([mode, label]) => [
+    [`HTTP ${label}: sequential tools/call (echo)`, scale(1000), () => throughput(httpContenders(mode), echo(16), scale(1000))],
+    [`HTTP ${label}: 16 in flight tools/call (echo)`, scale(1600), () => throughput(httpContenders(mode), inFlight(16), scale(1600))],
+  ]),
+  ["memory: session set-up (full client, in-process)", scale(500), () => setupTimes(scale(500))],
 ];
 
+/** How each contender is measured — KiB per unit, the median over a few runs. */
+const memory = [
+  { title: "memory: heap per pending request, server side (KiB)", measure: (name) => heapPerPendingServerRequest(name, QUICK ? 500 : 2000) },
+  { title: "memory: heap per pending request, client side (KiB)", measure: (name) => heapPerPendingClientRequest(name, QUICK ? 500 : 2000) },
+  { title: "memory: heap per connected session on one server (KiB)", measure: (name) => heapPerSession(name, QUICK ? 200 : 1000) },
+];
+
+const selected = (title) => !ONLY || title.includes(ONLY);
+const f = (x) => (x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(2));
 const results = [];
-for (const [title, work, iterations] of scenarios) {
-  const { samples } = await inProcessScenario(title, work, iterations);
+const started = performance.now();
+
+for (const [title, per, run] of scenarios) {
+  if (!selected(title)) continue;
+  const samples = await run();
+  const has = (name) => name in samples;
+  const ratio = (a, b) => (has(a) && has(b) ? ratios(samples, a, b) : undefined);
   const row = {
     title,
-    iterations,
-    cpuMsPerCall: Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, median(list.map((s) => s.cpuMs)) / iterations])),
-    oursVsLimit: ratios(samples, "ours", "limit"),
-    oursVsSdk1: ratios(samples, "ours", "sdk1"),
-    oursVsSdk2: ratios(samples, "ours", "sdk2"),
-    sdk1VsLimit: ratios(samples, "sdk1", "limit"),
-    sdk2VsLimit: ratios(samples, "sdk2", "limit"),
+    kind: "time",
+    per,
+    cpuMsPer: Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, median(list.map((s) => s.cpuMs)) / per])),
+    wallMsPer: Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, median(list.map((s) => s.wallMs)) / per])),
+    oursVsLimit: ratio("ours", "limit"),
+    oursVsSdk1: ratio("ours", "sdk1"),
+    oursVsSdk2: ratio("ours", "sdk2"),
+    sdk1VsLimit: ratio("sdk1", "limit"),
+    sdk2VsLimit: ratio("sdk2", "limit"),
   };
   results.push(row);
-  console.log(`${title}: ours/limit cpu ${row.oursVsLimit.cpu.toFixed(2)}× · ours/sdk1 cpu ${row.oursVsSdk1.cpu.toFixed(2)}× · ours/sdk2 cpu ${row.oursVsSdk2.cpu.toFixed(2)}× · sdk1/limit ${row.sdk1VsLimit.cpu.toFixed(2)}× · sdk2/limit ${row.sdk2VsLimit.cpu.toFixed(2)}×`);
+  console.log(`${title}: ours/limit cpu ${f(row.oursVsLimit?.cpu)}× · ours/sdk1 ${f(row.oursVsSdk1?.cpu)}× · ours/sdk2 ${f(row.oursVsSdk2?.cpu)}× · sdk1/limit ${f(row.sdk1VsLimit?.cpu)}× · sdk2/limit ${f(row.sdk2VsLimit?.cpu)}×`);
 }
 
-const f = (x) => x.toFixed(2);
+for (const { title, measure } of memory) {
+  if (!selected(title)) continue;
+  const kib = {};
+  for (const name of NAMES) {
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await measure(name));
+    kib[name] = median(runs);
+  }
+  const row = { title, kind: "memory", kib, oursVsLimit: kib.ours / kib.limit, oursVsSdk1: kib.ours / kib.sdk1, oursVsSdk2: kib.ours / kib.sdk2, sdk1VsLimit: kib.sdk1 / kib.limit, sdk2VsLimit: kib.sdk2 / kib.limit };
+  results.push(row);
+  console.log(`${title}: ours ${f(kib.ours)} · sdk1 ${f(kib.sdk1)} · sdk2 ${f(kib.sdk2)} · limit ${f(kib.limit)}`);
+}
+
+const elapsedS = (performance.now() - started) / 1000;
+const pair = (r) => (r ? `${f(r.cpu)} · ${f(r.wall)}` : "n/a");
+const perUnit = (r, name) => {
+  if (r.kind === "memory") return f(r.kib[name]);
+  const value = r.cpuMsPer[name];
+  if (value === undefined) return "n/a";
+  return r.title.startsWith("stdio: spawn") || r.title.startsWith("memory: session") ? `${value.toFixed(2)} ms` : (value * 1000).toFixed(1);
+};
 const table = [
-  "| scenario | ours/limit (cpu · wall) | ours/SDK 1.x (cpu · wall) | ours/SDK 2.x (cpu · wall) | SDK 1.x/limit (cpu) | SDK 2.x/limit (cpu) | µs CPU per call: ours · SDK1 · SDK2 · limit |",
+  "| scenario | ours/limit (cpu · wall) | ours/SDK 1.x (cpu · wall) | ours/SDK 2.x (cpu · wall) | SDK 1.x/limit (cpu) | SDK 2.x/limit (cpu) | per call, CPU µs (or KiB, ms): ours · SDK 1.x · SDK 2.x · limit |",
   "| --- | --- | --- | --- | --- | --- | --- |",
-  ...results.map((r) => {
-    const us = (name) => (r.cpuMsPerCall[name] * 1000).toFixed(1);
-    return `| ${r.title} | ${f(r.oursVsLimit.cpu)} · ${f(r.oursVsLimit.wall)} | ${f(r.oursVsSdk1.cpu)} · ${f(r.oursVsSdk1.wall)} | ${f(r.oursVsSdk2.cpu)} · ${f(r.oursVsSdk2.wall)} | ${f(r.sdk1VsLimit.cpu)} | ${f(r.sdk2VsLimit.cpu)} | ${us("ours")} · ${us("sdk1")} · ${us("sdk2")} · ${us("limit")} |`;
-  }),
+  ...results.map((r) =>
+    r.kind === "memory"
+      ? `| ${r.title} | ${f(r.oursVsLimit)} | ${f(r.oursVsSdk1)} | ${f(r.oursVsSdk2)} | ${f(r.sdk1VsLimit)} | ${f(r.sdk2VsLimit)} | ${NAMES.map((n) => perUnit(r, n)).join(" · ")} |`
+      : `| ${r.title} | ${pair(r.oursVsLimit)} | ${pair(r.oursVsSdk1)} | ${pair(r.oursVsSdk2)} | ${f(r.sdk1VsLimit?.cpu)} | ${f(r.sdk2VsLimit?.cpu)} | ${NAMES.map((n) => perUnit(r, n)).join(" · ")} |`,
+  ),
 ].join("\n");
+const notes = [
+  "CPU time is this process's user + system time; over stdio the child's CPU time (read with a `cpu` tool before and after) is added, and for spawn → first call the child's whole life.",
+  "HTTP: server and client in this process on 127.0.0.1; the limit is node:http answering a JSON POST with a JSON body, called with fetch. SDK 2.x's web-standard server transport is served through the same node:http bridge as ours; SDK 2.x has no legacy HTTP+SSE server (n/a).",
+  "Memory: heap used after forced GC, per unit; the server side is driven by a bare JSON-RPC driver, the client side calls a server end that never answers; memory ratios are of the medians of 3 runs.",
+];
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
-writeFileSync(new URL("./results/latest.json", import.meta.url), JSON.stringify({ date: new Date().toISOString(), node: process.version, quick: QUICK, repetitions: REPS, results }, null, 2));
-writeFileSync(new URL("./results/latest.md", import.meta.url), `# Benchmark results\n\nNode ${process.version}, ${REPS} repetitions, medians of per-repetition ratios (lower is better for ours).\n\n${table}\n`);
-console.log(`\n${table}`);
+if (!ONLY) {
+  writeFileSync(new URL("./results/latest.json", import.meta.url), JSON.stringify({ date: new Date().toISOString(), node: process.version, quick: QUICK, repetitions: REPS, elapsedSeconds: elapsedS, results }, null, 2));
+  writeFileSync(new URL("./results/latest.md", import.meta.url), `# Benchmark results\n\nNode ${process.version}, ${REPS} repetitions, medians of per-repetition ratios (lower is better for ours), ${elapsedS.toFixed(0)} s.\n\n${table}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`);
+}
+console.log(`\n${table}\n\n(${elapsedS.toFixed(0)} s)`);
+for (const [name, count] of warnings) console.log(`${name}: ${count} warnings`);

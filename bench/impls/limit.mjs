@@ -1,30 +1,115 @@
 // The physical limit: the same JSON-RPC messages with only JSON.stringify, JSON.parse and a Map of
 // pending ids — no validation, no protocol logic.
-export async function limitInProcess() {
+
+/** The result the limit's server gives a request (shared by every limit transport). */
+export function limitAnswer(request) {
+  switch (request.method) {
+    case "initialize":
+      return { protocolVersion: request.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "bench", version: "1.0.0" } };
+    case "tools/list":
+      return { tools: LIMIT_TOOLS };
+    case "tools/call":
+      return request.params.name === "cpu" ? cpuResult() : { content: [{ type: "text", text: request.params.arguments.text }] };
+    default:
+      return {};
+  }
+}
+
+const LIMIT_TOOLS = [
+  { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+  { name: "cpu", inputSchema: { type: "object", properties: {} } },
+];
+
+/** What the `cpu` tool of every bench server answers: this process's CPU time so far, in µs. */
+export function cpuResult() {
+  const { user, system } = process.cpuUsage();
+  return { content: [{ type: "text", text: String(user + system) }] };
+}
+
+/** The client half every limit transport shares: ids, a Map of pending ids, JSON text out. */
+export function limitClient(write) {
   const pending = new Map();
   let nextId = 1;
-  const toServer = (text) =>
-    queueMicrotask(() => {
-      const request = JSON.parse(text);
-      const result = request.method === "ping" ? {} : { content: [{ type: "text", text: request.params.arguments.text }] };
-      const reply = JSON.stringify({ jsonrpc: "2.0", id: request.id, result });
-      queueMicrotask(() => {
-        const response = JSON.parse(reply);
-        const settle = pending.get(response.id);
-        pending.delete(response.id);
-        settle(response.result);
-      });
-    });
   const request = (method, params) =>
     new Promise((resolve) => {
       const id = nextId++;
       pending.set(id, resolve);
-      toServer(JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }));
+      write(JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params }));
     });
-  return {
+  const receive = (text) => {
+    const response = JSON.parse(text);
+    const settle = pending.get(response.id);
+    pending.delete(response.id);
+    settle(response.result);
+  };
+  const connection = {
+    initialize: () => request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } }),
     call: (args) => request("tools/call", { name: "echo", arguments: args }),
     ping: () => request("ping"),
+    cpu: async () => Number((await request("tools/call", { name: "cpu", arguments: {} })).content[0].text),
     pendingHeld: () => pending,
-    close: async () => undefined,
   };
+  return { connection, receive };
+}
+
+export async function limitInProcess() {
+  const { connection, receive } = limitClient((text) =>
+    queueMicrotask(() => {
+      const request = JSON.parse(text);
+      const reply = JSON.stringify({ jsonrpc: "2.0", id: request.id, result: limitAnswer(request) });
+      queueMicrotask(() => receive(reply));
+    }),
+  );
+  return { ...connection, close: async () => undefined };
+}
+
+/** The limit over stdio: a child that echoes JSON lines, newline framing on this side. */
+export async function limitStdio(script) {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [script], { stdio: ["pipe", "pipe", "inherit"] });
+  await new Promise((resolve, reject) => {
+    child.once("spawn", resolve);
+    child.once("error", reject);
+  });
+  const { connection, receive } = limitClient((text) => child.stdin.write(`${text}\n`));
+  let partial = [];
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk) => {
+    let start = 0;
+    let newline = chunk.indexOf("\n");
+    while (newline !== -1) {
+      const piece = chunk.slice(start, newline);
+      receive(partial.length === 0 ? piece : partial.join("") + piece);
+      partial = [];
+      start = newline + 1;
+      newline = chunk.indexOf("\n", start);
+    }
+    if (start < chunk.length) partial.push(chunk.slice(start));
+  });
+  await connection.initialize();
+  return {
+    ...connection,
+    close: async () => {
+      const exited = new Promise((resolve) => child.once("close", resolve));
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+/** The limit over HTTP: a plain node:http server answering each JSON POST with a JSON body; fetch on this side. */
+export async function limitHttp() {
+  const { listen, readBody } = await import("./http-util.mjs");
+  const served = await listen(async (request, response) => {
+    const message = JSON.parse(await readBody(request));
+    const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: limitAnswer(message) });
+    response.writeHead(200, { "content-type": "application/json" }).end(body);
+  });
+  const url = `${served.url}/mcp`;
+  const { connection, receive } = limitClient(async (text) => {
+    const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: text });
+    receive(await response.text());
+  });
+  await connection.initialize();
+  return { ...connection, close: () => served.close() };
 }

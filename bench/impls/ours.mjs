@@ -1,10 +1,26 @@
 import * as z from "zod";
-import { InMemoryTransport, MCPClient, MCPServer } from "@suaveplan/mcp";
+import { HttpSseTransport, InMemoryTransport, MCPClient, MCPServer, sseHttpHandler, StreamableHttpTransport, streamableHttpHandler } from "@suaveplan/mcp";
+import { serveHttp, spawnStdioServer } from "@suaveplan/mcp/node";
+import { cpuResult } from "./limit.mjs";
 
 export function oursServer() {
   const server = new MCPServer({ name: "bench", version: "1.0.0" });
   server.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
+  server.tool("cpu", {}, () => cpuResult());
   return server;
+}
+
+function wrap(client, extra = {}) {
+  return {
+    call: (args) => client.callTool("echo", args),
+    ping: () => client.ping(),
+    cpu: async () => Number((await client.callTool("cpu", {})).content[0].text),
+    ...extra,
+    close: async () => {
+      await client.close();
+      await extra.close?.();
+    },
+  };
 }
 
 export async function oursInProcess(server = oursServer()) {
@@ -12,9 +28,27 @@ export async function oursInProcess(server = oursServer()) {
   await server.start(serverEnd);
   const client = new MCPClient({ name: "bench", version: "1.0.0" });
   await client.connect(clientEnd);
-  return {
-    call: (args) => client.callTool("echo", args),
-    ping: () => client.ping(),
-    close: () => client.close(),
-  };
+  return wrap(client);
+}
+
+export async function oursStdio(script) {
+  const client = new MCPClient({ name: "bench", version: "1.0.0" });
+  await client.connect(await spawnStdioServer({ command: process.execPath, args: [script], stderr: "inherit" }));
+  return wrap(client);
+}
+
+/** mode: "sse" (Streamable HTTP, SSE answers), "json" (Streamable HTTP, JSON answers), "legacy" (HTTP+SSE). */
+export async function oursHttp(mode) {
+  const server = oursServer();
+  const handler = mode === "legacy" ? sseHttpHandler(server, {}) : streamableHttpHandler(server, { enableJsonResponse: mode === "json" });
+  const served = await serveHttp(handler, { port: 0 });
+  const url = new URL("/mcp", served.url);
+  const client = new MCPClient({ name: "bench", version: "1.0.0" });
+  await client.connect(mode === "legacy" ? new HttpSseTransport(url) : new StreamableHttpTransport(url));
+  return wrap(client, {
+    close: async () => {
+      await handler.close();
+      await served.close();
+    },
+  });
 }

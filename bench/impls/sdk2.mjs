@@ -1,18 +1,67 @@
 import * as z from "zod";
-import { Client } from "@modelcontextprotocol/client";
-import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { InMemoryTransport, McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { serveHttp } from "@suaveplan/mcp/node";
+import { cpuResult } from "./limit.mjs";
 import { serializing } from "./wire.mjs";
 
-export async function sdk2InProcess() {
+export function sdk2Server() {
   const server = new McpServer({ name: "bench", version: "1.0.0" });
   server.registerTool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
-  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
-  await server.connect(serializing(serverEnd));
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(serializing(clientEnd));
+  server.registerTool("cpu", {}, () => cpuResult());
+  return server;
+}
+
+function wrap(client, extra = {}) {
   return {
     call: (args) => client.callTool({ name: "echo", arguments: args }),
     ping: () => client.ping(),
-    close: () => client.close(),
+    cpu: async () => Number((await client.callTool({ name: "cpu", arguments: {} })).content[0].text),
+    ...extra,
+    close: async () => {
+      await client.close();
+      await extra.close?.();
+    },
   };
+}
+
+export async function sdk2InProcess() {
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
+  await sdk2Server().connect(serializing(serverEnd));
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(serializing(clientEnd));
+  return wrap(client);
+}
+
+export async function sdk2Stdio(script) {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [script], stderr: "inherit" }));
+  return wrap(client);
+}
+
+/**
+ * mode: "sse" or "json" (Streamable HTTP). SDK 2.x has no Node server adapter in its packages and no
+ * legacy HTTP+SSE server: its web-standard transport is served through the same node:http bridge as ours.
+ */
+export async function sdk2Http(mode) {
+  const sessions = new Map();
+  const fetch = async (request) => {
+    const id = request.headers.get("mcp-session-id");
+    let transport = id ? sessions.get(id) : undefined;
+    if (!transport) {
+      transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), enableJsonResponse: mode === "json", onsessioninitialized: (sid) => void sessions.set(sid, transport) });
+      await sdk2Server().connect(transport);
+    }
+    return transport.handleRequest(request);
+  };
+  const served = await serveHttp(fetch, { port: 0 });
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", served.url)));
+  return wrap(client, {
+    close: async () => {
+      for (const transport of sessions.values()) await transport.close();
+      await served.close();
+    },
+  });
 }

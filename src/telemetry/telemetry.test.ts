@@ -569,6 +569,20 @@ describe("without an OpenTelemetry SDK", () => {
     expect(activeInHandler).toBe(ROOT_CONTEXT);
   });
 
+  it("still carries the active trace context, as the API's no-op tracer does", () => {
+    const telemetry = new Telemetry({ propagator: new W3CTraceContextPropagator() });
+    const traceparent = `00-${REMOTE_PARENT.traceId}-${REMOTE_PARENT.spanId}-01`;
+
+    const outgoing = context.with(contextWithRemoteParent(), () => telemetry.outgoingRequest(request({ params: {} })));
+    const incoming = telemetry.incomingRequest(request({ side: "server", params: { _meta: { traceparent } } }));
+    const seenInHandler = incoming.run(() => trace.getSpanContext(context.active()));
+    outgoing.end("error", { type: "-32603", code: -32603 });
+    incoming.end("success");
+
+    expect(outgoing.params?.["_meta"]).toMatchObject({ traceparent });
+    expect(seenInHandler).toMatchObject({ traceId: REMOTE_PARENT.traceId, spanId: REMOTE_PARENT.spanId });
+  });
+
   it("picks up the global providers and propagator when none is passed", async () => {
     const exporter = new InMemorySpanExporter();
     const reader = new PullMetricReader();

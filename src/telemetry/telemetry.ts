@@ -1,4 +1,15 @@
-import { context, isSpanContextValid, metrics, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  context,
+  createNoopMeter,
+  INVALID_SPAN_CONTEXT,
+  isSpanContextValid,
+  metrics,
+  propagation,
+  ProxyTracerProvider,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 import type {
   Attributes,
   Context,
@@ -82,32 +93,47 @@ interface RequestInstruments {
   readonly duration: Histogram;
 }
 
+// The class of the API's no-op meter (what the global meter provider hands out until an SDK is
+// registered). A meter never changes once created, so a Telemetry whose meter is one records no
+// metric: it skips building their attributes and reading the clock for them.
+const NoopMeter = createNoopMeter().constructor;
+
+// The provider the API's proxy delegates to until a tracer provider is registered, and the span
+// the no-op tracer starts under a parent without a span. That span does nothing, so one is shared
+// and a request that would get it skips building the span's name and attributes.
+const NoopTracerProvider = new ProxyTracerProvider().getDelegate().constructor;
+const QUIET_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
 /** Metrics and spans of MCP requests, through `@opentelemetry/api` only: a no-op until an SDK is there. */
 export class Telemetry {
-  readonly #requestInstruments: RequestInstruments;
-  readonly #notificationTotal: Counter;
+  readonly #requestInstruments: RequestInstruments | undefined;
+  readonly #notificationTotal: Counter | undefined;
+  readonly #tracerProvider: TracerProvider;
   readonly #tracer: Tracer;
   readonly #propagator: TextMapPropagator;
   readonly #injection: InjectionCarrier = { fields: undefined };
 
   constructor(options: TelemetryOptions = {}) {
     const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE);
-    this.#requestInstruments = {
-      total: meter.createCounter(METRIC_NAMES.requestTotal, { description: "MCP requests completed.", unit: "{request}" }),
-      duration: meter.createHistogram(METRIC_NAMES.requestDuration, { description: "MCP request duration.", unit: "ms" }),
-    };
-    this.#notificationTotal = meter.createCounter(METRIC_NAMES.notificationTotal, {
-      description: "MCP notifications sent or received.",
-      unit: "{notification}",
-    });
-    this.#tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
+    if (!(meter instanceof NoopMeter)) {
+      this.#requestInstruments = {
+        total: meter.createCounter(METRIC_NAMES.requestTotal, { description: "MCP requests completed.", unit: "{request}" }),
+        duration: meter.createHistogram(METRIC_NAMES.requestDuration, { description: "MCP request duration.", unit: "ms" }),
+      };
+      this.#notificationTotal = meter.createCounter(METRIC_NAMES.notificationTotal, {
+        description: "MCP notifications sent or received.",
+        unit: "{notification}",
+      });
+    }
+    this.#tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+    this.#tracer = this.#tracerProvider.getTracer(INSTRUMENTATION_SCOPE);
     this.#propagator = options.propagator ?? propagation;
   }
 
   /** Starts the CLIENT span of a request this side sends, and puts its trace context in `_meta`. */
   outgoingRequest(info: RequestInfo): RequestRecord {
     const parent = context.active();
-    const span = this.#startSpan(info, SpanKind.CLIENT, parent, undefined);
+    const span = this.#quiet(parent) ? QUIET_SPAN : this.#startSpan(info, SpanKind.CLIENT, parent, undefined);
     const spanContext = contextWithSpan(parent, span);
     const fields = this.#injectTraceContext(spanContext);
     const params = fields === undefined ? info.params : withTraceContext(info.params, fields);
@@ -118,7 +144,7 @@ export class Telemetry {
   incomingRequest(info: RequestInfo): RequestRecord {
     const ambient = context.active();
     const parent = this.#extractTraceContext(ambient, info.params);
-    const span = this.#startSpan(info, SpanKind.SERVER, parent, ambientLinks(ambient, parent));
+    const span = this.#quiet(parent) ? QUIET_SPAN : this.#startSpan(info, SpanKind.SERVER, parent, ambientLinks(ambient, parent));
     const spanContext = contextWithSpan(parent, span);
     const direction = peerOf(info.side);
     return new ActiveRequest(this.#requestInstruments, span, spanContext, info.params, direction, info.method);
@@ -126,7 +152,13 @@ export class Telemetry {
 
   /** Counts one notification; `direction` is the side that sent it. */
   notification(direction: Side, method: string): void {
-    this.#notificationTotal.add(1, { direction, method });
+    this.#notificationTotal?.add(1, { direction, method });
+  }
+
+  /** True when the tracer is the API's no-op one (nothing registered behind the proxy) and `parent` has no span: the span would be QUIET_SPAN. */
+  #quiet(parent: Context): boolean {
+    const provider = this.#tracerProvider;
+    return provider instanceof ProxyTracerProvider && provider.getDelegate() instanceof NoopTracerProvider && trace.getSpanContext(parent) === undefined;
   }
 
   #startSpan(info: RequestInfo, kind: SpanKind, parent: Context, links: Link[] | undefined): Span {
@@ -175,16 +207,16 @@ export function defaultTelemetry(): Telemetry {
 /** One request in flight: its span, its context and the moment it started. */
 class ActiveRequest implements RequestRecord {
   readonly params: JsonObject | undefined;
-  readonly #instruments: RequestInstruments;
+  readonly #instruments: RequestInstruments | undefined;
   readonly #span: Span;
   readonly #context: Context;
   readonly #direction: Side;
   readonly #method: string;
-  readonly #startedAt = performance.now();
+  readonly #startedAt: number;
   #ended = false;
 
   constructor(
-    instruments: RequestInstruments,
+    instruments: RequestInstruments | undefined,
     span: Span,
     spanContext: Context,
     params: JsonObject | undefined,
@@ -192,6 +224,7 @@ class ActiveRequest implements RequestRecord {
     method: string,
   ) {
     this.#instruments = instruments;
+    this.#startedAt = instruments ? performance.now() : 0;
     this.#span = span;
     this.#context = spanContext;
     this.params = params;
@@ -206,11 +239,14 @@ class ActiveRequest implements RequestRecord {
   end(outcome: RequestOutcome, error?: RequestError): void {
     if (this.#ended) return;
     this.#ended = true;
-    const durationMs = performance.now() - this.#startedAt;
-    const direction = this.#direction;
-    const method = this.#method;
-    this.#instruments.total.add(1, { direction, method, status: outcome });
-    this.#instruments.duration.record(durationMs, { direction, method });
+    const instruments = this.#instruments;
+    if (instruments) {
+      const durationMs = performance.now() - this.#startedAt;
+      const direction = this.#direction;
+      const method = this.#method;
+      instruments.total.add(1, { direction, method, status: outcome });
+      instruments.duration.record(durationMs, { direction, method });
+    }
     // A successful call can still carry an error, e.g. a tool result with isError ("tool_error").
     if (outcome !== "success" || error !== undefined) recordFailure(this.#span, outcome, error);
     this.#span.end();
@@ -262,7 +298,9 @@ function spanName(method: string, attributes: Attributes): string {
 
 /** The context carrying `span`; a span without a valid context (no SDK) adds nothing, so none is allocated. */
 function contextWithSpan(parent: Context, span: Span): Context {
-  return isSpanContextValid(span.spanContext()) ? trace.setSpan(parent, span) : parent;
+  const spanContext = span.spanContext();
+  // The no-op tracer's spans share the API's invalid context object: nothing to check.
+  return spanContext !== INVALID_SPAN_CONTEXT && isSpanContextValid(spanContext) ? trace.setSpan(parent, span) : parent;
 }
 
 /** A link to the ambient span (e.g. the transport's HTTP span) when `_meta` supplied another parent. */

@@ -178,7 +178,8 @@ export class MCPClient {
     if (!("content" in result)) {
       throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `tools/call ${name} was answered with a task, which this client did not ask for`, { data: result });
     }
-    await this.#toolOutput.check(name, result);
+    const listing = this.#toolOutput.check(name, result);
+    if (listing) await listing;
     return result;
   }
 

@@ -25,21 +25,33 @@ export class ToolOutputChecker {
     this.#known.clear();
   }
 
-  /** Rejects with `MCP.PROTOCOL_INVALID` when the result breaks the tool's outputSchema; `isError` results are not checked. */
-  async check(name: string, result: CallToolResult): Promise<void> {
-    if (result.isError) return;
-    const schema = (await this.#find(name))?.outputSchema;
+  /**
+   * Throws (or, when the tool must be listed first, rejects) with `MCP.PROTOCOL_INVALID` when the
+   * result breaks the tool's outputSchema; `isError` results are not checked. A tool already known
+   * is checked at once, with no promise to wait for.
+   */
+  check(name: string, result: CallToolResult): Promise<void> | undefined {
+    if (result.isError) return undefined;
+    const known = this.#known.get(name);
+    if (!known) return this.#listThenCheck(name, result);
+    this.#checkAgainst(name, known, result);
+    return undefined;
+  }
+
+  async #listThenCheck(name: string, result: CallToolResult): Promise<void> {
+    await this.#listAll();
+    const tool = this.#known.get(name);
+    if (tool) this.#checkAgainst(name, tool, result);
+  }
+
+  #checkAgainst(name: string, tool: Tool, result: CallToolResult): void {
+    const schema = tool.outputSchema;
     if (!schema) return;
     if (result.structuredContent === undefined) {
       throw brokenPromise(`Tool ${name} declares an outputSchema but returned no structuredContent`, result);
     }
     const checked = this.#compile(name, schema, result).validate(result.structuredContent, "structuredContent");
     if (!checked.ok) throw brokenPromise(`The structuredContent of tool ${name} does not match its outputSchema: ${checked.issues}`, result);
-  }
-
-  async #find(name: string): Promise<Tool | undefined> {
-    if (!this.#known.has(name)) await this.#listAll();
-    return this.#known.get(name);
   }
 
   #compile(name: string, schema: object, result: CallToolResult): JsonSchemaValidator {

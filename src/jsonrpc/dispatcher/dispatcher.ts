@@ -254,23 +254,24 @@ export class JsonRpcDispatcher implements ContextHost {
     const checked = checkParams(this.#incomingRequestSchema(method) ?? entry.schema, message.params);
     if (!checked.ok) return errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` });
     const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.#codec.version });
-    const inflight = new InflightRequest(this, id, method, message.params, inbound, record);
+    const inflight = new InflightRequest(this, id, method, message.params, inbound, record, this.#events ? performance.now() : 0);
     this.#inflight.set(id, inflight);
     this.#events?.emit("request:received", { side: this.side, method, id });
-    const response = await this.#runHandler(entry.handler, checked.value, inflight);
+    // The handler runs in this frame (one suspended call per request in flight, not two); whatever it
+    // throws, synchronously or not, becomes the error response.
+    let response: Response;
+    try {
+      const handler = entry.handler;
+      const params = checked.value;
+      const result = await (record ? record.run(() => handler(params, inflight)) : handler(params, inflight));
+      response = { jsonrpc: JSONRPC_VERSION, id, result: result ?? {} };
+    } catch (error) {
+      response = errorResponse(id, toWireError(error));
+    }
     // Cancelled by the peer or orphaned by close while the handler ran: no response is due.
     if (inflight.done) return undefined;
     this.#complete(inflight, response);
     return response;
-  }
-
-  async #runHandler(handler: RequestHandler, params: unknown, inflight: InflightRequest): Promise<Response> {
-    try {
-      const result = await (inflight.record ? inflight.record.run(() => handler(params, inflight)) : handler(params, inflight));
-      return { jsonrpc: JSONRPC_VERSION, id: inflight.id, result: result ?? {} };
-    } catch (error) {
-      return errorResponse(inflight.id, toWireError(error));
-    }
   }
 
   /** Ends an incoming request once: answered (`response`) or not (cancelled, closed). */
@@ -280,8 +281,8 @@ export class JsonRpcDispatcher implements ContextHost {
     const outcome: RequestOutcome = response === undefined ? "cancelled" : "error" in response ? "error" : "success";
     if (response && "error" in response) inflight.record?.end("error", { type: String(response.error.code), code: response.error.code, message: response.error.message });
     else inflight.record?.end(outcome);
-    const durationMs = performance.now() - inflight.startedAt;
-    this.#events?.emit("request:completed", { side: this.side, method: inflight.method, id: inflight.id, durationMs, outcome });
+    const events = this.#events;
+    if (events) events.emit("request:completed", { side: this.side, method: inflight.method, id: inflight.id, durationMs: performance.now() - inflight.startedAt, outcome });
   }
 
   #handleNotification(message: WireMessage, inbound: InboundContext | undefined): void {

@@ -18,10 +18,11 @@ function progressTokenOf(meta: JsonObject | undefined): ProgressToken | undefine
 
 /** A request from the peer that a handler is working on. */
 export class InflightRequest implements RequestContext {
-  readonly #controller = new AbortController();
+  // Made when a handler first asks for `signal` (most never do): until then an abort only keeps its reason.
+  #controller: AbortController | undefined;
+  #abortReason: MCPError | undefined;
   /** Set once the request is answered, cancelled or orphaned by close: nothing more is sent for it. */
   done = false;
-  readonly startedAt = performance.now();
   readonly meta: JsonObject | undefined;
   readonly progressToken: ProgressToken | undefined;
 
@@ -32,12 +33,18 @@ export class InflightRequest implements RequestContext {
     params: JsonObject | undefined,
     readonly inbound: InboundContext | undefined,
     readonly record: RequestRecord | undefined,
+    /** `performance.now()` when it arrived, for the duration in `request:completed` (0 when nobody listens). */
+    readonly startedAt: number,
   ) {
     this.meta = params?.["_meta"] as JsonObject | undefined;
     this.progressToken = progressTokenOf(this.meta);
   }
 
   get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#abortReason) this.#controller.abort(this.#abortReason);
+    }
     return this.#controller.signal;
   }
 
@@ -45,8 +52,10 @@ export class InflightRequest implements RequestContext {
     return this.host.session;
   }
 
+  /** The first reason wins, as with an AbortController. */
   abort(reason: MCPError): void {
-    this.#controller.abort(reason);
+    if (this.#controller) this.#controller.abort(reason);
+    else this.#abortReason ??= reason;
   }
 
   async progress(progress: number, total?: number, message?: string): Promise<void> {

@@ -17,7 +17,8 @@ interface Timeouts {
 export class PendingRequest {
   timer: ReturnType<typeof setTimeout> | undefined;
   abortListener: (() => void) | undefined;
-  readonly startedAt = performance.now();
+  /** When it was sent, for the total cap (0 when there is none: the clock is not read). */
+  readonly startedAt: number;
 
   constructor(
     readonly id: JsonRpcId,
@@ -27,8 +28,13 @@ export class PendingRequest {
     readonly timeouts: Timeouts,
     readonly options: RequestOptions,
     readonly record: RequestRecord | undefined,
-  ) {}
+  ) {
+    this.startedAt = timeouts.maxTotalTimeoutMs === undefined ? 0 : performance.now();
+  }
 }
+
+/** Never written: `add` replaces it with a map of the dispatcher's own before the first entry. */
+const NO_PENDING = new Map<JsonRpcId, PendingRequest>();
 
 /** Tells the peer a request is abandoned (`notifications/cancelled`). */
 export type CancelSender = (id: JsonRpcId, reason: string) => void;
@@ -38,7 +44,8 @@ export type CancelSender = (id: JsonRpcId, reason: string) => void;
  * settlement. Every exit goes through `#finish`, so no timer, listener or entry outlives its request.
  */
 export class OutgoingRequests {
-  readonly #pending = new Map<JsonRpcId, PendingRequest>();
+  // Most server sessions never send a request: until the first one, they all read one shared empty map.
+  #pending: Map<JsonRpcId, PendingRequest> = NO_PENDING;
 
   constructor(
     private readonly defaults: Timeouts,
@@ -62,6 +69,7 @@ export class OutgoingRequests {
     };
     return new Promise((resolve, reject) => {
       const pending = new PendingRequest(id, method, resolve, reject, timeouts, options, record);
+      if (this.#pending === NO_PENDING) this.#pending = new Map();
       this.#pending.set(id, pending);
       this.#arm(pending);
       const signal = options.signal;
@@ -101,8 +109,7 @@ export class OutgoingRequests {
   // The total cap bounds every (re-)arming, so a progress past the cap times out at once.
   #arm(pending: PendingRequest): void {
     const { timeoutMs, maxTotalTimeoutMs } = pending.timeouts;
-    const elapsed = performance.now() - pending.startedAt;
-    const delay = maxTotalTimeoutMs === undefined ? timeoutMs : Math.min(timeoutMs, maxTotalTimeoutMs - elapsed);
+    const delay = maxTotalTimeoutMs === undefined ? timeoutMs : Math.min(timeoutMs, maxTotalTimeoutMs - (performance.now() - pending.startedAt));
     pending.timer = setTimeout(() => this.#timedOut(pending), Math.max(0, delay));
   }
 

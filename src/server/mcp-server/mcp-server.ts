@@ -50,6 +50,7 @@ export class MCPServer implements ServerHost {
   readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
   readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
   readonly #prompts = new Registry<PromptConfig, PromptHandler>("prompt", () => this.#listChanged("prompts"));
+  #features: ReadonlyMap<string, FeatureHandler> | undefined;
 
   constructor(
     readonly info: Implementation,
@@ -138,9 +139,13 @@ export class MCPServer implements ServerHost {
     return capabilities;
   }
 
-  *featureHandlers(): Iterable<readonly [string, FeatureHandler]> {
-    const pageSize = this.options.pageSize ?? DEFAULT_PAGE_SIZE;
-    const page = <T>(items: readonly T[], params: PaginatedRequestParams | undefined) => paginate(items, params?.cursor, pageSize);
+  /** The handlers of the feature methods: built once and shared by every session (a session holds none of its own). */
+  featureHandlers(): ReadonlyMap<string, FeatureHandler> {
+    return (this.#features ??= new Map(this.#featureHandlers()));
+  }
+
+  *#featureHandlers(): Iterable<readonly [string, FeatureHandler]> {
+    const page = <T>(items: readonly T[], params: PaginatedRequestParams | undefined) => paginate(items, params?.cursor, this.options.pageSize ?? DEFAULT_PAGE_SIZE);
     yield [METHODS.toolsList, (params: PaginatedRequestParams | undefined) => listResult("tools", page(this.#tools.enabled().map(toolOnTheWire), params))];
     yield [METHODS.toolsCall, (params: CallToolRequestParams, context: SessionHandlerContext) => callTool(this.#tools.get(params.name), params, context, context.session.rules)];
     yield [METHODS.resourcesList, async (params: PaginatedRequestParams | undefined, context: SessionHandlerContext) => listResult("resources", page(await listAllResources(this.#resources, this.#templates, context), params))];

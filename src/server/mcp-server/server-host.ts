@@ -13,5 +13,5 @@ export interface ServerHost {
   /** The capabilities to declare to a client of this revision, from what is registered now. */
   capabilitiesFor(rules: ServerRevisionRules): ServerCapabilities;
   /** The handlers of the tools, resources, prompts and completion methods. */
-  featureHandlers(): Iterable<readonly [string, FeatureHandler]>;
+  featureHandlers(): ReadonlyMap<string, FeatureHandler>;
 }

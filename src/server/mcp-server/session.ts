@@ -18,14 +18,17 @@ import type {
 } from "../../schemas/schemas.js";
 import type { JsonObject } from "../../types/types.js";
 import { SessionHandlerContext } from "./handler-context.js";
-import type { NegotiatedClient } from "./mcp-server.types.js";
+import type { MCPServerOptions, NegotiatedClient } from "./mcp-server.types.js";
 import { SERVER_REVISION_RULES, type ServerRevisionRules } from "./revision-rules.js";
-import type { ServerHost } from "./server-host.js";
+import type { FeatureHandler, ServerHost } from "./server-host.js";
 
 export type ClientCallOptions = Omit<RequestOptions, "relatedRequestId">;
 
-/** Handles one method for a session; `context` is present for every request. */
-type SessionHandler = (params: never, context: SessionHandlerContext) => unknown;
+/** A method a session answers from its own state; `beforeInitialize` ones are served before the handshake too. */
+interface SessionMethod {
+  readonly beforeInitialize: boolean;
+  readonly run: (session: ServerSession, params: never, context: SessionHandlerContext) => unknown;
+}
 
 /** List kinds whose changes a session is told of. */
 export type ListKind = "tools" | "resources" | "prompts";
@@ -49,25 +52,53 @@ export class ServerSession {
   /** Resolves once the connection is gone, whichever end closed it. */
   readonly finished = new Promise<void>((resolve) => (this.#markFinished = resolve));
 
+  /**
+   * The methods a session answers from its own state. They, like the server's feature handlers, are
+   * shared by every session: a session registers one function for all of its methods, so it holds
+   * no closure per method.
+   */
+  static readonly #ownMethods: ReadonlyMap<string, SessionMethod> = new Map<string, SessionMethod>([
+    [METHODS.initialize, { beforeInitialize: true, run: (session, params: InitializeRequestParams) => session.#initialize(params) }],
+    [METHODS.ping, { beforeInitialize: true, run: () => ({}) }],
+    [
+      METHODS.loggingSetLevel,
+      {
+        beforeInitialize: false,
+        run: (session, params: { level: LoggingLevel }) => {
+          session.#logLevel = params.level;
+          return {};
+        },
+      },
+    ],
+    [
+      METHODS.resourcesSubscribe,
+      {
+        beforeInitialize: false,
+        run: (session, params: { uri: string }) => {
+          session.subscriptions.add(params.uri);
+          return {};
+        },
+      },
+    ],
+    [
+      METHODS.resourcesUnsubscribe,
+      {
+        beforeInitialize: false,
+        run: (session, params: { uri: string }) => {
+          session.subscriptions.delete(params.uri);
+          return {};
+        },
+      },
+    ],
+  ]);
+
   constructor(
     private readonly host: ServerHost,
     private readonly dispatcher: JsonRpcDispatcher,
   ) {
-    this.#on(METHODS.initialize, (params: InitializeRequestParams) => this.#initialize(params), true);
-    this.#on(METHODS.ping, () => ({}), true);
-    this.#on(METHODS.loggingSetLevel, (params: { level: LoggingLevel }) => {
-      this.#logLevel = params.level;
-      return {};
-    });
-    this.#on(METHODS.resourcesSubscribe, (params: { uri: string }) => {
-      this.subscriptions.add(params.uri);
-      return {};
-    });
-    this.#on(METHODS.resourcesUnsubscribe, (params: { uri: string }) => {
-      this.subscriptions.delete(params.uri);
-      return {};
-    });
-    for (const [method, handler] of host.featureHandlers()) this.#on(method, handler);
+    const serve = (params: unknown, request: RequestContext) => this.#serve(params, request);
+    for (const method of ServerSession.#ownMethods.keys()) dispatcher.setRequestHandler(method, serve);
+    for (const method of host.featureHandlers().keys()) dispatcher.setRequestHandler(method, serve);
     dispatcher.setNotificationHandler(NOTIFICATIONS.rootsListChanged, () => host.options.onRootsListChanged?.(this));
   }
 
@@ -170,20 +201,28 @@ export class ServerSession {
     return instructions === undefined ? result : { ...result, instructions };
   }
 
-  #on(method: string, handler: SessionHandler, beforeInitialize = false): void {
-    this.dispatcher.setRequestHandler(method, async (params, request) => {
-      const context = new SessionHandlerContext(this, request);
-      await this.#authorize(method, params, request);
-      if (!beforeInitialize && !this.#client) throw new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} before initialize: the session is not initialized`);
-      return handler(params as never, context);
-    });
+  /** Every request of this session: authorized (when the server has the hook), refused before initialize unless allowed, then run. */
+  #serve(params: unknown, request: RequestContext): unknown {
+    const authorize = this.host.options.authorize;
+    // Without a hook there is nothing to wait for: no promise and no suspended call per request.
+    return authorize ? this.#serveAuthorized(authorize, params, request) : this.#run(params, request);
   }
 
-  async #authorize(method: string, params: unknown, request: RequestContext): Promise<void> {
-    const authorize = this.host.options.authorize;
-    if (authorize && !(await authorize({ method, params, session: this, inbound: request.inbound }))) {
-      throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${method}`);
+  async #serveAuthorized(authorize: NonNullable<MCPServerOptions["authorize"]>, params: unknown, request: RequestContext): Promise<unknown> {
+    if (!(await authorize({ method: request.method, params, session: this, inbound: request.inbound }))) {
+      throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${request.method}`);
     }
+    return this.#run(params, request);
+  }
+
+  /** Runs a method's handler; what it throws (also synchronously) becomes the dispatcher's error response. */
+  #run(params: unknown, request: RequestContext): unknown {
+    const method = request.method;
+    const own = ServerSession.#ownMethods.get(method);
+    if (!own?.beforeInitialize && !this.#client) throw new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} before initialize: the session is not initialized`);
+    const context = new SessionHandlerContext(this, request);
+    // Only the methods of the two tables are registered, so a method not in the first is in the second.
+    return own ? own.run(this, params as never, context) : (this.host.featureHandlers().get(method) as FeatureHandler)(params as never, context);
   }
 
   #request(method: string, params: JsonObject | undefined, options: ClientCallOptions = {}, via: RequestContext | undefined): Promise<unknown> {

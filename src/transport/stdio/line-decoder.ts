@@ -25,8 +25,9 @@ export class LineDecoder {
     const events: LineEvent[] = [];
     let start = 0;
     for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE, start)) {
-      this.#take(chunk.subarray(start, newline), events);
-      const event = this.#finishLine();
+      const piece = chunk.subarray(start, newline);
+      // A frame wholly inside this chunk is decoded where it lies: nothing to keep, nothing to copy.
+      const event = this.#pieces.length === 0 && !this.#discarding ? this.#whole(piece) : this.#last(piece, events);
       if (event) events.push(event);
       start = newline + 1;
     }
@@ -40,11 +41,24 @@ export class LineDecoder {
     return event ? [event] : [];
   }
 
+  #whole(bytes: Uint8Array): LineEvent | undefined {
+    return bytes.length > this.maxFrameBytes ? this.#tooLong() : this.#decode(bytes);
+  }
+
+  #last(piece: Uint8Array, events: LineEvent[]): LineEvent | undefined {
+    this.#take(piece, events);
+    return this.#finishLine();
+  }
+
+  #tooLong(): LineEvent {
+    return { kind: "rejected", reason: `Parse error: a frame is longer than the limit of ${this.maxFrameBytes} bytes` };
+  }
+
   #take(piece: Uint8Array, events: LineEvent[]): void {
     if (this.#discarding || piece.length === 0) return;
     this.#buffered += piece.length;
     if (this.#buffered > this.maxFrameBytes) {
-      events.push({ kind: "rejected", reason: `Parse error: a frame is longer than the limit of ${this.maxFrameBytes} bytes` });
+      events.push(this.#tooLong());
       this.#pieces = [];
       this.#buffered = 0;
       this.#discarding = true;
@@ -62,6 +76,11 @@ export class LineDecoder {
     const bytes = joinBytes(this.#pieces, this.#buffered);
     this.#pieces = [];
     this.#buffered = 0;
+    return this.#decode(bytes);
+  }
+
+  /** One frame's bytes (a trailing CR dropped) as text; a blank frame is nothing. */
+  #decode(bytes: Uint8Array): LineEvent | undefined {
     const length = bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
     if (length === 0) return undefined;
     try {

@@ -138,6 +138,18 @@ describe("StdioTransport: writing frames", () => {
     expect(sink.text()).toBe('{"n":1}\n{"n":2,"s":"line\\nbreak"}\n');
   });
 
+  it("writes frames sent while a write is under way together, in order, up to 64 KiB per write", async () => {
+    const { transport, sink } = await started();
+    sink.hold();
+    const first = transport.send({ n: 1 });
+    await flush();
+    const burst = [transport.send({ n: 2 }), transport.send({ n: 3 }), transport.send({ big: "x".repeat(70_000) }), transport.send({ n: 4 })];
+    sink.release();
+    await Promise.all([first, ...burst]);
+    expect(sink.messages()).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { big: "x".repeat(70_000) }, { n: 4 }]);
+    expect(sink.chunks.map((chunk) => new TextDecoder().decode(chunk).split("\n").length - 1)).toEqual([1, 2, 1, 1]);
+  });
+
   it("flushes what was sent before close, then closes the writable and stops reading", async () => {
     const { transport, sink, source, closes } = await started();
     sink.hold();
@@ -158,6 +170,7 @@ describe("StdioTransport: writing frames", () => {
     const { transport, sink, closes } = await started();
     sink.hold();
     const first = transport.send({ n: 1 });
+    await flush(); // the first write is under way: the second frame waits for its own
     const second = transport.send({ n: 2 });
     sink.failWith = new Error("EPIPE");
     sink.release();
@@ -178,6 +191,29 @@ describe("StdioTransport: writing frames", () => {
     sink.failClose = true;
     await transport.close();
     expect(closes).toEqual([undefined]);
+  });
+});
+
+describe("StdioTransport: a peer that never reads", () => {
+  it("bounds what it queues: past the limit the send fails, the transport closes, and the queue is given up", async () => {
+    const stuck = new RecordingWritable();
+    stuck.hold();
+    const transport = new StdioTransport({ readable: new ChunkSource(), writable: stuck, maxQueuedBytes: 4096 });
+    const seen = recorder();
+    await transport.start(seen.receiver);
+    const message = { jsonrpc: "2.0", method: "notifications/message", params: { data: "x".repeat(1000) } };
+    const outcome = (sent: Promise<void>) => sent.then(() => "written", (error: unknown) => error as MCPError);
+    const first = outcome(transport.send(message));
+    await flush();
+    const queued = [1, 2].map(() => outcome(transport.send(message)));
+    const refused = await outcome(transport.send(message));
+    expect(refused).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "The peer is not reading: 3216 bytes are waiting to be written (limit 4096)" });
+    expect(seen.closes).toEqual([refused]);
+    await expect(transport.send({ n: 1 })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+    // Frames queued behind the stuck write are given up; the one already being written completes if the peer wakes.
+    expect(await Promise.all(queued)).toEqual([refused, refused]);
+    stuck.release();
+    await expect(first).resolves.toBe("written");
   });
 });
 

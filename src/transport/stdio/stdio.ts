@@ -1,5 +1,6 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
+import { joinBytes } from "../bytes.js";
 import type { Transport, TransportReceiver } from "../transport/transport.types.js";
 import { LineDecoder, type LineEvent } from "./line-decoder.js";
 
@@ -15,9 +16,15 @@ export interface StdioTransportOptions {
   readonly writable: StdioWritable;
   /** The longest frame accepted, in bytes (default 16 MiB); a longer one is answered -32700 and skipped. */
   readonly maxFrameBytes?: number;
+  /** Bytes sent but not yet taken by the writable (default 16 MiB); past it the peer is deemed not reading and the transport closes. */
+  readonly maxQueuedBytes?: number;
 }
 
 export const DEFAULT_MAX_FRAME_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+
+/** Frames waiting together are joined into one write up to this size; a frame past it starts the next write. */
+const MAX_BATCH_BYTES = 64 * 1024;
 
 /**
  * Newline-delimited JSON-RPC over a pair of byte streams, as the MCP stdio transport defines it.
@@ -28,8 +35,15 @@ export class StdioTransport implements Transport {
   readonly #readable: AsyncIterable<Uint8Array>;
   readonly #writable: StdioWritable;
   readonly #maxFrameBytes: number;
+  readonly #maxQueuedBytes: number;
+  /** Bytes of frames sent whose write has not completed yet. */
+  #queuedBytes = 0;
   #receiver: TransportReceiver | undefined;
   #writes: Promise<void> = Promise.resolve();
+  /** The batch new frames join: frames waiting for the writes before them, taken as one chunk when their turn comes. */
+  #batch: WriteBatch | undefined;
+  /** Batches not yet handed to the writable (given up at once when the peer stops reading). */
+  readonly #waiting = new Set<WriteBatch>();
   #iterator: AsyncIterator<Uint8Array> | undefined;
   #closed = false;
   /** The first write failure: frames queued behind it are not attempted. */
@@ -39,6 +53,7 @@ export class StdioTransport implements Transport {
     this.#readable = options.readable;
     this.#writable = options.writable;
     this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    this.#maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
   }
 
   /** True once closed by either end (or by a failed read or write). */
@@ -64,10 +79,51 @@ export class StdioTransport implements Transport {
       return Promise.reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, { cause: error }));
     }
     if (text === undefined) return Promise.reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: the message has no JSON form"));
-    const bytes = this.#encoder.encode(`${text}\n`);
-    const written = this.#writes.then(() => this.#write(bytes));
-    this.#writes = written.catch(() => undefined);
-    return written;
+    const frame = this.#encoder.encode(`${text}\n`);
+    if (this.#queuedBytes + frame.length > this.#maxQueuedBytes) return Promise.reject(this.#peerNotReading());
+    this.#queuedBytes += frame.length;
+    const pending = this.#batch;
+    if (pending && pending.bytes + frame.length <= MAX_BATCH_BYTES) {
+      pending.frames.push(frame);
+      pending.bytes += frame.length;
+      return pending.written;
+    }
+    // Frames sent while earlier writes are still under way (or in the same tick) go out together in
+    // one write when their turn comes: one system call for a burst of answers, order unchanged.
+    const batch = new WriteBatch(frame);
+    this.#batch = batch;
+    this.#waiting.add(batch);
+    this.#writes = this.#writes.then(() => this.#flush(batch));
+    return batch.written;
+  }
+
+  /** Hands a batch to the writable when its turn comes; never rejects (the batch's own promise does). */
+  async #flush(batch: WriteBatch): Promise<void> {
+    if (!this.#waiting.delete(batch)) return;
+    if (this.#batch === batch) this.#batch = undefined;
+    try {
+      await this.#write(joinBytes(batch.frames, batch.bytes));
+      batch.resolve();
+    } catch (error) {
+      batch.reject(error);
+    } finally {
+      this.#queuedBytes -= batch.bytes;
+    }
+  }
+
+  /** A peer that stopped reading would make the queue grow without end: close with a clear error instead. */
+  #peerNotReading(): MCPError {
+    const error = new MCPError(MCP_CODES.TRANSPORT_ERROR, `The peer is not reading: ${this.#queuedBytes} bytes are waiting to be written (limit ${this.#maxQueuedBytes})`);
+    this.#writeFailure ??= error;
+    for (const batch of this.#waiting) {
+      batch.reject(error);
+      this.#queuedBytes -= batch.bytes;
+    }
+    this.#waiting.clear();
+    this.#batch = undefined;
+    this.#shutDown(error);
+    void this.#stopReading();
+    return error;
   }
 
   async #write(bytes: Uint8Array): Promise<void> {
@@ -138,5 +194,23 @@ export class StdioTransport implements Transport {
     } catch {
       // The source is already gone; nothing left to release.
     }
+  }
+}
+
+/** Frames that go to the writable in one write; `written` settles when that write does. */
+class WriteBatch {
+  readonly frames: Uint8Array[];
+  bytes: number;
+  readonly written: Promise<void>;
+  resolve!: () => void;
+  reject!: (error: unknown) => void;
+
+  constructor(frame: Uint8Array) {
+    this.frames = [frame];
+    this.bytes = frame.length;
+    this.written = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
   }
 }
