@@ -32,6 +32,7 @@ async function started(maxFrameBytes?: number) {
 }
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+const outcome = (sent: Promise<void>) => sent.then(() => "written", (error: unknown) => error as MCPError);
 
 describe("StdioTransport: reading frames", () => {
   it("reassembles a frame split into single bytes", async () => {
@@ -202,7 +203,6 @@ describe("StdioTransport: a peer that never reads", () => {
     const seen = recorder();
     await transport.start(seen.receiver);
     const message = { jsonrpc: "2.0", method: "notifications/message", params: { data: "x".repeat(1000) } };
-    const outcome = (sent: Promise<void>) => sent.then(() => "written", (error: unknown) => error as MCPError);
     const first = outcome(transport.send(message));
     await flush();
     const queued = [1, 2].map(() => outcome(transport.send(message)));
