@@ -5,7 +5,7 @@ import { EventSource } from "eventsource";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCPClient, MCP_CODES, type MCPClientOptions } from "../src/index.js";
 import { HttpSseTransport, connectHttp, type HttpSseTransportOptions } from "../src/transport/http-client/index.js";
-import { startSseServer, type RunningServer } from "../src/transport/http-client/sdk-servers.test-helpers.js";
+import { startSseServer, type RunningServer } from "./support/sdk-http-servers.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

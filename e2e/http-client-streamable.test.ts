@@ -5,7 +5,7 @@ import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/in
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCPClient, MCP_CODES, type MCPClientOptions, type MCPError } from "../src/index.js";
 import { StreamableHttpTransport, connectHttp, isSessionExpired, type StreamableHttpTransportOptions } from "../src/transport/http-client/index.js";
-import { startStreamableServer, type RunningServer, type StreamableServerOptions } from "../src/transport/http-client/sdk-servers.test-helpers.js";
+import { startStreamableServer, type RunningServer, type StreamableServerOptions } from "./support/sdk-http-servers.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -11,7 +11,7 @@ export interface StdioWritable {
 }
 
 export interface StdioTransportOptions {
-  /** The bytes from the peer: `Readable.toWeb(process.stdin)`, `Bun.stdin.stream()`, a child's stdout… */
+  /** The bytes from the peer: Node's stdin (or `Readable.toWeb` of it), `Bun.stdin.stream()`, a child's stdout… */
   readonly readable: AsyncIterable<Uint8Array>;
   readonly writable: StdioWritable;
   /** The longest frame accepted, in bytes (default 16 MiB); a longer one is answered -32700 and skipped. */
