@@ -2,6 +2,8 @@
 // calls mixed with cancellations and timeouts. Every answer is counted on the wire: nothing lost,
 // nothing twice, nothing crossed; afterwards nothing is left in any map. `SOAK_CLIENTS` and
 // `SOAK_CALLS` (per client) make it longer.
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { MCPClient, MCPServer, StdioTransport, StreamableHttpTransport, streamableHttpHandler, type InboundContext, type SendOptions, type Transport, type TransportReceiver } from "../src/index.js";
@@ -184,6 +186,7 @@ describe("soak", () => {
 
   it(`${CLIENTS} clients × ${CALLS} calls over stdio framing (byte pipes): nothing lost, twice or crossed, nothing left`, async () => {
     const timersBefore = liveTimers();
+    const heapBefore = await heapAfterGc();
     const server = soakServer();
     const transports: CountingTransport[] = [];
     const clients: MCPClient[] = [];
@@ -211,8 +214,34 @@ describe("soak", () => {
     expect(server.sessions.size).toBe(0);
     await until(() => liveTimers() <= timersBefore);
     expect(liveTimers()).toBeLessThanOrEqual(timersBefore);
+    // With every connection closed and nothing of the run referenced, the heap is back near where it started.
+    transports.length = 0;
+    clients.length = 0;
+    sessions.length = 0;
+    const grownBytes = (await heapAfterGc()) - heapBefore;
+    console.info(`soak (stdio): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB over ${CLIENTS * CALLS} calls`);
+    expect(grownBytes).toBeLessThan(HEAP_SLACK_BYTES);
   }, 60_000);
 });
+
+/** Room for what a first run leaves behind legitimately (compiled code, schema caches); a per-call leak over the run is far larger. */
+const HEAP_SLACK_BYTES = 2 * 1024 * 1024;
+
+/** The used heap once collections stop freeing anything (gc made callable for this process only; bounded rounds). */
+async function heapAfterGc(): Promise<number> {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  let used = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 10; round++) {
+    // Closed sockets and streams release their memory a few ticks after the collection that finds them.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gc();
+    const now = process.memoryUsage().heapUsed;
+    if (now >= used - 64 * 1024) return now;
+    used = now;
+  }
+  return used;
+}
 
 /** Timers alive in this process now (Node's view of its active resources). */
 function liveTimers(): number {
