@@ -2,6 +2,7 @@
 // calls mixed with cancellations and timeouts. Every answer is counted on the wire: nothing lost,
 // nothing twice, nothing crossed; afterwards nothing is left in any map. `SOAK_CLIENTS` and
 // `SOAK_CALLS` (per client) make it longer.
+import { getEventListeners } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
@@ -75,20 +76,30 @@ interface Tally {
   crossed: number;
 }
 
+/** A signal each client passes to every echo and fail call and never aborts: the library must take back the listener it adds per call. */
+const longLived = new WeakMap<MCPClient, AbortSignal>();
+
+/** Abort listeners left on the clients' long-lived signals (0 when no call leaked one). */
+function leftListeners(clients: readonly MCPClient[]): number {
+  return clients.reduce((sum, client) => sum + getEventListeners(longLived.get(client) as AbortSignal, "abort").length, 0);
+}
+
 /** One client's workload: echo calls checked against their own text, cancels, timeouts and failures. */
 async function workload(client: MCPClient, who: number, tally: Tally): Promise<void> {
+  longLived.set(client, new AbortController().signal);
   // WINDOW calls in flight per client at a time (each POST holds a socket until its answer).
   for (let start = 0; start < CALLS; start += WINDOW) await Promise.all(callsOf(client, who, tally, start, Math.min(CALLS, start + WINDOW)));
 }
 
 function callsOf(client: MCPClient, who: number, tally: Tally, from: number, to: number): Array<Promise<void>> {
+  const signal = longLived.get(client) as AbortSignal;
   const calls: Array<Promise<void>> = [];
   for (let n = from; n < to; n++) {
     const kind = n % 6;
     if (kind === 0 || kind === 1 || kind === 2) {
       const text = `client ${who} call ${n}`;
       calls.push(
-        client.callTool("echo", { text }).then(
+        client.callTool("echo", { text }, { signal }).then(
           (result) => void ((result.content[0] as { text: string }).text === text ? tally.ok++ : tally.crossed++),
           () => void tally.crossed++,
         ),
@@ -102,7 +113,7 @@ function callsOf(client: MCPClient, who: number, tally: Tally, from: number, to:
       calls.push(client.callTool("hold", {}, { timeoutMs: 5 }).then(() => void tally.crossed++, (error: { code?: string }) => void (error.code === "MCP.TIMEOUT" ? tally.timedOut++ : tally.crossed++)));
     } else {
       // A tool's throw (here not even an Error) is a tool result with isError, as the spec says.
-      calls.push(client.callTool("fail", {}).then((result) => void (result.isError === true ? tally.failed++ : tally.crossed++), () => void tally.crossed++));
+      calls.push(client.callTool("fail", {}, { signal }).then((result) => void (result.isError === true ? tally.failed++ : tally.crossed++), () => void tally.crossed++));
     }
   }
   return calls;
@@ -170,6 +181,7 @@ describe("soak", () => {
     const tally: Tally = { ok: 0, cancelled: 0, timedOut: 0, failed: 0, crossed: 0 };
     await Promise.all(clients.map((client, who) => workload(client, who, tally)));
     expect(tally).toEqual(expectedTally());
+    expect(leftListeners(clients)).toBe(0);
     const { requests, toolCalls } = checkWire(transports);
     expect(toolCalls).toBe(CLIENTS * CALLS);
     expect(requests).toBeGreaterThan(toolCalls); // initialize and tools/list besides
@@ -205,6 +217,7 @@ describe("soak", () => {
     const tally: Tally = { ok: 0, cancelled: 0, timedOut: 0, failed: 0, crossed: 0 };
     await Promise.all(clients.map((client, who) => workload(client, who, tally)));
     expect(tally).toEqual(expectedTally());
+    expect(leftListeners(clients)).toBe(0);
     expect(checkWire(transports).toolCalls).toBe(CLIENTS * CALLS);
     // Nothing in flight on the server side once every caller has its outcome.
     await until(() => sessions.every((session) => pendingOf(session).incoming === 0));
