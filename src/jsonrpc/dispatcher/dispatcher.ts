@@ -289,11 +289,14 @@ export class JsonRpcDispatcher implements ContextHost {
     const method = message.method as string;
     this.#telemetry?.notification(peerOf(this.side), method);
     if (method === NOTIFICATIONS.cancelled) return this.#handleCancelled(message.params);
-    if (method === NOTIFICATIONS.progress && this.#handleProgress(message.params)) return;
     const entry = this.#notificationHandlers.get(method);
-    if (!entry) return;
-    const checked = checkParams(this.#incomingNotificationSchema(method) ?? entry.schema, message.params);
+    const progress = method === NOTIFICATIONS.progress;
+    if (!entry && !progress) return;
+    const checked = checkParams(this.#incomingNotificationSchema(method) ?? entry?.schema, message.params);
     if (!checked.ok) return this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${method}: ${checked.issues}`));
+    // Progress for one of our requests goes to its caller; any other goes to a progress handler, if there is one.
+    if (progress && this.#outgoing.progress(checked.value as ProgressUpdate)) return;
+    if (!entry) return;
     const context = { method, session: this.session, inbound };
     try {
       Promise.resolve(entry.handler(checked.value, context)).catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
@@ -310,16 +313,6 @@ export class JsonRpcDispatcher implements ContextHost {
     const reason = params?.["reason"];
     inflight.abort(new MCPError(MCP_CODES.REQUEST_CANCELLED, `The peer cancelled ${inflight.method}${typeof reason === "string" ? `: ${reason}` : ""}`));
     this.#complete(inflight, undefined);
-  }
-
-  /** True when the progress belonged to one of our requests. */
-  #handleProgress(params: Record<string, unknown> | undefined): boolean {
-    const checked = checkParams(this.#incomingNotificationSchema(NOTIFICATIONS.progress), params);
-    if (!checked.ok) {
-      this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${NOTIFICATIONS.progress}: ${checked.issues}`));
-      return true;
-    }
-    return this.#outgoing.progress(checked.value as ProgressUpdate);
   }
 
   #handleResult(message: WireMessage): void {
