@@ -10,6 +10,7 @@ import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { listen } from "./http-util.mjs";
 import { cpuResult } from "./limit.mjs";
+import { sdkConnection } from "./sdk-connection.mjs";
 import { serializing } from "./wire.mjs";
 
 export function sdk1Server() {
@@ -19,31 +20,18 @@ export function sdk1Server() {
   return server;
 }
 
-function wrap(client, extra = {}) {
-  return {
-    call: (args) => client.callTool({ name: "echo", arguments: args }),
-    ping: () => client.ping(),
-    cpu: async () => Number((await client.callTool({ name: "cpu", arguments: {} })).content[0].text),
-    ...extra,
-    close: async () => {
-      await client.close();
-      await extra.close?.();
-    },
-  };
-}
-
 export async function sdk1InProcess() {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
   await sdk1Server().connect(serializing(serverEnd));
   const client = new Client({ name: "bench", version: "1.0.0" });
   await client.connect(serializing(clientEnd));
-  return wrap(client);
+  return sdkConnection(client);
 }
 
 export async function sdk1Stdio(script) {
   const client = new Client({ name: "bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [script], stderr: "inherit" }));
-  return wrap(client);
+  return sdkConnection(client);
 }
 
 /** mode: "sse" (Streamable HTTP, SSE answers), "json" (Streamable HTTP, JSON answers), "legacy" (HTTP+SSE). */
@@ -72,7 +60,7 @@ export async function sdk1Http(mode) {
         });
   const client = new Client({ name: "bench", version: "1.0.0" });
   await client.connect(mode === "legacy" ? new SSEClientTransport(new URL("/sse", served.url)) : new StreamableHTTPClientTransport(new URL("/mcp", served.url)));
-  return wrap(client, {
+  return sdkConnection(client, {
     close: async () => {
       for (const transport of sessions.values()) await transport.close();
       await served.close();

@@ -4,6 +4,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { InMemoryTransport, McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { serveHttp } from "@suaveplan/mcp/node";
 import { cpuResult } from "./limit.mjs";
+import { sdkConnection } from "./sdk-connection.mjs";
 import { serializing } from "./wire.mjs";
 
 export function sdk2Server() {
@@ -13,31 +14,18 @@ export function sdk2Server() {
   return server;
 }
 
-function wrap(client, extra = {}) {
-  return {
-    call: (args) => client.callTool({ name: "echo", arguments: args }),
-    ping: () => client.ping(),
-    cpu: async () => Number((await client.callTool({ name: "cpu", arguments: {} })).content[0].text),
-    ...extra,
-    close: async () => {
-      await client.close();
-      await extra.close?.();
-    },
-  };
-}
-
 export async function sdk2InProcess() {
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair();
   await sdk2Server().connect(serializing(serverEnd));
   const client = new Client({ name: "bench", version: "1.0.0" });
   await client.connect(serializing(clientEnd));
-  return wrap(client);
+  return sdkConnection(client);
 }
 
 export async function sdk2Stdio(script) {
   const client = new Client({ name: "bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [script], stderr: "inherit" }));
-  return wrap(client);
+  return sdkConnection(client);
 }
 
 /**
@@ -58,7 +46,7 @@ export async function sdk2Http(mode) {
   const served = await serveHttp(fetch, { port: 0 });
   const client = new Client({ name: "bench", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", served.url)));
-  return wrap(client, {
+  return sdkConnection(client, {
     close: async () => {
       for (const transport of sessions.values()) await transport.close();
       await served.close();
