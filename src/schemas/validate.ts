@@ -1,6 +1,7 @@
 // The one way the library parses wire data: never through zod's eval-based fast path (CSP and edge
 // runtimes forbid it), and with issues summarised into a line fit for a JSON-RPC error message.
 import * as z from "zod/mini";
+import { precheckOf, VALID } from "./precheck.js";
 
 export type ValidationResult<T> =
   | { readonly ok: true; readonly value: T }
@@ -16,6 +17,8 @@ const PARSE_OPTIONS: z.core.ParseContextInternal<z.core.$ZodIssue> = { jitless: 
 
 /** Parses `value` with `schema`; on failure, `issues` reads like `params.name: expected string, received number`. */
 export function validate<S extends z.core.$ZodType>(schema: S, value: unknown): ValidationResult<z.output<S>> {
+  // The common valid message is vouched for without a copy; zod parses the rest (and explains refusals).
+  if (precheckOf(schema)(value) === VALID) return { ok: true, value: value as z.output<S> };
   const parsed = z.safeParse(schema, value, PARSE_OPTIONS);
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, issues: summarizeIssues(parsed.error.issues) };

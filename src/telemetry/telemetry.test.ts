@@ -102,7 +102,7 @@ describe("request metrics", () => {
     vi.spyOn(performance, "now").mockImplementation(() => now);
     const harness = createHarness();
 
-    const record = harness.telemetry.outgoingRequest(request({ method: "tools/list" }));
+    const record = harness.telemetry.outgoingRequest(request({ method: "tools/list" }))!;
     now = 1042.5;
     record.end("success");
 
@@ -123,7 +123,7 @@ describe("request metrics", () => {
   ] as const)("counts a request received by the %s under the direction of its sender, %s", async (side, sender) => {
     const harness = createHarness();
 
-    harness.telemetry.incomingRequest(request({ side, method: "ping" })).end("success");
+    harness.telemetry.incomingRequest(request({ side, method: "ping" }))!.end("success");
 
     const totals = await harness.dataPoints(METRIC_NAMES.requestTotal);
     expect(totals.map((point) => point.attributes)).toEqual([{ direction: sender, method: "ping", status: "success" }]);
@@ -135,10 +135,10 @@ describe("request metrics", () => {
     const harness = createHarness();
     const { telemetry } = harness;
 
-    telemetry.outgoingRequest(request({ id: 1 })).end("success");
-    telemetry.outgoingRequest(request({ id: 2 })).end("error", { type: "-32603", code: -32603 });
-    telemetry.outgoingRequest(request({ id: 3 })).end("error");
-    telemetry.outgoingRequest(request({ id: 4 })).end("cancelled");
+    telemetry.outgoingRequest(request({ id: 1 }))!.end("success");
+    telemetry.outgoingRequest(request({ id: 2 }))!.end("error", { type: "-32603", code: -32603 });
+    telemetry.outgoingRequest(request({ id: 3 }))!.end("error");
+    telemetry.outgoingRequest(request({ id: 4 }))!.end("cancelled");
 
     const totals = await harness.dataPoints(METRIC_NAMES.requestTotal);
     const countByStatus = Object.fromEntries(totals.map((point) => [point.attributes["status"], point.value]));
@@ -147,7 +147,7 @@ describe("request metrics", () => {
 
   it("records a request once however many times it is ended", async () => {
     const harness = createHarness();
-    const record = harness.telemetry.outgoingRequest(request());
+    const record = harness.telemetry.outgoingRequest(request())!;
 
     record.end("error", { type: "-32601", code: -32601, message: "Method not found" });
     record.end("success");
@@ -188,7 +188,7 @@ describe("request spans", () => {
           sessionId: "191c4850af6c49e08843a3f6c80e5046",
           protocolVersion: "2025-11-25",
         }),
-      )
+      )!
       .end("success");
 
     const span = onlySpan(harness);
@@ -209,7 +209,7 @@ describe("request spans", () => {
   it("keeps a tool call without a usable tool name to the bare method name", () => {
     const harness = createHarness();
 
-    harness.telemetry.incomingRequest(request({ side: "server", method: "tools/call", params: { name: 42 } })).end("success");
+    harness.telemetry.incomingRequest(request({ side: "server", method: "tools/call", params: { name: 42 } }))!.end("success");
 
     const span = onlySpan(harness);
     expect(span.name).toBe("tools/call");
@@ -221,7 +221,7 @@ describe("request spans", () => {
   it("names a prompt request after its prompt", () => {
     const harness = createHarness();
 
-    harness.telemetry.outgoingRequest(request({ method: "prompts/get", id: "req-3", params: { name: "code-review" } })).end("success");
+    harness.telemetry.outgoingRequest(request({ method: "prompts/get", id: "req-3", params: { name: "code-review" } }))!.end("success");
 
     const span = onlySpan(harness);
     expect(span.name).toBe("prompts/get code-review");
@@ -237,7 +237,7 @@ describe("request spans", () => {
     (method) => {
       const harness = createHarness();
 
-      harness.telemetry.outgoingRequest(request({ method, params: { uri: "file:///tmp/report.pdf" } })).end("success");
+      harness.telemetry.outgoingRequest(request({ method, params: { uri: "file:///tmp/report.pdf" } }))!.end("success");
 
       const span = onlySpan(harness);
       expect(span.name).toBe(method);
@@ -248,7 +248,7 @@ describe("request spans", () => {
   it("records only the method and request id when nothing else is known", () => {
     const harness = createHarness();
 
-    harness.telemetry.outgoingRequest(request({ method: "resources/read", params: { uri: ["not", "a", "string"] } })).end("success");
+    harness.telemetry.outgoingRequest(request({ method: "resources/read", params: { uri: ["not", "a", "string"] } }))!.end("success");
 
     const span = onlySpan(harness);
     expect(span.name).toBe("resources/read");
@@ -261,7 +261,7 @@ describe("span errors", () => {
     const harness = createHarness();
 
     harness.telemetry
-      .incomingRequest(request({ side: "server", method: "tools/call", params: { name: "x" } }))
+      .incomingRequest(request({ side: "server", method: "tools/call", params: { name: "x" } }))!
       .end("error", { type: "-32602", code: -32602, message: "Invalid params" });
 
     const span = onlySpan(harness);
@@ -273,7 +273,7 @@ describe("span errors", () => {
   it("falls back to _OTHER for an error without a type and records no status code", () => {
     const harness = createHarness();
 
-    harness.telemetry.outgoingRequest(request()).end("error");
+    harness.telemetry.outgoingRequest(request())!.end("error");
 
     const span = onlySpan(harness);
     expect(span.attributes["error.type"]).toBe("_OTHER");
@@ -284,8 +284,8 @@ describe("span errors", () => {
   it("types a cancelled request as cancelled unless told otherwise", () => {
     const harness = createHarness();
 
-    harness.telemetry.outgoingRequest(request({ id: 1 })).end("cancelled");
-    harness.telemetry.outgoingRequest(request({ id: 2 })).end("cancelled", { type: "timeout" });
+    harness.telemetry.outgoingRequest(request({ id: 1 }))!.end("cancelled");
+    harness.telemetry.outgoingRequest(request({ id: 2 }))!.end("cancelled", { type: "timeout" });
 
     const types = harness.finishedSpans().map((span) => [span.attributes["error.type"], span.status.code]);
     expect(types).toEqual([
@@ -297,7 +297,7 @@ describe("span errors", () => {
   it("marks a span failed for an error inside a successful result while the metric says success", async () => {
     const harness = createHarness();
 
-    harness.telemetry.outgoingRequest(request({ method: "tools/call", params: { name: "x" } })).end("success", { type: "tool_error" });
+    harness.telemetry.outgoingRequest(request({ method: "tools/call", params: { name: "x" } }))!.end("success", { type: "tool_error" });
 
     const span = onlySpan(harness);
     expect(span.attributes["error.type"]).toBe("tool_error");
@@ -314,7 +314,7 @@ describe("trace context injection", () => {
     const params: JsonObject = { name: "get-weather", _meta: meta };
     const before = structuredClone(params);
 
-    const record = harness.telemetry.outgoingRequest(request({ method: "tools/call", params }));
+    const record = harness.telemetry.outgoingRequest(request({ method: "tools/call", params }))!;
     record.end("success");
 
     const span = onlySpan(harness);
@@ -331,7 +331,7 @@ describe("trace context injection", () => {
   it("creates _meta when the request has no params", () => {
     const harness = createHarness();
 
-    const record = harness.telemetry.outgoingRequest(request({ params: undefined }));
+    const record = harness.telemetry.outgoingRequest(request({ params: undefined }))!;
 
     expect(Object.keys(record.params ?? {})).toEqual(["_meta"]);
     expect(record.params?.["_meta"]).toEqual({ traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/) });
@@ -340,7 +340,7 @@ describe("trace context injection", () => {
   it("carries the tracestate of the active trace and parents the client span on the active span", () => {
     const harness = createHarness();
 
-    const record = context.with(contextWithRemoteParent(), () => harness.telemetry.outgoingRequest(request({ params: {} })));
+    const record = context.with(contextWithRemoteParent(), () => harness.telemetry.outgoingRequest(request({ params: {} }))!);
     record.end("success");
 
     const span = onlySpan(harness);
@@ -356,7 +356,7 @@ describe("trace context injection", () => {
     const harness = createHarness();
     const params: JsonObject = { _meta: "not an object" };
 
-    const record = harness.telemetry.outgoingRequest(request({ params }));
+    const record = harness.telemetry.outgoingRequest(request({ params }))!;
 
     expect(record.params).toBe(params);
   });
@@ -367,8 +367,8 @@ describe("trace context injection", () => {
     const traced: JsonObject = { _meta: { progressToken: 1 } };
     const untraced: JsonObject = { _meta: { progressToken: 2 } };
 
-    const inside = context.with(contextWithRemoteParent(), () => harness.telemetry.outgoingRequest(request({ params: traced })));
-    const outside = harness.telemetry.outgoingRequest(request({ params: untraced }));
+    const inside = context.with(contextWithRemoteParent(), () => harness.telemetry.outgoingRequest(request({ params: traced }))!);
+    const outside = harness.telemetry.outgoingRequest(request({ params: untraced }))!;
 
     expect(inside.params?.["_meta"]).toEqual({
       progressToken: 1,
@@ -384,8 +384,8 @@ describe("trace context extraction", () => {
     const client = createHarness();
     const server = createHarness();
 
-    const outgoing = client.telemetry.outgoingRequest(request({ side: "client", method: "tools/call", id: 9, params: { name: "echo" } }));
-    const incoming = server.telemetry.incomingRequest(request({ side: "server", method: "tools/call", id: 9, params: outgoing.params }));
+    const outgoing = client.telemetry.outgoingRequest(request({ side: "client", method: "tools/call", id: 9, params: { name: "echo" } }))!;
+    const incoming = server.telemetry.incomingRequest(request({ side: "server", method: "tools/call", id: 9, params: outgoing.params }))!;
     incoming.end("success");
     outgoing.end("success");
 
@@ -407,11 +407,11 @@ describe("trace context extraction", () => {
 
   it("links the ambient span when _meta names another parent", () => {
     const harness = createHarness();
-    const ambient = harness.telemetry.outgoingRequest(request());
+    const ambient = harness.telemetry.outgoingRequest(request())!;
     const ambientSpanContext = trace.getSpanContext(ambient.run(() => context.active())) as SpanContext;
     const meta = { traceparent: `00-${REMOTE_PARENT.traceId}-${REMOTE_PARENT.spanId}-01` };
 
-    ambient.run(() => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: meta } }))).end("success");
+    ambient.run(() => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: meta } }))!).end("success");
 
     const [serverSpan] = harness.finishedSpans();
     expect(serverSpan?.parentSpanContext?.spanId).toBe(REMOTE_PARENT.spanId);
@@ -420,11 +420,11 @@ describe("trace context extraction", () => {
 
   it("parents the server span on the ambient span, unlinked, when _meta has no trace context", () => {
     const harness = createHarness();
-    const ambient = harness.telemetry.outgoingRequest(request());
+    const ambient = harness.telemetry.outgoingRequest(request())!;
     const ambientSpanId = ambient.run(() => trace.getActiveSpan()?.spanContext().spanId);
 
-    ambient.run(() => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: { progressToken: 5 } } }))).end("success");
-    ambient.run(() => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: [] } }))).end("success");
+    ambient.run(() => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: { progressToken: 5 } } }))!).end("success");
+    ambient.run(() => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: [] } }))!).end("success");
 
     const serverSpans = harness.finishedSpans();
     expect(serverSpans.map((span) => span.parentSpanContext?.spanId)).toEqual([ambientSpanId, ambientSpanId]);
@@ -435,11 +435,11 @@ describe("trace context extraction", () => {
     const harness = createHarness({
       propagator: new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
     });
-    const ambient = harness.telemetry.outgoingRequest(request());
+    const ambient = harness.telemetry.outgoingRequest(request())!;
     const ambientSpanId = ambient.run(() => trace.getActiveSpan()?.spanContext().spanId);
 
     const incoming = ambient.run(() =>
-      harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: { baggage: "user=alice" } } })),
+      harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: { baggage: "user=alice" } } }))!,
     );
     const baggage = incoming.run(() => propagation.getActiveBaggage()?.getEntry("user")?.value);
     incoming.end("success");
@@ -455,7 +455,7 @@ describe("trace context extraction", () => {
     const invalidAmbient = trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
     const meta = { traceparent: `00-${REMOTE_PARENT.traceId}-${REMOTE_PARENT.spanId}-01` };
 
-    context.with(invalidAmbient, () => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: meta } }))).end("success");
+    context.with(invalidAmbient, () => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: meta } }))!).end("success");
 
     const span = onlySpan(harness);
     expect(span.parentSpanContext?.spanId).toBe(REMOTE_PARENT.spanId);
@@ -474,7 +474,7 @@ describe("trace context extraction", () => {
     };
     const harness = createHarness({ propagator: enumeratingPropagator });
 
-    harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: { progressToken: 3, vendor: "v-1" } } }));
+    harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: { progressToken: 3, vendor: "v-1" } } }))!;
 
     expect(seen).toEqual([
       ["progressToken", undefined],
@@ -485,7 +485,7 @@ describe("trace context extraction", () => {
   it("starts a root span when there is neither _meta nor an ambient span", () => {
     const harness = createHarness();
 
-    harness.telemetry.incomingRequest(request({ side: "server", params: { name: "x" } })).end("success");
+    harness.telemetry.incomingRequest(request({ side: "server", params: { name: "x" } }))!.end("success");
 
     expect(onlySpan(harness).parentSpanContext).toBeUndefined();
   });
@@ -507,8 +507,8 @@ describe("a propagator that throws", () => {
     const harness = createHarness({ propagator: throwingPropagator });
     const params: JsonObject = { _meta: { progressToken: 1 } };
 
-    const first = harness.telemetry.outgoingRequest(request({ params }));
-    const second = harness.telemetry.outgoingRequest(request({ params: undefined }));
+    const first = harness.telemetry.outgoingRequest(request({ params }))!;
+    const second = harness.telemetry.outgoingRequest(request({ params: undefined }))!;
 
     expect(first.params).toBe(params);
     expect(second.params).toBeUndefined();
@@ -517,7 +517,7 @@ describe("a propagator that throws", () => {
   it("parents an incoming request on the ambient context", () => {
     const harness = createHarness({ propagator: throwingPropagator });
 
-    harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: { traceparent: "x" } } })).end("success");
+    harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: { traceparent: "x" } } }))!.end("success");
 
     expect(onlySpan(harness).parentSpanContext).toBeUndefined();
   });
@@ -526,10 +526,10 @@ describe("a propagator that throws", () => {
 describe("RequestRecord.run", () => {
   it("runs the handler with the server span active, so its own requests become children", () => {
     const harness = createHarness();
-    const incoming = harness.telemetry.incomingRequest(request({ side: "server", method: "tools/call", params: { name: "ask" } }));
+    const incoming = harness.telemetry.incomingRequest(request({ side: "server", method: "tools/call", params: { name: "ask" } }))!;
 
     const result = incoming.run(() => {
-      harness.telemetry.outgoingRequest(request({ side: "server", method: "sampling/createMessage" })).end("success");
+      harness.telemetry.outgoingRequest(request({ side: "server", method: "sampling/createMessage" }))!.end("success");
       return "handled";
     });
     incoming.end("success");
@@ -542,7 +542,7 @@ describe("RequestRecord.run", () => {
 
   it("runs a callback inside the client span too", () => {
     const harness = createHarness();
-    const outgoing = harness.telemetry.outgoingRequest(request());
+    const outgoing = harness.telemetry.outgoingRequest(request())!;
 
     const activeSpanId = outgoing.run(() => trace.getActiveSpan()?.spanContext().spanId);
     outgoing.end("success");
@@ -552,21 +552,24 @@ describe("RequestRecord.run", () => {
 });
 
 describe("without an OpenTelemetry SDK", () => {
-  it("works as a no-op that neither copies params nor changes the active context", () => {
+  it("records nothing and keeps nothing per request: no record, params untouched", () => {
     const telemetry = new Telemetry();
     const params: JsonObject = { name: "x", _meta: { traceparent: `00-${REMOTE_PARENT.traceId}-${REMOTE_PARENT.spanId}-01` } };
 
-    const outgoing = telemetry.outgoingRequest(request({ method: "tools/call", params }));
-    const incoming = telemetry.incomingRequest(request({ side: "server", method: "tools/call", params }));
-    const activeInHandler = incoming.run(() => context.active());
-    outgoing.end("success");
-    outgoing.end("error");
-    incoming.end("cancelled");
+    expect(telemetry.outgoingRequest(request({ method: "tools/call", params }))).toBeUndefined();
+    expect(telemetry.incomingRequest(request({ side: "server", method: "tools/call", params }))).toBeUndefined();
     telemetry.notification("client", "notifications/initialized");
+    expect(params).toEqual({ name: "x", _meta: { traceparent: `00-${REMOTE_PARENT.traceId}-${REMOTE_PARENT.spanId}-01` } });
+  });
 
-    expect(outgoing.params).toBe(params);
-    expect(incoming.params).toBe(params);
-    expect(activeInHandler).toBe(ROOT_CONTEXT);
+  it("keeps a record for a request that carries baggage but no span, and runs its handler under it", () => {
+    const telemetry = new Telemetry({ propagator: new W3CBaggagePropagator() });
+    const incoming = telemetry.incomingRequest(request({ side: "server", params: { _meta: { baggage: "tenant=acme" } } }));
+    const seen = incoming?.run(() => propagation.getBaggage(context.active())?.getEntry("tenant")?.value);
+    incoming?.end("success");
+    expect(seen).toBe("acme");
+    const outgoing = context.with(propagation.setBaggage(ROOT_CONTEXT, propagation.createBaggage({ tenant: { value: "acme" } })), () => telemetry.outgoingRequest(request({ params: {} })));
+    expect(outgoing?.params?.["_meta"]).toEqual({ baggage: "tenant=acme" });
   });
 
   it("still carries the active trace context, as the API's no-op tracer does", () => {
@@ -575,11 +578,11 @@ describe("without an OpenTelemetry SDK", () => {
 
     const outgoing = context.with(contextWithRemoteParent(), () => telemetry.outgoingRequest(request({ params: {} })));
     const incoming = telemetry.incomingRequest(request({ side: "server", params: { _meta: { traceparent } } }));
-    const seenInHandler = incoming.run(() => trace.getSpanContext(context.active()));
-    outgoing.end("error", { type: "-32603", code: -32603 });
-    incoming.end("success");
+    const seenInHandler = incoming?.run(() => trace.getSpanContext(context.active()));
+    outgoing?.end("error", { type: "-32603", code: -32603 });
+    incoming?.end("success");
 
-    expect(outgoing.params?.["_meta"]).toMatchObject({ traceparent });
+    expect(outgoing?.params?.["_meta"]).toMatchObject({ traceparent });
     expect(seenInHandler).toMatchObject({ traceId: REMOTE_PARENT.traceId, spanId: REMOTE_PARENT.spanId });
   });
 
@@ -591,7 +594,7 @@ describe("without an OpenTelemetry SDK", () => {
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     try {
       const telemetry = new Telemetry();
-      const record = telemetry.outgoingRequest(request({ params: {} }));
+      const record = telemetry.outgoingRequest(request({ params: {} }))!;
       record.end("success");
 
       const [span] = exporter.getFinishedSpans();

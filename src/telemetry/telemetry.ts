@@ -130,21 +130,29 @@ export class Telemetry {
     this.#propagator = options.propagator ?? propagation;
   }
 
-  /** Starts the CLIENT span of a request this side sends, and puts its trace context in `_meta`. */
-  outgoingRequest(info: RequestInfo): RequestRecord {
+  /**
+   * Starts the CLIENT span of a request this side sends, and puts its trace context in `_meta`.
+   * Undefined when there is nothing to record or carry (no SDK, no trace context): most requests.
+   */
+  outgoingRequest(info: RequestInfo): RequestRecord | undefined {
     const parent = context.active();
-    const span = this.#quiet(parent) ? QUIET_SPAN : this.#startSpan(info, SpanKind.CLIENT, parent, undefined);
+    const quiet = this.#quiet(parent);
+    const span = quiet ? QUIET_SPAN : this.#startSpan(info, SpanKind.CLIENT, parent, undefined);
     const spanContext = contextWithSpan(parent, span);
     const fields = this.#injectTraceContext(spanContext);
+    if (quiet && fields === undefined && !this.#requestInstruments) return undefined;
     const params = fields === undefined ? info.params : withTraceContext(info.params, fields);
     return new ActiveRequest(this.#requestInstruments, span, spanContext, params, info.side, info.method);
   }
 
-  /** Starts the SERVER span of a request the peer sent, parented on the trace context of its `_meta`. */
-  incomingRequest(info: RequestInfo): RequestRecord {
+  /** Starts the SERVER span of a request the peer sent, parented on the trace context of its `_meta` (undefined: nothing to record). */
+  incomingRequest(info: RequestInfo): RequestRecord | undefined {
     const ambient = context.active();
     const parent = this.#extractTraceContext(ambient, info.params);
-    const span = this.#quiet(parent) ? QUIET_SPAN : this.#startSpan(info, SpanKind.SERVER, parent, ambientLinks(ambient, parent));
+    const quiet = this.#quiet(parent);
+    // With nothing extracted, no span and no metrics, the handler runs in the ambient context as it is.
+    if (quiet && parent === ambient && !this.#requestInstruments) return undefined;
+    const span = quiet ? QUIET_SPAN : this.#startSpan(info, SpanKind.SERVER, parent, ambientLinks(ambient, parent));
     const spanContext = contextWithSpan(parent, span);
     const direction = peerOf(info.side);
     return new ActiveRequest(this.#requestInstruments, span, spanContext, info.params, direction, info.method);

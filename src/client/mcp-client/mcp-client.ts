@@ -96,6 +96,9 @@ export class MCPClient {
       side: "client",
       codec: codecFor(offered),
       onProtocolError: (error) => this.#report(error),
+      onErrorResponse: (error) => {
+        for (const required of urlElicitationsRequired(error)) this.#awaitedElicitations.add(required.elicitationId);
+      },
       onClose: (error) => this.#teardown(error),
     });
     this.#caches = {
@@ -172,15 +175,18 @@ export class MCPClient {
   }
 
   /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken). */
-  async callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
+  callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
-    const result = await this.#request<CallToolResult>(METHODS.toolsCall, params, options);
+    // A `then`, not an async function: a call in flight holds a small reaction instead of a whole frame.
+    return this.#request<CallToolResult>(METHODS.toolsCall, params, options).then((result) => this.#checkedToolResult(name, result));
+  }
+
+  #checkedToolResult(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
     if (!("content" in result)) {
       throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `tools/call ${name} was answered with a task, which this client did not ask for`, { data: result });
     }
     const listing = this.#toolOutput.check(name, result);
-    if (listing) await listing;
-    return result;
+    return listing ? listing.then(() => result) : result;
   }
 
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
@@ -282,14 +288,12 @@ export class MCPClient {
 
   // ---- Internals ----
 
-  #request<T>(method: string, params: JsonObject | undefined, options: CallOptions = {}): Promise<T> {
+  #request<T>(method: string, params: JsonObject | undefined, options?: CallOptions): Promise<T> {
     if (!this.#ready && !this.#dispatcher.closed) return Promise.reject(notInitialized(method));
+    // The options go through as they are (a pending request keeps them): a copy only to move `meta` into params.
+    if (options?.meta === undefined) return this.#dispatcher.request(method, params, options) as Promise<T>;
     const { meta, ...requestOptions } = options;
-    const sent = meta === undefined ? params : { ...params, _meta: meta };
-    return this.#dispatcher.request(method, sent, requestOptions).catch((error: unknown) => {
-      for (const required of urlElicitationsRequired(error)) this.#awaitedElicitations.add(required.elicitationId);
-      throw error;
-    }) as Promise<T>;
+    return this.#dispatcher.request(method, { ...params, _meta: meta }, requestOptions) as Promise<T>;
   }
 
   async #listPage<K extends ListKind>(kind: K, cursor: string | undefined, options: CallOptions | undefined): Promise<PageOf<K>> {

@@ -149,6 +149,46 @@ describe("timeouts and progress", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("keeps one timer for every pending request, each timing out at its own deadline", async () => {
+    const { dispatcher, peer } = await scriptedDispatcher({ timeoutMs: 300 });
+    const outcomes: string[] = [];
+    const track = (label: string, promise: Promise<unknown>) =>
+      void promise.then(
+        () => outcomes.push(`${label} answered`),
+        (error: MCPError) => outcomes.push(`${label} ${error.code}`),
+      );
+    track("slow", dispatcher.request("test/a"));
+    await vi.advanceTimersByTimeAsync(100);
+    // A shorter deadline, added later, moves the one timer earlier.
+    track("quick", dispatcher.request("test/b", undefined, { maxTotalTimeoutMs: 50 }));
+    track("answered", dispatcher.request("test/c"));
+    expect(vi.getTimerCount()).toBe(1);
+    peer.deliver({ jsonrpc: "2.0", id: 3, result: {} });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(outcomes).toEqual(["answered answered", `quick ${MCP_CODES.TIMEOUT}`]);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(149);
+    expect(outcomes).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcomes).toEqual(["answered answered", `quick ${MCP_CODES.TIMEOUT}`, `slow ${MCP_CODES.TIMEOUT}`]);
+    expect(dispatcher.pendingCount.outgoing).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("finds a deadline a progress moved later when the shared timer fires, and waits on", async () => {
+    const { dispatcher, peer } = await scriptedDispatcher({ timeoutMs: 100 });
+    let failed: MCPError | undefined;
+    dispatcher.request("test/a", {}, { onProgress: () => undefined }).catch((error: MCPError) => (failed = error));
+    await vi.advanceTimersByTimeAsync(90);
+    peer.deliver({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
+    await vi.advanceTimersByTimeAsync(10); // the timer armed for 100 fires; the deadline is now 190
+    expect(failed).toBeUndefined();
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(90);
+    expect(failed?.code).toBe(MCP_CODES.TIMEOUT);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("restarts the timeout on every progress notification and delivers the progress", async () => {
     const { client, server } = await connectedPair();
     server.setRequestHandler("test/long", async (_params, context) => {

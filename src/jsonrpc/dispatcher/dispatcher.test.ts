@@ -107,6 +107,21 @@ describe("JsonRpcDispatcher: requests and responses", () => {
     expect(server.removeNotificationHandler("test/n")).toBe(false);
   });
 
+  it("routes a shared set of methods to one handler, next to its own handlers, and refuses overlaps", async () => {
+    const { client, server } = await connectedPair();
+    const methods: ReadonlySet<string> = new Set(["test/a", "test/b"]);
+    server.setRequestHandler("test/own", () => ({ own: true }));
+    expect(() => server.routeRequests(new Set(["test/own"]), () => ({}))).toThrow(expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION, message: "A handler for request test/own is already registered" }));
+    server.routeRequests(methods, (params, context) => ({ method: context.method, params }));
+    expect(() => server.routeRequests(new Set(["test/c"]), () => ({}))).toThrow(expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }));
+    expect(() => server.setRequestHandler("test/b", () => ({}))).toThrow(expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }));
+    await expect(client.request("test/a", { x: 1 })).resolves.toEqual({ method: "test/a", params: { x: 1 } });
+    await expect(client.request("test/b")).resolves.toEqual({ method: "test/b" });
+    await expect(client.request("test/own")).resolves.toEqual({ own: true });
+    const error = await rejection(client.request("test/c"));
+    expect(error.wireCode).toBe(-32601);
+  });
+
   it("answers a request whose id is already in progress with -32600 and keeps the first one running", async () => {
     const { dispatcher, peer } = await scriptedDispatcher();
     let release!: () => void;

@@ -31,6 +31,11 @@ interface HandlerEntry<H> {
 
 let dispatcherCount = 0;
 
+const NO_OPTIONS: RequestOptions = Object.freeze({});
+
+/** Never written: a dispatcher gets a map of its own with its first incoming request. */
+const NO_INFLIGHT = new Map<JsonRpcId, InflightRequest>();
+
 function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject): Response {
   return { jsonrpc: JSONRPC_VERSION, id, error };
 }
@@ -45,12 +50,15 @@ export class JsonRpcDispatcher implements ContextHost {
   readonly side: Side;
   readonly #requestHandlers = new Map<string, HandlerEntry<RequestHandler>>();
   readonly #notificationHandlers = new Map<string, HandlerEntry<NotificationHandler>>();
-  readonly #inflight = new Map<JsonRpcId, InflightRequest>();
+  /** Methods served by one handler, from a set shared with other dispatchers (see `routeRequests`). */
+  #routed: { readonly methods: ReadonlySet<string>; readonly entry: HandlerEntry<RequestHandler> } | undefined;
+  #inflight: Map<JsonRpcId, InflightRequest> = NO_INFLIGHT;
   readonly #outgoing: OutgoingRequests;
   readonly #telemetry: Telemetry | undefined;
   readonly #events: EventBus<MCPEventMap> | undefined;
   readonly #onProtocolError: ((error: MCPError) => void) | undefined;
   readonly #onClose: ((error: MCPError | undefined) => void) | undefined;
+  readonly #onErrorResponse: ((error: MCPError) => void) | undefined;
   #codec: RevisionCodec;
   #transport: Transport | undefined;
   #closed = false;
@@ -64,6 +72,7 @@ export class JsonRpcDispatcher implements ContextHost {
     this.#events = options.events;
     this.#onProtocolError = options.onProtocolError;
     this.#onClose = options.onClose;
+    this.#onErrorResponse = options.onErrorResponse;
     const defaults = {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
@@ -95,10 +104,22 @@ export class JsonRpcDispatcher implements ContextHost {
   }
 
   setRequestHandler(method: string, handler: RequestHandler, schema?: ParamsSchema): void {
-    if (this.#requestHandlers.has(method)) {
+    if (this.#requestHandlers.has(method) || this.#routed?.methods.has(method)) {
       throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A handler for request ${method} is already registered`);
     }
     this.#requestHandlers.set(method, { handler, schema });
+  }
+
+  /**
+   * Serves every method of `methods` with `handler` (the method is in `context.method`). The set is
+   * read, not copied: thousands of sessions of one server share it instead of a table each.
+   */
+  routeRequests(methods: ReadonlySet<string>, handler: RequestHandler): void {
+    if (this.#routed) throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, "Requests are already routed on this dispatcher");
+    for (const method of methods) {
+      if (this.#requestHandlers.has(method)) throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A handler for request ${method} is already registered`);
+    }
+    this.#routed = { methods, entry: { handler, schema: undefined } };
   }
 
   setNotificationHandler(method: string, handler: NotificationHandler, schema?: ParamsSchema): void {
@@ -134,7 +155,7 @@ export class JsonRpcDispatcher implements ContextHost {
   }
 
   /** Sends a request and resolves with its validated result. */
-  request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<unknown> {
+  request(method: string, params?: JsonObject, options: RequestOptions = NO_OPTIONS): Promise<unknown> {
     const transport = this.#transport;
     if (!transport || this.#closed) return Promise.reject(this.#notConnected());
     const signal = options.signal;
@@ -206,7 +227,7 @@ export class JsonRpcDispatcher implements ContextHost {
       this.#receiveBatch(message, context);
       return;
     }
-    const answer = this.#receiveOne(message, context);
+    const answer = this.#receiveOne(message, context, true);
     if (answer) void answer.then((response) => response && this.#send(response));
   }
 
@@ -215,7 +236,7 @@ export class JsonRpcDispatcher implements ContextHost {
       this.#send(errorResponse(null, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: "An empty batch is not a valid JSON-RPC request" }));
       return;
     }
-    const answers = batch.map((message) => this.#receiveOne(message, context)).filter((answer) => answer !== undefined);
+    const answers = batch.map((message) => this.#receiveOne(message, context, false)).filter((answer) => answer !== undefined);
     if (answers.length === 0) return;
     void Promise.all(answers).then((responses) => {
       const sent = responses.filter((response) => response !== undefined);
@@ -223,13 +244,16 @@ export class JsonRpcDispatcher implements ContextHost {
     });
   }
 
-  /** Handles one message; a request's answer comes back as a promise (undefined when none is due). */
-  #receiveOne(message: unknown, context: InboundContext | undefined): Promise<Response | undefined> | undefined {
+  /**
+   * Handles one message. A request's answer comes back as a promise (undefined when none is due),
+   * except a single request that reaches its handler (`sendsItself`): that one sends its own answer.
+   */
+  #receiveOne(message: unknown, context: InboundContext | undefined, sendsItself: boolean): Promise<Response | undefined> | undefined {
     if (this.#closed) return undefined;
     const wire = message as WireMessage;
     switch (classify(message)) {
       case "request":
-        return this.#handleRequest(wire, context);
+        return this.#handleRequest(wire, context, sendsItself);
       case "notification":
         this.#handleNotification(wire, context);
         return undefined;
@@ -245,32 +269,40 @@ export class JsonRpcDispatcher implements ContextHost {
     return Promise.resolve(errorResponse(idOfInvalid(message), { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Invalid request: ${describeInvalid(message)}` }));
   }
 
-  async #handleRequest(message: WireMessage, inbound: InboundContext | undefined): Promise<Response | undefined> {
+  /** Checks a request and starts its handler; refusals are answered at once. */
+  #handleRequest(message: WireMessage, inbound: InboundContext | undefined, sendsItself: boolean): Promise<Response | undefined> | undefined {
     const id = message.id as JsonRpcId;
     const method = message.method as string;
-    const entry = this.#requestHandlers.get(method);
-    if (!entry) return errorResponse(id, { code: JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${method}` });
-    if (this.#inflight.has(id)) return errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Request id ${JSON.stringify(id)} is already in use by a request in progress` });
+    const entry = this.#requestHandlers.get(method) ?? (this.#routed?.methods.has(method) ? this.#routed.entry : undefined);
+    if (!entry) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${method}` }));
+    if (this.#inflight.has(id)) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Request id ${JSON.stringify(id)} is already in use by a request in progress` }));
     const checked = checkParams(this.#incomingRequestSchema(method) ?? entry.schema, message.params);
-    if (!checked.ok) return errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` });
+    if (!checked.ok) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` }));
     const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.#codec.version });
     const inflight = new InflightRequest(this, id, method, message.params, inbound, record, this.#events ? performance.now() : 0);
+    if (this.#inflight === NO_INFLIGHT) this.#inflight = new Map();
     this.#inflight.set(id, inflight);
     this.#events?.emit("request:received", { side: this.side, method, id });
+    const answered = this.#run(inflight, entry.handler, checked.value, sendsItself);
+    return sendsItself ? undefined : answered;
+  }
+
+  // Kept apart from the checks so that a request waiting on its handler holds only what it needs.
+  async #run(inflight: InflightRequest, handler: RequestHandler, params: unknown, sendsItself: boolean): Promise<Response | undefined> {
     // The handler runs in this frame (one suspended call per request in flight, not two); whatever it
     // throws, synchronously or not, becomes the error response.
     let response: Response;
     try {
-      const handler = entry.handler;
-      const params = checked.value;
+      const record = inflight.record;
       const result = await (record ? record.run(() => handler(params, inflight)) : handler(params, inflight));
-      response = { jsonrpc: JSONRPC_VERSION, id, result: result ?? {} };
+      response = { jsonrpc: JSONRPC_VERSION, id: inflight.id, result: result ?? {} };
     } catch (error) {
-      response = errorResponse(id, toWireError(error));
+      response = errorResponse(inflight.id, toWireError(error));
     }
     // Cancelled by the peer or orphaned by close while the handler ran: no response is due.
     if (inflight.done) return undefined;
     this.#complete(inflight, response);
+    if (sendsItself) this.#send(response);
     return response;
   }
 
@@ -328,7 +360,11 @@ export class JsonRpcDispatcher implements ContextHost {
   #handleErrorResponse(message: WireMessage): void {
     const error = message.error as JsonRpcErrorObject;
     const pending = message.id === null ? undefined : this.#outgoing.get(message.id as JsonRpcId);
-    if (pending) return this.#outgoing.reject(pending, MCPError.fromWire(error));
+    if (pending) {
+      const rejection = MCPError.fromWire(error);
+      this.#onErrorResponse?.(rejection);
+      return this.#outgoing.reject(pending, rejection);
+    }
     this.#reportProtocolError(new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received an error for ${message.id === null ? "an unidentifiable message" : `unknown request id ${JSON.stringify(message.id)}`}: ${error.message}`, { cause: MCPError.fromWire(error) }));
   }
 

@@ -29,6 +29,8 @@ export interface DispatcherOptions extends TimeoutOptions {
   readonly id?: string;
   /** Told of what cannot be answered: responses to unknown ids, bad notifications, failed sends. */
   readonly onProtocolError?: ((error: MCPError) => void) | undefined;
+  /** Told of each error the peer answered one of our requests with, before the caller's promise rejects. */
+  readonly onErrorResponse?: ((error: MCPError) => void) | undefined;
   /** Told once when the connection is gone, after pending requests were rejected; `error` when it was not asked for. */
   readonly onClose?: ((error: MCPError | undefined) => void) | undefined;
 }

@@ -15,7 +15,8 @@ interface Timeouts {
 
 /** One request this end sent and still waits for. */
 export class PendingRequest {
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** `performance.now()` past which it times out (the shared timer reads it). */
+  deadline = 0;
   abortListener: (() => void) | undefined;
   /** When it was sent, for the total cap (0 when there is none: the clock is not read). */
   readonly startedAt: number;
@@ -46,6 +47,10 @@ export type CancelSender = (id: JsonRpcId, reason: string) => void;
 export class OutgoingRequests {
   // Most server sessions never send a request: until the first one, they all read one shared empty map.
   #pending: Map<JsonRpcId, PendingRequest> = NO_PENDING;
+  // One timer for every pending request, armed for the earliest deadline it knows of; a deadline
+  // that moves later is found when it fires. None is left once nothing is pending.
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
 
   constructor(
     private readonly defaults: Timeouts,
@@ -62,13 +67,8 @@ export class OutgoingRequests {
 
   /** Registers a request; the promise settles on response, error, timeout, abort or close. */
   add(id: JsonRpcId, method: string, options: RequestOptions, record: RequestRecord | undefined): Promise<unknown> {
-    const timeouts: Timeouts = {
-      timeoutMs: options.timeoutMs ?? this.defaults.timeoutMs,
-      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.defaults.resetTimeoutOnProgress,
-      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.defaults.maxTotalTimeoutMs,
-    };
     return new Promise((resolve, reject) => {
-      const pending = new PendingRequest(id, method, resolve, reject, timeouts, options, record);
+      const pending = new PendingRequest(id, method, resolve, reject, this.#timeoutsFor(options), options, record);
       if (this.#pending === NO_PENDING) this.#pending = new Map();
       this.#pending.set(id, pending);
       this.#arm(pending);
@@ -94,10 +94,7 @@ export class OutgoingRequests {
   progress(update: ProgressUpdate): boolean {
     const pending = this.#pending.get(update.progressToken);
     if (!pending?.options.onProgress) return false;
-    if (pending.timeouts.resetTimeoutOnProgress) {
-      clearTimeout(pending.timer);
-      this.#arm(pending);
-    }
+    if (pending.timeouts.resetTimeoutOnProgress) this.#arm(pending);
     pending.options.onProgress(update);
     return true;
   }
@@ -106,11 +103,49 @@ export class OutgoingRequests {
     for (const pending of this.#pending.values()) this.reject(pending, error);
   }
 
+  /** The defaults object itself when the call overrides none (most calls): nothing to allocate. */
+  #timeoutsFor(options: RequestOptions): Timeouts {
+    if (options.timeoutMs === undefined && options.resetTimeoutOnProgress === undefined && options.maxTotalTimeoutMs === undefined) return this.defaults;
+    return {
+      timeoutMs: options.timeoutMs ?? this.defaults.timeoutMs,
+      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.defaults.resetTimeoutOnProgress,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.defaults.maxTotalTimeoutMs,
+    };
+  }
+
   // The total cap bounds every (re-)arming, so a progress past the cap times out at once.
   #arm(pending: PendingRequest): void {
     const { timeoutMs, maxTotalTimeoutMs } = pending.timeouts;
-    const delay = maxTotalTimeoutMs === undefined ? timeoutMs : Math.min(timeoutMs, maxTotalTimeoutMs - (performance.now() - pending.startedAt));
-    pending.timer = setTimeout(() => this.#timedOut(pending), Math.max(0, delay));
+    const now = performance.now();
+    const delay = maxTotalTimeoutMs === undefined ? timeoutMs : Math.min(timeoutMs, maxTotalTimeoutMs - (now - pending.startedAt));
+    // Whole milliseconds: a small integer is stored in the request itself, a fraction would take a heap number.
+    pending.deadline = Math.ceil(now + Math.max(0, delay));
+    if (pending.deadline < this.#timerAt) this.#schedule(pending.deadline, now);
+  }
+
+  #schedule(at: number, now: number): void {
+    clearTimeout(this.#timer);
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => this.#expire(), Math.max(0, Math.ceil(at - now)));
+  }
+
+  #unschedule(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+  }
+
+  /** The shared timer fired: time out what is due, then wait for the next deadline. */
+  #expire(): void {
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const pending of this.#pending.values()) {
+      if (pending.deadline <= now) this.#timedOut(pending);
+      else next = Math.min(next, pending.deadline);
+    }
+    if (next !== Number.POSITIVE_INFINITY && next < this.#timerAt) this.#schedule(next, now);
   }
 
   #overTotal(pending: PendingRequest): boolean {
@@ -140,7 +175,7 @@ export class OutgoingRequests {
 
   #finish(pending: PendingRequest, outcome: RequestOutcome, error?: MCPError): void {
     this.#pending.delete(pending.id);
-    clearTimeout(pending.timer);
+    if (this.#pending.size === 0 && this.#timer !== undefined) this.#unschedule();
     if (pending.abortListener) pending.options.signal?.removeEventListener("abort", pending.abortListener);
     // A peer's error is typed by its JSON-RPC number, a local one (timeout, cancel) by its MCP code.
     pending.record?.end(outcome, error && { type: error.cause instanceof JsonRpcError ? String(error.wireCode) : error.code, code: error.wireCode });

@@ -92,13 +92,23 @@ export class ServerSession {
     ],
   ]);
 
+  static readonly #served = new WeakMap<ServerHost, ReadonlySet<string>>();
+
+  /** Every method a session of `host` answers: one set per server, shared by its sessions. */
+  static #servedBy(host: ServerHost): ReadonlySet<string> {
+    let methods = ServerSession.#served.get(host);
+    if (!methods) {
+      methods = new Set([...ServerSession.#ownMethods.keys(), ...host.featureHandlers().keys()]);
+      ServerSession.#served.set(host, methods);
+    }
+    return methods;
+  }
+
   constructor(
     private readonly host: ServerHost,
     private readonly dispatcher: JsonRpcDispatcher,
   ) {
-    const serve = (params: unknown, request: RequestContext) => this.#serve(params, request);
-    for (const method of ServerSession.#ownMethods.keys()) dispatcher.setRequestHandler(method, serve);
-    for (const method of host.featureHandlers().keys()) dispatcher.setRequestHandler(method, serve);
+    dispatcher.routeRequests(ServerSession.#servedBy(host), (params, request) => this.#serve(params, request));
     dispatcher.setNotificationHandler(NOTIFICATIONS.rootsListChanged, () => host.options.onRootsListChanged?.(this));
   }
 

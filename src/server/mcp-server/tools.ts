@@ -45,7 +45,7 @@ export function toolOnTheWire(entry: ToolEntry): Tool {
 }
 
 /** Runs `tools/call`: unknown tool and bad arguments as the revision says, a throwing handler as an `isError` result. */
-export async function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: ServerRevisionRules): Promise<CallToolResult> {
+export function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: ServerRevisionRules): Promise<CallToolResult> | CallToolResult {
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown tool: ${params.name}`);
   const tool = prepareTool(entry.key, entry.config);
   const args = tool.input.check(params.arguments ?? {});
@@ -54,15 +54,20 @@ export async function callTool(entry: ToolEntry | undefined, params: CallToolReq
     if (rules.invalidToolArguments === "protocol-error") throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, message);
     return toolError(message);
   }
+  return runTool(entry, args.value, context, tool.output);
+}
+
+// Kept apart from the checks so that a tool call in progress holds only what it needs.
+async function runTool(entry: ToolEntry, args: unknown, context: HandlerContext, output: PreparedSchema | undefined): Promise<CallToolResult> {
   let result: CallToolResult;
   try {
-    result = await entry.handler(args.value as never, context);
+    result = await entry.handler(args as never, context);
   } catch (error) {
     // Protocol-level refusals (e.g. -32042 URL elicitation required) stay protocol errors; the rest is the tool's failure.
     if (error instanceof JsonRpcError || (error instanceof MCPError && error.code === "MCP.REQUEST_CANCELLED")) throw error;
     return toolError(describeThrown(error));
   }
-  return tool.output && !result.isError ? checkStructuredOutput(params.name, tool.output, result) : withTextFallback(result);
+  return output && !result.isError ? checkStructuredOutput(entry.key, output, result) : withTextFallback(result);
 }
 
 function toolError(message: string): CallToolResult {
