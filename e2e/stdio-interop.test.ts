@@ -47,6 +47,8 @@ describe("our client ↔ our example server, over a child process", () => {
 
   it("rejects every pending call at once with the exit information when the server is killed mid-call", async () => {
     const { client, transport } = await ourClientOn(exampleServer);
+    // Stopped first, so the calls are certainly still pending when the kill lands (a write is taken at once).
+    process.kill(transport.pid as number, "SIGSTOP");
     const pending = [client.ping(), client.callTool("forecast", { city: "Lyon", days: 7 })].map((call) => call.catch((error: unknown) => error));
     process.kill(transport.pid as number, "SIGKILL");
     // A request still being written fails on the broken pipe (TRANSPORT_ERROR), one already written when the

@@ -4,6 +4,6 @@
  */
 export { serveStdio, type ServeStdioOptions } from "./serve-stdio.js";
 export { ChildProcessTransport, spawnStdioServer, type ChildExit, type SpawnStdioOptions } from "./spawn-stdio.js";
-export { writableOf } from "./node-streams.js";
+export { sourceOf, writableOf } from "./node-streams.js";
 export { toNodeHandler, type FetchHandler } from "./http-bridge.js";
 export { serveHttp, type ServeHttpOptions, type ServedHttp } from "./http-serve.js";

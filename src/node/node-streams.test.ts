@@ -1,6 +1,6 @@
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough, Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { writableOf } from "./node-streams.js";
+import { sourceOf, writableOf } from "./node-streams.js";
 
 describe("writableOf", () => {
   it("resolves each write once Node took the bytes, and ends the stream on close", async () => {
@@ -29,5 +29,83 @@ describe("writableOf", () => {
     const writable = writableOf(stream, { endOnClose: false });
     await writable.close();
     expect(stream.writableEnded).toBe(false);
+  });
+});
+
+describe("writableOf: text", () => {
+  it("takes text at once, and what one tick wrote leaves in one write", async () => {
+    const writes: string[] = [];
+    const stream = new Writable({
+      writev: (chunks, callback) => {
+        writes.push(chunks.map(({ chunk }) => String(chunk)).join(""));
+        callback();
+      },
+      write: (chunk, _encoding, callback) => {
+        writes.push(String(chunk));
+        callback();
+      },
+    });
+    const writable = writableOf(stream);
+    expect(writable.writeText?.("one\n")).toBeUndefined();
+    expect(writable.writeText?.("two\n")).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writable.writeText?.("three\n")).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(["one\ntwo\n", "three\n"]);
+  });
+
+  it("hands out a promise when the buffer is full, settled by 'drain'", async () => {
+    let release!: () => void;
+    const stream = new Writable({ highWaterMark: 4, write: (_chunk, _encoding, callback) => (release = callback) });
+    const writable = writableOf(stream);
+    const waiting = writable.writeText?.("more than four bytes\n");
+    expect(waiting).toBeInstanceOf(Promise);
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    await expect(waiting).resolves.toBeUndefined();
+    expect(stream.listenerCount("drain")).toBe(0);
+  });
+
+  it("fails the wait when the stream fails or closes first, and refuses text once it has", async () => {
+    const failing = new Writable({ highWaterMark: 1, write: () => undefined });
+    const writable = writableOf(failing);
+    const waiting = writable.writeText?.("xx");
+    failing.destroy(new Error("EPIPE"));
+    await expect(waiting).rejects.toThrow("EPIPE");
+    await expect(writable.writeText?.("again")).rejects.toThrow("EPIPE");
+    const closing = new Writable({ highWaterMark: 1, write: () => undefined });
+    const closed = writableOf(closing).writeText?.("xx");
+    closing.destroy();
+    await expect(closed).rejects.toThrow("The stream closed before its buffered data was written");
+  });
+});
+
+describe("sourceOf", () => {
+  it("pushes each chunk as bytes, then the end; stopping destroys the stream", async () => {
+    const stream = new PassThrough();
+    const seen: string[] = [];
+    const stop = sourceOf(stream).subscribe({
+      chunk: (bytes) => seen.push(`${bytes instanceof Uint8Array ? "bytes" : "?"}:${new TextDecoder().decode(bytes)}`),
+      end: () => seen.push("end"),
+      fail: (error) => seen.push(`fail:${String(error)}`),
+    });
+    stream.write("a");
+    stream.setEncoding("utf8"); // a stream someone switched to text still gives bytes
+    stream.write("b");
+    stream.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(["bytes:a", "bytes:b", "end"]);
+    stop();
+    expect(stream.destroyed).toBe(true);
+    expect(stream.listenerCount("data")).toBe(0);
+  });
+
+  it("passes on a read failure", async () => {
+    const stream = new Readable({ read: () => undefined });
+    const failures: unknown[] = [];
+    sourceOf(stream).subscribe({ chunk: () => undefined, end: () => undefined, fail: (error) => failures.push(error) });
+    stream.destroy(new Error("EIO"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failures).toEqual([new Error("EIO")]);
   });
 });

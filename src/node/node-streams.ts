@@ -1,27 +1,87 @@
-import type { Writable } from "node:stream";
-import type { StdioWritable } from "../transport/stdio/stdio.js";
+import type { Readable, Writable } from "node:stream";
+import type { StdioChunkSource, StdioWritable } from "../transport/stdio/stdio.js";
 
 /**
- * A Node `Writable` as a stdio writable: a write resolves when Node hands the bytes on (so a slow
- * reader slows the sender), and stream errors (EPIPE when the peer is gone) fail the write instead
- * of crashing the process as an unhandled 'error' event would.
+ * A Node `Writable` as a stdio writable. Text goes straight to `stream.write` (Node encodes it in
+ * native code) and counts as taken at once until the stream's buffer is full; then the caller waits
+ * for 'drain'. Stream errors (EPIPE when the peer is gone) fail the next write instead of crashing
+ * the process as an unhandled 'error' event would.
  */
 export function writableOf(stream: Writable, { endOnClose = true }: { endOnClose?: boolean } = {}): StdioWritable {
   let failure: Error | undefined;
   stream.on("error", (error: Error) => {
     failure ??= error;
   });
+  const refusal = (): Error | undefined => failure ?? (stream.writableEnded || stream.destroyed ? new Error("The stream is closed") : undefined);
+  // Text written in one tick (a burst of answers) leaves in one system call, when the tick ends.
+  let corked = false;
+  const uncork = (): void => {
+    corked = false;
+    stream.uncork();
+  };
   return {
     write: (chunk) =>
       new Promise<void>((resolve, reject) => {
-        if (failure) return reject(failure);
-        if (stream.writableEnded || stream.destroyed) return reject(new Error("The stream is closed"));
+        const refused = refusal();
+        if (refused) return reject(refused);
         stream.write(chunk, (error) => (error ? reject(error) : resolve()));
       }),
+    writeText: (text) => {
+      const refused = refusal();
+      if (refused) return Promise.reject(refused);
+      if (!corked) {
+        corked = true;
+        stream.cork();
+        process.nextTick(uncork);
+      }
+      return stream.write(text) ? undefined : drained(stream);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         if (!endOnClose || stream.writableEnded || stream.destroyed) return resolve();
         stream.end(() => resolve());
       }),
+  };
+}
+
+/** Resolves on 'drain'; rejects when the stream fails or closes first. */
+function drained(stream: Writable): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const settle = (error?: Error): void => {
+      stream.off("drain", onDrain);
+      stream.off("error", onError);
+      stream.off("close", onClose);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onDrain = (): void => settle();
+    const onError = (error: Error): void => settle(error);
+    const onClose = (): void => settle(new Error("The stream closed before its buffered data was written"));
+    stream.on("drain", onDrain);
+    stream.on("error", onError);
+    stream.on("close", onClose);
+  });
+}
+
+/**
+ * A Node `Readable` as a push source: its 'data' events feed the transport directly. Stopping
+ * destroys the stream, as leaving a `for await` does, so a process reading its own stdin can exit.
+ */
+export function sourceOf(stream: Readable): StdioChunkSource {
+  return {
+    subscribe: (sink) => {
+      const onData = (chunk: Uint8Array | string): void => sink.chunk(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+      const onEnd = (): void => sink.end();
+      const onError = (error: Error): void => sink.fail(error);
+      stream.on("data", onData);
+      stream.once("end", onEnd);
+      stream.once("error", onError);
+      return () => {
+        stream.off("data", onData);
+        stream.off("end", onEnd);
+        stream.off("error", onError);
+        stream.destroy();
+      };
+    },
   };
 }

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import type { MCPServer } from "../server/mcp-server/mcp-server.js";
 import type { ServerSession } from "../server/mcp-server/session.js";
 import { StdioTransport } from "../transport/stdio/stdio.js";
-import { writableOf } from "./node-streams.js";
+import { sourceOf, writableOf } from "./node-streams.js";
 
 export interface ServeStdioOptions {
   readonly stdin?: Readable;
@@ -20,7 +20,7 @@ export async function serveStdio(server: MCPServer, options: ServeStdioOptions =
   const stdout = options.stdout ?? process.stdout;
   if (options.redirectConsole ?? stdout === process.stdout) redirectConsoleToStderr();
   const transport = new StdioTransport({
-    readable: options.stdin ?? process.stdin,
+    readable: sourceOf(options.stdin ?? process.stdin),
     // process.stdout is never ended: other code of the process may still own it.
     writable: writableOf(stdout, { endOnClose: stdout !== process.stdout }),
     ...(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes }),

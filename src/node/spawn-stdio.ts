@@ -3,7 +3,7 @@ import { MCP_CODES } from "../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../error-codes/mcp-error.js";
 import { StdioTransport } from "../transport/stdio/stdio.js";
 import type { Transport, TransportReceiver } from "../transport/transport/transport.types.js";
-import { writableOf } from "./node-streams.js";
+import { sourceOf, writableOf } from "./node-streams.js";
 
 export interface SpawnStdioOptions {
   readonly command: string;
@@ -60,7 +60,7 @@ export class ChildProcessTransport implements Transport {
     // Whoever awaits `spawned` sees the failure; this only keeps an unawaited one from being unhandled.
     this.spawned.catch(() => undefined);
     this.exited = new Promise((resolve) => this.#child.once("close", (exitCode, signal) => resolve({ exitCode, signal, stderrTail: this.#stderrTail })));
-    this.#inner = new StdioTransport({ readable: this.#child.stdout, writable: writableOf(this.#child.stdin), ...(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes }) });
+    this.#inner = new StdioTransport({ readable: sourceOf(this.#child.stdout), writable: writableOf(this.#child.stdin), ...(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes }) });
   }
 
   get pid(): number | undefined {

@@ -1,4 +1,4 @@
-import type { StdioWritable } from "./stdio.js";
+import type { StdioChunkSink, StdioChunkSource, StdioWritable } from "./stdio.js";
 
 /** A byte source the test feeds by hand: chunks, the end, or a failure. */
 export class ChunkSource implements AsyncIterable<Uint8Array> {
@@ -77,4 +77,47 @@ export class RecordingWritable implements StdioWritable {
   messages(): unknown[] {
     return this.text().split("\n").filter(Boolean).map((line) => JSON.parse(line) as unknown);
   }
+}
+
+/** A push source the test drives: what a Node stream's 'data' events look like to the transport. */
+export class PushSource implements StdioChunkSource {
+  sink: StdioChunkSink | undefined;
+  stopped = 0;
+
+  subscribe(sink: StdioChunkSink): () => void {
+    this.sink = sink;
+    return () => {
+      this.stopped += 1;
+    };
+  }
+}
+
+/** A text writable (like Node's): takes text at once until `full`, then hands out a promise to wait on. */
+export class TextWritable implements StdioWritable {
+  readonly texts: string[] = [];
+  full = false;
+  failWith: Error | undefined;
+  #waiting: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+
+  write(): Promise<void> {
+    return Promise.reject(new Error("a text writable is given text"));
+  }
+
+  writeText(text: string): Promise<void> | undefined {
+    if (this.failWith) throw this.failWith;
+    this.texts.push(text);
+    if (!this.full) return undefined;
+    return new Promise((resolve, reject) => this.#waiting.push({ resolve, reject }));
+  }
+
+  /** The buffer drained (or, with an error, the stream failed). */
+  drain(error?: Error): void {
+    this.full = false;
+    for (const waiter of this.#waiting.splice(0)) {
+      if (error) waiter.reject(error);
+      else waiter.resolve();
+    }
+  }
+
+  async close(): Promise<void> {}
 }

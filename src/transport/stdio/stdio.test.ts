@@ -4,7 +4,7 @@ import type { MCPError } from "../../error-codes/mcp-error.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import type { TransportReceiver } from "../transport/transport.types.js";
 import { StdioTransport } from "./stdio.js";
-import { ChunkSource, RecordingWritable } from "./stdio.test-helpers.js";
+import { ChunkSource, PushSource, RecordingWritable, TextWritable } from "./stdio.test-helpers.js";
 
 async function flush(turns = 20): Promise<void> {
   for (let i = 0; i < turns; i++) await Promise.resolve();
@@ -264,5 +264,114 @@ describe("StdioTransport under a dispatcher", () => {
     const pending = client.request("test/slow");
     source.end();
     await expect(pending).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+  });
+});
+
+async function pushed(options: { maxQueuedBytes?: number } = {}) {
+  const source = new PushSource();
+  const sink = new TextWritable();
+  const transport = new StdioTransport({ readable: source, writable: sink, ...options });
+  const seen = recorder();
+  await transport.start(seen.receiver);
+  return { source, sink, transport, ...seen };
+}
+
+describe("StdioTransport: a push source and a text writable (the Node fast path)", () => {
+
+  it("frames what the source pushes, split anywhere, and closes at its end (a last unterminated line counts)", async () => {
+    const { source, messages, malformed, closes } = await pushed();
+    source.sink?.chunk(bytes('{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":'));
+    source.sink?.chunk(bytes('"2.0","method":"b"}\nnot json\n{"jsonrpc":"2.0","method":"c"}'));
+    source.sink?.end();
+    source.sink?.chunk(bytes('{"jsonrpc":"2.0","method":"late"}\n'));
+    expect(messages).toEqual(["a", "b", "c"].map((method) => ({ jsonrpc: "2.0", method })));
+    expect(malformed).toHaveLength(1);
+    expect(closes).toEqual([undefined]);
+  });
+
+  it("closes with the source's failure, and stops the source when closed", async () => {
+    const failed = await pushed();
+    failed.source.sink?.fail(new Error("EIO"));
+    expect(failed.closes).toEqual([expect.objectContaining({ code: MCP_CODES.TRANSPORT_ERROR, message: "Reading failed: EIO" })]);
+    const { source, transport } = await pushed();
+    await transport.close();
+    await transport.close();
+    source.sink?.end(); // a source that ends after the close is not heard
+    expect(source.stopped).toBe(1);
+  });
+
+  it("writes text straight through while the writable takes it, with no promise of its own", async () => {
+    const { sink, transport } = await pushed();
+    const first = transport.send({ n: 1 });
+    const second = transport.send({ n: 2 });
+    expect(first).toBe(second); // the one shared settled promise
+    await first;
+    expect(sink.texts).toEqual(['{"n":1}\n', '{"n":2}\n']);
+  });
+
+  it("queues behind a full writable, sends the queue as one write on drain, in order", async () => {
+    const { sink, transport } = await pushed();
+    sink.full = true;
+    const order: string[] = [];
+    const first = transport.send({ n: 1 }).then(() => order.push("1"));
+    const rest = [2, 3].map((n) => transport.send({ n }).then(() => order.push(String(n))));
+    expect(sink.texts).toEqual(['{"n":1}\n']);
+    const closed = transport.close(); // waits for what was sent
+    sink.drain();
+    await Promise.all([first, ...rest, closed]);
+    expect(sink.texts).toEqual(['{"n":1}\n', '{"n":2}\n{"n":3}\n']);
+    expect(order).toEqual(["1", "2", "3"]);
+  });
+
+  it("fails the write under way and everything queued behind it when the writable fails, and closes", async () => {
+    const { sink, transport, closes } = await pushed();
+    sink.full = true;
+    const first = outcome(transport.send({ n: 1 }));
+    const queued = outcome(transport.send({ n: 2 }));
+    sink.drain(new Error("EPIPE"));
+    const failure = await first;
+    expect(failure).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Write failed: EPIPE" });
+    expect(await queued).toBe(failure);
+    expect(closes).toEqual([failure]);
+  });
+
+  it("turns a writable that throws into a failed send", async () => {
+    const { sink, transport, closes } = await pushed();
+    sink.failWith = new Error("stream destroyed");
+    await expect(transport.send({ n: 1 })).rejects.toMatchObject({ message: "Write failed: stream destroyed" });
+    expect(closes).toHaveLength(1);
+  });
+
+  it("sends a queued batch that the writable then takes at once, and the ones after it", async () => {
+    const { sink, transport } = await pushed({ maxQueuedBytes: 1 << 20 });
+    sink.full = true;
+    const first = transport.send({ n: 1 });
+    const big = "y".repeat(40 * 1024);
+    const second = transport.send({ big }); // 40 KiB: the next one starts a batch of its own
+    const third = transport.send({ big });
+    sink.full = false;
+    sink.drain();
+    await Promise.all([first, second, third]);
+    expect(sink.texts).toHaveLength(3);
+  });
+});
+
+describe("StdioTransport: a queued batch whose own write fails", () => {
+  it("fails that batch's sends and closes", async () => {
+    const sink = new TextWritable();
+    const transport = new StdioTransport({ readable: new PushSource(), writable: sink });
+    const seen = recorder();
+    await transport.start(seen.receiver);
+    sink.full = true;
+    const first = outcome(transport.send({ n: 1 }));
+    const second = outcome(transport.send({ n: 2 }));
+    sink.drain();
+    sink.full = true; // the batch behind it meets a full buffer again
+    await expect(first).resolves.toBe("written");
+    expect(transport.closed).toBe(false);
+    sink.drain(new Error("EPIPE"));
+    expect(await second).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Write failed: EPIPE" });
+    expect(transport.closed).toBe(true);
+    expect(sink.texts).toEqual(['{"n":1}\n', '{"n":2}\n']);
   });
 });
