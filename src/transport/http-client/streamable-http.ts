@@ -49,6 +49,8 @@ export class StreamableHttpTransport implements Transport {
   readonly #closing = new AbortController();
   /** The streams of requests still open, by request id: a cancel closes its stream. */
   readonly #requestStreams = new Map<JsonRpcId, AbortController>();
+  /** One controller per POST under way, aborted on close (no AbortSignal.any per POST: it is slow and lingers). */
+  readonly #posts = new Set<AbortController>();
   #receiver: TransportReceiver | undefined;
   #closed = false;
   readonly #http: HttpSession;
@@ -105,8 +107,9 @@ export class StreamableHttpTransport implements Transport {
     const exchange = new PostExchange(message, requestIdsOf(message));
     const stream = new AbortController();
     for (const id of exchange.ids) this.#requestStreams.set(id, stream);
+    this.#posts.add(stream);
     try {
-      const signal = AbortSignal.any([this.#closing.signal, stream.signal]);
+      const signal = stream.signal;
       const response = await this.#exchange("POST", { accept: ACCEPT_BOTH, body, signal });
       await this.#answer(response, exchange, receiver, signal);
     } catch (error) {
@@ -115,6 +118,7 @@ export class StreamableHttpTransport implements Transport {
       throw this.#closed && !isSessionExpired(error) ? closedError(error) : error;
     } finally {
       for (const id of exchange.ids) this.#requestStreams.delete(id);
+      this.#posts.delete(stream);
     }
   }
 
@@ -122,7 +126,7 @@ export class StreamableHttpTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#closing.abort();
+    this.#abortAll();
     if (this.#http.sessionId !== undefined && this.#options.terminateOnClose !== false) await this.#http.terminate(this.#options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
     this.#receiver?.onClose();
   }
@@ -277,11 +281,16 @@ export class StreamableHttpTransport implements Transport {
     return this.#renewal.done;
   }
 
+  #abortAll(): void {
+    this.#closing.abort();
+    for (const post of this.#posts) post.abort();
+  }
+
   /** The connection is gone for good (the session ended): close without a DELETE. */
   #shutDown(error: MCPError): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#closing.abort();
+    this.#abortAll();
     this.#receiver?.onClose(error);
   }
 
