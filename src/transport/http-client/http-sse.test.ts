@@ -222,3 +222,26 @@ describe("HttpSseTransport over an injected EventSource", () => {
     expect(seen.closes).toEqual([undefined]);
   });
 });
+
+describe("HttpSseTransport: what each POST holds", () => {
+  it("gives each POST a signal of its own (fetch keeps a listener on it until the request is collected), aborted when the transport closes", async () => {
+    const live = endpointStream();
+    // The third POST hangs until its signal aborts, then fails as fetch does.
+    const server = new FakeServer()
+      .on("GET", () => sseAnswer(live.stream))
+      .on("POST", accepted, accepted, ({ signal }) => new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))));
+    const { transport } = await started(server);
+    await transport.send(request(1, "ping"));
+    await transport.send(request(2, "ping"));
+    const stuck = transport.send(request(3, "ping")).catch((error: unknown) => error as MCPError);
+    await vi.waitFor(() => expect(server.sent("POST")).toHaveLength(3));
+    const [first, second, third] = server.sent("POST").map((seen) => seen.signal);
+    const streamSignal = server.sent("GET")[0]?.signal;
+    expect(new Set([first, second, third, streamSignal]).size).toBe(4);
+    expect(third?.aborted).toBe(false);
+    await transport.close();
+    expect(third?.aborted).toBe(true);
+    expect(first?.aborted).toBe(false); // finished POSTs are left alone
+    expect(await stuck).toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+  });
+});

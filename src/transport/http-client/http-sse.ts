@@ -29,6 +29,11 @@ export class HttpSseTransport implements Transport {
   readonly url: string;
   readonly #options: HttpSseTransportOptions;
   readonly #closing = new AbortController();
+  /**
+   * One controller per POST under way, aborted on close. A POST must not carry the long-lived
+   * `#closing` signal: fetch adds a listener to it per request, gone only when that request is collected.
+   */
+  readonly #posts = new Set<AbortController>();
   #receiver: TransportReceiver | undefined;
   #feed: EventFeed | undefined;
   #endpoint: string | undefined;
@@ -64,7 +69,7 @@ export class HttpSseTransport implements Transport {
       await this.#connect(receiver);
     } catch (error) {
       this.#closed = true;
-      this.#closing.abort();
+      this.#abortAll();
       this.#feed?.close();
       throw error;
     }
@@ -76,15 +81,21 @@ export class HttpSseTransport implements Transport {
     if (endpoint === undefined) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: call start() and wait for it first");
     const body = serialise(message);
     const headers = await headersFor(this.#options.headers, { "content-type": "application/json" });
-    const response = await fetchOrFail(fetchOf(this.#options), endpoint, { method: "POST", headers, body, signal: this.#closing.signal });
-    if (!response.ok) throw await httpError(response, "POST", endpoint);
-    discardBody(response);
+    const post = new AbortController();
+    this.#posts.add(post);
+    try {
+      const response = await fetchOrFail(fetchOf(this.#options), endpoint, { method: "POST", headers, body, signal: post.signal });
+      if (!response.ok) throw await httpError(response, "POST", endpoint);
+      discardBody(response);
+    } finally {
+      this.#posts.delete(post);
+    }
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#closing.abort();
+    this.#abortAll();
     this.#feed?.close();
     this.#stopWaiting?.(closedError());
     this.#receiver?.onClose();
@@ -153,8 +164,13 @@ export class HttpSseTransport implements Transport {
   /** The stream broke after the endpoint (a closed transport's feed reports nothing). */
   #shutDown(error: MCPError): void {
     this.#closed = true;
-    this.#closing.abort();
+    this.#abortAll();
     this.#receiver?.onClose(error);
+  }
+
+  #abortAll(): void {
+    this.#closing.abort();
+    for (const post of this.#posts) post.abort();
   }
 }
 
