@@ -141,7 +141,7 @@ function checkWire(transports: readonly CountingTransport[]): { requests: number
   return { requests, toolCalls };
 }
 
-const expectedTally = (): Tally => {
+const expectedTally = (rounds = 1): Tally => {
   const per = { ok: 0, cancelled: 0, timedOut: 0, failed: 0, crossed: 0 };
   for (let n = 0; n < CALLS; n++) {
     const kind = n % 6;
@@ -150,7 +150,8 @@ const expectedTally = (): Tally => {
     else if (kind === 4) per.timedOut++;
     else per.failed++;
   }
-  return { ok: per.ok * CLIENTS, cancelled: per.cancelled * CLIENTS, timedOut: per.timedOut * CLIENTS, failed: per.failed * CLIENTS, crossed: 0 };
+  const times = CLIENTS * rounds;
+  return { ok: per.ok * times, cancelled: per.cancelled * times, timedOut: per.timedOut * times, failed: per.failed * times, crossed: 0 };
 };
 
 /** The writing end of a byte pipe, as a stdio writable. */
@@ -187,47 +188,55 @@ describe("soak", () => {
     expect(liveTimers()).toBeLessThanOrEqual(timersBefore);
   }, 120_000);
 
-  it(`${CLIENTS} clients × ${CALLS} calls over stdio framing (byte pipes): nothing lost, twice or crossed, nothing left`, async () => {
+  it(`${CLIENTS} clients × ${STDIO_ROUNDS} × ${CALLS} calls over stdio framing (byte pipes): nothing lost, twice or crossed, nothing left`, async () => {
     const timersBefore = liveTimers();
-    const heapBefore = await heapAfterGc();
     const server = soakServer();
-    const transports: CountingTransport[] = [];
-    const clients: MCPClient[] = [];
-    const sessions: object[] = [];
-    for (let who = 0; who < CLIENTS; who++) {
-      const toServer = new TransformStream<Uint8Array, Uint8Array>();
-      const toClient = new TransformStream<Uint8Array, Uint8Array>();
-      sessions.push(await server.start(new StdioTransport({ readable: toServer.readable, writable: writableOf(toClient) })));
-      const transport = new CountingTransport(new StdioTransport({ readable: toClient.readable, writable: writableOf(toServer) }));
-      const client = new MCPClient({ name: `soak-${who}`, version: "1" });
-      await client.connect(transport);
-      transports.push(transport);
-      clients.push(client);
-    }
-    expect(server.sessions.size).toBe(CLIENTS);
-    const tally: Tally = { ok: 0, cancelled: 0, timedOut: 0, failed: 0, crossed: 0 };
-    await Promise.all(clients.map((client, who) => workload(client, who, tally)));
-    expect(tally).toEqual(expectedTally());
-    expect(leftListeners(clients)).toBe(0);
-    expect(checkWire(transports).toolCalls).toBe(CLIENTS * CALLS);
-    // Nothing in flight on the server side once every caller has its outcome.
-    await until(() => sessions.every((session) => pendingOf(session).incoming === 0));
-    for (const session of sessions) expect(pendingOf(session)).toEqual({ outgoing: 0, incoming: 0 });
-    for (const client of clients) await client.close();
-    await until(() => server.sessions.size === 0);
-    expect(server.sessions.size).toBe(0);
+    await stdioRun(server);
     await until(() => liveTimers() <= timersBefore);
     expect(liveTimers()).toBeLessThanOrEqual(timersBefore);
-    // With every connection closed and nothing of the run referenced, the heap is back near where it started.
-    transports.length = 0;
-    clients.length = 0;
-    sessions.length = 0;
-    const grownBytes = (await heapAfterGc()) - heapBefore;
-    console.info(`soak (stdio): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB over ${CLIENTS * CALLS} calls`);
-    expect(grownBytes).toBeLessThan(HEAP_SLACK_BYTES);
+    // With every connection closed and nothing of the run referenced, nothing of the library is left.
+    expect(liveInstances()).toEqual({ MCPClient: 0, StreamableHttpTransport: 0, CountingTransport: 0, ServerSession: 0, JsonRpcDispatcher: 0, InflightRequest: 0, PendingRequest: 0 });
   }, 60_000);
 });
 
+/** The stdio soak's clients and sessions live in this frame only, so that what is left afterwards is left by the library. */
+async function stdioRun(server: MCPServer): Promise<void> {
+  const transports: CountingTransport[] = [];
+  const clients: MCPClient[] = [];
+  const sessions: object[] = [];
+  for (let who = 0; who < CLIENTS; who++) {
+    const toServer = new TransformStream<Uint8Array, Uint8Array>();
+    const toClient = new TransformStream<Uint8Array, Uint8Array>();
+    sessions.push(await server.start(new StdioTransport({ readable: toServer.readable, writable: writableOf(toClient) })));
+    const transport = new CountingTransport(new StdioTransport({ readable: toClient.readable, writable: writableOf(toServer) }));
+    const client = new MCPClient({ name: `soak-${who}`, version: "1" });
+    await client.connect(transport);
+    transports.push(transport);
+    clients.push(client);
+  }
+  expect(server.sessions.size).toBe(CLIENTS);
+  const tally: Tally = { ok: 0, cancelled: 0, timedOut: 0, failed: 0, crossed: 0 };
+  // The first round warms up (compiled code, caches); the heap is measured from there on, sessions
+  // open, so it includes what CountingTransport records per call (two map entries, ≈ 90 bytes).
+  await Promise.all(clients.map((client, who) => workload(client, who, tally)));
+  const heapWarm = await heapAfterGc();
+  for (let round = 1; round < STDIO_ROUNDS; round++) await Promise.all(clients.map((client, who) => workload(client, who, tally)));
+  const grownBytes = (await heapAfterGc()) - heapWarm;
+  console.info(`soak (stdio): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB over ${(STDIO_ROUNDS - 1) * CLIENTS * CALLS} calls after the warm-up round`);
+  expect(grownBytes).toBeLessThan(HEAP_SLACK_BYTES);
+  expect(tally).toEqual(expectedTally(STDIO_ROUNDS));
+  expect(leftListeners(clients)).toBe(0);
+  expect(checkWire(transports).toolCalls).toBe(STDIO_ROUNDS * CLIENTS * CALLS);
+  // Nothing in flight on the server side once every caller has its outcome.
+  await until(() => sessions.every((session) => pendingOf(session).incoming === 0));
+  for (const session of sessions) expect(pendingOf(session)).toEqual({ outgoing: 0, incoming: 0 });
+  await Promise.all(clients.map((client) => client.close()));
+  await until(() => server.sessions.size === 0);
+  expect(server.sessions.size).toBe(0);
+}
+
+/** Each stdio client runs the workload this many times over its one session (stdio is cheap: more calls for the same time). */
+const STDIO_ROUNDS = 3;
 const HTTP_ROUNDS = Number(process.env["SOAK_HTTP_ROUNDS"]) || 3;
 /** Node's fetch keeps a pool of sockets per origin that close on their own clock: its part of the heap moves by a few MiB. */
 const HTTP_HEAP_SLACK_BYTES = 4 * 1024 * 1024;
