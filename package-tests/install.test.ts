@@ -40,6 +40,7 @@ console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), version: 
       ChildProcessTransport: "function",
       serveHttp: "function",
       serveStdio: "function",
+      sourceOf: "function",
       spawnStdioServer: "function",
       toNodeHandler: "function",
       writableOf: "function",
