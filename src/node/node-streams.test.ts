@@ -100,12 +100,21 @@ describe("sourceOf", () => {
     expect(stream.listenerCount("data")).toBe(0);
   });
 
+  it("reports a stream destroyed before its end as a failure", async () => {
+    const stream = new PassThrough();
+    const seen: string[] = [];
+    sourceOf(stream).subscribe({ chunk: () => undefined, end: () => seen.push("end"), fail: (error) => seen.push(String(error)) });
+    stream.destroy();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(["Error: The stream closed before its end"]);
+  });
+
   it("passes on a read failure", async () => {
     const stream = new Readable({ read: () => undefined });
     const failures: unknown[] = [];
     sourceOf(stream).subscribe({ chunk: () => undefined, end: () => undefined, fail: (error) => failures.push(error) });
     stream.destroy(new Error("EIO"));
     await new Promise((resolve) => setImmediate(resolve));
-    expect(failures).toEqual([new Error("EIO")]);
+    expect(failures).toEqual([new Error("EIO")]); // once: the close that follows the error is not a second failure
   });
 });

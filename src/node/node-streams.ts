@@ -73,13 +73,19 @@ export function sourceOf(stream: Readable): StdioChunkSource {
       const onData = (chunk: Uint8Array | string): void => sink.chunk(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
       const onEnd = (): void => sink.end();
       const onError = (error: Error): void => sink.fail(error);
+      // Destroyed without an error and before its end (someone else closed it): a failure, not a quiet end.
+      const onClose = (): void => {
+        if (!stream.readableEnded && !stream.errored) sink.fail(new Error("The stream closed before its end"));
+      };
       stream.on("data", onData);
       stream.once("end", onEnd);
       stream.once("error", onError);
+      stream.once("close", onClose);
       return () => {
         stream.off("data", onData);
         stream.off("end", onEnd);
         stream.off("error", onError);
+        stream.off("close", onClose);
         stream.destroy();
       };
     },
