@@ -101,6 +101,11 @@ export class MCPClient {
       },
       onClose: (error) => this.#teardown(error),
     });
+    this.#dispatcher.setResultCheck(
+      METHODS.toolsCall,
+      (result, name) => this.#checkedToolResult(name as string, result as CallToolResult),
+      (params) => params?.["name"],
+    );
     this.#caches = {
       tools: new ListCache(() => collect(this.tools())),
       resources: new ListCache(() => collect(this.resources())),
@@ -176,9 +181,8 @@ export class MCPClient {
 
   /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken). */
   callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
-    const params = args === undefined ? { name } : { name, arguments: args };
-    // A `then`, not an async function: a call in flight holds a small reaction instead of a whole frame.
-    return this.#request<CallToolResult>(METHODS.toolsCall, params, options).then((result) => this.#checkedToolResult(name, result));
+    // Its result is checked by the dispatcher (setResultCheck in the constructor): a call in flight holds no reaction of its own.
+    return this.#request<CallToolResult>(METHODS.toolsCall, args === undefined ? { name } : { name, arguments: args }, options);
   }
 
   #checkedToolResult(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {

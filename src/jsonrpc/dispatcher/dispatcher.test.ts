@@ -122,6 +122,31 @@ describe("JsonRpcDispatcher: requests and responses", () => {
     expect(error.wireCode).toBe(-32601);
   });
 
+  it("runs a method's result check with the key taken from its request: a value, a promise, or a throw", async () => {
+    const { client, server } = await connectedPair();
+    server.setRequestHandler("test/echo", (params) => ({ echoed: params }));
+    const keys: unknown[] = [];
+    client.setResultCheck(
+      "test/echo",
+      (result, key) => {
+        keys.push(key);
+        if (key === "later") return Promise.resolve({ checked: "later" });
+        if (key === "later-bad") return Promise.reject(new Error("not what was promised"));
+        if (key === "bad") throw new Error("broken result");
+        if (key === "mcp") throw new MCPError(MCP_CODES.INVALID_PARAMS, "kept as is");
+        return { checked: result };
+      },
+      (params) => params?.["key"],
+    );
+    await expect(client.request("test/echo", { key: "now" })).resolves.toEqual({ checked: { echoed: { key: "now" } } });
+    await expect(client.request("test/echo", { key: "later" })).resolves.toEqual({ checked: "later" });
+    expect(await rejection(client.request("test/echo", { key: "bad" }))).toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, message: "broken result" });
+    expect(await rejection(client.request("test/echo", { key: "mcp" }))).toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: "kept as is" });
+    expect(await rejection(client.request("test/echo", { key: "later-bad" }))).toMatchObject({ message: "not what was promised" });
+    expect(keys).toEqual(["now", "later", "bad", "mcp", "later-bad"]);
+    expect(client.pendingCount.outgoing).toBe(0);
+  });
+
   it("answers a request whose id is already in progress with -32600 and keeps the first one running", async () => {
     const { dispatcher, peer } = await scriptedDispatcher();
     let release!: () => void;

@@ -17,10 +17,11 @@ import type {
   ProgressUpdate,
   RequestHandler,
   RequestOptions,
+  ResultCheck,
   SessionInfo,
 } from "./dispatcher.types.js";
 import { InflightRequest, type ContextHost } from "./incoming.js";
-import { DEFAULT_TIMEOUT_MS, OutgoingRequests } from "./outgoing.js";
+import { DEFAULT_TIMEOUT_MS, OutgoingRequests, type PendingRequest } from "./outgoing.js";
 
 type Response = { jsonrpc: "2.0"; id: JsonRpcId | null; result: unknown } | { jsonrpc: "2.0"; id: JsonRpcId | null; error: JsonRpcErrorObject };
 
@@ -50,6 +51,7 @@ export class JsonRpcDispatcher implements ContextHost {
   readonly side: Side;
   readonly #requestHandlers = new Map<string, HandlerEntry<RequestHandler>>();
   readonly #notificationHandlers = new Map<string, HandlerEntry<NotificationHandler>>();
+  readonly #resultChecks = new Map<string, { readonly check: ResultCheck; readonly keyOf: (params: JsonObject | undefined) => unknown }>();
   /** Methods served by one handler, from a set shared with other dispatchers (see `routeRequests`). */
   #routed: { readonly methods: ReadonlySet<string>; readonly entry: HandlerEntry<RequestHandler> } | undefined;
   #inflight: Map<JsonRpcId, InflightRequest> = NO_INFLIGHT;
@@ -122,6 +124,15 @@ export class JsonRpcDispatcher implements ContextHost {
     this.#routed = { methods, entry: { handler, schema: undefined } };
   }
 
+  /**
+   * Checks every result of `method` after its schema, before the caller gets it: what `check`
+   * returns (or resolves to) is the result, what it throws rejects the call. `keyOf` picks, when the
+   * request is sent, the little the check needs of it (a tool's name): a call in flight holds only that.
+   */
+  setResultCheck(method: string, check: ResultCheck, keyOf: (params: JsonObject | undefined) => unknown): void {
+    this.#resultChecks.set(method, { check, keyOf });
+  }
+
   setNotificationHandler(method: string, handler: NotificationHandler, schema?: ParamsSchema): void {
     if (this.#notificationHandlers.has(method)) {
       throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A handler for notification ${method} is already registered`);
@@ -164,7 +175,7 @@ export class JsonRpcDispatcher implements ContextHost {
     let wireParams = options.onProgress ? withProgressToken(params, id) : params;
     const record = this.#telemetry?.outgoingRequest({ side: this.side, method, id, params: wireParams, sessionId: transport.sessionId, protocolVersion: this.#codec.version });
     if (record) wireParams = record.params;
-    const settled = this.#outgoing.add(id, method, options, record);
+    const settled = this.#outgoing.add(id, method, this.#resultChecks.get(method)?.keyOf(wireParams), options, record);
     const message = wireParams === undefined ? { jsonrpc: JSONRPC_VERSION, id, method } : { jsonrpc: JSONRPC_VERSION, id, method, params: wireParams };
     transport.send(message, sendOptions(options.relatedRequestId)).catch((error: unknown) => {
       const pending = this.#outgoing.get(id);
@@ -351,10 +362,22 @@ export class JsonRpcDispatcher implements ContextHost {
     const pending = this.#outgoing.get(message.id as JsonRpcId);
     if (!pending) return this.#reportProtocolError(new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received a response for unknown request id ${JSON.stringify(message.id)}`));
     const schema = this.#outgoingResultSchema(pending.method);
-    if (!schema) return this.#outgoing.resolve(pending, message.result);
-    const checked = validate(schema, message.result);
-    if (checked.ok) this.#outgoing.resolve(pending, checked.value);
-    else this.#outgoing.reject(pending, new MCPError(MCP_CODES.PROTOCOL_INVALID, `Invalid result for ${pending.method}: ${checked.issues}`, { data: message.result }));
+    const checked = schema ? validate(schema, message.result) : { ok: true as const, value: message.result };
+    if (!checked.ok) return this.#outgoing.reject(pending, new MCPError(MCP_CODES.PROTOCOL_INVALID, `Invalid result for ${pending.method}: ${checked.issues}`, { data: message.result }));
+    const check = this.#resultChecks.get(pending.method)?.check;
+    if (!check) return this.#outgoing.resolve(pending, checked.value);
+    this.#settleChecked(pending, check, checked.value);
+  }
+
+  #settleChecked(pending: PendingRequest, check: ResultCheck, value: unknown): void {
+    let result: unknown;
+    try {
+      result = check(value, pending.checkKey);
+    } catch (error) {
+      return this.#outgoing.reject(pending, toMCPError(error, MCP_CODES.PROTOCOL_INVALID));
+    }
+    if (result instanceof Promise) this.#outgoing.resolveLater(pending, result);
+    else this.#outgoing.resolve(pending, result);
   }
 
   #handleErrorResponse(message: WireMessage): void {

@@ -83,3 +83,6 @@ export interface NotificationContext {
 
 export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
 export type NotificationHandler = (params: unknown, context: NotificationContext) => void | Promise<void>;
+
+/** A check of a method's results beyond its schema (`setResultCheck`): returns the result, or a promise of it, or throws. `key` is what `keyOf` took from the request. */
+export type ResultCheck = (result: unknown, key: unknown) => unknown;

@@ -1,5 +1,5 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
-import { JsonRpcError, MCPError, describeThrown } from "../../error-codes/mcp-error.js";
+import { JsonRpcError, MCPError, describeThrown, toMCPError } from "../../error-codes/mcp-error.js";
 import type { RequestOutcome } from "../../events/events.js";
 import type { RequestRecord } from "../../telemetry/telemetry.js";
 import type { JsonRpcId } from "../../types/types.js";
@@ -13,13 +13,21 @@ interface Timeouts {
   readonly maxTotalTimeoutMs: number | undefined;
 }
 
-/** One request this end sent and still waits for. */
+/** What few requests need: a caller's abort listener, a telemetry record, the start for a total cap. */
+interface RareParts {
+  abortListener?: () => void;
+  record?: RequestRecord;
+  /** When it was sent, for the total cap. */
+  startedAt?: number;
+}
+
+const NONE: RareParts = Object.freeze({});
+
+/** One request this end sent and still waits for (kept small: a host may hold thousands). */
 export class PendingRequest {
   /** `performance.now()` past which it times out (the shared timer reads it). */
   deadline = 0;
-  abortListener: (() => void) | undefined;
-  /** When it was sent, for the total cap (0 when there is none: the clock is not read). */
-  readonly startedAt: number;
+  rare: RareParts = NONE;
 
   constructor(
     readonly id: JsonRpcId,
@@ -28,10 +36,9 @@ export class PendingRequest {
     readonly reject: (error: MCPError) => void,
     readonly timeouts: Timeouts,
     readonly options: RequestOptions,
-    readonly record: RequestRecord | undefined,
-  ) {
-    this.startedAt = timeouts.maxTotalTimeoutMs === undefined ? 0 : performance.now();
-  }
+    /** What the method's result check needs of the request (see `JsonRpcDispatcher.setResultCheck`). */
+    readonly checkKey: unknown,
+  ) {}
 }
 
 /** Never written: `add` replaces it with a map of the dispatcher's own before the first entry. */
@@ -66,16 +73,20 @@ export class OutgoingRequests {
   }
 
   /** Registers a request; the promise settles on response, error, timeout, abort or close. */
-  add(id: JsonRpcId, method: string, options: RequestOptions, record: RequestRecord | undefined): Promise<unknown> {
+  add(id: JsonRpcId, method: string, checkKey: unknown, options: RequestOptions, record: RequestRecord | undefined): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const pending = new PendingRequest(id, method, resolve, reject, this.#timeoutsFor(options), options, record);
+      const timeouts = this.#timeoutsFor(options);
+      const pending = new PendingRequest(id, method, resolve, reject, timeouts, options, checkKey);
+      if (record) this.#rareOf(pending).record = record;
+      if (timeouts.maxTotalTimeoutMs !== undefined) this.#rareOf(pending).startedAt = performance.now();
       if (this.#pending === NO_PENDING) this.#pending = new Map();
       this.#pending.set(id, pending);
       this.#arm(pending);
       const signal = options.signal;
       if (signal) {
-        pending.abortListener = () => this.#abandon(pending, this.#cancelled(signal.reason), describeThrown(signal.reason));
-        signal.addEventListener("abort", pending.abortListener, { once: true });
+        const abortListener = (): void => this.#abandon(pending, this.#cancelled(signal.reason), describeThrown(signal.reason));
+        this.#rareOf(pending).abortListener = abortListener;
+        signal.addEventListener("abort", abortListener, { once: true });
       }
     });
   }
@@ -83,6 +94,12 @@ export class OutgoingRequests {
   resolve(pending: PendingRequest, result: unknown): void {
     this.#finish(pending, "success");
     pending.resolve(result);
+  }
+
+  /** Answered on the wire; the caller's promise follows `outcome` (a local check that had to wait). */
+  resolveLater(pending: PendingRequest, outcome: Promise<unknown>): void {
+    this.#finish(pending, "success");
+    outcome.then(pending.resolve, (error: unknown) => pending.reject(toMCPError(error)));
   }
 
   reject(pending: PendingRequest, error: MCPError, outcome: RequestOutcome = "error"): void {
@@ -103,6 +120,11 @@ export class OutgoingRequests {
     for (const pending of this.#pending.values()) this.reject(pending, error);
   }
 
+  #rareOf(pending: PendingRequest): RareParts {
+    if (pending.rare === NONE) pending.rare = {};
+    return pending.rare;
+  }
+
   /** The defaults object itself when the call overrides none (most calls): nothing to allocate. */
   #timeoutsFor(options: RequestOptions): Timeouts {
     if (options.timeoutMs === undefined && options.resetTimeoutOnProgress === undefined && options.maxTotalTimeoutMs === undefined) return this.defaults;
@@ -117,7 +139,7 @@ export class OutgoingRequests {
   #arm(pending: PendingRequest): void {
     const { timeoutMs, maxTotalTimeoutMs } = pending.timeouts;
     const now = performance.now();
-    const delay = maxTotalTimeoutMs === undefined ? timeoutMs : Math.min(timeoutMs, maxTotalTimeoutMs - (now - pending.startedAt));
+    const delay = maxTotalTimeoutMs === undefined ? timeoutMs : Math.min(timeoutMs, maxTotalTimeoutMs - (now - (pending.rare.startedAt as number)));
     // Whole milliseconds: a small integer is stored in the request itself, a fraction would take a heap number.
     pending.deadline = Math.ceil(now + Math.max(0, delay));
     if (pending.deadline < this.#timerAt) this.#schedule(pending.deadline, now);
@@ -150,7 +172,7 @@ export class OutgoingRequests {
 
   #overTotal(pending: PendingRequest): boolean {
     const cap = pending.timeouts.maxTotalTimeoutMs;
-    return cap !== undefined && performance.now() - pending.startedAt >= cap;
+    return cap !== undefined && performance.now() - (pending.rare.startedAt as number) >= cap;
   }
 
   #timedOut(pending: PendingRequest): void {
@@ -176,8 +198,9 @@ export class OutgoingRequests {
   #finish(pending: PendingRequest, outcome: RequestOutcome, error?: MCPError): void {
     this.#pending.delete(pending.id);
     if (this.#pending.size === 0 && this.#timer !== undefined) this.#unschedule();
-    if (pending.abortListener) pending.options.signal?.removeEventListener("abort", pending.abortListener);
+    const { abortListener, record } = pending.rare;
+    if (abortListener) pending.options.signal?.removeEventListener("abort", abortListener);
     // A peer's error is typed by its JSON-RPC number, a local one (timeout, cancel) by its MCP code.
-    pending.record?.end(outcome, error && { type: error.cause instanceof JsonRpcError ? String(error.wireCode) : error.code, code: error.wireCode });
+    record?.end(outcome, error && { type: error.cause instanceof JsonRpcError ? String(error.wireCode) : error.code, code: error.wireCode });
   }
 }
