@@ -142,7 +142,7 @@ describe("JsonRpcDispatcher: requests and responses", () => {
     await expect(client.request("test/echo", { key: "later" })).resolves.toEqual({ checked: "later" });
     expect(await rejection(client.request("test/echo", { key: "bad" }))).toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, message: "broken result" });
     expect(await rejection(client.request("test/echo", { key: "mcp" }))).toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: "kept as is" });
-    expect(await rejection(client.request("test/echo", { key: "later-bad" }))).toMatchObject({ message: "not what was promised" });
+    expect(await rejection(client.request("test/echo", { key: "later-bad" }))).toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, message: "not what was promised" });
     expect(keys).toEqual(["now", "later", "bad", "mcp", "later-bad"]);
     expect(client.pendingCount.outgoing).toBe(0);
   });

@@ -96,10 +96,10 @@ export class OutgoingRequests {
     pending.resolve(result);
   }
 
-  /** Answered on the wire; the caller's promise follows `outcome` (a local check that had to wait). */
+  /** Answered on the wire; the caller's promise follows `outcome` (a result check that had to wait: its failure is `MCP.PROTOCOL_INVALID` unless it says otherwise). */
   resolveLater(pending: PendingRequest, outcome: Promise<unknown>): void {
     this.#finish(pending, "success");
-    outcome.then(pending.resolve, (error: unknown) => pending.reject(toMCPError(error)));
+    outcome.then(pending.resolve, (error: unknown) => pending.reject(toMCPError(error, MCP_CODES.PROTOCOL_INVALID)));
   }
 
   reject(pending: PendingRequest, error: MCPError, outcome: RequestOutcome = "error"): void {

@@ -166,16 +166,12 @@ export class StdioTransport implements Transport {
         next.reject(this.#writeFailure);
         continue;
       }
-      const batch = next;
-      const pending = this.#startWrite(batch.frames.join(""));
+      const pending = this.#startWrite(next.frames.join(""));
       if (!pending) {
-        batch.resolve();
+        next.resolve();
         continue;
       }
-      pending.then(
-        () => batch.resolve(),
-        (error: unknown) => batch.reject(error),
-      );
+      pending.then(next.resolve, next.reject);
       return;
     }
     this.#drained?.resolve();
