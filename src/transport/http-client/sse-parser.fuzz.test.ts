@@ -1,5 +1,6 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { chunked } from "../bytes.test-helpers.js";
 import { type SseEvent, type SseItem, SseParser } from "./sse-parser.js";
 
 /** Runs per property: small in `npm test`, `FUZZ_RUNS=<n>` for a longer campaign. */
@@ -45,18 +46,6 @@ function reference(bytes: Uint8Array): { events: SseEvent[]; lastEventId: string
     } else if (name === "retry" && /^\d+$/.test(value)) retryMs = Number(value);
   }
   return { events, lastEventId, retryMs };
-}
-
-function chunked(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].toSorted((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let previous = 0;
-  for (const point of points) {
-    chunks.push(bytes.slice(previous, point));
-    previous = point;
-  }
-  chunks.push(bytes.slice(previous));
-  return chunks;
 }
 
 const encoder = new TextEncoder();

@@ -1,5 +1,6 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { chunked } from "../bytes.test-helpers.js";
 import { type LineEvent, LineDecoder } from "./line-decoder.js";
 
 /** Runs per property: small in `npm test`, `FUZZ_RUNS=<n>` for a longer campaign. */
@@ -34,19 +35,6 @@ function reference(stream: Uint8Array, maxFrameBytes: number): LineEvent[] {
   }
   frame(stream.subarray(start));
   return events;
-}
-
-/** Splits `bytes` at the given cut points (any number, any positions, empty chunks included). */
-function chunked(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {
-  const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].toSorted((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let previous = 0;
-  for (const point of points) {
-    chunks.push(bytes.slice(previous, point));
-    previous = point;
-  }
-  chunks.push(bytes.slice(previous));
-  return chunks;
 }
 
 const encoder = new TextEncoder();
