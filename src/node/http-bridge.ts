@@ -1,19 +1,46 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { describeThrown } from "../error-codes/mcp-error.js";
+import type { HttpExchange, HttpReply } from "../transport/http-server/http-server.types.js";
+import { NodeExchange, writeReply } from "./node-exchange.js";
 
 /** A web-standard handler: a function, or an object with `fetch` (what `streamableHttpHandler` returns). */
 export type FetchHandler = ((request: Request) => Promise<Response>) | { fetch(request: Request): Promise<Response> };
 
+/** A handler that also serves exchanges (`streamableHttpHandler`, `sseHttpHandler`): Node serves it without web objects. */
+interface ExchangeHandler {
+  handle(exchange: HttpExchange): Promise<HttpReply>;
+}
+
 /**
- * Serves a web-standard handler from `node:http`: the IncomingMessage becomes a `Request` (its body
- * streamed, its signal aborted when the client goes away) and the `Response` is written back chunk
+ * Serves a handler from `node:http`. Our handlers (they have `handle`) are fed straight from Node's
+ * request and write straight to its response. Any other `fetch` handler gets a `Request` (its body
+ * streamed, its signal aborted when the client goes away) and its `Response` is written back chunk
  * by chunk as it is produced — SSE events reach the client when they are sent, and a client that
  * disconnects cancels the body, releasing what the handler holds for it.
  */
 export function toNodeHandler(handler: FetchHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  if (typeof handler === "object" && "handle" in handler && typeof handler.handle === "function") {
+    const exchanges = handler as ExchangeHandler;
+    return (req, res) => void serveExchange(exchanges, req, res);
+  }
   const fetch = typeof handler === "function" ? handler : (request: Request) => handler.fetch(request);
   return (req, res) => void serve(fetch, req, res);
+}
+
+async function serveExchange(handler: ExchangeHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let exchange: NodeExchange;
+  try {
+    exchange = new NodeExchange(req, res);
+  } catch (error) {
+    badRequest(res, error);
+    return;
+  }
+  try {
+    writeReply(await handler.handle(exchange), res);
+  } catch (error) {
+    failed(res, error);
+  }
 }
 
 async function serve(fetch: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -25,15 +52,28 @@ async function serve(fetch: (request: Request) => Promise<Response>, req: Incomi
   try {
     request = toRequest(req, clientGone.signal);
   } catch (error) {
-    res.writeHead(400, { "content-type": "text/plain" }).end(`Bad Request: ${describeThrown(error)}`);
+    badRequest(res, error);
     return;
   }
   try {
     await writeResponse(await fetch(request), res);
   } catch (error) {
-    if (res.headersSent) res.destroy(error as Error);
-    else res.writeHead(500, { "content-type": "text/plain" }).end(`Internal Server Error: ${describeThrown(error)}`);
+    failed(res, error);
   }
+}
+
+/** A handler that threw, or a reply Node refused to write: 500 while nothing is sent, else the connection ends. */
+function failed(res: ServerResponse, error: unknown): void {
+  if (res.headersSent) res.destroy(error as Error);
+  else internalError(res, error);
+}
+
+function badRequest(res: ServerResponse, error: unknown): void {
+  res.writeHead(400, "Bad Request", { "content-type": "text/plain" }).end(`Bad Request: ${describeThrown(error)}`);
+}
+
+function internalError(res: ServerResponse, error: unknown): void {
+  res.writeHead(500, "Internal Server Error", { "content-type": "text/plain" }).end(`Internal Server Error: ${describeThrown(error)}`);
 }
 
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request {

@@ -110,6 +110,11 @@ describe("StreamableHttpTransport: POSTing messages", () => {
     await expect(transport.send(notification("a"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "The headers option failed: vault locked" });
   });
 
+  it("rejects with MCP.TRANSPORT_ERROR when the headers option holds a header no request can carry", async () => {
+    const { transport } = await started(new FakeServer(), { headers: { "bad name": "x" } });
+    await expect(transport.send(notification("a"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringMatching(/^The headers option failed: .*bad name/) });
+  });
+
   it("uses globalThis.fetch at the time of each request when none is injected", async () => {
     const transport = new StreamableHttpTransport(new URL(ENDPOINT));
     await transport.start(recorder().receiver);

@@ -1,7 +1,8 @@
 import type { InboundContext } from "../transport/transport.types.js";
+import type { HttpExchange, HttpReply } from "./http-server.types.js";
 import type { JsonOutcome } from "./json-responses.js";
 import type { PostedMessages } from "./messages.js";
-import { errorResponse, sseHeaders } from "./responses.js";
+import { emptyReply, errorReply, sseHeaders } from "./responses.js";
 import type { HttpSessionTransport } from "./session-transport.js";
 
 export interface AnswerSettings {
@@ -19,31 +20,31 @@ export interface AnswerSettings {
  * Hands a POST's messages to its session and answers the POST: 202 when it holds no request, else
  * an SSE stream that ends after the last response, or (JSON mode) one body with every response.
  */
-export async function answerPost(transport: HttpSessionTransport, posted: PostedMessages, request: Request, inbound: InboundContext, settings: AnswerSettings): Promise<Response> {
-  const deliverAll = () => {
-    for (const message of posted.messages) transport.deliver(message, inbound);
-  };
+export async function answerPost(transport: HttpSessionTransport, posted: PostedMessages, exchange: HttpExchange, inbound: InboundContext, settings: AnswerSettings): Promise<HttpReply> {
   if (posted.requestIds.length === 0) {
-    deliverAll();
-    return new Response(null, { status: 202, headers: settings.headers });
+    deliverAll(transport, posted, inbound);
+    return emptyReply(202, settings.headers);
   }
   if (!settings.json) {
     const body = transport.openRequestStream(posted.requestIds, settings.prime, settings.onEnd);
-    deliverAll();
-    return new Response(body, { status: 200, headers: sseHeaders(settings.headers) });
+    deliverAll(transport, posted, inbound);
+    return { status: 200, headers: sseHeaders(settings.headers), body };
   }
   const collector = transport.collectResponses(posted.requestIds, posted.batch);
-  const clientGone = () => collector.close();
-  request.signal.addEventListener("abort", clientGone, { once: true });
-  deliverAll();
+  const stopWatching = exchange.onClientGone(() => collector.close());
+  deliverAll(transport, posted, inbound);
   const outcome = await collector.done;
-  request.signal.removeEventListener("abort", clientGone);
+  stopWatching();
   settings.onEnd?.();
   return jsonAnswer(outcome, settings.headers);
 }
 
-function jsonAnswer(outcome: JsonOutcome, headers: Record<string, string>): Response {
-  if (outcome.kind === "answered") return new Response(outcome.body, { status: 200, headers: { ...headers, "content-type": "application/json" } });
-  if (outcome.kind === "nothing") return new Response(null, { status: 202, headers });
-  return errorResponse(404, "Session not found: it ended before the requests were answered");
+function deliverAll(transport: HttpSessionTransport, posted: PostedMessages, inbound: InboundContext): void {
+  for (const message of posted.messages) transport.deliver(message, inbound);
+}
+
+function jsonAnswer(outcome: JsonOutcome, headers: Record<string, string>): HttpReply {
+  if (outcome.kind === "answered") return { status: 200, headers: { ...headers, "content-type": "application/json" }, body: outcome.body };
+  if (outcome.kind === "nothing") return emptyReply(202, headers);
+  return errorReply(404, "Session not found: it ended before the requests were answered");
 }

@@ -1,30 +1,24 @@
 import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { describeThrown } from "../../error-codes/mcp-error.js";
 import type { InboundContext } from "../transport/transport.types.js";
-import type { Authenticate } from "./http-server.types.js";
-import { errorResponse } from "./responses.js";
+import type { Authenticate, HttpExchange, HttpReply } from "./http-server.types.js";
+import { errorReply } from "./responses.js";
 
 /** Who is calling, as far as this HTTP request tells: what handlers and `authorize` see. */
-export type Caller = { readonly ok: true; readonly inbound: InboundContext } | { readonly ok: false; readonly response: Response };
-
-function headersOf(request: Request): Record<string, string> {
-  const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => (headers[name] = value));
-  return headers;
-}
+export type Caller = { readonly ok: true; readonly inbound: InboundContext } | { readonly ok: false; readonly reply: HttpReply };
 
 /** Runs `authenticate` (when configured) and builds the request's inbound context, or its 401/403/500. */
-export async function identifyCaller(authenticate: Authenticate | undefined, request: Request): Promise<Caller> {
-  const headers = headersOf(request);
+export async function identifyCaller(authenticate: Authenticate | undefined, exchange: HttpExchange): Promise<Caller> {
+  const headers = exchange.headers();
   if (!authenticate) return { ok: true, inbound: { headers } };
   let result: Awaited<ReturnType<Authenticate>>;
   try {
-    result = await authenticate(request);
+    result = await authenticate(exchange.request());
   } catch (error) {
-    return { ok: false, response: errorResponse(500, `Authentication failed: ${describeThrown(error)}`, { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR }) };
+    return { ok: false, reply: errorReply(500, `Authentication failed: ${describeThrown(error)}`, { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR }) };
   }
   if ("authInfo" in result) return { ok: true, inbound: { authInfo: result.authInfo, headers } };
   const challenge = result.wwwAuthenticate ?? (result.refuse === 401 ? "Bearer" : undefined);
   const message = result.message ?? (result.refuse === 401 ? "Unauthorized" : "Forbidden");
-  return { ok: false, response: errorResponse(result.refuse, message, { code: JSONRPC_ERROR_CODES.UNAUTHORIZED, ...(challenge === undefined ? {} : { headers: { "www-authenticate": challenge } }) }) };
+  return { ok: false, reply: errorReply(result.refuse, message, { code: JSONRPC_ERROR_CODES.UNAUTHORIZED, ...(challenge === undefined ? {} : { headers: { "www-authenticate": challenge } }) }) };
 }

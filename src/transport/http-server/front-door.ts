@@ -2,12 +2,12 @@ import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { describeThrown } from "../../error-codes/mcp-error.js";
 import type { InboundContext } from "../transport/transport.types.js";
 import { identifyCaller } from "./authentication.js";
-import type { HttpEndpointOptions } from "./http-server.types.js";
+import type { HttpEndpointOptions, HttpExchange, HttpReply } from "./http-server.types.js";
 import { RequestGuard } from "./protection.js";
-import { errorResponse, methodNotAllowed, withHeaders } from "./responses.js";
+import { errorReply, methodNotAllowed, withHeaders } from "./responses.js";
 
 /** Serves one allowed method, for a caller that passed every check. */
-export type MethodHandler = (request: Request, inbound: InboundContext) => Promise<Response>;
+export type MethodHandler = (exchange: HttpExchange, inbound: InboundContext) => Promise<HttpReply>;
 
 export interface FrontDoorSettings {
   /** Paths served (any when undefined). */
@@ -37,25 +37,25 @@ export class FrontDoor {
     this.#allow = [...this.#methods.keys(), "OPTIONS"].join(", ");
   }
 
-  async handle(request: Request): Promise<Response> {
+  async handle(exchange: HttpExchange): Promise<HttpReply> {
     const paths = this.settings.paths;
-    if (paths !== undefined && !paths.includes(new URL(request.url).pathname)) return errorResponse(404, "Not Found");
-    const refusal = this.#guard.refusal(request);
+    if (paths !== undefined && !paths.includes(exchange.url.pathname)) return errorReply(404, "Not Found");
+    const refusal = this.#guard.refusal(exchange);
     if (refusal) return refusal;
-    return withHeaders(await this.#answer(request), this.#guard.corsHeaders(request));
+    return withHeaders(await this.#answer(exchange), this.#guard.corsHeaders(exchange));
   }
 
-  async #answer(request: Request): Promise<Response> {
-    if (this.settings.closed()) return errorResponse(503, "Service Unavailable: this MCP endpoint is closed");
-    if (request.method === "OPTIONS") return this.#guard.preflight(request, this.#allow);
-    const serve = this.#methods.get(request.method);
+  async #answer(exchange: HttpExchange): Promise<HttpReply> {
+    if (this.settings.closed()) return errorReply(503, "Service Unavailable: this MCP endpoint is closed");
+    if (exchange.method === "OPTIONS") return this.#guard.preflight(exchange, this.#allow);
+    const serve = this.#methods.get(exchange.method);
     if (!serve) return methodNotAllowed(this.#allow);
-    const caller = await identifyCaller(this.options.authenticate, request);
-    if (!caller.ok) return caller.response;
+    const caller = await identifyCaller(this.options.authenticate, exchange);
+    if (!caller.ok) return caller.reply;
     try {
-      return await serve(request, caller.inbound);
+      return await serve(exchange, caller.inbound);
     } catch (error) {
-      return errorResponse(500, `Internal error: ${describeThrown(error)}`, { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR });
+      return errorReply(500, `Internal error: ${describeThrown(error)}`, { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR });
     }
   }
 }

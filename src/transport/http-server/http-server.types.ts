@@ -59,9 +59,56 @@ export interface SseHttpOptions extends HttpEndpointOptions {
   readonly endpoint?: string;
 }
 
-/** A web-standard HTTP endpoint: mount `fetch` on any runtime (Node through `toNodeHandler`). */
+/**
+ * One HTTP request as a handler's core reads it: only what every server can hand over cheaply, so a
+ * runtime adapter need not build web `Request` objects (the `fetch` path converts one into this).
+ */
+export interface HttpExchange {
+  readonly method: string;
+  readonly url: URL;
+  /** A header's value by lower-case name (repeated headers joined with ", "); null when absent. */
+  header(name: string): string | null;
+  /** Every header by lower-case name: what handlers see as `InboundContext.headers`. */
+  headers(): Record<string, string>;
+  /** The body as UTF-8 text, reading no more than `maxBytes` bytes. */
+  text(maxBytes: number): Promise<BodyText>;
+  /** Calls `listener` if the client goes away before the reply is sent; returns what removes it. */
+  onClientGone(listener: () => void): () => void;
+  /** The request as a web `Request`, for `authenticate`; its body is the handler's to read. */
+  request(): Request;
+}
+
+/** A request body read whole: its text, or why not (larger than allowed; not UTF-8 or the read failed). */
+export type BodyText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly tooLarge: true } | { readonly ok: false; readonly tooLarge: false; readonly detail: string };
+
+/** What a handler's core answers: a status, headers (lower-case names), and no body, a text, or an event stream. */
+export interface HttpReply {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body?: string | EventStreamBody | undefined;
+}
+
+/** Where an event stream's text goes: the response being sent. */
+export interface EventSink {
+  /** Sends text; returns how much of what was sent the client has not taken yet (bytes, or UTF-16 units). */
+  write(text: string): number;
+  /** Ends the response. */
+  end(): void;
+  /** Ends the response abruptly (the client stopped reading). */
+  abort(reason: Error): void;
+}
+
+/** A reply body of Server-Sent Events, written while the reply is being sent. */
+export interface EventStreamBody {
+  /** Starts sending to `sink`, what was written before first; returns what to call when the client goes away. */
+  open(sink: EventSink): () => void;
+}
+
+/** A web-standard HTTP endpoint: mount `fetch` on any runtime (Node through `toNodeHandler`, which uses `handle`). */
 export interface HttpHandler {
   fetch(request: Request): Promise<Response>;
+  /** The same endpoint for runtime adapters: an exchange in, a reply out, with no web objects in between. */
+  handle(exchange: HttpExchange): Promise<HttpReply>;
   /** Closes every session (their streams end) and refuses new requests with 503. */
   close(): Promise<void>;
   readonly sessionCount: number;

@@ -7,6 +7,7 @@ import type { HttpHandler } from "./http-server.types.js";
 import { Gate, SseReader, errorOf, httpRequest, initializeMessage, messagesOf, notification, openSession, rpc, testServer } from "./http-server.test-helpers.js";
 import { InMemoryEventStore, sseHttpHandler, streamableHttpHandler } from "./index.js";
 import { LegacySseTransport } from "./legacy-sse-transport.js";
+import { eventStreamOf } from "./fetch-exchange.js";
 import { OutboundStream, type StreamSettings } from "./outbound-stream.js";
 import { SessionRegistry } from "./session-registry.js";
 import { HttpSessionTransport } from "./session-transport.js";
@@ -114,7 +115,7 @@ describe("HttpSessionTransport: the Transport contract", () => {
   it("routes each member of a batch; drops what nobody waits for; fails a request that has nowhere to go", async () => {
     const transport = sessionTransport();
     await transport.start(receiver());
-    const stream = new SseReader(transport.openRequestStream([1, 2], false));
+    const stream = new SseReader(eventStreamOf(transport.openRequestStream([1, 2], false)));
     await transport.send([
       { jsonrpc: "2.0", id: 1, result: {} },
       { jsonrpc: "2.0", id: 2, result: {} },
@@ -147,7 +148,7 @@ describe("OutboundStream with a store that fails or is slow", () => {
   it("ends the connection when its priming event cannot be stored, and fails sends the store refuses", async () => {
     const failing: EventStore = { append: () => Promise.reject(new Error("disk full")), eventsAfter: () => undefined, dropSession: () => undefined };
     const stream = new OutboundStream("1", settingsWith(failing), [1], () => undefined);
-    const reader = new SseReader(stream.connect(true));
+    const reader = new SseReader(eventStreamOf(stream.connect(true)));
     expect(await reader.next()).toBeUndefined();
     expect(stream.connected).toBe(false);
     await expect(stream.forward("{}", false)).rejects.toThrow("disk full");
@@ -160,7 +161,7 @@ describe("OutboundStream with a store that fails or is slow", () => {
     const slow: EventStore = { append: async (where, event) => (await held, memory.append(where, event)), eventsAfter: (where, id) => memory.eventsAfter(where, id), dropSession: () => undefined };
     const events: string[] = [];
     const stream = new OutboundStream("1", settingsWith(slow), [1], (_stream, event) => events.push(event));
-    const body = stream.connect(true);
+    const body = eventStreamOf(stream.connect(true));
     await body.cancel();
     release();
     await stream.respond(1, '{"jsonrpc":"2.0","id":1,"result":{}}');

@@ -2,6 +2,7 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import type { WireMessage } from "../../jsonrpc/dispatcher/classify.js";
 import type { InboundContext, Transport, TransportReceiver } from "../transport/transport.types.js";
+import type { EventStreamBody } from "./http-server.types.js";
 import { SseConnection } from "./sse-connection.js";
 
 /**
@@ -20,8 +21,8 @@ export class LegacySseTransport implements Transport {
     this.#connection = new SseConnection({ keepAliveMs, onClientGone: () => void this.close() });
   }
 
-  get body(): ReadableStream<Uint8Array> {
-    return this.#connection.body;
+  get body(): EventStreamBody {
+    return this.#connection;
   }
 
   async start(receiver: TransportReceiver): Promise<void> {

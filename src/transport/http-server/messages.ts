@@ -1,7 +1,8 @@
 import { METHODS, NOTIFICATIONS } from "../../constants/index.js";
 import { classify, describeInvalid, type WireMessage } from "../../jsonrpc/dispatcher/classify.js";
 import type { JsonRpcId } from "../../types/types.js";
-import { invalidRequestResponse } from "./responses.js";
+import type { HttpReply } from "./http-server.types.js";
+import { invalidRequestReply } from "./responses.js";
 
 /** A POST body that passed the envelope checks: what the transport hands on, message by message. */
 export interface PostedMessages {
@@ -12,10 +13,10 @@ export interface PostedMessages {
   readonly initialize: boolean;
 }
 
-export type PostedMessagesCheck = { readonly ok: true; readonly posted: PostedMessages } | { readonly ok: false; readonly response: Response };
+export type PostedMessagesCheck = { readonly ok: true; readonly posted: PostedMessages } | { readonly ok: false; readonly reply: HttpReply };
 
 function refuse(detail: string): PostedMessagesCheck {
-  return { ok: false, response: invalidRequestResponse(detail) };
+  return { ok: false, reply: invalidRequestReply(detail) };
 }
 
 /** Checks a parsed POST body: one JSON-RPC message or a non-empty batch of them, ids unique, initialize alone. */

@@ -1,5 +1,6 @@
 import type { JsonRpcId } from "../../types/types.js";
 import type { EventStore, StoredEvent, StreamRef } from "./event-store.js";
+import type { EventStreamBody } from "./http-server.types.js";
 import { undeliverable, type RequestRoute } from "./routes.js";
 import { SseConnection, type SseEvent } from "./sse-connection.js";
 
@@ -63,11 +64,11 @@ export class OutboundStream implements RequestRoute {
   }
 
   /** A new connection for this stream, replacing any other; `prime` starts it with an id and no data (SEP-1699). */
-  connect(prime: boolean): ReadableStream<Uint8Array> {
+  connect(prime: boolean): EventStreamBody {
     const connection = this.#newConnection();
     this.#attach(connection, prime);
     if (prime) this.#enqueue(async () => connection.write({ id: await this.#record(""), retry: this.settings.retryMs, data: "" })).catch(() => this.#detach());
-    return connection.body;
+    return connection;
   }
 
   /**
@@ -75,7 +76,7 @@ export class OutboundStream implements RequestRoute {
    * the client saw all of it (its requests were cancelled: no response will come); undefined when
    * the store cannot replay from there.
    */
-  resume(lastEventId: string): Promise<ReadableStream<Uint8Array> | "ended" | undefined> {
+  resume(lastEventId: string): Promise<EventStreamBody | "ended" | undefined> {
     const { store, sessionId } = this.settings.events as NonNullable<StreamSettings["events"]>;
     return this.#enqueue(async () => {
       const missed = await store.eventsAfter(this.#ref(sessionId), lastEventId);
@@ -85,7 +86,7 @@ export class OutboundStream implements RequestRoute {
       for (const event of missed) connection.write(toSseEvent(event), true);
       if (this.#answered) connection.close();
       else this.#attach(connection, true);
-      return connection.body;
+      return connection;
     });
   }
 

@@ -1,5 +1,5 @@
-import type { HttpEndpointOptions } from "./http-server.types.js";
-import { errorResponse } from "./responses.js";
+import type { HttpEndpointOptions, HttpExchange, HttpReply } from "./http-server.types.js";
+import { emptyReply, errorReply } from "./responses.js";
 
 const LOOPBACK_NAMES: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -31,30 +31,30 @@ export class RequestGuard {
   }
 
   /** A 403 when the Host or the Origin is not allowed; undefined when the request may proceed. */
-  refusal(request: Request): Response | undefined {
-    const host = (request.headers.get("host") ?? new URL(request.url).host).toLowerCase();
-    if (!this.#hostAllowed(host)) return errorResponse(403, `Forbidden: Host "${host}" is not allowed (allowedHosts)`);
-    const origin = request.headers.get("origin");
-    if (origin !== null && !this.#originAllowed(origin)) return errorResponse(403, `Forbidden: Origin "${origin}" is not allowed (allowedOrigins)`);
+  refusal(exchange: HttpExchange): HttpReply | undefined {
+    const host = (exchange.header("host") ?? exchange.url.host).toLowerCase();
+    if (!this.#hostAllowed(host)) return errorReply(403, `Forbidden: Host "${host}" is not allowed (allowedHosts)`);
+    const origin = exchange.header("origin");
+    if (origin !== null && !this.#originAllowed(origin)) return errorReply(403, `Forbidden: Origin "${origin}" is not allowed (allowedOrigins)`);
     return undefined;
   }
 
   /** CORS headers for a request from an allowed browser origin (none without an Origin header). */
-  corsHeaders(request: Request): Record<string, string> {
-    const origin = request.headers.get("origin");
-    if (origin === null) return {};
+  corsHeaders(exchange: HttpExchange): Record<string, string> | undefined {
+    const origin = exchange.header("origin");
+    if (origin === null) return undefined;
     return { "access-control-allow-origin": origin, "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate", vary: "origin" };
   }
 
   /** The answer to OPTIONS: a CORS preflight when it comes from a browser. */
-  preflight(request: Request, allow: string): Response {
+  preflight(exchange: HttpExchange, allow: string): HttpReply {
     const headers: Record<string, string> = { allow };
-    if (request.headers.get("origin") !== null) {
+    if (exchange.header("origin") !== null) {
       headers["access-control-allow-methods"] = allow;
-      headers["access-control-allow-headers"] = request.headers.get("access-control-request-headers") ?? PREFLIGHT_HEADERS;
+      headers["access-control-allow-headers"] = exchange.header("access-control-request-headers") ?? PREFLIGHT_HEADERS;
       headers["access-control-max-age"] = "86400";
     }
-    return new Response(null, { status: 204, headers });
+    return emptyReply(204, headers);
   }
 
   #hostAllowed(host: string): boolean {

@@ -1,6 +1,7 @@
 import { PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from "../../constants/index.js";
 import { codecFor } from "../../schemas/codecs.js";
-import { MCP_HEADERS, errorResponse } from "./responses.js";
+import type { HttpExchange, HttpReply } from "./http-server.types.js";
+import { MCP_HEADERS, errorReply } from "./responses.js";
 
 /** The spec: a request without `MCP-Protocol-Version`, and no other way to tell, is 2025-03-26. */
 export const ASSUMED_PROTOCOL_VERSION: ProtocolVersion = "2025-03-26";
@@ -20,18 +21,18 @@ export const HTTP_REVISION_RULES: Readonly<Record<ProtocolVersion, HttpRevisionR
   "2025-11-25": { batching: codecFor("2025-11-25").batching, primingEvent: true },
 };
 
-export type HeaderVersion = { readonly ok: true; readonly version: ProtocolVersion | undefined } | { readonly ok: false; readonly response: Response };
+export type HeaderVersion = { readonly ok: true; readonly version: ProtocolVersion | undefined } | { readonly ok: false; readonly reply: HttpReply };
 
 /**
  * The request's `MCP-Protocol-Version`: absent is fine, one we do not speak is 400 (as the spec
  * says). A supported revision other than the session's is accepted — the official suite and SDK
  * send such requests — and the session's negotiated revision still governs how it is served.
  */
-export function headerVersion(request: Request): HeaderVersion {
-  const header = request.headers.get(MCP_HEADERS.protocolVersion);
+export function headerVersion(exchange: HttpExchange): HeaderVersion {
+  const header = exchange.header(MCP_HEADERS.protocolVersion);
   if (header === null) return { ok: true, version: undefined };
   if (!isProtocolVersion(header)) {
-    return { ok: false, response: errorResponse(400, `Bad Request: unsupported MCP-Protocol-Version "${header}" (supported: ${PROTOCOL_VERSIONS.join(", ")})`) };
+    return { ok: false, reply: errorReply(400, `Bad Request: unsupported MCP-Protocol-Version "${header}" (supported: ${PROTOCOL_VERSIONS.join(", ")})`) };
   }
   return { ok: true, version: header };
 }

@@ -1,10 +1,11 @@
 import { describeThrown } from "../../error-codes/mcp-error.js";
-import { errorResponse, parseErrorResponse } from "./responses.js";
+import type { HttpExchange, HttpReply } from "./http-server.types.js";
+import { errorReply, parseErrorReply } from "./responses.js";
 
-export type JsonBody = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly response: Response };
+export type JsonBody = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly reply: HttpReply };
 
 function tooLarge(maxBytes: number): JsonBody {
-  return { ok: false, response: errorResponse(413, `Payload Too Large: the body must not exceed ${maxBytes} bytes`) };
+  return { ok: false, reply: errorReply(413, `Payload Too Large: the body must not exceed ${maxBytes} bytes`) };
 }
 
 /**
@@ -12,26 +13,13 @@ function tooLarge(maxBytes: number): JsonBody {
  * the limit is refused unread, and reading stops as soon as the limit is passed (413). Bytes that are
  * not UTF-8 or text that is not JSON get 400 with -32700.
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<JsonBody> {
-  if (Number(request.headers.get("content-length")) > maxBytes) return tooLarge(maxBytes);
-  const reader = request.body?.getReader();
-  if (!reader) return { ok: false, response: parseErrorResponse("the body is empty") };
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let received = 0;
-  let text = "";
+export async function readJsonBody(exchange: HttpExchange, maxBytes: number): Promise<JsonBody> {
+  if (Number(exchange.header("content-length")) > maxBytes) return tooLarge(maxBytes);
+  const body = await exchange.text(maxBytes);
+  if (!body.ok) return body.tooLarge ? tooLarge(maxBytes) : { ok: false, reply: parseErrorReply(body.detail) };
   try {
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      const bytes = chunk.value as Uint8Array;
-      received += bytes.byteLength;
-      if (received > maxBytes) {
-        await reader.cancel();
-        return tooLarge(maxBytes);
-      }
-      text += decoder.decode(bytes, { stream: true });
-    }
-    text += decoder.decode();
-    return { ok: true, value: JSON.parse(text) };
+    return { ok: true, value: JSON.parse(body.text) };
   } catch (error) {
-    return { ok: false, response: parseErrorResponse(describeThrown(error)) };
+    return { ok: false, reply: parseErrorReply(describeThrown(error)) };
   }
 }

@@ -1,4 +1,5 @@
 import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
+import type { HttpReply } from "./http-server.types.js";
 
 /** The HTTP headers MCP defines, lower-cased as `Headers` reports them. */
 export const MCP_HEADERS = {
@@ -10,22 +11,27 @@ export const MCP_HEADERS = {
 /** The JSON-RPC code of transport-level refusals (implementation-defined server error range). */
 export const TRANSPORT_ERROR_CODE = -32000;
 
+/** A reply with no body. */
+export function emptyReply(status: number, headers: Record<string, string> = {}): HttpReply {
+  return { status, headers };
+}
+
 /** An HTTP error whose body is a JSON-RPC error response without id, as the spec allows. */
-export function errorResponse(status: number, message: string, options: { code?: number; headers?: Record<string, string> } = {}): Response {
-  const body = { jsonrpc: "2.0", id: null, error: { code: options.code ?? TRANSPORT_ERROR_CODE, message } };
-  return Response.json(body, { status, headers: { ...options.headers, "content-type": "application/json" } });
+export function errorReply(status: number, message: string, options: { code?: number; headers?: Record<string, string> } = {}): HttpReply {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: options.code ?? TRANSPORT_ERROR_CODE, message } });
+  return { status, headers: { ...options.headers, "content-type": "application/json" }, body };
 }
 
-export function parseErrorResponse(detail: string): Response {
-  return errorResponse(400, `Parse error: ${detail}`, { code: JSONRPC_ERROR_CODES.PARSE_ERROR });
+export function parseErrorReply(detail: string): HttpReply {
+  return errorReply(400, `Parse error: ${detail}`, { code: JSONRPC_ERROR_CODES.PARSE_ERROR });
 }
 
-export function invalidRequestResponse(detail: string): Response {
-  return errorResponse(400, `Invalid Request: ${detail}`, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST });
+export function invalidRequestReply(detail: string): HttpReply {
+  return errorReply(400, `Invalid Request: ${detail}`, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST });
 }
 
-export function methodNotAllowed(allow: string): Response {
-  return errorResponse(405, "Method Not Allowed", { headers: { allow } });
+export function methodNotAllowed(allow: string): HttpReply {
+  return errorReply(405, "Method Not Allowed", { headers: { allow } });
 }
 
 /** The headers of a response that streams Server-Sent Events. */
@@ -33,8 +39,7 @@ export function sseHeaders(extra: Record<string, string>): Record<string, string
   return { ...extra, "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" };
 }
 
-/** Adds headers (CORS, session id) to a response this module built. */
-export function withHeaders(response: Response, headers: Record<string, string>): Response {
-  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-  return response;
+/** A reply with more headers (CORS); the same reply when there are none to add. */
+export function withHeaders(reply: HttpReply, headers: Record<string, string> | undefined): HttpReply {
+  return headers === undefined ? reply : { ...reply, headers: { ...reply.headers, ...headers } };
 }

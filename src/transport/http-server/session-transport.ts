@@ -3,6 +3,7 @@ import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import { classify, type WireMessage } from "../../jsonrpc/dispatcher/classify.js";
 import type { JsonRpcId } from "../../types/types.js";
 import type { InboundContext, SendOptions, Transport, TransportReceiver } from "../transport/transport.types.js";
+import type { EventStreamBody } from "./http-server.types.js";
 import { JsonResponses } from "./json-responses.js";
 import { cancelledRequestId } from "./messages.js";
 import { OutboundStream, streamIdOf, type StreamEvent, type StreamSettings } from "./outbound-stream.js";
@@ -99,7 +100,7 @@ export class HttpSessionTransport implements Transport {
   }
 
   /** An SSE stream for the requests of one POST; `onEnd` hears when they are all answered or the client left. */
-  openRequestStream(ids: readonly JsonRpcId[], prime: boolean, onEnd?: () => void): ReadableStream<Uint8Array> {
+  openRequestStream(ids: readonly JsonRpcId[], prime: boolean, onEnd?: () => void): EventStreamBody {
     const stream = this.#newStream(ids, onEnd);
     for (const id of ids) this.#routes.set(id, stream);
     return stream.connect(prime);
@@ -113,14 +114,14 @@ export class HttpSessionTransport implements Transport {
   }
 
   /** Connects the GET stream; undefined when it is connected already (one per session). */
-  openStandaloneStream(prime: boolean): ReadableStream<Uint8Array> | undefined {
+  openStandaloneStream(prime: boolean): EventStreamBody | undefined {
     if (this.#standalone?.connected) return undefined;
     this.#standalone ??= this.#newStream(undefined);
     return this.#standalone.connect(prime);
   }
 
   /** Resumes the stream `lastEventId` belongs to, within this session only; undefined when it cannot. */
-  resumeStream(lastEventId: string): Promise<ReadableStream<Uint8Array> | "ended" | undefined> {
+  resumeStream(lastEventId: string): Promise<EventStreamBody | "ended" | undefined> {
     const streamId = streamIdOf(lastEventId);
     if (streamId === undefined) return Promise.resolve(undefined);
     // A stream already answered is no longer live; what it sent is still in the store.

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { eventStreamOf } from "./fetch-exchange.js";
 import { DEFAULT_MAX_BUFFERED_BYTES, SseConnection } from "./sse-connection.js";
 import { SseReader, httpRequest, openSession, testServer } from "./http-server.test-helpers.js";
 import { InMemoryEventStore, streamableHttpHandler } from "./index.js";
@@ -16,7 +17,7 @@ describe("SseConnection: a client that never reads", () => {
     const connection = new SseConnection({ keepAliveMs: 0, maxBufferedBytes: 100, onClientGone: () => gone++ });
     for (let i = 0; i < 10; i++) connection.write({ event: "message", data: "x".repeat(30) });
     expect(gone).toBe(1);
-    await expect(connection.body.getReader().read()).rejects.toThrow("The client stopped reading this event stream");
+    await expect(eventStreamOf(connection).getReader().read()).rejects.toThrow("The client stopped reading this event stream");
     connection.close(); // already ended: nothing happens
     expect(gone).toBe(1);
   });
@@ -24,7 +25,7 @@ describe("SseConnection: a client that never reads", () => {
   it("keeps what is read: a reading client is never cut off", async () => {
     let gone = 0;
     const connection = new SseConnection({ keepAliveMs: 0, maxBufferedBytes: 100, onClientGone: () => gone++ });
-    const reader = connection.body.getReader();
+    const reader = eventStreamOf(connection).getReader();
     for (let i = 0; i < 50; i++) {
       connection.write({ data: "y".repeat(40) });
       expect(new TextDecoder().decode((await reader.read()).value)).toBe(`data: ${"y".repeat(40)}\n\n`);

@@ -1,3 +1,5 @@
+import type { EventSink, EventStreamBody } from "./http-server.types.js";
+
 /** One Server-Sent Event: fields as the SSE standard names them. */
 export interface SseEvent {
   readonly event?: string | undefined;
@@ -28,62 +30,78 @@ export interface SseConnectionOptions {
   readonly onClientGone: () => void;
 }
 
+type ConnectionState = "open" | "closed" | "failed" | "gone";
+
 /**
  * The body of one SSE response: events are written as they come, keep-alive comments keep idle
  * proxies from cutting it, and every timer stops the moment either end closes it. A client that
- * stops reading while more than `maxBufferedBytes` wait for it is treated as gone: the body errors
- * and `onClientGone` runs, so memory stays bounded (with an event store, the client resumes with
- * `Last-Event-ID` and loses nothing).
+ * stops reading while more than `maxBufferedBytes` wait for it is treated as gone: the response is
+ * aborted and `onClientGone` runs, so memory stays bounded (with an event store, the client resumes
+ * with `Last-Event-ID` and loses nothing). What is written before the reply is sent waits for it.
  */
-export class SseConnection {
-  readonly body: ReadableStream<Uint8Array>;
-  readonly #encoder = new TextEncoder();
+export class SseConnection implements EventStreamBody {
   readonly #options: SseConnectionOptions;
-  #controller!: ReadableStreamDefaultController<Uint8Array>;
-  #open = true;
+  readonly #maxBufferedBytes: number;
+  #sink: EventSink | undefined;
+  /** What was written before the reply was sent (undefined once it is). */
+  #early: string[] | undefined = [];
+  #earlyLength = 0;
+  #state: ConnectionState = "open";
   #keepAlive: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: SseConnectionOptions) {
     this.#options = options;
-    this.body = new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          this.#controller = controller;
-        },
-        cancel: () => {
-          this.#stop();
-          options.onClientGone();
-        },
-      },
-      { highWaterMark: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES, size: (chunk) => chunk.byteLength },
-    );
+    this.#maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
     this.#armKeepAlive();
+  }
+
+  open(sink: EventSink): () => void {
+    // A reply's body is opened once, by whoever sends the reply.
+    const early = this.#early as string[];
+    this.#early = undefined;
+    this.#sink = sink;
+    for (const text of early) sink.write(text);
+    if (this.#state === "failed") sink.abort(stalled());
+    else if (this.#state !== "open") sink.end();
+    return () => this.#clientGone();
   }
 
   /** Queues one event; `replay` (what a resumed client missed, written before it can read) is exempt from the bound. */
   write(event: SseEvent, replay = false): void {
-    if (!this.#open) return;
-    this.#enqueue(this.#encoder.encode(formatSseEvent(event)), replay);
-  }
-
-  #enqueue(bytes: Uint8Array, exempt: boolean): void {
-    this.#controller.enqueue(bytes);
-    if (exempt || (this.#controller.desiredSize as number) >= 0) return;
-    // The client is not reading: end its connection rather than hold everything for it.
-    this.#stop();
-    this.#controller.error(new Error("The client stopped reading this event stream"));
-    this.#options.onClientGone();
+    if (this.#state !== "open") return;
+    this.#send(formatSseEvent(event), replay);
   }
 
   /** Ends the response (the server's choice). */
   close(): void {
-    if (!this.#open) return;
-    this.#stop();
-    this.#controller.close();
+    if (this.#state !== "open") return;
+    this.#stop("closed");
+    this.#sink?.end();
   }
 
-  #stop(): void {
-    this.#open = false;
+  #send(text: string, exempt: boolean): void {
+    const held = this.#sink ? this.#sink.write(text) : this.#hold(text);
+    if (exempt || held <= this.#maxBufferedBytes) return;
+    // The client is not reading: end its connection rather than hold everything for it.
+    this.#stop("failed");
+    if (this.#sink) this.#sink.abort(stalled());
+    else this.#early = [];
+    this.#options.onClientGone();
+  }
+
+  #hold(text: string): number {
+    (this.#early as string[]).push(text);
+    return (this.#earlyLength += text.length);
+  }
+
+  #clientGone(): void {
+    if (this.#state === "failed" || this.#state === "gone") return;
+    this.#stop("gone");
+    this.#options.onClientGone();
+  }
+
+  #stop(state: ConnectionState): void {
+    this.#state = state;
     clearTimeout(this.#keepAlive);
   }
 
@@ -91,8 +109,12 @@ export class SseConnection {
     const interval = this.#options.keepAliveMs;
     if (!(interval > 0 && Number.isFinite(interval))) return;
     this.#keepAlive = setTimeout(() => {
-      this.#enqueue(this.#encoder.encode(": keep-alive\n\n"), false);
-      if (this.#open) this.#armKeepAlive();
+      this.#send(": keep-alive\n\n", false);
+      if (this.#state === "open") this.#armKeepAlive();
     }, interval);
   }
+}
+
+function stalled(): Error {
+  return new Error("The client stopped reading this event stream");
 }

@@ -1,12 +1,13 @@
 import type { MCPServer } from "../../server/mcp-server/mcp-server.js";
 import type { InboundContext } from "../transport/transport.types.js";
 import { FrontDoor } from "./front-door.js";
-import type { HttpHandler, SseHttpOptions } from "./http-server.types.js";
+import { exchangeOf, toResponse } from "./fetch-exchange.js";
+import type { HttpExchange, HttpHandler, HttpReply, SseHttpOptions } from "./http-server.types.js";
 import { LegacySseTransport } from "./legacy-sse-transport.js";
 import { accepts } from "./media-types.js";
 import { HTTP_REVISION_RULES, headerVersion } from "./protocol-version.js";
 import { readPostedMessages } from "./read-post.js";
-import { errorResponse, invalidRequestResponse, sseHeaders } from "./responses.js";
+import { errorReply, invalidRequestReply, sseHeaders } from "./responses.js";
 import { newSessionId } from "./session-id.js";
 import { SessionRegistry, type HttpSession } from "./session-registry.js";
 import { HTTP_DEFAULTS } from "./defaults.js";
@@ -27,11 +28,12 @@ export function sseHttpHandler(server: MCPServer, options: SseHttpOptions = {}):
   const paths = options.path === undefined ? undefined : [options.path, ...(options.endpoint === undefined ? [] : [options.endpoint])];
   const door = new FrontDoor(options, {
     paths,
-    methods: { GET: (request, inbound) => openStream(registry, options, request, inbound), POST: (request, inbound) => receive(registry, options, request, inbound) },
+    methods: { GET: (exchange, inbound) => openStream(registry, options, exchange, inbound), POST: (exchange, inbound) => receive(registry, options, exchange, inbound) },
     closed: () => closed,
   });
   return {
-    fetch: (request) => door.handle(request),
+    fetch: async (request) => toResponse(await door.handle(exchangeOf(request))),
+    handle: (exchange) => door.handle(exchange),
     async close() {
       closed = true;
       await registry.closeAll();
@@ -42,34 +44,34 @@ export function sseHttpHandler(server: MCPServer, options: SseHttpOptions = {}):
   };
 }
 
-async function openStream(registry: SessionRegistry<LegacySseTransport>, options: SseHttpOptions, request: Request, inbound: InboundContext): Promise<Response> {
-  if (!accepts(request.headers.get("accept"), "text/event-stream")) return errorResponse(406, "Not Acceptable: the client must accept text/event-stream");
+async function openStream(registry: SessionRegistry<LegacySseTransport>, options: SseHttpOptions, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
+  if (!accepts(exchange.header("accept"), "text/event-stream")) return errorReply(406, "Not Acceptable: the client must accept text/event-stream");
   const id = newSessionId();
   const transport = new LegacySseTransport(id, options.keepAliveMs ?? HTTP_DEFAULTS.keepAliveMs);
   const session = await registry.open(id, transport, options.sessionOwner?.(inbound.authInfo));
-  if (!session) return errorResponse(503, "Service Unavailable: too many sessions are open");
-  const endpoint = new URL(options.endpoint ?? new URL(request.url).pathname, request.url);
+  if (!session) return errorReply(503, "Service Unavailable: too many sessions are open");
+  const endpoint = new URL(options.endpoint ?? exchange.url.pathname, exchange.url);
   endpoint.searchParams.set(SESSION_PARAMETER, id);
   transport.announceEndpoint(`${endpoint.pathname}${endpoint.search}`);
-  return new Response(transport.body, { headers: sseHeaders({}) });
+  return { status: 200, headers: sseHeaders({}), body: transport.body };
 }
 
-async function receive(registry: SessionRegistry<LegacySseTransport>, options: SseHttpOptions, request: Request, inbound: InboundContext): Promise<Response> {
-  const found = findSession(registry, options, request, inbound);
-  if (!found.ok) return found.response;
-  const read = await readPostedMessages(request, options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, false);
-  if (!read.ok) return read.response;
+async function receive(registry: SessionRegistry<LegacySseTransport>, options: SseHttpOptions, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
+  const found = findSession(registry, options, exchange, inbound);
+  if (!found.ok) return found.reply;
+  const read = await readPostedMessages(exchange, options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, false);
+  if (!read.ok) return read.reply;
   const version = found.session.server.client?.protocolVersion ?? "2024-11-05";
-  if (read.posted.batch && !HTTP_REVISION_RULES[version].batching) return invalidRequestResponse(`JSON-RPC batches are not allowed in protocol revision ${version}`);
+  if (read.posted.batch && !HTTP_REVISION_RULES[version].batching) return invalidRequestReply(`JSON-RPC batches are not allowed in protocol revision ${version}`);
   for (const message of read.posted.messages) found.session.transport.deliver(message, inbound);
-  return new Response("Accepted", { status: 202, headers: { "content-type": "text/plain" } });
+  return { status: 202, headers: { "content-type": "text/plain" }, body: "Accepted" };
 }
 
-function findSession(registry: SessionRegistry<LegacySseTransport>, options: SseHttpOptions, request: Request, inbound: InboundContext): { ok: true; session: LegacySession } | { ok: false; response: Response } {
-  const id = new URL(request.url).searchParams.get(SESSION_PARAMETER);
-  if (id === null) return { ok: false, response: errorResponse(400, `Bad Request: the ${SESSION_PARAMETER} query parameter is required`) };
+function findSession(registry: SessionRegistry<LegacySseTransport>, options: SseHttpOptions, exchange: HttpExchange, inbound: InboundContext): { ok: true; session: LegacySession } | { ok: false; reply: HttpReply } {
+  const id = exchange.url.searchParams.get(SESSION_PARAMETER);
+  if (id === null) return { ok: false, reply: errorReply(400, `Bad Request: the ${SESSION_PARAMETER} query parameter is required`) };
   const session = registry.find(id);
-  if (!session || session.owner !== options.sessionOwner?.(inbound.authInfo)) return { ok: false, response: errorResponse(404, "Session not found") };
-  const version = headerVersion(request);
+  if (!session || session.owner !== options.sessionOwner?.(inbound.authInfo)) return { ok: false, reply: errorReply(404, "Session not found") };
+  const version = headerVersion(exchange);
   return version.ok ? { ok: true, session } : version;
 }

@@ -2,16 +2,16 @@ import type { ProtocolVersion } from "../../constants/index.js";
 import type { MCPServer } from "../../server/mcp-server/mcp-server.js";
 import type { InboundContext } from "../transport/transport.types.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
-import type { StreamableHttpOptions } from "./http-server.types.js";
+import type { HttpExchange, HttpReply, StreamableHttpOptions } from "./http-server.types.js";
 import { ASSUMED_PROTOCOL_VERSION, HTTP_REVISION_RULES, headerVersion, type HttpRevisionRules } from "./protocol-version.js";
 import { HTTP_DEFAULTS } from "./defaults.js";
-import { MCP_HEADERS, errorResponse } from "./responses.js";
+import { MCP_HEADERS, errorReply } from "./responses.js";
 import { SessionRegistry, type HttpSession } from "./session-registry.js";
 import { HttpSessionTransport } from "./session-transport.js";
 
 export type StreamableSession = HttpSession<HttpSessionTransport>;
 
-export type FoundSession = { readonly ok: true; readonly session: StreamableSession } | { readonly ok: false; readonly response: Response };
+export type FoundSession = { readonly ok: true; readonly session: StreamableSession } | { readonly ok: false; readonly reply: HttpReply };
 
 /** The state and settings one `streamableHttpHandler` shares between its methods. */
 export class StreamableEndpoint {
@@ -51,12 +51,12 @@ export class StreamableEndpoint {
   }
 
   /** The session a request names in `Mcp-Session-Id`: 400 without one, 404 unknown (or someone else's), 400 for a bad protocol version. */
-  findSession(request: Request, inbound: InboundContext): FoundSession {
-    const id = request.headers.get(MCP_HEADERS.sessionId);
-    if (id === null) return { ok: false, response: errorResponse(400, "Bad Request: the Mcp-Session-Id header is required") };
+  findSession(exchange: HttpExchange, inbound: InboundContext): FoundSession {
+    const id = exchange.header(MCP_HEADERS.sessionId);
+    if (id === null) return { ok: false, reply: errorReply(400, "Bad Request: the Mcp-Session-Id header is required") };
     const session = this.registry.find(id);
-    if (!session || session.owner !== this.ownerOf(inbound)) return { ok: false, response: errorResponse(404, "Session not found") };
-    const version = headerVersion(request);
+    if (!session || session.owner !== this.ownerOf(inbound)) return { ok: false, reply: errorReply(404, "Session not found") };
+    const version = headerVersion(exchange);
     return version.ok ? { ok: true, session } : version;
   }
 

@@ -1,5 +1,6 @@
 import type { MCPServer } from "../../server/mcp-server/mcp-server.js";
 import type { JsonRpcId } from "../../types/types.js";
+import { exchangeOf, toResponse } from "./fetch-exchange.js";
 import { FrontDoor } from "./front-door.js";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "./http-server.types.js";
 import { statefulPost } from "./stateful-post.js";
@@ -18,7 +19,8 @@ export function streamableHttpHandler(server: MCPServer, options: StreamableHttp
     : { GET: streamableGet.bind(undefined, endpoint), POST: statefulPost.bind(undefined, endpoint), DELETE: streamableDelete.bind(undefined, endpoint) };
   const door = new FrontDoor(options, { paths: options.path === undefined ? undefined : [options.path], methods, closed: () => endpoint.closed });
   return {
-    fetch: (request) => door.handle(request),
+    fetch: async (request) => toResponse(await door.handle(exchangeOf(request))),
+    handle: (exchange) => door.handle(exchange),
     async close() {
       endpoint.closed = true;
       await endpoint.registry.closeAll();
