@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describeThrown } from "../error-codes/mcp-error.js";
-import type { BodyText, HttpExchange, HttpReply } from "../transport/http-server/http-server.types.js";
+import type { BodyText, EventSink, HttpExchange, HttpReply } from "../transport/http-server/http-server.types.js";
 
 /**
  * A `node:http` request as a handler's core reads it, with no web objects: headers from Node's
@@ -97,35 +97,67 @@ function decoded(chunks: Buffer[]): BodyText {
 
 /**
  * Writes a reply: a text at once, with its length; an event stream as it is produced, holding no
- * more than its bound for a client that stops reading. What a stream gets in the same turn of the
- * event loop as its headers (a POST answered at once) leaves in one write.
+ * more than its bound for a client that stops reading.
  */
 export function writeReply(reply: HttpReply, res: ServerResponse): void {
   const body = reply.body;
-  if (typeof body !== "object") {
-    res.writeHead(reply.status, body === undefined ? reply.headers : { ...reply.headers, "content-length": String(Buffer.byteLength(body)) });
-    res.end(body);
+  if (typeof body === "object") {
+    whenClientGone(res, body.open(new NodeEventSink(reply, res)));
     return;
   }
-  res.writeHead(reply.status, reply.headers);
-  res.cork();
-  let written = false;
-  setImmediate(() => {
-    res.uncork();
-    // Nothing written yet: the headers go now, so the client knows its stream is open.
-    if (!written) res.flushHeaders();
-  });
-  const clientGone = body.open({
-    write(text) {
-      written = true;
-      res.write(text);
-      return res.writableLength;
-    },
-    end: () => {
-      written = true;
-      res.end();
-    },
-    abort: () => res.destroy(),
-  });
-  whenClientGone(res, clientGone);
+  res.writeHead(reply.status, body === undefined ? reply.headers : { ...reply.headers, "content-length": String(Buffer.byteLength(body)) });
+  res.end(body);
+}
+
+/**
+ * An event stream written to a `ServerResponse`. What comes in the first turn of the event loop is
+ * held and leaves with the headers: a stream that ends by then (a POST answered at once) is one
+ * plain body with its length, like a JSON answer; one that goes on is sent chunk by chunk.
+ */
+class NodeEventSink implements EventSink {
+  /** The text of the first turn, sent with the headers; undefined once they are sent. */
+  #held: string | undefined = "";
+  readonly #firstTurn: ReturnType<typeof setImmediate>;
+
+  constructor(
+    private readonly reply: HttpReply,
+    private readonly res: ServerResponse,
+  ) {
+    this.#firstTurn = setImmediate(() => this.#start());
+  }
+
+  write(text: string): number {
+    if (this.#held === undefined) {
+      this.res.write(text);
+      return this.res.writableLength;
+    }
+    this.#held += text;
+    return this.#held.length;
+  }
+
+  end(): void {
+    clearImmediate(this.#firstTurn);
+    const held = this.#held;
+    if (held === undefined) {
+      this.res.end();
+      return;
+    }
+    this.#held = undefined;
+    this.res.writeHead(this.reply.status, { ...this.reply.headers, "content-length": String(Buffer.byteLength(held)) });
+    this.res.end(held);
+  }
+
+  abort(): void {
+    clearImmediate(this.#firstTurn);
+    this.res.destroy();
+  }
+
+  #start(): void {
+    const held = this.#held as string;
+    this.#held = undefined;
+    this.res.writeHead(this.reply.status, this.reply.headers);
+    // Nothing to send yet: the headers go alone, so the client knows its stream is open.
+    if (held === "") this.res.flushHeaders();
+    else this.res.write(held);
+  }
 }

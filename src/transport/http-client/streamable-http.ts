@@ -162,7 +162,10 @@ export class StreamableHttpTransport implements Transport {
       onItem: (item) => this.#deliverItem(item, exchange, receiver),
       done: () => exchange.missing() === undefined,
       reopensWithoutId: false,
-      name: `the stream of ${exchange.name}`,
+      // Only an error message reads it.
+      get name() {
+        return `the stream of ${exchange.name}`;
+      },
     });
     if (this.#closed && exchange.missing() !== undefined) throw closedError();
   }

@@ -8,13 +8,18 @@ export interface SseEvent {
   readonly data?: string | undefined;
 }
 
+const LINE_BREAK = /[\r\n]/;
+const LINE_BREAKS = /\r\n|\r|\n/;
+
 /** The wire form of an event; `data` spanning lines becomes one `data:` field per line. */
 export function formatSseEvent(event: SseEvent): string {
   let text = "";
   if (event.event !== undefined) text += `event: ${event.event}\n`;
   if (event.id !== undefined) text += `id: ${event.id}\n`;
   if (event.retry !== undefined) text += `retry: ${event.retry}\n`;
-  if (event.data !== undefined) for (const line of event.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
+  const data = event.data;
+  // JSON text never spans lines; only other data needs splitting.
+  if (data !== undefined) text += LINE_BREAK.test(data) ? data.split(LINE_BREAKS).map((line) => `data: ${line}\n`).join("") : `data: ${data}\n`;
   return `${text}\n`;
 }
 
