@@ -1,7 +1,8 @@
 // A server and a client in one process, joined by the in-memory transport: the handshake, a tool
 // listing and a tool call with progress, all through the library's JSON-RPC engine.
 // Run with `npm run demo` (it builds the package first).
-import { InMemoryTransport, JsonRpcDispatcher, LATEST_PROTOCOL_VERSION, codecFor, isProtocolVersion } from "@suaveplan/mcp";
+import { InMemoryTransport, JsonRpcDispatcher, LATEST_PROTOCOL_VERSION, isProtocolVersion } from "@suaveplan/mcp";
+import { codecFor } from "@suaveplan/mcp/schemas";
 
 const say = (who, text) => console.log(`${who.padEnd(6)} ${text}`);
 

@@ -6,11 +6,11 @@
 // within the time limit. `npm run build` first.
 //
 //   node runtimes/browser.mjs            CHROMIUM=/path/to/chromium to use another binary
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { build } from "vite";
@@ -48,10 +48,11 @@ await build({
     lib: { entry: join(here, "browser", "entry.mjs"), formats: ["es"], fileName: () => "suite.js" },
   },
 });
-const files = {
-  "/": { type: "text/html; charset=utf-8", body: await readFile(join(here, "browser", "index.html")) },
-  "/suite.js": { type: "text/javascript; charset=utf-8", body: await readFile(join(outDir, "suite.js")) },
-};
+// The suite and the chunks it loads on demand (the library's schemas come with the first connection).
+const files = { "/": { type: "text/html; charset=utf-8", body: await readFile(join(here, "browser", "index.html")) } };
+for (const name of await readdir(outDir, { recursive: true })) {
+  if (name.endsWith(".js")) files[`/${name.split(sep).join("/")}`] = { type: "text/javascript; charset=utf-8", body: await readFile(join(outDir, name)) };
+}
 
 // ---- the page's origin, and two MCP servers on other ports ------------------------------------------
 const pageServer = createServer((request, response) => {

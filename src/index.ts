@@ -2,7 +2,8 @@
 export * from "./constants/index.js";
 export type * from "./types/types.js";
 export * from "./error-codes/index.js";
-export * from "./schemas/schemas.js";
+// The protocol's types; the zod schemas themselves are `@suaveplan/mcp/schemas` (zod loads with the first connection).
+export type * from "./schemas/schemas.js";
 export * from "./events/events.js";
 export * from "./telemetry/telemetry.js";
 export * from "./jsonrpc/dispatcher/index.js";

@@ -48,7 +48,8 @@ export async function bundle(name: string, source: string, { minify = true, exte
       sourcemap: false,
       copyPublicDir: false,
       lib: { entry, formats: ["es"], fileName: () => `${name}.js` },
-      rollupOptions: { external },
+      // One file, as the sizes are of the whole app (the library loads its schemas with a dynamic import).
+      rollupOptions: { external, output: { inlineDynamicImports: true } },
     },
   })) as Rollup.RollupOutput | Rollup.RollupOutput[];
   const chunks = (Array.isArray(output) ? output.flatMap((item) => item.output) : output.output).filter((item): item is Rollup.OutputChunk => item.type === "chunk");

@@ -9,6 +9,9 @@ export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
 /** The revision offered first and answered when the peer asks for one we do not know. */
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = "2025-11-25";
 
+/** The logging levels, least severe first (RFC 5424's, as every revision names them). */
+export const LOGGING_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+
 /** True when `version` is a revision this library speaks. */
 export function isProtocolVersion(version: unknown): version is ProtocolVersion {
   return (PROTOCOL_VERSIONS as readonly unknown[]).includes(version);

@@ -8,7 +8,7 @@ export * from "./jsonrpc.js";
 export type { MethodSchemas, RevisionCodec } from "./codec.js";
 export { CODECS, codecFor } from "./codecs.js";
 export { validate, type ValidationResult } from "./validate.js";
-export { LOGGING_LEVELS } from "./revisions/2024-11-05.js";
+export { LOGGING_LEVELS } from "../constants/index.js";
 
 export * as revision20241105 from "./revisions/2024-11-05.js";
 export * as revision20250326 from "./revisions/2025-03-26.js";

@@ -3,9 +3,8 @@
 import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import { applyDefaults, compileJsonSchema } from "../../json-schema/index.js";
-import { URLElicitationRequiredErrorDataSchema } from "../../schemas/revisions/2025-11-25.js";
 import type { ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams, ElicitResult } from "../../schemas/schemas.js";
-import { validate } from "../../schemas/validate.js";
+import { wireLayer } from "../../schemas/wire-loader.js";
 import { declaresApplyDefaults, declaresElicitationMode, type ElicitationCapability } from "./capabilities.js";
 import type { ElicitationOptions, ServerRequestContext } from "./mcp-client.types.js";
 
@@ -51,6 +50,7 @@ function modeNotDeclared(mode: "form" | "url"): JsonRpcError {
 /** The URL elicitations a -32042 error asks the user to finish before retrying the request; empty for any other error. */
 export function urlElicitationsRequired(error: unknown): readonly ElicitRequestURLParams[] {
   if (!(error instanceof MCPError) || error.wireCode !== JSONRPC_ERROR_CODES.URL_ELICITATION_REQUIRED) return [];
-  const checked = validate(URLElicitationRequiredErrorDataSchema, error.data);
+  const layer = wireLayer();
+  const checked = layer.validate(layer.URLElicitationRequiredErrorDataSchema, error.data);
   return checked.ok ? checked.value.elicitations : [];
 }

@@ -3,8 +3,7 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import { EventBus } from "../../events/events.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
-import { ElicitationCompleteNotificationParamsSchema } from "../../schemas/revisions/2025-11-25.js";
-import { codecFor } from "../../schemas/codecs.js";
+import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -94,7 +93,6 @@ export class MCPClient {
     this.#dispatcher = new JsonRpcDispatcher({
       ...options, // the timeouts, telemetry and events; the dispatcher ignores the rest
       side: "client",
-      codec: codecFor(offered),
       onProtocolError: (error) => this.#report(error),
       onErrorResponse: (error) => {
         for (const required of urlElicitationsRequired(error)) this.#awaitedElicitations.add(required.elicitationId);
@@ -128,10 +126,11 @@ export class MCPClient {
     }
     const declared = this.#declare();
     try {
+      await this.#prepareWire();
       await this.#dispatcher.connect(transport);
       const params = { protocolVersion: this.#offered, capabilities: declared, clientInfo: this.#clientInfo };
       this.#server = await initialize(this.#dispatcher, params, options);
-      this.#dispatcher.setCodec(codecFor(this.#server.protocolVersion));
+      this.#dispatcher.setCodec(wireLayer().codecFor(this.#server.protocolVersion));
       transport.setProtocolVersion?.(this.#server.protocolVersion);
       await this.#dispatcher.notify(NOTIFICATIONS.initialized);
       this.#ready = true;
@@ -349,12 +348,18 @@ export class MCPClient {
         this.#listeners.emit(event, params as never);
       });
     }
+  }
+
+  /** With the wire layer loaded: the offered revision's codec, and what needs a schema of its own. */
+  async #prepareWire(): Promise<void> {
+    const layer = await loadWire();
+    this.#dispatcher.setCodec(layer.codecFor(this.#offered));
     const completed = (params: unknown): void => {
       const notification = params as ElicitationCompleteNotificationParams;
       if (this.#awaitedElicitations.delete(notification.elicitationId)) this.#listeners.emit("elicitationComplete", notification);
     };
     // The schema covers revisions whose codec lacks the notification.
-    this.#dispatcher.setNotificationHandler(NOTIFICATIONS.elicitationComplete, completed, ElicitationCompleteNotificationParamsSchema);
+    this.#dispatcher.setNotificationHandler(NOTIFICATIONS.elicitationComplete, completed, layer.ElicitationCompleteNotificationParamsSchema);
   }
 
   /** Forgets the lists `method` says changed, and re-lists the cached ones. */

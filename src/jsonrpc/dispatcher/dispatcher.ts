@@ -4,8 +4,8 @@ import { MCPError, toMCPError, toWireError } from "../../error-codes/mcp-error.j
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
 import type { EventBus, MCPEventMap, RequestOutcome } from "../../events/events.js";
 import type { RevisionCodec } from "../../schemas/codec.js";
-import { codecFor } from "../../schemas/codecs.js";
-import { validate } from "../../schemas/validate.js";
+import type { ValidationResult } from "../../schemas/validate.js";
+import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
 import { defaultTelemetry, type Telemetry } from "../../telemetry/telemetry.js";
 import type { InboundContext, Transport } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId, Side } from "../../types/types.js";
@@ -61,7 +61,8 @@ export class JsonRpcDispatcher implements ContextHost {
   readonly #onProtocolError: ((error: MCPError) => void) | undefined;
   readonly #onClose: ((error: MCPError | undefined) => void) | undefined;
   readonly #onErrorResponse: ((error: MCPError) => void) | undefined;
-  #codec: RevisionCodec;
+  /** Undefined until the first use after the wire layer loads: then the latest revision's, until negotiated. */
+  #codec: RevisionCodec | undefined;
   #transport: Transport | undefined;
   #closed = false;
   #nextId = 1;
@@ -69,7 +70,7 @@ export class JsonRpcDispatcher implements ContextHost {
   constructor(options: DispatcherOptions) {
     this.side = options.side;
     this.id = options.id ?? `${options.side}-${++dispatcherCount}`;
-    this.#codec = options.codec ?? codecFor(LATEST_PROTOCOL_VERSION);
+    this.#codec = options.codec;
     this.#telemetry = options.telemetry === null ? undefined : (options.telemetry ?? defaultTelemetry());
     this.#events = options.events;
     this.#onProtocolError = options.onProtocolError;
@@ -83,8 +84,9 @@ export class JsonRpcDispatcher implements ContextHost {
     this.#outgoing = new OutgoingRequests(defaults, (id, reason) => this.#sendCancel(id, reason));
   }
 
+  /** The revision messages are checked against (the wire layer loads with `connect`: reading this before throws). */
   get codec(): RevisionCodec {
-    return this.#codec;
+    return (this.#codec ??= wireLayer().codecFor(LATEST_PROTOCOL_VERSION));
   }
 
   get closed(): boolean {
@@ -92,7 +94,7 @@ export class JsonRpcDispatcher implements ContextHost {
   }
 
   get session(): SessionInfo {
-    return { dispatcherId: this.id, sessionId: this.#transport?.sessionId, protocolVersion: this.#codec.version };
+    return { dispatcherId: this.id, sessionId: this.#transport?.sessionId, protocolVersion: this.#codec?.version ?? LATEST_PROTOCOL_VERSION };
   }
 
   /** Requests sent and not yet settled, and requests received and not yet answered. */
@@ -153,6 +155,7 @@ export class JsonRpcDispatcher implements ContextHost {
     if (this.#closed) throw this.#notConnected();
     this.#transport = transport;
     try {
+      await loadWire();
       await transport.start({
         onMessage: (message, context) => this.#receive(message, context),
         onMalformed: (error) => this.#send(errorResponse(null, { code: JSONRPC_ERROR_CODES.PARSE_ERROR, message: error.message })),
@@ -173,7 +176,7 @@ export class JsonRpcDispatcher implements ContextHost {
     if (signal?.aborted) return Promise.reject(new MCPError(MCP_CODES.REQUEST_CANCELLED, `Request ${method} was cancelled before it was sent`, { cause: signal.reason }));
     const id = this.#nextId++;
     let wireParams = options.onProgress ? withProgressToken(params, id) : params;
-    const record = this.#telemetry?.outgoingRequest({ side: this.side, method, id, params: wireParams, sessionId: transport.sessionId, protocolVersion: this.#codec.version });
+    const record = this.#telemetry?.outgoingRequest({ side: this.side, method, id, params: wireParams, sessionId: transport.sessionId, protocolVersion: this.codec.version });
     if (record) wireParams = record.params;
     const settled = this.#outgoing.add(id, method, this.#resultChecks.get(method)?.keyOf(wireParams), options, record);
     const message = wireParams === undefined ? { jsonrpc: JSONRPC_VERSION, id, method } : { jsonrpc: JSONRPC_VERSION, id, method, params: wireParams };
@@ -289,7 +292,7 @@ export class JsonRpcDispatcher implements ContextHost {
     if (this.#inflight.has(id)) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Request id ${JSON.stringify(id)} is already in use by a request in progress` }));
     const checked = checkParams(this.#incomingRequestSchema(method) ?? entry.schema, message.params);
     if (!checked.ok) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` }));
-    const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.#codec.version });
+    const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.codec.version });
     const inflight = new InflightRequest(this, id, method, message.params, inbound, record, this.#events ? performance.now() : 0);
     if (this.#inflight === NO_INFLIGHT) this.#inflight = new Map();
     this.#inflight.set(id, inflight);
@@ -362,7 +365,7 @@ export class JsonRpcDispatcher implements ContextHost {
     const pending = this.#outgoing.get(message.id as JsonRpcId);
     if (!pending) return this.#reportProtocolError(new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received a response for unknown request id ${JSON.stringify(message.id)}`));
     const schema = this.#outgoingResultSchema(pending.method);
-    const checked = schema ? validate(schema, message.result) : { ok: true as const, value: message.result };
+    const checked = schema ? wireLayer().validate(schema, message.result) : { ok: true as const, value: message.result };
     if (!checked.ok) return this.#outgoing.reject(pending, new MCPError(MCP_CODES.PROTOCOL_INVALID, `Invalid result for ${pending.method}: ${checked.issues}`, { data: message.result }));
     const check = this.#resultChecks.get(pending.method)?.check;
     if (!check) return this.#outgoing.resolve(pending, checked.value);
@@ -392,15 +395,15 @@ export class JsonRpcDispatcher implements ContextHost {
   }
 
   #incomingRequestSchema(method: string): ParamsSchema | undefined {
-    return (this.side === "server" ? this.#codec.clientRequests : this.#codec.serverRequests)[method]?.params;
+    return (this.side === "server" ? this.codec.clientRequests : this.codec.serverRequests)[method]?.params;
   }
 
   #outgoingResultSchema(method: string): ParamsSchema | undefined {
-    return (this.side === "server" ? this.#codec.serverRequests : this.#codec.clientRequests)[method]?.result;
+    return (this.side === "server" ? this.codec.serverRequests : this.codec.clientRequests)[method]?.result;
   }
 
   #incomingNotificationSchema(method: string): ParamsSchema | undefined {
-    return (this.side === "server" ? this.#codec.clientNotifications : this.#codec.serverNotifications)[method];
+    return (this.side === "server" ? this.codec.clientNotifications : this.codec.serverNotifications)[method];
   }
 }
 
@@ -418,10 +421,10 @@ function withProgressToken(params: JsonObject | undefined, token: JsonRpcId): Js
 }
 
 /** Validates params when there is a schema, also when its own refinement throws (user schemas may). */
-function checkParams(schema: ParamsSchema | undefined, value: unknown): ReturnType<typeof validate> {
+function checkParams(schema: ParamsSchema | undefined, value: unknown): ValidationResult<unknown> {
   if (!schema) return { ok: true, value };
   try {
-    return validate(schema, value);
+    return wireLayer().validate(schema, value);
   } catch (error) {
     return { ok: false, issues: `the params schema threw: ${toMCPError(error).message}` };
   }

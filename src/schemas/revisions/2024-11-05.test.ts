@@ -1,3 +1,4 @@
+import { LOGGING_LEVELS } from "../../constants/index.js";
 import { describe, expect, it } from "vitest";
 
 import { validate } from "../validate.js";
@@ -35,8 +36,8 @@ describe("2024-11-05", () => {
   });
 
   it("orders logging levels from least to most severe", () => {
-    expect(revision.LOGGING_LEVELS).toEqual(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]);
-    expect(revision.LoggingLevelSchema.options).toEqual(revision.LOGGING_LEVELS);
+    expect(LOGGING_LEVELS).toEqual(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]);
+    expect(revision.LoggingLevelSchema.options).toEqual(LOGGING_LEVELS);
   });
 
   it("offers neither batching nor the later revisions' methods", () => {

@@ -1,7 +1,7 @@
 // Revision 2024-11-05, the first session-era revision: the base every later revision edits.
 import * as z from "zod/mini";
 
-import { METHODS, NOTIFICATIONS } from "../../constants/index.js";
+import { LOGGING_LEVELS, METHODS, NOTIFICATIONS } from "../../constants/index.js";
 import type { RevisionCodec } from "../codec.js";
 import { MetaSchema, ProgressTokenSchema, RequestIdSchema, RequestMetaSchema } from "../jsonrpc.js";
 
@@ -9,7 +9,6 @@ import { MetaSchema, ProgressTokenSchema, RequestIdSchema, RequestMetaSchema } f
 
 export const CursorSchema = z.string();
 export const RoleSchema = z.enum(["user", "assistant"]);
-export const LOGGING_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 export const LoggingLevelSchema = z.enum(LOGGING_LEVELS);
 
 /** Any object schema; the spec types these fields as a bare `object`. */

@@ -12,6 +12,7 @@ import type {
   ServerCapabilities,
 } from "../../schemas/schemas.js";
 import type { Transport } from "../../transport/transport/transport.types.js";
+import { loadJsonSchemaConverter, loadWire } from "../../schemas/wire-loader.js";
 import { UriTemplate } from "../../uri-template/uri-template.js";
 import { complete, hasCompleters } from "./completion.js";
 import type { SessionHandlerContext } from "./handler-context.js";
@@ -35,7 +36,7 @@ import { listAllResources, readResource, templateOnTheWire, type StaticResourceC
 import type { ServerRevisionRules } from "./revision-rules.js";
 import type { FeatureHandler, ServerHost } from "./server-host.js";
 import { ServerSession, type ListKind } from "./session.js";
-import { callTool, prepareTool, toolOnTheWire, type AnyToolConfig, type AnyToolHandler } from "./tools.js";
+import { callTool, checkTool, prepareTool, toolOnTheWire, type AnyToolConfig, type AnyToolHandler } from "./tools.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -46,7 +47,7 @@ const DEFAULT_PAGE_SIZE = 100;
 export class MCPServer implements ServerHost {
   readonly #sessions = new Set<ServerSession>();
   readonly #changed = new Set<ListKind>();
-  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), prepareTool);
+  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), checkTool);
   readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
   readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
   readonly #prompts = new Registry<PromptConfig, PromptHandler>("prompt", () => this.#listChanged("prompts"));
@@ -88,6 +89,9 @@ export class MCPServer implements ServerHost {
 
   /** Serves one connection; resolves once the transport is started. */
   async start(transport: Transport): Promise<ServerSession> {
+    await Promise.all([loadWire(), loadJsonSchemaConverter()]);
+    // What waited for the wire layer is checked now, before any client sees a tool.
+    for (const entry of this.#tools.all()) prepareTool(entry.key, entry.config);
     let session: ServerSession;
     const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, telemetry, events } = this.options;
     const dispatcher = new JsonRpcDispatcher({

@@ -1,8 +1,9 @@
-import { toJSONSchema, type $ZodType } from "zod/v4/core";
+import type { $ZodType } from "zod/v4/core";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import { compileJsonSchema } from "../../json-schema/json-schema.js";
-import { validate, type ValidationResult } from "../../schemas/validate.js";
+import type { ValidationResult } from "../../schemas/validate.js";
+import { loadedJsonSchemaConverter, wireLayer } from "../../schemas/wire-loader.js";
 import type { ArgumentsSchema, JsonSchemaObject } from "./mcp-server.types.js";
 
 /** A schema given at registration, ready for the wire (JSON Schema) and for checking values. */
@@ -13,6 +14,21 @@ export interface PreparedSchema {
 
 function isZodSchema(schema: ArgumentsSchema): schema is $ZodType {
   return "_zod" in schema;
+}
+
+type JsonSchemaParams = NonNullable<Parameters<typeof import("zod/v4/core").toJSONSchema>[1]>;
+
+/** Zod's own converter on the schema (classic zod has one), else the one a server's start loads (zod/mini schemas). */
+function converterOf(schema: $ZodType): ((params: JsonSchemaParams) => unknown) | undefined {
+  const own = (schema as { toJSONSchema?: unknown }).toJSONSchema;
+  if (typeof own === "function") return (params) => (own as (params: JsonSchemaParams) => unknown).call(schema, params);
+  const converter = loadedJsonSchemaConverter();
+  return converter && ((params) => converter.toJSONSchema(schema, params));
+}
+
+/** Whether a schema can be prepared now: anything but a zod/mini schema before the wire layer loads (the server prepares those at start). */
+export function preparable(schema: ArgumentsSchema | undefined): boolean {
+  return schema === undefined || !isZodSchema(schema) || converterOf(schema) !== undefined;
 }
 
 /**
@@ -28,8 +44,10 @@ export function prepareObjectSchema(schema: ArgumentsSchema, io: "input" | "outp
 }
 
 function fromZod(schema: $ZodType, io: "input" | "output"): PreparedSchema {
-  const { $schema: _dialect, ...jsonSchema } = toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchemaObject;
-  return { jsonSchema, check: (value) => validate(schema, value) };
+  // Tools are prepared only once their schemas are preparable (the server waits for the wire layer otherwise).
+  const convert = converterOf(schema) as (params: JsonSchemaParams) => unknown;
+  const { $schema: _dialect, ...jsonSchema } = convert({ target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchemaObject;
+  return { jsonSchema, check: (value) => wireLayer().validate(schema, value) };
 }
 
 function fromJsonSchema(schema: JsonSchemaObject): PreparedSchema {

@@ -4,7 +4,8 @@ import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import { compileJsonSchema } from "../../json-schema/json-schema.js";
 import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import type { RequestContext, RequestOptions } from "../../jsonrpc/dispatcher/dispatcher.types.js";
-import { LOGGING_LEVELS, codecFor } from "../../schemas/schemas.js";
+import { LOGGING_LEVELS } from "../../constants/index.js";
+import { wireLayer } from "../../schemas/wire-loader.js";
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -203,7 +204,7 @@ export class ServerSession {
   #initialize(params: InitializeRequestParams): InitializeResult {
     if (this.#client) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_REQUEST, "The session is already initialized");
     const version = isProtocolVersion(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
-    this.dispatcher.setCodec(codecFor(version));
+    this.dispatcher.setCodec(wireLayer().codecFor(version));
     this.#client = { protocolVersion: version, capabilities: params.capabilities, info: params.clientInfo };
     this.#declared = this.host.capabilitiesFor(this.rules);
     const instructions = this.host.options.instructions;

@@ -4,7 +4,7 @@ import type { CallToolRequestParams, CallToolResult, Tool } from "../../schemas/
 import type { Entry } from "./registry.js";
 import type { ServerRevisionRules } from "./revision-rules.js";
 import type { ArgumentsSchema, HandlerContext, ToolConfig } from "./mcp-server.types.js";
-import { prepareObjectSchema, type PreparedSchema } from "./schema-support.js";
+import { preparable, prepareObjectSchema, type PreparedSchema } from "./schema-support.js";
 
 export type AnyToolConfig = ToolConfig<ArgumentsSchema | undefined, ArgumentsSchema | undefined>;
 export type AnyToolHandler = (args: never, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
@@ -38,6 +38,14 @@ function describeTool(name: string, config: AnyToolConfig, input: PreparedSchema
   const { inputSchema: _input, outputSchema: _output, ...rest } = config;
   const tool = { name, ...rest, inputSchema: input.jsonSchema } as Tool;
   return output ? { ...tool, outputSchema: output.jsonSchema as Tool["outputSchema"] } : tool;
+}
+
+/**
+ * The registration check: prepares the tool now when it can, so a schema that is no object schema
+ * is refused at once. A zod/mini schema registered before the first `start()` waits for it.
+ */
+export function checkTool(name: string, config: AnyToolConfig): void {
+  if (preparable(config.inputSchema) && preparable(config.outputSchema)) prepareTool(name, config);
 }
 
 export function toolOnTheWire(entry: ToolEntry): Tool {

@@ -1,0 +1,45 @@
+// Importing the universal entry loads no zod and no schema: the wire layer (zod, the codecs) is
+// reached only through the dynamic import in src/schemas/wire-loader.ts, run by the first connection.
+// This walks the static imports from src/index.ts, as the module loader would.
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "..");
+// Value imports and re-exports (not `import type` / `export type`), across lines; dynamic import() is not one.
+const STATIC_IMPORT = /^(?:import|export)\s+(?!type\b)[^;]*?\sfrom\s+"([^"]+)"/gms;
+
+function staticGraph(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const pending = [entry];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const [, specifier] of readFileSync(file, "utf8").matchAll(STATIC_IMPORT)) {
+      if (specifier === undefined) continue;
+      if (specifier.startsWith(".")) pending.push(resolve(dirname(file), specifier.replace(/\.js$/, ".ts")));
+      else packages.add(specifier);
+    }
+  }
+  return { files, packages };
+}
+
+describe("importing the universal entry", () => {
+  const graph = staticGraph(resolve(root, "src/index.ts"));
+
+  it("loads no zod: the protocol's schemas wait for the first connection", () => {
+    expect([...graph.packages].filter((name) => name.startsWith("zod"))).toEqual([]);
+    expect([...graph.files].filter((file) => file.includes("/src/schemas/") && !file.endsWith("wire-loader.ts"))).toEqual([]);
+  });
+
+  it("still reaches the whole library (the walk follows every value import)", () => {
+    for (const module of ["server/mcp-server/mcp-server.ts", "client/mcp-client/mcp-client.ts", "jsonrpc/dispatcher/dispatcher.ts", "transport/http-server/streamable-handler.ts"]) {
+      expect(graph.files).toContain(resolve(root, "src", module));
+    }
+  });
+
+  it("while @suaveplan/mcp/schemas loads zod at once", () => {
+    expect([...staticGraph(resolve(root, "src/schemas/index.ts")).packages]).toContain("zod/mini");
+  });
+});

@@ -1,0 +1,57 @@
+// Vitest gives each test file its own module graph: here the wire layer starts unloaded, as in a
+// process that just imported the library, and the tests below run in order.
+import * as zm from "zod/mini";
+import * as z from "zod";
+import { describe, expect, it } from "vitest";
+import { LATEST_PROTOCOL_VERSION } from "../constants/index.js";
+import { MCP_CODES } from "../error-codes/error-codes.js";
+import { JsonRpcDispatcher } from "../jsonrpc/dispatcher/dispatcher.js";
+import { MCPClient } from "../client/mcp-client/mcp-client.js";
+import { MCPServer } from "../server/mcp-server/mcp-server.js";
+import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
+import { loadedJsonSchemaConverter, wireLayer } from "./wire-loader.js";
+
+describe("the wire layer before the first connection", () => {
+  it("is not loaded: what needs it asks to connect first, what does not works", () => {
+    expect(loadedJsonSchemaConverter()).toBeUndefined();
+    expect(() => wireLayer()).toThrow(expect.objectContaining({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringContaining("first connect() or start()") }));
+    const dispatcher = new JsonRpcDispatcher({ side: "client", telemetry: null });
+    expect(dispatcher.session.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    expect(() => dispatcher.codec).toThrow(expect.objectContaining({ code: MCP_CODES.TRANSPORT_CLOSED }));
+  });
+
+  it("refuses a classic zod schema that is no object schema at registration all the same (it converts itself)", () => {
+    const server = new MCPServer({ name: "s", version: "1" });
+    expect(() => server.tool("bad", { inputSchema: z.string() as never }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+    expect(() => wireLayer()).toThrow(expect.objectContaining({ code: MCP_CODES.TRANSPORT_CLOSED }));
+  });
+
+  it("refuses at start a zod/mini schema registered before it that is no object schema", async () => {
+    const server = new MCPServer({ name: "s", version: "1" });
+    server.tool("bad", { inputSchema: zm.string() as never }, () => ({ content: [] }));
+    const [, serverEnd] = InMemoryTransport.pair();
+    await expect(server.start(serverEnd)).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining('tool "bad"') });
+  });
+});
+
+describe("the wire layer after a connection loaded it", () => {
+  it("serves a zod/mini tool registered before start, and converts one registered after it at once", async () => {
+    const server = new MCPServer({ name: "s", version: "1" });
+    server.tool("early", { inputSchema: zm.object({ text: zm.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
+    const [clientEnd, serverEnd] = InMemoryTransport.pair();
+    await server.start(serverEnd);
+    expect(wireLayer().codecFor(LATEST_PROTOCOL_VERSION).version).toBe(LATEST_PROTOCOL_VERSION);
+    expect(loadedJsonSchemaConverter()?.toJSONSchema).toBeTypeOf("function");
+    expect(() => server.tool("late", { inputSchema: zm.string() as never }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+    server.tool("later", { inputSchema: zm.object({ n: zm.number() }) }, ({ n }) => ({ content: [{ type: "text", text: String(n) }] }));
+    const client = new MCPClient({ name: "c", version: "1" });
+    await client.connect(clientEnd);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => [tool.name, tool.inputSchema])).toEqual([
+      ["early", { type: "object", properties: { text: { type: "string" } }, required: ["text"] }],
+      ["later", { type: "object", properties: { n: { type: "number" } }, required: ["n"] }],
+    ]);
+    await expect(client.callTool("early", { text: "hi" })).resolves.toMatchObject({ content: [{ type: "text", text: "hi" }] });
+    await client.close();
+  });
+});
