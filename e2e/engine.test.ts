@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import * as mcp from "../src/index.js";
 import { InMemoryTransport, JsonRpcDispatcher, MCP_CODES, PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from "../src/index.js";
 import * as schemas from "../src/schemas/index.js";
+import * as telemetry from "../src/telemetry/index.js";
 import { codecFor } from "../src/schemas/index.js";
 
 async function serve(transport: InMemoryTransport): Promise<JsonRpcDispatcher> {
@@ -27,15 +28,19 @@ async function serve(transport: InMemoryTransport): Promise<JsonRpcDispatcher> {
 
 describe("the universal entry", () => {
   it("exports the engine's public surface", () => {
-    for (const name of ["JsonRpcDispatcher", "InMemoryTransport", "MCPError", "JsonRpcError", "EventBus", "Telemetry", "MCP_CODES", "JSONRPC_ERROR_CODES", "METHODS", "NOTIFICATIONS", "PROTOCOL_VERSIONS", "LATEST_PROTOCOL_VERSION", "LOGGING_LEVELS", "toMCPError", "toWireError"]) {
+    for (const name of ["JsonRpcDispatcher", "InMemoryTransport", "MCPError", "JsonRpcError", "EventBus", "METRIC_NAMES", "INSTRUMENTATION_SCOPE", "MCP_CODES", "JSONRPC_ERROR_CODES", "METHODS", "NOTIFICATIONS", "PROTOCOL_VERSIONS", "LATEST_PROTOCOL_VERSION", "LOGGING_LEVELS", "toMCPError", "toWireError"]) {
       expect(mcp).toHaveProperty(name);
     }
   });
 
-  it("leaves the zod schemas to @suaveplan/mcp/schemas, which the library loads with its first connection", () => {
+  it("leaves the zod schemas to @suaveplan/mcp/schemas and the OpenTelemetry glue to /telemetry, which the library loads with its first connection", () => {
     for (const name of ["codecFor", "CODECS", "validate", "JsonRpcRequestSchema", "revision20251125"]) {
       expect(mcp).not.toHaveProperty(name);
       expect(schemas).toHaveProperty(name);
+    }
+    for (const name of ["Telemetry", "defaultTelemetry"]) {
+      expect(mcp).not.toHaveProperty(name);
+      expect(telemetry).toHaveProperty(name);
     }
   });
 

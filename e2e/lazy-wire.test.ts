@@ -1,5 +1,6 @@
-// Importing the universal entry loads no zod and no schema: the wire layer (zod, the codecs) is
-// reached only through the dynamic import in src/schemas/wire-loader.ts, run by the first connection.
+// Importing the universal entry loads no zod, no schema and no OpenTelemetry API: the wire layer (zod,
+// the codecs) and the telemetry glue are reached only through the dynamic imports in
+// src/schemas/wire-loader.ts and src/telemetry/telemetry-loader.ts, run by the first connection.
 // This walks the static imports from src/index.ts, as the module loader would.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -28,8 +29,9 @@ function staticGraph(entry: string): { files: Set<string>; packages: Set<string>
 describe("importing the universal entry", () => {
   const graph = staticGraph(resolve(root, "src/index.ts"));
 
-  it("loads no zod: the protocol's schemas wait for the first connection", () => {
-    expect([...graph.packages].filter((name) => name.startsWith("zod"))).toEqual([]);
+  it("loads no zod and no OpenTelemetry API: both wait for the first connection", () => {
+    expect([...graph.packages].filter((name) => name.startsWith("zod") || name.startsWith("@opentelemetry"))).toEqual([]);
+    expect(graph.files).not.toContain(resolve(root, "src/telemetry/telemetry.ts"));
     expect([...graph.files].filter((file) => file.includes("/src/schemas/") && !file.endsWith("wire-loader.ts"))).toEqual([]);
   });
 
@@ -39,7 +41,8 @@ describe("importing the universal entry", () => {
     }
   });
 
-  it("while @suaveplan/mcp/schemas loads zod at once", () => {
+  it("while @suaveplan/mcp/schemas loads zod at once, and /telemetry the OpenTelemetry API", () => {
     expect([...staticGraph(resolve(root, "src/schemas/index.ts")).packages]).toContain("zod/mini");
+    expect([...staticGraph(resolve(root, "src/telemetry/index.ts")).packages]).toContain("@opentelemetry/api");
   });
 });

@@ -13,6 +13,7 @@ const EXPORTS = {
   ".": { types: "./dist/index.d.ts", import: "./dist/index.js" },
   "./node": { types: "./dist/node/index.d.ts", import: "./dist/node/index.js" },
   "./schemas": { types: "./dist/schemas/index.d.ts", import: "./dist/schemas/index.js" },
+  "./telemetry": { types: "./dist/telemetry/index.d.ts", import: "./dist/telemetry/index.js" },
   "./package.json": "./package.json",
 };
 
@@ -21,7 +22,7 @@ describe("the package manifest", () => {
     expect(manifest.exports).toStrictEqual(EXPORTS);
     // `types` comes first in each condition set, so TypeScript picks it before `import`.
     const firstConditions = Object.values(EXPORTS).flatMap((conditions) => (typeof conditions === "object" ? [Object.keys(conditions)[0]] : []));
-    expect(firstConditions).toEqual(["types", "types", "types"]);
+    expect(firstConditions).toEqual(["types", "types", "types", "types"]);
   });
 
   it("is ESM only, side-effect free, and publishes dist/ and the README", () => {
@@ -39,7 +40,7 @@ describe("the package manifest", () => {
 
   it("packs every export target, and nothing but dist/, README.md and package.json", () => {
     const { files } = pack();
-    for (const target of ["dist/index.js", "dist/index.d.ts", "dist/node/index.js", "dist/node/index.d.ts", "dist/schemas/index.js", "dist/schemas/index.d.ts", "package.json", "README.md"]) expect(files).toContain(target);
+    for (const target of ["dist/index.js", "dist/index.d.ts", "dist/node/index.js", "dist/node/index.d.ts", "dist/schemas/index.js", "dist/schemas/index.d.ts", "dist/telemetry/index.js", "dist/telemetry/index.d.ts", "package.json", "README.md"]) expect(files).toContain(target);
     expect(files.filter((file) => !file.startsWith("dist/") && file !== "README.md" && file !== "package.json")).toEqual([]);
     // Each entry has its declaration beside it; code shared by the entries lives in internal chunks (dist/shared/), which no export names.
     const js = files.filter((file) => file.endsWith(".js"));

@@ -5,7 +5,9 @@ export * from "./error-codes/index.js";
 // The protocol's types; the zod schemas themselves are `@suaveplan/mcp/schemas` (zod loads with the first connection).
 export type * from "./schemas/schemas.js";
 export * from "./events/events.js";
-export * from "./telemetry/telemetry.js";
+// The OpenTelemetry glue (`Telemetry`) is `@suaveplan/mcp/telemetry`; a dispatcher loads it itself when OpenTelemetry is in use.
+export type * from "./telemetry/telemetry.js";
+export * from "./telemetry/names.js";
 export * from "./jsonrpc/dispatcher/index.js";
 export * from "./transport/transport/index.js";
 export * from "./transport/in-memory/index.js";

@@ -1,5 +1,6 @@
 import { MCP_CODES } from "../error-codes/error-codes.js";
 import { MCPError } from "../error-codes/mcp-error.js";
+import { onDemand } from "../lazy/on-demand.js";
 import type * as ConverterModule from "./json-schema-converter.js";
 import type * as WireLayer from "./wire.js";
 
@@ -9,24 +10,17 @@ export type Wire = typeof WireLayer;
 /** Zod's JSON Schema converter (a server's: see json-schema-converter.ts). */
 export type JsonSchemaConverter = typeof ConverterModule;
 
-/** A module imported once, when first asked for; `current` is it once it is there. */
-function onDemand<M>(importModule: () => Promise<M>): { readonly load: () => Promise<M>; readonly current: () => M | undefined } {
-  let loaded: M | undefined;
-  let loading: Promise<M> | undefined;
-  return {
-    load: () => (loading ??= importModule().then((module) => (loaded = module))),
-    current: () => loaded,
-  };
-}
-
-const wire = onDemand(() => import("./wire.js"));
-const converter = onDemand(() => import("./json-schema-converter.js"));
+// Pure: a bundle that never loads one (a client never needs the converter) drops it.
+const wire = /* @__PURE__ */ onDemand(() => import("./wire.js"));
+const converter = /* @__PURE__ */ onDemand(() => import("./json-schema-converter.js"));
 
 /**
  * Loads the wire layer, once per process. Importing the library does not load zod: the first
  * `connect` / `start` does, so a process that never connects never pays for it.
  */
-export const loadWire: () => Promise<Wire> = wire.load;
+export function loadWire(): Promise<Wire> {
+  return wire.load();
+}
 
 /** The wire layer, loaded by a connection; what runs before any asks to connect first. */
 export function wireLayer(): Wire {
@@ -36,7 +30,11 @@ export function wireLayer(): Wire {
 }
 
 /** Loads zod's JSON Schema converter once, beside the wire layer, when a server starts. */
-export const loadJsonSchemaConverter: () => Promise<JsonSchemaConverter> = converter.load;
+export function loadJsonSchemaConverter(): Promise<JsonSchemaConverter> {
+  return converter.load();
+}
 
 /** The converter if a server's start loaded it already. */
-export const loadedJsonSchemaConverter: () => JsonSchemaConverter | undefined = converter.current;
+export function loadedJsonSchemaConverter(): JsonSchemaConverter | undefined {
+  return converter.current();
+}

@@ -25,7 +25,10 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { JsonObject } from "../types/types.js";
+import { JsonRpcDispatcher } from "../jsonrpc/dispatcher/dispatcher.js";
+import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
 import { defaultTelemetry, INSTRUMENTATION_SCOPE, METRIC_NAMES, Telemetry, type RequestInfo, type TelemetryOptions } from "./telemetry.js";
+import { connectionTelemetry, openTelemetryInUse } from "./telemetry-loader.js";
 
 /** A reader the test pulls from on demand. */
 class PullMetricReader extends MetricReader {
@@ -643,5 +646,51 @@ describe("metric names", () => {
       notificationTotal: "mcp_notification_total",
       requestDuration: "mcp_request_duration_ms",
     });
+  });
+});
+
+describe("connectionTelemetry: the telemetry of a dispatcher given none", () => {
+  const key = Symbol.for("opentelemetry.js.api.1");
+  const registry = globalThis as unknown as Record<symbol, unknown>;
+
+  it("is none while nothing in the process registered with OpenTelemetry, and the shared default once something did", async () => {
+    // This file registered a context manager (beforeAll): the API's global is there.
+    expect(openTelemetryInUse()).toBe(true);
+    const registered = registry[key];
+    delete registry[key];
+    try {
+      expect(openTelemetryInUse()).toBe(false);
+      await expect(connectionTelemetry()).resolves.toBeUndefined();
+    } finally {
+      registry[key] = registered;
+    }
+    await expect(connectionTelemetry()).resolves.toBe(defaultTelemetry());
+  });
+
+  it("reaches the global SDK from dispatchers connected after it was registered", async () => {
+    const exporter = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    try {
+      const [clientEnd, serverEnd] = InMemoryTransport.pair();
+      const server = new JsonRpcDispatcher({ side: "server" });
+      server.setRequestHandler("ping", () => ({}));
+      const client = new JsonRpcDispatcher({ side: "client" });
+      const quiet = new JsonRpcDispatcher({ side: "client", telemetry: null });
+      await Promise.all([server.connect(serverEnd), client.connect(clientEnd)]);
+      await client.request("ping");
+      expect(exporter.getFinishedSpans().map((span) => [span.name, span.kind])).toEqual([
+        ["ping", SpanKind.SERVER],
+        ["ping", SpanKind.CLIENT],
+      ]);
+      const [quietEnd, otherEnd] = InMemoryTransport.pair();
+      const other = new JsonRpcDispatcher({ side: "server", telemetry: null });
+      other.setRequestHandler("ping", () => ({}));
+      await Promise.all([other.connect(otherEnd), quiet.connect(quietEnd)]);
+      await quiet.request("ping");
+      expect(exporter.getFinishedSpans()).toHaveLength(2);
+      await Promise.all([client.close(), server.close(), quiet.close(), other.close()]);
+    } finally {
+      trace.disable();
+    }
   });
 });

@@ -28,15 +28,9 @@ import type {
 import type { RequestOutcome } from "../events/events.js";
 import type { JsonObject, JsonRpcId, Side } from "../types/types.js";
 
-/** The instrumentation scope of every meter and tracer this module creates. */
-export const INSTRUMENTATION_SCOPE = "@suaveplan/mcp";
+import { INSTRUMENTATION_SCOPE, METRIC_NAMES } from "./names.js";
 
-/** Metric names, exactly as the design lists them. */
-export const METRIC_NAMES = {
-  requestTotal: "mcp_request_total",
-  notificationTotal: "mcp_notification_total",
-  requestDuration: "mcp_request_duration_ms",
-} as const;
+export { INSTRUMENTATION_SCOPE, METRIC_NAMES } from "./names.js";
 
 // Attribute keys of the OpenTelemetry semantic conventions for MCP (docs/gen-ai/mcp.md).
 const ATTR_METHOD_NAME = "mcp.method.name";

@@ -6,7 +6,8 @@ import type { EventBus, MCPEventMap, RequestOutcome } from "../../events/events.
 import type { RevisionCodec } from "../../schemas/codec.js";
 import type { ValidationResult } from "../../schemas/validate.js";
 import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
-import { defaultTelemetry, type Telemetry } from "../../telemetry/telemetry.js";
+import type { Telemetry } from "../../telemetry/telemetry.js";
+import { connectionTelemetry } from "../../telemetry/telemetry-loader.js";
 import type { InboundContext, Transport } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId, Side } from "../../types/types.js";
 import { classify, describeInvalid, idOfInvalid, type WireMessage } from "./classify.js";
@@ -56,7 +57,8 @@ export class JsonRpcDispatcher implements ContextHost {
   #routed: { readonly methods: ReadonlySet<string>; readonly entry: HandlerEntry<RequestHandler> } | undefined;
   #inflight: Map<JsonRpcId, InflightRequest> = NO_INFLIGHT;
   readonly #outgoing: OutgoingRequests;
-  readonly #telemetry: Telemetry | undefined;
+  /** Given, or decided at connect (see `connectionTelemetry`); `null` asked for none. */
+  #telemetry: Telemetry | null | undefined;
   readonly #events: EventBus<MCPEventMap> | undefined;
   readonly #onProtocolError: ((error: MCPError) => void) | undefined;
   readonly #onClose: ((error: MCPError | undefined) => void) | undefined;
@@ -71,7 +73,7 @@ export class JsonRpcDispatcher implements ContextHost {
     this.side = options.side;
     this.id = options.id ?? `${options.side}-${++dispatcherCount}`;
     this.#codec = options.codec;
-    this.#telemetry = options.telemetry === null ? undefined : (options.telemetry ?? defaultTelemetry());
+    this.#telemetry = options.telemetry;
     this.#events = options.events;
     this.#onProtocolError = options.onProtocolError;
     this.#onClose = options.onClose;
@@ -155,7 +157,8 @@ export class JsonRpcDispatcher implements ContextHost {
     if (this.#closed) throw this.#notConnected();
     this.#transport = transport;
     try {
-      await loadWire();
+      const [, telemetry] = await Promise.all([loadWire(), this.#telemetry === undefined ? connectionTelemetry() : this.#telemetry]);
+      this.#telemetry = telemetry;
       await transport.start({
         onMessage: (message, context) => this.#receive(message, context),
         onMalformed: (error) => this.#send(errorResponse(null, { code: JSONRPC_ERROR_CODES.PARSE_ERROR, message: error.message })),
