@@ -9,6 +9,7 @@ import { JsonRpcDispatcher } from "../jsonrpc/dispatcher/dispatcher.js";
 import { MCPClient } from "../client/mcp-client/mcp-client.js";
 import { MCPServer } from "../server/mcp-server/mcp-server.js";
 import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
+import { Telemetry } from "../telemetry/telemetry.js";
 import { loadedJsonSchemaConverter, wireLayer } from "./wire-loader.js";
 
 describe("the wire layer before the first connection", () => {
@@ -24,6 +25,20 @@ describe("the wire layer before the first connection", () => {
     const server = new MCPServer({ name: "s", version: "1" });
     expect(() => server.tool("bad", { inputSchema: z.string() as never }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
     expect(() => wireLayer()).toThrow(expect.objectContaining({ code: MCP_CODES.TRANSPORT_CLOSED }));
+  });
+
+  it("lets a request made while connect loads the wire layer go out and be answered", async () => {
+    const [clientEnd, serverEnd] = InMemoryTransport.pair();
+    const client = new JsonRpcDispatcher({ side: "client", telemetry: new Telemetry() });
+    const connecting = client.connect(clientEnd);
+    let pending: Promise<unknown> | undefined;
+    expect(() => (pending = client.request("ping"))).not.toThrow();
+    await connecting;
+    const server = new JsonRpcDispatcher({ side: "server", telemetry: null });
+    server.setRequestHandler("ping", () => ({}));
+    await server.connect(serverEnd);
+    await expect(pending).resolves.toEqual({});
+    await client.close();
   });
 
   it("refuses at start a zod/mini schema registered before it that is no object schema", async () => {

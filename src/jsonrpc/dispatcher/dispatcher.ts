@@ -91,12 +91,17 @@ export class JsonRpcDispatcher implements ContextHost {
     return (this.#codec ??= wireLayer().codecFor(LATEST_PROTOCOL_VERSION));
   }
 
+  /** The negotiated revision, or the latest until one is (a request may go out while `connect` loads the wire layer). */
+  get #version(): string {
+    return this.#codec?.version ?? LATEST_PROTOCOL_VERSION;
+  }
+
   get closed(): boolean {
     return this.#closed;
   }
 
   get session(): SessionInfo {
-    return { dispatcherId: this.id, sessionId: this.#transport?.sessionId, protocolVersion: this.#codec?.version ?? LATEST_PROTOCOL_VERSION };
+    return { dispatcherId: this.id, sessionId: this.#transport?.sessionId, protocolVersion: this.#version };
   }
 
   /** Requests sent and not yet settled, and requests received and not yet answered. */
@@ -179,7 +184,7 @@ export class JsonRpcDispatcher implements ContextHost {
     if (signal?.aborted) return Promise.reject(new MCPError(MCP_CODES.REQUEST_CANCELLED, `Request ${method} was cancelled before it was sent`, { cause: signal.reason }));
     const id = this.#nextId++;
     let wireParams = options.onProgress ? withProgressToken(params, id) : params;
-    const record = this.#telemetry?.outgoingRequest({ side: this.side, method, id, params: wireParams, sessionId: transport.sessionId, protocolVersion: this.codec.version });
+    const record = this.#telemetry?.outgoingRequest({ side: this.side, method, id, params: wireParams, sessionId: transport.sessionId, protocolVersion: this.#version });
     if (record) wireParams = record.params;
     const settled = this.#outgoing.add(id, method, this.#resultChecks.get(method)?.keyOf(wireParams), options, record);
     const message = wireParams === undefined ? { jsonrpc: JSONRPC_VERSION, id, method } : { jsonrpc: JSONRPC_VERSION, id, method, params: wireParams };
@@ -295,7 +300,7 @@ export class JsonRpcDispatcher implements ContextHost {
     if (this.#inflight.has(id)) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Request id ${JSON.stringify(id)} is already in use by a request in progress` }));
     const checked = checkParams(this.#incomingRequestSchema(method) ?? entry.schema, message.params);
     if (!checked.ok) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` }));
-    const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.codec.version });
+    const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.#version });
     const inflight = new InflightRequest(this, id, method, message.params, inbound, record, this.#events ? performance.now() : 0);
     if (this.#inflight === NO_INFLIGHT) this.#inflight = new Map();
     this.#inflight.set(id, inflight);
