@@ -1,7 +1,8 @@
 // An experiment, not a scenario: what the server side of Streamable HTTP costs when our MCPServer
 // (dispatcher, validation, tools) is fed straight from node:http, with no Request, Response or web
 // stream in between; next to it, the same fetch client against our real handler and the limit.
-// It is the evidence for the plan in bench/README.md ("HTTP"). One session, JSON answers, no checks
+// It was the evidence for the exchange core (bench/README.md, "HTTP"), and now measures what our
+// handler costs above that floor with every check it makes. One session, JSON answers, no checks
 // beyond the session id: a floor, not a server.
 //
 //   npm run build && node bench/http-floor.mjs
