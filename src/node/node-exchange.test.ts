@@ -153,6 +153,33 @@ describe("serveHttp with our handlers: the exchange read from node:http", () => 
     response.destroy();
   });
 
+  it("treats a stream whose client left while authenticate ran as gone: the session takes its next GET stream", async () => {
+    const entered = new Gate();
+    const gate = new Gate();
+    let slow = false;
+    const authenticate = async () => {
+      if (slow) entered.open();
+      if (slow) await gate.opened;
+      return { authInfo: "a" };
+    };
+    const url = await servedEndpoint({ eventStore: false, authenticate });
+    const session = await openSession(url);
+    slow = true;
+    const leaving = httpRequest(url, { headers: { accept: "text/event-stream", "mcp-session-id": session } });
+    leaving.on("error", () => undefined);
+    leaving.end();
+    await entered.opened;
+    leaving.destroy();
+    // Loopback: the server sees the connection close well within this.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    slow = false;
+    gate.open();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const next = await openGet(url, session);
+    expect(next.statusCode).toBe(200);
+    next.destroy();
+  });
+
   it("tells a JSON-answered POST its client left: a stateless session ends with it, before its tool does", async () => {
     const gate = new Gate();
     const { url, handler } = await servedHandler({ sessions: "stateless", enableJsonResponse: true }, testServer(gate));

@@ -51,12 +51,14 @@ function joined(value: string | string[]): string {
   return typeof value === "string" ? value : value.join(", ");
 }
 
-/** Calls `listener` when the response closes before it was all sent; returns what removes it. */
+/** Calls `listener` when the response closes before it was all sent (at once if it has); returns what removes it. */
 export function whenClientGone(res: ServerResponse, listener: () => void): () => void {
   const closed = () => {
     if (!res.writableFinished) listener();
   };
   res.once("close", closed);
+  // The client may have left while the handler worked (a slow authenticate): "close" will not come again.
+  if (res.closed) closed();
   return () => res.off("close", closed);
 }
 

@@ -18,6 +18,8 @@ export function exchangeOf(request: Request): HttpExchange {
     text: (maxBytes) => readText(request.body, maxBytes),
     onClientGone: (listener) => {
       request.signal.addEventListener("abort", listener, { once: true });
+      // Gone already (it left while the handler worked): an aborted signal fires no more events.
+      if (request.signal.aborted) listener();
       return () => request.signal.removeEventListener("abort", listener);
     },
     request: () => request,

@@ -268,3 +268,17 @@ describe("HTTP_REVISION_RULES", () => {
     for (const version of PROTOCOL_VERSIONS) expect([version, HTTP_REVISION_RULES[version].batching]).toEqual([version, codecFor(version).batching]);
   });
 });
+
+describe("a JSON-answered POST whose client left before its messages were handed on", () => {
+  it("is answered at once, and its stateless session closed, without waiting for the tool", async () => {
+    const gate = new Gate();
+    const handler = streamableHttpHandler(testServer(gate), { sessions: "stateless", enableJsonResponse: true });
+    const left = new AbortController();
+    left.abort();
+    const response = await handler.fetch(httpRequest({ body: rpc(1, "tools/call", { name: "wait", arguments: {} }), signal: left.signal }));
+    expect(response.status).toBe(404);
+    await expect.poll(() => handler.sessionCount).toBe(0);
+    gate.open();
+    await handler.close();
+  });
+});
