@@ -54,6 +54,29 @@ describe("writableOf: text", () => {
     expect(writes).toEqual(["one\ntwo\n", "three\n"]);
   });
 
+  it("writes a large frame at once, uncorked, yet behind what this tick corked before it", async () => {
+    const writes: string[] = [];
+    const stream = new Writable({
+      highWaterMark: 1024 * 1024,
+      writev: (chunks, callback) => {
+        writes.push(chunks.map(({ chunk }) => String(chunk)).join(""));
+        callback();
+      },
+      write: (chunk, _encoding, callback) => {
+        writes.push(String(chunk));
+        callback();
+      },
+    });
+    const writable = writableOf(stream);
+    const large = `${"x".repeat(16 * 1024)}\n`;
+    expect(writable.writeText?.(large)).toBeUndefined();
+    expect(writes).toEqual([large]);
+    expect(writable.writeText?.("small\n")).toBeUndefined();
+    expect(writable.writeText?.(large)).toBeUndefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([large, `small\n${large}`]);
+  });
+
   it("hands out a promise when the buffer is full, settled by 'drain'", async () => {
     let release!: () => void;
     const stream = new Writable({ highWaterMark: 4, write: (_chunk, _encoding, callback) => (release = callback) });
