@@ -2,6 +2,23 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { sourceOf, writableOf } from "./node-streams.js";
 
+/** A Writable that records each system-call-sized write: one entry per write or writev. */
+function recordingStream(highWaterMark?: number): { stream: Writable; writes: string[] } {
+  const writes: string[] = [];
+  const stream = new Writable({
+    ...(highWaterMark === undefined ? {} : { highWaterMark }),
+    writev: (chunks, callback) => {
+      writes.push(chunks.map(({ chunk }) => String(chunk)).join(""));
+      callback();
+    },
+    write: (chunk, _encoding, callback) => {
+      writes.push(String(chunk));
+      callback();
+    },
+  });
+  return { stream, writes };
+}
+
 describe("writableOf", () => {
   it("resolves each write once Node took the bytes, and ends the stream on close", async () => {
     const stream = new PassThrough();
@@ -34,17 +51,7 @@ describe("writableOf", () => {
 
 describe("writableOf: text", () => {
   it("takes text at once, and what one tick wrote leaves in one write", async () => {
-    const writes: string[] = [];
-    const stream = new Writable({
-      writev: (chunks, callback) => {
-        writes.push(chunks.map(({ chunk }) => String(chunk)).join(""));
-        callback();
-      },
-      write: (chunk, _encoding, callback) => {
-        writes.push(String(chunk));
-        callback();
-      },
-    });
+    const { stream, writes } = recordingStream();
     const writable = writableOf(stream);
     expect(writable.writeText?.("one\n")).toBeUndefined();
     expect(writable.writeText?.("two\n")).toBeUndefined();
@@ -55,18 +62,7 @@ describe("writableOf: text", () => {
   });
 
   it("writes a large frame at once, uncorked, yet behind what this tick corked before it", async () => {
-    const writes: string[] = [];
-    const stream = new Writable({
-      highWaterMark: 1024 * 1024,
-      writev: (chunks, callback) => {
-        writes.push(chunks.map(({ chunk }) => String(chunk)).join(""));
-        callback();
-      },
-      write: (chunk, _encoding, callback) => {
-        writes.push(String(chunk));
-        callback();
-      },
-    });
+    const { stream, writes } = recordingStream(1024 * 1024);
     const writable = writableOf(stream);
     const large = `${"x".repeat(16 * 1024)}\n`;
     expect(writable.writeText?.(large)).toBeUndefined();
