@@ -43,9 +43,14 @@ describe("the wire layer before the first connection", () => {
 
   it("refuses at start a zod/mini schema registered before it that is no object schema", async () => {
     const server = new MCPServer({ name: "s", version: "1" });
-    server.tool("bad", { inputSchema: zm.string() as never }, () => ({ content: [] }));
+    const bad = server.tool("bad", { inputSchema: zm.string() as never }, () => ({ content: [] }));
     const [, serverEnd] = InMemoryTransport.pair();
     await expect(server.start(serverEnd)).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining('tool "bad"') });
+    // Every start refuses it until it is gone; then the server starts.
+    await expect(server.start(InMemoryTransport.pair()[1])).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS });
+    bad.remove();
+    const session = await server.start(InMemoryTransport.pair()[1]);
+    await session.close();
   });
 });
 

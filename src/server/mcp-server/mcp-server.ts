@@ -47,6 +47,8 @@ const DEFAULT_PAGE_SIZE = 100;
 export class MCPServer implements ServerHost {
   readonly #sessions = new Set<ServerSession>();
   readonly #changed = new Set<ListKind>();
+  /** Whether every tool registered before the first start was prepared (the wire layer is there since). */
+  #toolsPrepared = false;
   readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), checkTool);
   readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
   readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
@@ -90,8 +92,11 @@ export class MCPServer implements ServerHost {
   /** Serves one connection; resolves once the transport is started. */
   async start(transport: Transport): Promise<ServerSession> {
     await Promise.all([loadWire(), loadJsonSchemaConverter()]);
-    // What waited for the wire layer is checked now, before any client sees a tool.
-    for (const entry of this.#tools.all()) prepareTool(entry.key, entry.config);
+    if (!this.#toolsPrepared) {
+      // What waited for the wire layer is checked now, before any client sees a tool; later ones are checked as they come.
+      for (const entry of this.#tools.all()) prepareTool(entry.key, entry.config);
+      this.#toolsPrepared = true;
+    }
     let session: ServerSession;
     const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, telemetry, events } = this.options;
     const dispatcher = new JsonRpcDispatcher({
