@@ -91,12 +91,8 @@ export class MCPServer implements ServerHost {
 
   /** Serves one connection; resolves once the transport is started. */
   async start(transport: Transport): Promise<ServerSession> {
-    await Promise.all([loadWire(), loadJsonSchemaConverter()]);
-    if (!this.#toolsPrepared) {
-      // What waited for the wire layer is checked now, before any client sees a tool; later ones are checked as they come.
-      for (const entry of this.#tools.all()) prepareTool(entry.key, entry.config);
-      this.#toolsPrepared = true;
-    }
+    // Once: after it, the converter is there and later tools are checked as they come.
+    if (!this.#toolsPrepared) await this.#prepareTools();
     let session: ServerSession;
     const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, telemetry, events } = this.options;
     const dispatcher = new JsonRpcDispatcher({
@@ -163,6 +159,13 @@ export class MCPServer implements ServerHost {
     yield [METHODS.promptsList, (params: PaginatedRequestParams | undefined) => listResult("prompts", page(this.#prompts.enabled().map(promptOnTheWire), params))];
     yield [METHODS.promptsGet, (params: GetPromptRequestParams, context: SessionHandlerContext) => getPrompt(this.#prompts.get(params.name), params, context)];
     yield [METHODS.completionComplete, (params: CompleteRequestParams, context: SessionHandlerContext) => complete(params, { prompts: this.#prompts, templates: this.#templates }, context)];
+  }
+
+  /** Loads what tool schemas need and checks what waited for it, before any client sees a tool. */
+  async #prepareTools(): Promise<void> {
+    await Promise.all([loadWire(), loadJsonSchemaConverter()]);
+    for (const entry of this.#tools.all()) prepareTool(entry.key, entry.config);
+    this.#toolsPrepared = true;
   }
 
   /** Collects changes made in one tick into one notification per list per session. */
