@@ -7,7 +7,7 @@ import { interleave, ratios, timed, median } from "./lib/measure.mjs";
 import { httpContenders } from "./scenarios/http.mjs";
 import { IN_PROCESS, concurrentCalls, sequentialCalls, sequentialPings } from "./scenarios/in-process.mjs";
 import { heapPerPendingClientRequest, heapPerPendingServerRequest, heapPerSession, sessionSetup } from "./scenarios/memory.mjs";
-import { STDIO } from "./scenarios/stdio.mjs";
+import { STDIO, STDIO_JSON_SCHEMA_TOOL } from "./scenarios/stdio.mjs";
 
 // The SDKs' HTTP clients add an abort listener per request to one long-lived signal, and Node warns
 // at every one past its limit: each kind of warning is printed once, then counted.
@@ -88,6 +88,7 @@ const scenarios = [
   ["in-process: 64 KB argument", scale(300), () => throughput(IN_PROCESS, echo(64 * 1024), scale(300))],
   ["in-process: 1 MB argument", scale(20), () => throughput(IN_PROCESS, echo(1024 * 1024), scale(20))],
   ["stdio: spawn → initialize → first call", QUICK ? 1 : 2, () => coldStart(STDIO, QUICK ? 1 : 2)],
+  ["stdio: spawn → initialize → first call, our tool in JSON Schema", QUICK ? 1 : 2, () => coldStart(STDIO_JSON_SCHEMA_TOOL, QUICK ? 1 : 2)],
   ["stdio: sequential tools/call (echo)", scale(3000), () => throughput(STDIO, echo(16), scale(3000), { childCpu: true })],
   ["stdio: 64 in flight tools/call (echo)", scale(6400), () => throughput(STDIO, inFlight(64), scale(6400), { childCpu: true })],
   ["stdio: 1 KB argument", scale(2000), () => throughput(STDIO, echo(1024), scale(2000), { childCpu: true })],

@@ -5,14 +5,13 @@ import * as mcp from "../src/index.js";
 import { InMemoryTransport, JsonRpcDispatcher, MCP_CODES, PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from "../src/index.js";
 import * as schemas from "../src/schemas/index.js";
 import * as telemetry from "../src/telemetry/index.js";
-import { codecFor } from "../src/schemas/index.js";
 
 async function serve(transport: InMemoryTransport): Promise<JsonRpcDispatcher> {
   const server = new JsonRpcDispatcher({ side: "server", telemetry: null });
   server.setRequestHandler("initialize", (params) => {
     const asked = (params as { protocolVersion: string }).protocolVersion;
     const version: ProtocolVersion = isProtocolVersion(asked) ? asked : "2025-11-25";
-    server.setCodec(codecFor(version));
+    server.setProtocolVersion(version);
     return { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: "e2e", version: "1.0.0" } };
   });
   server.setRequestHandler("ping", () => ({}));
@@ -47,7 +46,7 @@ describe("the universal entry", () => {
   it.each(PROTOCOL_VERSIONS)("negotiates %s and calls a tool with progress", async (version) => {
     const [clientEnd, serverEnd] = InMemoryTransport.pair();
     const server = await serve(serverEnd);
-    const client = new JsonRpcDispatcher({ side: "client", telemetry: null, codec: codecFor(version) });
+    const client = new JsonRpcDispatcher({ side: "client", telemetry: null, protocolVersion: version });
     await client.connect(clientEnd);
     const init = (await client.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "c", version: "1" } })) as { protocolVersion: string };
     expect(init.protocolVersion).toBe(version);

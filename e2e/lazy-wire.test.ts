@@ -1,7 +1,8 @@
-// Importing the universal entry loads no zod, no schema and no OpenTelemetry API: the wire layer (zod,
-// the codecs) and the telemetry glue are reached only through the dynamic imports in
-// src/schemas/wire-loader.ts and src/telemetry/telemetry-loader.ts, run by the first connection.
-// This walks the static imports from src/index.ts, as the module loader would.
+// Importing the universal entry loads no zod, no wire schema and no OpenTelemetry API: the wire layer
+// (the codecs) and the telemetry glue are reached only through the dynamic imports in
+// src/schemas/wire-loader.ts and src/telemetry/telemetry-loader.ts, run by the first connection, and
+// the wire layer loads no zod either: only zod's JSON Schema converter does, for zod/mini tool schemas.
+// This walks the static imports, as the module loader would.
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -32,7 +33,16 @@ describe("importing the universal entry", () => {
   it("loads no zod and no OpenTelemetry API: both wait for the first connection", () => {
     expect([...graph.packages].filter((name) => name.startsWith("zod") || name.startsWith("@opentelemetry"))).toEqual([]);
     expect(graph.files).not.toContain(resolve(root, "src/telemetry/telemetry.ts"));
-    expect([...graph.files].filter((file) => file.includes("/src/schemas/") && !file.endsWith("wire-loader.ts"))).toEqual([]);
+    // Checking a tool's own zod schema goes through the schema's own parse (zod-validation.ts imports zod's types only).
+    expect([...graph.files].filter((file) => file.includes("/src/schemas/")).map((file) => file.slice(file.lastIndexOf("/") + 1)).toSorted()).toEqual(["precheck.ts", "wire-loader.ts", "zod-validation.ts"]);
+    expect([...graph.files].filter((file) => file.includes("/src/wire/")).map((file) => file.slice(file.lastIndexOf("/") + 1)).toSorted()).toEqual(["issues.ts"]);
+  });
+
+  it("and the wire layer the first connection loads imports no zod: only the converter for zod/mini tool schemas does", () => {
+    const wire = staticGraph(resolve(root, "src/wire/wire.ts"));
+    expect([...wire.packages]).toEqual([]);
+    expect(wire.files).toContain(resolve(root, "src/wire/wire-tables.generated.ts"));
+    expect([...staticGraph(resolve(root, "src/schemas/json-schema-converter.ts")).packages]).toEqual(["zod/v4/core"]);
   });
 
   it("still reaches the whole library (the walk follows every value import)", () => {

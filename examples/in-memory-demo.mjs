@@ -2,7 +2,6 @@
 // listing and a tool call with progress, all through the library's JSON-RPC engine.
 // Run with `npm run demo` (it builds the package first).
 import { InMemoryTransport, JsonRpcDispatcher, LATEST_PROTOCOL_VERSION, isProtocolVersion } from "@suaveplan/mcp";
-import { codecFor } from "@suaveplan/mcp/schemas";
 
 const say = (who, text) => console.log(`${who.padEnd(6)} ${text}`);
 
@@ -10,7 +9,7 @@ function startServer(transport) {
   const server = new JsonRpcDispatcher({ side: "server" });
   server.setRequestHandler("initialize", (params) => {
     const version = isProtocolVersion(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
-    server.setCodec(codecFor(version));
+    server.setProtocolVersion(version);
     say("server", `initialize from ${params.clientInfo.name}, speaking ${version}`);
     return { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: "demo-server", version: "0.1.0" } };
   });
@@ -36,7 +35,7 @@ const init = await client.request("initialize", {
   capabilities: {},
   clientInfo: { name: "demo-client", version: "0.1.0" },
 });
-client.setCodec(codecFor(init.protocolVersion));
+client.setProtocolVersion(init.protocolVersion);
 say("client", `connected to ${init.serverInfo.name} on ${init.protocolVersion}`);
 await client.notify("notifications/initialized");
 

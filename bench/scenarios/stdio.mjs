@@ -15,3 +15,6 @@ export const STDIO = {
   sdk2: () => sdk2Stdio(script("sdk2")),
   limit: () => limitStdio(script("limit")),
 };
+
+/** The same, with our child's echo tool taking a JSON Schema: a server that uses no zod loads none. */
+export const STDIO_JSON_SCHEMA_TOOL = { ...STDIO, ours: () => oursStdio(script("ours-json-schema")) };

@@ -18,7 +18,7 @@ export interface Issue extends IssueDetails {
 
 const MAX_REPORTED_ISSUES = 5;
 
-/** One line, like `src/schemas/validate.ts` writes: `count: expected integer, received string; and 2 more`. */
+/** One line, like `src/wire/issues.ts` writes: `count: expected integer, received string; and 2 more`. */
 export function summarizeIssues(issues: readonly Issue[], rootLabel?: string): string {
   const shown = new Set<string>();
   let consumed = 0;

@@ -1,7 +1,7 @@
 // Validation against plain JSON Schema (2020-12, draft-07 and draft-04 forms) by interpreting the
 // schema: no code generation, so it runs under a strict CSP and on edge runtimes.
 import { MCPError, MCP_CODES, describeThrown } from "../error-codes/index.js";
-import type { ValidationResult } from "../schemas/validate.js";
+import type { ValidationResult } from "../wire/wire-schema.js";
 import { compileDocument } from "./compiler.js";
 import { isJsonObject } from "./json-values.js";
 import type { CompilerSettings } from "./schema-reader.js";

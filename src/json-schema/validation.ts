@@ -1,5 +1,5 @@
 import { describeThrown } from "../error-codes/index.js";
-import type { ValidationResult } from "../schemas/validate.js";
+import type { ValidationResult } from "../wire/wire-schema.js";
 import { ValidationAborted } from "./aborted.js";
 import type { CompiledDocument } from "./compiler.js";
 import { ROOT_PATH, formatLocated } from "./instance-path.js";

@@ -28,7 +28,7 @@ const SAMPLE_VALUES: readonly unknown[] = [
 
 /** The contract: VALID means zod accepts and returns an equal value; INVALID means zod refuses. */
 function expectAgreement(schema: z.core.$ZodType, value: unknown): Verdict {
-  const verdict = precheckOf(schema)(value);
+  const verdict = precheckOf(schema, z.safeParse)(value);
   const parsed = z.safeParse(schema, value, { jitless: true });
   const agrees = verdict === UNKNOWN || (verdict === VALID ? parsed.success && isDeepStrictEqual(parsed.data, value) : !parsed.success);
   expect(agrees, `pre-check said ${verdict}, zod said ${JSON.stringify(parsed.success ? parsed.data : parsed.error.issues)}`).toBe(true);
@@ -78,8 +78,8 @@ describe("precheckOf on the wire schemas", () => {
 
   it("vouches for the messages of a tool call round trip", () => {
     const call = CODECS["2025-11-25"].clientRequests["tools/call"]!;
-    expect(precheckOf(call.params)({ name: "echo", arguments: { text: "hi" }, _meta: { progressToken: 1 } })).toBe(VALID);
-    expect(precheckOf(call.result)({ content: [{ type: "text", text: "hi" }], structuredContent: { a: [1] }, isError: false })).toBe(VALID);
+    expect(precheckOf(call.params, z.safeParse)({ name: "echo", arguments: { text: "hi" }, _meta: { progressToken: 1 } })).toBe(VALID);
+    expect(precheckOf(call.result, z.safeParse)({ content: [{ type: "text", text: "hi" }], structuredContent: { a: [1] }, isError: false })).toBe(VALID);
   });
 
   it("agrees with zod on mutated samples and arbitrary JSON (property)", () => {
@@ -212,12 +212,12 @@ describe("precheckOf on each kind of schema", () => {
 
     it("leaves to zod a union whose options have no literal tag", () => {
       const untagged = z.discriminatedUnion("type", [z.looseObject({ type: z.string() })]);
-      expect(precheckOf(untagged)({ type: "a" })).toBe(UNKNOWN);
+      expect(precheckOf(untagged, z.safeParse)({ type: "a" })).toBe(UNKNOWN);
     });
   });
 
   it("builds a schema's pre-check once", () => {
     const schema = z.looseObject({ a: z.string() });
-    expect(precheckOf(schema)).toBe(precheckOf(schema));
+    expect(precheckOf(schema, z.safeParse)).toBe(precheckOf(schema, z.safeParse));
   });
 });

@@ -1,8 +1,9 @@
 // A pre-check in front of zod: closures built once per schema (no code generation) that accept the
 // common valid message without allocating. It only ever vouches for a value when zod would accept it
 // and hand back an equal value; everything else (defaults, transforms, refinements, stripped keys,
-// errors) goes on to zod, which stays the one source of answers and error messages.
-import * as z from "zod/mini";
+// errors) goes on to zod, which stays the one source of answers and error messages. It imports no
+// zod: a refinement runs through the zod parse it is given (`ZodParse`).
+import type * as z from "zod/mini";
 
 /** Zod would accept the value and return an equal one. */
 export const VALID = 0;
@@ -21,18 +22,21 @@ const unknown: Precheck = () => UNKNOWN;
 const valid: Precheck = () => VALID;
 const invalid: Precheck = () => INVALID;
 
+/** zod's `safeParse` (the core function, or a classic schema's own method bound to the same engine). */
+export type ZodParse = (schema: Schema, value: unknown, options: z.core.ParseContext<z.core.$ZodIssue>) => z.core.util.SafeParseResult<unknown>;
+
 const PARSE_OPTIONS = { jitless: true } as const;
 
 const compiled = new WeakMap<Schema, Precheck>();
 
 /** The pre-check of `schema`, built on first use and kept as long as the schema lives. */
-export function precheckOf(schema: Schema): Precheck {
+export function precheckOf(schema: Schema, parse: ZodParse): Precheck {
   let check = compiled.get(schema);
   if (!check) {
     // Set before building, so a recursive (lazy) schema finds itself through the getter below.
     let built: Precheck | undefined;
     compiled.set(schema, (value) => (built as Precheck)(value));
-    built = build(schema);
+    built = build(schema, parse);
     check = built;
     compiled.set(schema, check);
   }
@@ -64,14 +68,14 @@ function hasChecks(internals: Internals): boolean {
 }
 
 type Def = z.core.$ZodTypeDef & { readonly coerce?: boolean };
-type Builder = (schema: Schema, def: Def, internals: Internals) => Precheck;
+type Builder = (schema: Schema, def: Def, internals: Internals, parse: ZodParse) => Precheck;
 
-const scalar: Builder = (schema, def, internals) => (def.coerce ? unknown : hasChecks(internals) ? delegated(schema) : primitive(def.type as "string" | "number" | "boolean"));
+const scalar: Builder = (schema, def, internals, parse) => (def.coerce ? unknown : hasChecks(internals) ? delegated(schema, parse) : primitive(def.type as "string" | "number" | "boolean"));
 /** A container with refinements (a length, a custom check) is left to zod. */
 const container =
-  (builder: (def: never) => Precheck): Builder =>
-  (_schema, def, internals) =>
-    hasChecks(internals) ? unknown : builder(def as never);
+  (builder: (def: never, parse: ZodParse) => Precheck): Builder =>
+  (_schema, def, internals, parse) =>
+    hasChecks(internals) ? unknown : builder(def as never, parse);
 
 // A type missing here (defaults, transforms, pipes, readonly, tuples, intersections…) may return
 // something other than its input: zod parses it.
@@ -85,20 +89,20 @@ const BUILDERS: Partial<Record<Def["type"], Builder>> = {
   never: () => invalid,
   literal: (_schema, _def, internals) => members(internals.values as ReadonlySet<unknown>),
   enum: (_schema, _def, internals) => members(internals.values as ReadonlySet<unknown>),
-  optional: (_schema, def) => optional(def as z.core.$ZodOptionalDef),
-  nullable: (_schema, def) => nullable(def as z.core.$ZodNullableDef),
+  optional: (_schema, def, _internals, parse) => optional(def as z.core.$ZodOptionalDef, parse),
+  nullable: (_schema, def, _internals, parse) => nullable(def as z.core.$ZodNullableDef, parse),
   array: container(array),
   object: container(object),
   record: container(record),
   union: container(union),
-  lazy: (_schema, def) => lazy(def as z.core.$ZodLazyDef),
-  custom: (schema) => delegated(schema),
+  lazy: (_schema, def, _internals, parse) => lazy(def as z.core.$ZodLazyDef, parse),
+  custom: (schema, _def, _internals, parse) => delegated(schema, parse),
 };
 
-function build(schema: Schema): Precheck {
+function build(schema: Schema, parse: ZodParse): Precheck {
   const internals = internalsOf(schema);
   const def = internals.def as Def;
-  return BUILDERS[def.type]?.(schema, def, internals) ?? unknown;
+  return BUILDERS[def.type]?.(schema, def, internals, parse) ?? unknown;
 }
 
 function primitive(type: "string" | "number" | "boolean"): Precheck {
@@ -107,9 +111,9 @@ function primitive(type: "string" | "number" | "boolean"): Precheck {
 }
 
 /** A scalar with refinements: zod runs them; the pre-check only avoids the copy a container would make. */
-function delegated(schema: Schema): Precheck {
+function delegated(schema: Schema, parse: ZodParse): Precheck {
   return (value) => {
-    const parsed = z.safeParse(schema, value, PARSE_OPTIONS);
+    const parsed = parse(schema, value, PARSE_OPTIONS);
     if (!parsed.success) return INVALID;
     return Object.is(parsed.data, value) ? VALID : UNKNOWN;
   };
@@ -119,20 +123,20 @@ function members(values: ReadonlySet<unknown>): Precheck {
   return (value) => (values.has(value) ? VALID : INVALID);
 }
 
-function optional(def: z.core.$ZodOptionalDef): Precheck {
-  const inner = precheckOf(def.innerType);
+function optional(def: z.core.$ZodOptionalDef, parse: ZodParse): Precheck {
+  const inner = precheckOf(def.innerType, parse);
   // An inner schema that takes undefined itself (optional, defaulted) decides what undefined becomes.
   if (internalsOf(def.innerType).optin !== undefined) return inner;
   return (value) => (value === undefined ? VALID : inner(value));
 }
 
-function nullable(def: z.core.$ZodNullableDef): Precheck {
-  const inner = precheckOf(def.innerType);
+function nullable(def: z.core.$ZodNullableDef, parse: ZodParse): Precheck {
+  const inner = precheckOf(def.innerType, parse);
   return (value) => (value === null ? VALID : inner(value));
 }
 
-function array(def: z.core.$ZodArrayDef): Precheck {
-  const element = precheckOf(def.element);
+function array(def: z.core.$ZodArrayDef, parse: ZodParse): Precheck {
+  const element = precheckOf(def.element, parse);
   return (value) => {
     if (!Array.isArray(value)) return INVALID;
     if (Object.getPrototypeOf(value) !== Array.prototype) return UNKNOWN;
@@ -151,10 +155,10 @@ interface Field {
   readonly mayBeAbsent: boolean;
 }
 
-function fieldsOf(shape: Readonly<Record<string, Schema>>): Field[] {
+function fieldsOf(shape: Readonly<Record<string, Schema>>, parse: ZodParse): Field[] {
   return Object.keys(shape).map((key) => {
     const schema = shape[key] as Schema;
-    return { key, check: precheckOf(schema), mayBeAbsent: internalsOf(schema).optin === "optional" && internalsOf(schema).optout === "optional" };
+    return { key, check: precheckOf(schema, parse), mayBeAbsent: internalsOf(schema).optin === "optional" && internalsOf(schema).optout === "optional" };
   });
 }
 
@@ -171,9 +175,9 @@ function checkFields(fields: readonly Field[], value: Record<string, unknown>): 
   return VALID;
 }
 
-function object(def: z.core.$ZodObjectDef): Precheck {
+function object(def: z.core.$ZodObjectDef, parse: ZodParse): Precheck {
   if (Object.getOwnPropertySymbols(def.shape).length > 0 || Object.hasOwn(def.shape, "__proto__")) return unknown;
-  const fields = fieldsOf(def.shape);
+  const fields = fieldsOf(def.shape, parse);
   const catchallType = (def.catchall && internalsOf(def.catchall).def.type);
   // A loose object keeps unknown keys as they are: only the declared ones need looking at.
   if (catchallType === "unknown" || catchallType === "any") {
@@ -190,10 +194,10 @@ function object(def: z.core.$ZodObjectDef): Precheck {
   };
 }
 
-function record(def: z.core.$ZodRecordDef): Precheck {
+function record(def: z.core.$ZodRecordDef, parse: ZodParse): Precheck {
   const keyType = internalsOf(def.keyType);
   if (keyType.def.type !== "string" || hasChecks(keyType)) return unknown;
-  const item = precheckOf(def.valueType);
+  const item = precheckOf(def.valueType, parse);
   return (value) => {
     if (!isObject(value)) return INVALID;
     if (!isPlainObject(value)) return UNKNOWN;
@@ -207,11 +211,11 @@ function record(def: z.core.$ZodRecordDef): Precheck {
 }
 
 
-function union(def: z.core.$ZodUnionDef & { readonly discriminator?: string; readonly inclusive?: boolean; readonly unionFallback?: boolean }): Precheck {
-  if (def.discriminator !== undefined) return discriminated(def.discriminator, def.options, def);
+function union(def: z.core.$ZodUnionDef & { readonly discriminator?: string; readonly inclusive?: boolean; readonly unionFallback?: boolean }, parse: ZodParse): Precheck {
+  if (def.discriminator !== undefined) return discriminated(def.discriminator, def.options, def, parse);
   // An exclusive union (z.xor) must match exactly one option: zod decides.
   if (def.inclusive === false) return unknown;
-  const options = def.options.map((option) => precheckOf(option));
+  const options = def.options.map((option) => precheckOf(option, parse));
   // zod takes the first option that accepts: an option it might accept stops the search.
   return (value) => {
     for (const option of options) {
@@ -222,12 +226,12 @@ function union(def: z.core.$ZodUnionDef & { readonly discriminator?: string; rea
   };
 }
 
-function discriminated(key: string, options: readonly Schema[], def: { readonly unionFallback?: boolean }): Precheck {
+function discriminated(key: string, options: readonly Schema[], def: { readonly unionFallback?: boolean }, parse: ZodParse): Precheck {
   const byValue = new Map<unknown, Precheck>();
   for (const option of options) {
     const values = internalsOf(option).propValues?.[key];
     if (!values) return unknown;
-    for (const tag of values) byValue.set(tag, precheckOf(option));
+    for (const tag of values) byValue.set(tag, precheckOf(option, parse));
   }
   const miss = def.unionFallback ? UNKNOWN : INVALID;
   return (value) => {
@@ -237,7 +241,7 @@ function discriminated(key: string, options: readonly Schema[], def: { readonly 
   };
 }
 
-function lazy(def: z.core.$ZodLazyDef): Precheck {
+function lazy(def: z.core.$ZodLazyDef, parse: ZodParse): Precheck {
   let inner: Precheck | undefined;
-  return (value) => (inner ??= precheckOf(def.getter()))(value);
+  return (value) => (inner ??= precheckOf(def.getter(), parse))(value);
 }

@@ -41,16 +41,42 @@ describe("the wire layer before the first connection", () => {
     await client.close();
   });
 
-  it("refuses at start a zod/mini schema registered before it that is no object schema", async () => {
+  it("refuses a zod/mini schema that is no object schema at registration, by its definition (the converter is not there yet)", () => {
     const server = new MCPServer({ name: "s", version: "1" });
-    const bad = server.tool("bad", { inputSchema: zm.string() as never }, () => ({ content: [] }));
-    const [, serverEnd] = InMemoryTransport.pair();
-    await expect(server.start(serverEnd)).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining('tool "bad"') });
-    // Every start refuses it until it is gone; then the server starts.
-    await expect(server.start(InMemoryTransport.pair()[1])).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS });
-    bad.remove();
-    const session = await server.start(InMemoryTransport.pair()[1]);
-    await session.close();
+    expect(() => server.tool("bad", { inputSchema: zm.string() as never }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining('tool "bad"') }));
+    expect(() => server.tool("bad-output", { outputSchema: zm.array(zm.string()) as never }, () => ({ content: [] }))).toThrow(expect.objectContaining({ message: expect.stringContaining("output schema") }));
+    expect(loadedJsonSchemaConverter()).toBeUndefined();
+  });
+
+  it("serves JSON Schema and classic zod tools without ever loading zod's converter", async () => {
+    const server = new MCPServer({ name: "s", version: "1" });
+    server.tool("json", { inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } }, () => ({ content: [] }));
+    server.tool("classic", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
+    const [clientEnd, serverEnd] = InMemoryTransport.pair();
+    await server.start(serverEnd);
+    const client = new MCPClient({ name: "c", version: "1" });
+    await client.connect(clientEnd);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["json", "classic"]);
+    await expect(client.callTool("classic", { text: "hi" })).resolves.toMatchObject({ content: [{ type: "text", text: "hi" }] });
+    await expect(client.callTool("classic", { text: 5 })).resolves.toMatchObject({ isError: true, content: [{ text: "Invalid arguments for tool classic: text: expected string, received number" }] });
+    expect(loadedJsonSchemaConverter()).toBeUndefined();
+    await client.close();
+  });
+
+  it("lists and calls a zod/mini tool registered after start once the converter it loads is there", async () => {
+    const server = new MCPServer({ name: "s", version: "1" });
+    const [clientEnd, serverEnd] = InMemoryTransport.pair();
+    await server.start(serverEnd);
+    const client = new MCPClient({ name: "c", version: "1" });
+    await client.connect(clientEnd);
+    server.tool("late", { inputSchema: zm.object({ n: zm.number() }) }, ({ n }) => ({ content: [{ type: "text", text: String(n) }] }));
+    expect(loadedJsonSchemaConverter()).toBeUndefined();
+    const calling = client.callTool("late", { n: 3 });
+    const { tools } = await client.listTools();
+    expect(tools).toEqual([{ name: "late", inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }]);
+    await expect(calling).resolves.toMatchObject({ content: [{ type: "text", text: "3" }] });
+    expect(loadedJsonSchemaConverter()?.toJSONSchema).toBeTypeOf("function");
+    await client.close();
   });
 });
 

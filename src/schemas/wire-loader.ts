@@ -1,21 +1,21 @@
 import { MCP_CODES } from "../error-codes/error-codes.js";
 import { MCPError } from "../error-codes/mcp-error.js";
 import { onDemand } from "../lazy/on-demand.js";
+import type * as WireLayer from "../wire/wire.js";
 import type * as ConverterModule from "./json-schema-converter.js";
-import type * as WireLayer from "./wire.js";
 
-/** The zod-backed part of the library: codecs, validation. */
+/** The wire layer: each revision's codec (zod-free, see src/wire/). */
 export type Wire = typeof WireLayer;
 
-/** Zod's JSON Schema converter (a server's: see json-schema-converter.ts). */
+/** Zod's JSON Schema converter, for zod/mini tool schemas (see json-schema-converter.ts). */
 export type JsonSchemaConverter = typeof ConverterModule;
 
 // Pure: a bundle that never loads one (a client never needs the converter) drops it.
-const wire = /* @__PURE__ */ onDemand(() => import("./wire.js"));
+const wire = /* @__PURE__ */ onDemand(() => import("../wire/wire.js"));
 const converter = /* @__PURE__ */ onDemand(() => import("./json-schema-converter.js"));
 
 /**
- * Loads the wire layer, once per process. Importing the library does not load zod: the first
+ * Loads the wire layer, once per process. Importing the library does not load it: the first
  * `connect` / `start` does, so a process that never connects never pays for it.
  */
 export function loadWire(): Promise<Wire> {
@@ -29,12 +29,12 @@ export function wireLayer(): Wire {
   return layer;
 }
 
-/** Loads zod's JSON Schema converter once, beside the wire layer, when a server starts. */
+/** Loads zod's JSON Schema converter once, when a server first has a zod/mini tool schema. */
 export function loadJsonSchemaConverter(): Promise<JsonSchemaConverter> {
   return converter.load();
 }
 
-/** The converter if a server's start loaded it already. */
+/** The converter if a server loaded it already. */
 export function loadedJsonSchemaConverter(): JsonSchemaConverter | undefined {
   return converter.current();
 }

@@ -50,7 +50,6 @@ function modeNotDeclared(mode: "form" | "url"): JsonRpcError {
 /** The URL elicitations a -32042 error asks the user to finish before retrying the request; empty for any other error. */
 export function urlElicitationsRequired(error: unknown): readonly ElicitRequestURLParams[] {
   if (!(error instanceof MCPError) || error.wireCode !== JSONRPC_ERROR_CODES.URL_ELICITATION_REQUIRED) return [];
-  const layer = wireLayer();
-  const checked = layer.validate(layer.URLElicitationRequiredErrorDataSchema, error.data);
-  return checked.ok ? checked.value.elicitations : [];
+  const checked = wireLayer().URLElicitationRequiredErrorDataSchema.validate(error.data);
+  return checked.ok ? (checked.value as { readonly elicitations: readonly ElicitRequestURLParams[] }).elicitations : [];
 }

@@ -4,7 +4,6 @@ import { sdkPair } from "../../../e2e/support/sdk-bridge.js";
 import { isProtocolVersion, LATEST_PROTOCOL_VERSION, type ProtocolVersion } from "../../constants/index.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import type { RequestHandler } from "../../jsonrpc/dispatcher/dispatcher.types.js";
-import { codecFor } from "../../schemas/codecs.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { MCPClient } from "./mcp-client.js";
 import type { ConnectOptions, MCPClientOptions } from "./mcp-client.types.js";
@@ -47,7 +46,7 @@ export async function rawServer(
     initializeParams.push(params);
     const answered = version((params as { protocolVersion: string }).protocolVersion);
     const codecVersion: ProtocolVersion = isProtocolVersion(answered) ? answered : LATEST_PROTOCOL_VERSION;
-    dispatcher.setCodec(codecFor(codecVersion));
+    dispatcher.setProtocolVersion(codecVersion);
     return { protocolVersion: answered, capabilities: { tools: { listChanged: true } }, serverInfo: { name: "raw", version: "0.0.1" } };
   });
   for (const [method, handler] of Object.entries(handlers)) dispatcher.setRequestHandler(method, handler);

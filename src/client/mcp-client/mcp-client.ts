@@ -3,7 +3,7 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import { EventBus } from "../../events/events.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
-import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
+import { loadWire } from "../../schemas/wire-loader.js";
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -130,7 +130,7 @@ export class MCPClient {
       await this.#dispatcher.connect(transport);
       const params = { protocolVersion: this.#offered, capabilities: declared, clientInfo: this.#clientInfo };
       this.#server = await initialize(this.#dispatcher, params, options);
-      this.#dispatcher.setCodec(wireLayer().codecFor(this.#server.protocolVersion));
+      this.#dispatcher.setProtocolVersion(this.#server.protocolVersion);
       transport.setProtocolVersion?.(this.#server.protocolVersion);
       await this.#dispatcher.notify(NOTIFICATIONS.initialized);
       this.#ready = true;
@@ -353,7 +353,7 @@ export class MCPClient {
   /** With the wire layer loaded: the offered revision's codec, and what needs a schema of its own. */
   async #prepareWire(): Promise<void> {
     const layer = await loadWire();
-    this.#dispatcher.setCodec(layer.codecFor(this.#offered));
+    this.#dispatcher.setProtocolVersion(this.#offered);
     const completed = (params: unknown): void => {
       const notification = params as ElicitationCompleteNotificationParams;
       if (this.#awaitedElicitations.delete(notification.elicitationId)) this.#listeners.emit("elicitationComplete", notification);

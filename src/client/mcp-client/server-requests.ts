@@ -5,7 +5,6 @@ import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError } from "../../error-codes/mcp-error.js";
 import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import type { ClientCapabilities, CreateMessageRequestParams, ElicitRequestParams, Root } from "../../schemas/schemas.js";
-import { wireLayer } from "../../schemas/wire-loader.js";
 import { answerElicitation } from "./elicitation.js";
 import type { ElicitationOptions, SamplingOptions, ServerRequestContext } from "./mcp-client.types.js";
 import { checkSamplingRequest } from "./sampling.js";
@@ -47,7 +46,7 @@ function answer(dispatcher: JsonRpcDispatcher, method: string, respond: (params:
       throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, `${method} does not exist in protocol revision ${dispatcher.codec.version}`);
     }
     const result = await respond(params as never, { requestId: context.id, signal: context.signal, meta: context.meta });
-    const checked = wireLayer().validate(schemas.result, result);
+    const checked = schemas.result.validate(result);
     if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `This client's answer to ${method} is invalid: ${checked.issues}`);
     return checked.value;
   });

@@ -3,7 +3,6 @@ import * as z from "zod";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import { EventBus, type MCPEventMap } from "../../events/events.js";
-import { codecFor } from "../../schemas/codecs.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { JsonRpcDispatcher } from "./dispatcher.js";
 import { connectedPair, rejection, scriptedDispatcher, settle } from "./dispatcher.test-helpers.js";
@@ -87,7 +86,7 @@ describe("JsonRpcDispatcher: requests and responses", () => {
     const { client, server } = await connectedPair();
     server.setRequestHandler("tools/call", () => ({ content: [{ type: "audio", data: "AA==", mimeType: "audio/wav" }] }));
     await expect(client.request("tools/call", { name: "t" })).resolves.toMatchObject({ content: [{ type: "audio" }] });
-    client.setCodec(codecFor("2024-11-05"));
+    client.setProtocolVersion("2024-11-05");
     expect(client.codec.version).toBe("2024-11-05");
     expect(client.session.protocolVersion).toBe("2024-11-05");
     const error = await rejection(client.request("tools/call", { name: "t" }));

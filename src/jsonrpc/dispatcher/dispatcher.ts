@@ -1,10 +1,11 @@
-import { LATEST_PROTOCOL_VERSION, JSONRPC_VERSION, NOTIFICATIONS } from "../../constants/index.js";
+import { LATEST_PROTOCOL_VERSION, JSONRPC_VERSION, NOTIFICATIONS, type ProtocolVersion } from "../../constants/index.js";
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError, toWireError } from "../../error-codes/mcp-error.js";
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
 import type { EventBus, MCPEventMap, RequestOutcome } from "../../events/events.js";
-import type { RevisionCodec } from "../../schemas/codec.js";
-import type { ValidationResult } from "../../schemas/validate.js";
+import type { WireCodec } from "../../wire/wire-codecs.js";
+import type { ValidationResult, WireSchema } from "../../wire/wire-schema.js";
+import { ownParse, validateWithZod } from "../../schemas/zod-validation.js";
 import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import { connectionTelemetry } from "../../telemetry/telemetry-loader.js";
@@ -63,8 +64,9 @@ export class JsonRpcDispatcher implements ContextHost {
   readonly #onProtocolError: ((error: MCPError) => void) | undefined;
   readonly #onClose: ((error: MCPError | undefined) => void) | undefined;
   readonly #onErrorResponse: ((error: MCPError) => void) | undefined;
-  /** Undefined until the first use after the wire layer loads: then the latest revision's, until negotiated. */
-  #codec: RevisionCodec | undefined;
+  #protocolVersion: ProtocolVersion;
+  /** The codec of `#protocolVersion`, from the first use after the wire layer loads. */
+  #codec: WireCodec | undefined;
   #transport: Transport | undefined;
   #closed = false;
   #nextId = 1;
@@ -72,7 +74,7 @@ export class JsonRpcDispatcher implements ContextHost {
   constructor(options: DispatcherOptions) {
     this.side = options.side;
     this.id = options.id ?? `${options.side}-${++dispatcherCount}`;
-    this.#codec = options.codec;
+    this.#protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     this.#telemetry = options.telemetry;
     this.#events = options.events;
     this.#onProtocolError = options.onProtocolError;
@@ -87,21 +89,17 @@ export class JsonRpcDispatcher implements ContextHost {
   }
 
   /** The revision messages are checked against (the wire layer loads with `connect`: reading this before throws). */
-  get codec(): RevisionCodec {
-    return (this.#codec ??= wireLayer().codecFor(LATEST_PROTOCOL_VERSION));
+  get codec(): WireCodec {
+    return (this.#codec ??= wireLayer().codecFor(this.#protocolVersion));
   }
 
-  /** The negotiated revision, or the latest until one is (a request may go out while `connect` loads the wire layer). */
-  get #version(): string {
-    return this.#codec?.version ?? LATEST_PROTOCOL_VERSION;
-  }
 
   get closed(): boolean {
     return this.#closed;
   }
 
   get session(): SessionInfo {
-    return { dispatcherId: this.id, sessionId: this.#transport?.sessionId, protocolVersion: this.#version };
+    return { dispatcherId: this.id, sessionId: this.#transport?.sessionId, protocolVersion: this.#protocolVersion };
   }
 
   /** Requests sent and not yet settled, and requests received and not yet answered. */
@@ -110,8 +108,9 @@ export class JsonRpcDispatcher implements ContextHost {
   }
 
   /** Switches to the negotiated revision's schemas. */
-  setCodec(codec: RevisionCodec): void {
-    this.#codec = codec;
+  setProtocolVersion(version: ProtocolVersion): void {
+    this.#protocolVersion = version;
+    this.#codec = undefined;
   }
 
   setRequestHandler(method: string, handler: RequestHandler, schema?: ParamsSchema): void {
@@ -184,7 +183,7 @@ export class JsonRpcDispatcher implements ContextHost {
     if (signal?.aborted) return Promise.reject(new MCPError(MCP_CODES.REQUEST_CANCELLED, `Request ${method} was cancelled before it was sent`, { cause: signal.reason }));
     const id = this.#nextId++;
     let wireParams = options.onProgress ? withProgressToken(params, id) : params;
-    const record = this.#telemetry?.outgoingRequest({ side: this.side, method, id, params: wireParams, sessionId: transport.sessionId, protocolVersion: this.#version });
+    const record = this.#telemetry?.outgoingRequest({ side: this.side, method, id, params: wireParams, sessionId: transport.sessionId, protocolVersion: this.#protocolVersion });
     if (record) wireParams = record.params;
     const settled = this.#outgoing.add(id, method, this.#resultChecks.get(method)?.keyOf(wireParams), options, record);
     const message = wireParams === undefined ? { jsonrpc: JSONRPC_VERSION, id, method } : { jsonrpc: JSONRPC_VERSION, id, method, params: wireParams };
@@ -300,7 +299,7 @@ export class JsonRpcDispatcher implements ContextHost {
     if (this.#inflight.has(id)) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Request id ${JSON.stringify(id)} is already in use by a request in progress` }));
     const checked = checkParams(this.#incomingRequestSchema(method) ?? entry.schema, message.params);
     if (!checked.ok) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` }));
-    const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.#version });
+    const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.#protocolVersion });
     const inflight = new InflightRequest(this, id, method, message.params, inbound, record, this.#events ? performance.now() : 0);
     if (this.#inflight === NO_INFLIGHT) this.#inflight = new Map();
     this.#inflight.set(id, inflight);
@@ -373,7 +372,7 @@ export class JsonRpcDispatcher implements ContextHost {
     const pending = this.#outgoing.get(message.id as JsonRpcId);
     if (!pending) return this.#reportProtocolError(new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received a response for unknown request id ${JSON.stringify(message.id)}`));
     const schema = this.#outgoingResultSchema(pending.method);
-    const checked = schema ? wireLayer().validate(schema, message.result) : { ok: true as const, value: message.result };
+    const checked = schema ? schema.validate(message.result) : { ok: true as const, value: message.result };
     if (!checked.ok) return this.#outgoing.reject(pending, new MCPError(MCP_CODES.PROTOCOL_INVALID, `Invalid result for ${pending.method}: ${checked.issues}`, { data: message.result }));
     const check = this.#resultChecks.get(pending.method)?.check;
     if (!check) return this.#outgoing.resolve(pending, checked.value);
@@ -402,15 +401,15 @@ export class JsonRpcDispatcher implements ContextHost {
     this.#reportProtocolError(new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received an error for ${message.id === null ? "an unidentifiable message" : `unknown request id ${JSON.stringify(message.id)}`}: ${error.message}`, { cause: MCPError.fromWire(error) }));
   }
 
-  #incomingRequestSchema(method: string): ParamsSchema | undefined {
+  #incomingRequestSchema(method: string): WireSchema | undefined {
     return (this.side === "server" ? this.codec.clientRequests : this.codec.serverRequests)[method]?.params;
   }
 
-  #outgoingResultSchema(method: string): ParamsSchema | undefined {
+  #outgoingResultSchema(method: string): WireSchema | undefined {
     return (this.side === "server" ? this.codec.serverRequests : this.codec.clientRequests)[method]?.result;
   }
 
-  #incomingNotificationSchema(method: string): ParamsSchema | undefined {
+  #incomingNotificationSchema(method: string): WireSchema | undefined {
     return (this.side === "server" ? this.codec.clientNotifications : this.codec.serverNotifications)[method];
   }
 }
@@ -432,7 +431,8 @@ function withProgressToken(params: JsonObject | undefined, token: JsonRpcId): Js
 function checkParams(schema: ParamsSchema | undefined, value: unknown): ValidationResult<unknown> {
   if (!schema) return { ok: true, value };
   try {
-    return wireLayer().validate(schema, value);
+    // A zod schema is checked through its own parse: the dispatcher itself never loads zod.
+    return "_zod" in schema ? validateWithZod(ownParse, schema, value) : schema.validate(value);
   } catch (error) {
     return { ok: false, issues: `the params schema threw: ${toMCPError(error).message}` };
   }

@@ -1,12 +1,15 @@
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import type { EventBus, MCPEventMap } from "../../events/events.js";
-import type { RevisionCodec } from "../../schemas/codec.js";
+import type { $ZodType } from "zod/v4/core";
+
+import type { ProtocolVersion } from "../../constants/index.js";
+import type { WireSchema } from "../../wire/wire-schema.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { InboundContext } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId, ProgressToken, Side } from "../../types/types.js";
 
-/** A schema the dispatcher can validate with (any Zod v4 schema, classic or mini). */
-export type { $ZodType as ParamsSchema } from "zod/v4/core";
+/** What the dispatcher validates params with: a zod v4 schema (classic or mini), or a wire schema of the codecs. */
+export type ParamsSchema = $ZodType | WireSchema;
 
 export interface TimeoutOptions {
   /** Milliseconds without a response (or progress, see below) before the request fails with `MCP.TIMEOUT`. */
@@ -20,8 +23,8 @@ export interface TimeoutOptions {
 export interface DispatcherOptions extends TimeoutOptions {
   /** Which end this dispatcher speaks for: decides which half of the codec applies to what arrives. */
   readonly side: Side;
-  /** The revision's schemas; `setCodec` replaces it once a revision is negotiated. Default: the newest. */
-  readonly codec?: RevisionCodec;
+  /** The revision messages are checked against; `setProtocolVersion` changes it once one is negotiated. Default: the newest. */
+  readonly protocolVersion?: ProtocolVersion;
   /** Metrics and spans; `null` turns them off. Default: one `Telemetry` on the global OpenTelemetry providers. */
   readonly telemetry?: Telemetry | null | undefined;
   readonly events?: EventBus<MCPEventMap> | undefined;

@@ -1,7 +1,6 @@
 import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
 import { sdkPair } from "../../../e2e/support/sdk-bridge.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
-import { codecFor } from "../../schemas/codecs.js";
 import type { ProtocolVersion } from "../../constants/index.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import type { MCPServer } from "./mcp-server.js";
@@ -29,7 +28,7 @@ export async function rawClientOf(server: MCPServer): Promise<{ client: JsonRpcD
 export async function initializedRawClientOf(server: MCPServer, version: ProtocolVersion, capabilities: Record<string, unknown> = {}) {
   const connected = await rawClientOf(server);
   await connected.client.request("initialize", { protocolVersion: version, capabilities, clientInfo: { name: "raw", version: "1" } });
-  connected.client.setCodec(codecFor(version));
+  connected.client.setProtocolVersion(version);
   await connected.client.notify("notifications/initialized");
   return connected;
 }

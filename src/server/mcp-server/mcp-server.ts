@@ -12,7 +12,7 @@ import type {
   ServerCapabilities,
 } from "../../schemas/schemas.js";
 import type { Transport } from "../../transport/transport/transport.types.js";
-import { loadJsonSchemaConverter, loadWire } from "../../schemas/wire-loader.js";
+import { loadJsonSchemaConverter } from "../../schemas/wire-loader.js";
 import { UriTemplate } from "../../uri-template/uri-template.js";
 import { complete, hasCompleters } from "./completion.js";
 import type { SessionHandlerContext } from "./handler-context.js";
@@ -36,7 +36,7 @@ import { listAllResources, readResource, templateOnTheWire, type StaticResourceC
 import type { ServerRevisionRules } from "./revision-rules.js";
 import type { FeatureHandler, ServerHost } from "./server-host.js";
 import { ServerSession, type ListKind } from "./session.js";
-import { callTool, checkTool, prepareTool, toolOnTheWire, type AnyToolConfig, type AnyToolHandler } from "./tools.js";
+import { callTool, checkTool, toolOnTheWire, type AnyToolConfig, type AnyToolHandler } from "./tools.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -47,9 +47,11 @@ const DEFAULT_PAGE_SIZE = 100;
 export class MCPServer implements ServerHost {
   readonly #sessions = new Set<ServerSession>();
   readonly #changed = new Set<ListKind>();
-  /** Whether every tool registered before the first start was prepared (the wire layer is there since). */
-  #toolsPrepared = false;
-  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), checkTool);
+  /** zod's JSON Schema converter on its way, for a zod/mini tool schema; starts and tool lists wait for it. */
+  #converterLoading: Promise<void> | undefined;
+  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), (name, config) => {
+    if (checkTool(name, config)) this.#loadConverter();
+  });
   readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
   readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
   readonly #prompts = new Registry<PromptConfig, PromptHandler>("prompt", () => this.#listChanged("prompts"));
@@ -91,8 +93,7 @@ export class MCPServer implements ServerHost {
 
   /** Serves one connection; resolves once the transport is started. */
   async start(transport: Transport): Promise<ServerSession> {
-    // Once: after it, the converter is there and later tools are checked as they come.
-    if (!this.#toolsPrepared) await this.#prepareTools();
+    if (this.#converterLoading) await this.#converterLoading;
     let session: ServerSession;
     const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, telemetry, events } = this.options;
     const dispatcher = new JsonRpcDispatcher({
@@ -151,8 +152,8 @@ export class MCPServer implements ServerHost {
 
   *#featureHandlers(): Iterable<readonly [string, FeatureHandler]> {
     const page = <T>(items: readonly T[], params: PaginatedRequestParams | undefined) => paginate(items, params?.cursor, this.options.pageSize ?? DEFAULT_PAGE_SIZE);
-    yield [METHODS.toolsList, (params: PaginatedRequestParams | undefined) => listResult("tools", page(this.#tools.enabled().map(toolOnTheWire), params))];
-    yield [METHODS.toolsCall, (params: CallToolRequestParams, context: SessionHandlerContext) => callTool(this.#tools.get(params.name), params, context, context.session.rules)];
+    yield [METHODS.toolsList, (params: PaginatedRequestParams | undefined) => this.#withTools(() => listResult("tools", page(this.#tools.enabled().map(toolOnTheWire), params)))];
+    yield [METHODS.toolsCall, (params: CallToolRequestParams, context: SessionHandlerContext) => this.#withTools(() => callTool(this.#tools.get(params.name), params, context, context.session.rules))];
     yield [METHODS.resourcesList, async (params: PaginatedRequestParams | undefined, context: SessionHandlerContext) => listResult("resources", page(await listAllResources(this.#resources, this.#templates, context), params))];
     yield [METHODS.resourcesTemplatesList, (params: PaginatedRequestParams | undefined) => listResult("resourceTemplates", page(this.#templates.enabled().map(templateOnTheWire), params))];
     yield [METHODS.resourcesRead, (params: { uri: string }, context: SessionHandlerContext) => readResource(params.uri, this.#resources, this.#templates, context)];
@@ -161,11 +162,16 @@ export class MCPServer implements ServerHost {
     yield [METHODS.completionComplete, (params: CompleteRequestParams, context: SessionHandlerContext) => complete(params, { prompts: this.#prompts, templates: this.#templates }, context)];
   }
 
-  /** Loads what tool schemas need and checks what waited for it, before any client sees a tool. */
-  async #prepareTools(): Promise<void> {
-    await Promise.all([loadWire(), loadJsonSchemaConverter()]);
-    for (const entry of this.#tools.all()) prepareTool(entry.key, entry.config);
-    this.#toolsPrepared = true;
+  /** Loads zod's converter for a tool registered with a zod/mini schema (once per process). */
+  #loadConverter(): void {
+    this.#converterLoading ??= loadJsonSchemaConverter().then(() => {
+      this.#converterLoading = undefined;
+    });
+  }
+
+  /** Runs a tools method once every registered tool can be prepared. */
+  #withTools<T>(run: () => T): T | Promise<T> {
+    return this.#converterLoading ? this.#converterLoading.then(run) : run();
   }
 
   /** Collects changes made in one tick into one notification per list per session. */

@@ -43,11 +43,6 @@ export class Registry<C, H> {
     return entry?.enabled ? entry : undefined;
   }
 
-  /** Every entry, enabled or not, in registration order. */
-  all(): IterableIterator<Entry<C, H>> {
-    return this.#entries.values();
-  }
-
   /** Enabled entries, in registration order. */
   enabled(): Entry<C, H>[] {
     const list: Entry<C, H>[] = [];

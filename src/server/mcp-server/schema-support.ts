@@ -2,8 +2,9 @@ import type { $ZodType } from "zod/v4/core";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import { compileJsonSchema } from "../../json-schema/json-schema.js";
-import type { ValidationResult } from "../../schemas/validate.js";
-import { loadedJsonSchemaConverter, wireLayer } from "../../schemas/wire-loader.js";
+import { loadedJsonSchemaConverter } from "../../schemas/wire-loader.js";
+import { ownParse, validateWithZod } from "../../schemas/zod-validation.js";
+import type { ValidationResult } from "../../wire/wire-schema.js";
 import type { ArgumentsSchema, JsonSchemaObject } from "./mcp-server.types.js";
 
 /** A schema given at registration, ready for the wire (JSON Schema) and for checking values. */
@@ -26,9 +27,28 @@ function converterOf(schema: $ZodType): ((params: JsonSchemaParams) => unknown) 
   return converter && ((params) => converter.toJSONSchema(schema, params));
 }
 
-/** Whether a schema can be prepared now: anything but a zod/mini schema before the wire layer loads (the server prepares those at start). */
+/** Whether a schema can be prepared now: anything but a zod/mini schema before the converter loads (the server loads it for them). */
 export function preparable(schema: ArgumentsSchema | undefined): boolean {
   return schema === undefined || !isZodSchema(schema) || converterOf(schema) !== undefined;
+}
+
+/**
+ * The check of a schema that cannot be prepared yet (a zod/mini one before the converter loads): it
+ * must be a zod object, which the converter turns into `type: "object"`.
+ */
+export function checkWaitingSchema(schema: ArgumentsSchema | undefined, io: "input" | "output", owner: string): void {
+  if (schema === undefined || preparable(schema)) return;
+  checkParsable(schema as $ZodType, io);
+  if ((schema as $ZodType)["_zod"].def.type !== "object") throw notAnObjectSchema(io, owner);
+}
+
+/** A zod schema is checked through its own `safeParse`, which classic and zod/mini schemas carry. */
+function checkParsable(schema: $ZodType, io: "input" | "output"): void {
+  if (typeof (schema as { safeParse?: unknown }).safeParse !== "function") throw new MCPError(MCP_CODES.INVALID_PARAMS, `The ${io} schema must be a classic zod or zod/mini schema, or JSON Schema`);
+}
+
+function notAnObjectSchema(io: "input" | "output", owner: string): MCPError {
+  return new MCPError(MCP_CODES.INVALID_PARAMS, `The ${io} schema of ${owner} must describe an object (type "object")`);
 }
 
 /**
@@ -37,17 +57,16 @@ export function preparable(schema: ArgumentsSchema | undefined): boolean {
  */
 export function prepareObjectSchema(schema: ArgumentsSchema, io: "input" | "output", owner: string): PreparedSchema {
   const prepared = isZodSchema(schema) ? fromZod(schema, io) : fromJsonSchema(schema);
-  if (prepared.jsonSchema["type"] !== "object") {
-    throw new MCPError(MCP_CODES.INVALID_PARAMS, `The ${io} schema of ${owner} must describe an object (type "object")`);
-  }
+  if (prepared.jsonSchema["type"] !== "object") throw notAnObjectSchema(io, owner);
   return prepared;
 }
 
 function fromZod(schema: $ZodType, io: "input" | "output"): PreparedSchema {
-  // Tools are prepared only once their schemas are preparable (the server waits for the wire layer otherwise).
+  checkParsable(schema, io);
+  // Tools are prepared only once their schemas are preparable (the server loads the converter otherwise).
   const convert = converterOf(schema) as (params: JsonSchemaParams) => unknown;
   const { $schema: _dialect, ...jsonSchema } = convert({ target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchemaObject;
-  return { jsonSchema, check: (value) => wireLayer().validate(schema, value) };
+  return { jsonSchema, check: (value) => validateWithZod(ownParse, schema, value) };
 }
 
 function fromJsonSchema(schema: JsonSchemaObject): PreparedSchema {

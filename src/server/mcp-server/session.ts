@@ -5,7 +5,6 @@ import { compileJsonSchema } from "../../json-schema/json-schema.js";
 import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import type { RequestContext, RequestOptions } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import { LOGGING_LEVELS } from "../../constants/index.js";
-import { wireLayer } from "../../schemas/wire-loader.js";
 import type {
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -204,7 +203,7 @@ export class ServerSession {
   #initialize(params: InitializeRequestParams): InitializeResult {
     if (this.#client) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_REQUEST, "The session is already initialized");
     const version = isProtocolVersion(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
-    this.dispatcher.setCodec(wireLayer().codecFor(version));
+    this.dispatcher.setProtocolVersion(version);
     this.#client = { protocolVersion: version, capabilities: params.capabilities, info: params.clientInfo };
     this.#declared = this.host.capabilitiesFor(this.rules);
     const instructions = this.host.options.instructions;

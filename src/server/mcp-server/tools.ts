@@ -4,7 +4,7 @@ import type { CallToolRequestParams, CallToolResult, Tool } from "../../schemas/
 import type { Entry } from "./registry.js";
 import type { ServerRevisionRules } from "./revision-rules.js";
 import type { ArgumentsSchema, HandlerContext, ToolConfig } from "./mcp-server.types.js";
-import { preparable, prepareObjectSchema, type PreparedSchema } from "./schema-support.js";
+import { checkWaitingSchema, preparable, prepareObjectSchema, type PreparedSchema } from "./schema-support.js";
 
 export type AnyToolConfig = ToolConfig<ArgumentsSchema | undefined, ArgumentsSchema | undefined>;
 export type AnyToolHandler = (args: never, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
@@ -42,10 +42,18 @@ function describeTool(name: string, config: AnyToolConfig, input: PreparedSchema
 
 /**
  * The registration check: prepares the tool now when it can, so a schema that is no object schema
- * is refused at once. A zod/mini schema registered before the first `start()` waits for it.
+ * is refused at once. A zod/mini schema waits for zod's converter (checked by its definition till
+ * then): the answer says whether the tool waits for it.
  */
-export function checkTool(name: string, config: AnyToolConfig): void {
-  if (preparable(config.inputSchema) && preparable(config.outputSchema)) prepareTool(name, config);
+export function checkTool(name: string, config: AnyToolConfig): boolean {
+  if (preparable(config.inputSchema) && preparable(config.outputSchema)) {
+    prepareTool(name, config);
+    return false;
+  }
+  const owner = `tool ${JSON.stringify(name)}`;
+  checkWaitingSchema(config.inputSchema, "input", owner);
+  checkWaitingSchema(config.outputSchema, "output", owner);
+  return true;
 }
 
 export function toolOnTheWire(entry: ToolEntry): Tool {

@@ -1,0 +1,154 @@
+// Turns the zod schemas of src/schemas into wire tables (wire-tables.types.ts). Test tooling: the
+// wire-tables test compares its output with the committed wire-tables.generated.ts and rewrites
+// that file when asked. A zod construct the tables cannot express throws, naming it.
+import type * as z from "zod/mini";
+
+import { PROTOCOL_VERSIONS, type ProtocolVersion } from "../constants/index.js";
+import type { RevisionCodec } from "../schemas/codec.js";
+import { CODECS } from "../schemas/codecs.js";
+import { ElicitationCompleteNotificationParamsSchema, URLElicitationRequiredErrorDataSchema } from "../schemas/revisions/2025-11-25.js";
+import type { RevisionTable, WireLiteral, WireNode, WireTables } from "./wire-tables.types.js";
+
+type Schema = z.core.$ZodType;
+interface Check {
+  readonly check: string;
+  readonly value?: number;
+  readonly inclusive?: boolean;
+  readonly minimum?: number;
+  readonly maximum?: number;
+}
+
+class TableBuilder {
+  readonly nodes: WireNode[] = [];
+  readonly #bySchema = new Map<Schema, number>();
+  readonly #byShape = new Map<string, number>();
+
+  ref(schema: Schema): number {
+    const known = this.#bySchema.get(schema);
+    if (known !== undefined) return known;
+    const node = this.#describe(schema);
+    const shape = JSON.stringify(node);
+    let index = this.#byShape.get(shape);
+    if (index === undefined) {
+      index = this.nodes.push(node) - 1;
+      this.#byShape.set(shape, index);
+    }
+    this.#bySchema.set(schema, index);
+    return index;
+  }
+
+  #describe(schema: Schema): WireNode {
+    const internals = schema["_zod"];
+    const def = internals.def as z.core.$ZodTypeDef & Record<string, unknown>;
+    const checks = (def.checks ?? []).map((check) => check["_zod"].def as unknown as Check);
+    const describe = this.#describers[def.type];
+    if (!describe) throw new Error(`Wire tables cannot express a zod ${def.type}`);
+    return describe(def, checks, internals);
+  }
+
+  readonly #describers: Partial<Record<z.core.$ZodTypeDef["type"], (def: Record<string, unknown>, checks: readonly Check[], internals: z.core.$ZodTypeInternals) => WireNode>> = {
+    string: (_def, checks) => leaf("string", checks),
+    boolean: (_def, checks) => leaf("boolean", checks),
+    unknown: (_def, checks) => leaf("unknown", checks),
+    number: describeNumber,
+    literal: (_def, checks, internals) => literalValues(checks, internals),
+    enum: (_def, checks, internals) => literalValues(checks, internals),
+    optional: (def) => ["optional", this.ref(def["innerType"] as Schema)],
+    nullable: (def) => ["nullable", this.ref(def["innerType"] as Schema)],
+    array: (def, checks) => ["array", this.ref(def["element"] as Schema), boundOf(checks, "min_length"), boundOf(checks, "max_length")],
+    object: (def) => this.#describeObject(def as unknown as z.core.$ZodObjectDef),
+    record: (def) => this.#describeRecord(def as unknown as z.core.$ZodRecordDef),
+    union: (def) => this.#describeUnion(def as unknown as z.core.$ZodUnionDef & { discriminator?: string }),
+  };
+
+  #describeObject(def: z.core.$ZodObjectDef): WireNode {
+    const catchall = def.catchall?.["_zod"].def.type;
+    if (catchall !== "unknown") throw new Error("Wire tables hold loose objects only");
+    const fields = Object.entries(def.shape).map(([key, field]): readonly [string, number] => {
+      const internals = field["_zod"];
+      const optional = internals.optin === "optional" && internals.optout === "optional";
+      if (optional !== (internals.def.type === "optional")) throw new Error(`Field ${key}: only z.optional makes a field optional in wire tables`);
+      return [key, this.ref(field)];
+    });
+    return ["object", fields];
+  }
+
+  #describeRecord(def: z.core.$ZodRecordDef): WireNode {
+    const key = def.keyType["_zod"];
+    if (key.def.type !== "string" || (key.def.checks?.length ?? 0) > 0) throw new Error("Wire tables hold records with string keys only");
+    return ["record", this.ref(def.valueType)];
+  }
+
+  #describeUnion(def: z.core.$ZodUnionDef & { discriminator?: string }): WireNode {
+    const options = def.options.map((option) => this.ref(option));
+    if (def.discriminator === undefined) {
+      // zod runs a union of one option as that option.
+      if (options.length === 1) return this.nodes[options[0] as number] as WireNode;
+      return ["union", options];
+    }
+    for (const option of options) {
+      const node = this.nodes[option];
+      const tag = node?.[0] === "object" ? node[1].find(([key]) => key === def.discriminator) : undefined;
+      if (tag === undefined || this.nodes[tag[1]]?.[0] !== "values") throw new Error(`Discriminated union on ${def.discriminator}: an option without a literal tag`);
+    }
+    return ["discriminated", def.discriminator, options];
+  }
+}
+
+function noChecks(type: string, checks: readonly Check[]): void {
+  if (checks.length > 0) throw new Error(`Wire tables cannot express checks on a zod ${type}`);
+}
+
+function leaf(type: "string" | "boolean" | "unknown", checks: readonly Check[]): WireNode {
+  noChecks(type, checks);
+  return [type];
+}
+
+function literalValues(checks: readonly Check[], internals: z.core.$ZodTypeInternals): WireNode {
+  noChecks("literal", checks);
+  return ["values", [...(internals.values as ReadonlySet<WireLiteral>)]];
+}
+
+function describeNumber(def: Record<string, unknown>, checks: readonly Check[]): WireNode {
+  if (def["format"] === "safeint") {
+    noChecks("int", checks);
+    return ["int"];
+  }
+  if (def["format"] !== undefined) throw new Error(`Wire tables cannot express the number format ${JSON.stringify(def["format"])}`);
+  for (const check of checks) {
+    if ((check.check !== "greater_than" && check.check !== "less_than") || check.inclusive !== true) throw new Error(`Wire tables cannot express the number check ${check.check}`);
+  }
+  const bound = (name: string): number | null => checks.find((check) => check.check === name)?.value ?? null;
+  return ["number", bound("greater_than"), bound("less_than")];
+}
+
+function boundOf(checks: readonly Check[], name: "min_length" | "max_length"): number | null {
+  for (const check of checks) if (check.check !== "min_length" && check.check !== "max_length") throw new Error(`Wire tables cannot express the array check ${check.check}`);
+  const found = checks.find((check) => check.check === name);
+  return found ? ((name === "min_length" ? found.minimum : found.maximum) ?? null) : null;
+}
+
+function describeRevision(builder: TableBuilder, codec: RevisionCodec): RevisionTable {
+  const requests = (methods: RevisionCodec["clientRequests"]) =>
+    Object.fromEntries(Object.entries(methods).map(([method, { params, result }]) => [method, [builder.ref(params), builder.ref(result)] as const]));
+  const notifications = (methods: RevisionCodec["clientNotifications"]) =>
+    Object.fromEntries(Object.entries(methods).map(([method, params]) => [method, builder.ref(params)]));
+  return {
+    batching: codec.batching,
+    clientRequests: requests(codec.clientRequests),
+    serverRequests: requests(codec.serverRequests),
+    clientNotifications: notifications(codec.clientNotifications),
+    serverNotifications: notifications(codec.serverNotifications),
+  };
+}
+
+/** The wire tables of every revision's zod codec. */
+export function describeWireTables(): WireTables {
+  const builder = new TableBuilder();
+  const revisions = Object.fromEntries(PROTOCOL_VERSIONS.map((version) => [version, describeRevision(builder, CODECS[version])])) as Record<ProtocolVersion, RevisionTable>;
+  const named = {
+    elicitationCompleteParams: builder.ref(ElicitationCompleteNotificationParamsSchema),
+    urlElicitationRequiredData: builder.ref(URLElicitationRequiredErrorDataSchema),
+  };
+  return { nodes: builder.nodes, revisions, named };
+}

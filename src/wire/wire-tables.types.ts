@@ -1,0 +1,39 @@
+// The zod-free form of the protocol's wire schemas: a table of nodes that refer to each other by
+// index, and per revision the node of every method's params and result. Generated from the zod
+// schemas in src/schemas (see describe-zod.test-helpers.ts); compiled by wire-schema.ts.
+import type { ProtocolVersion } from "../constants/index.js";
+
+/** A literal value a node accepts (zod `literal` and `enum`). */
+export type WireLiteral = string | number | boolean | null;
+
+/** One schema. Object nodes are loose (unknown keys pass through); an `optional` field may be absent. */
+export type WireNode =
+  | readonly ["string"]
+  | readonly ["boolean"]
+  | readonly ["unknown"]
+  | readonly ["int"]
+  | readonly [kind: "number", minimum: number | null, maximum: number | null]
+  | readonly [kind: "values", values: readonly WireLiteral[]]
+  | readonly [kind: "optional", inner: number]
+  | readonly [kind: "nullable", inner: number]
+  | readonly [kind: "array", element: number, minLength: number | null, maxLength: number | null]
+  | readonly [kind: "object", fields: readonly (readonly [key: string, node: number])[]]
+  | readonly [kind: "record", value: number]
+  | readonly [kind: "union", options: readonly number[]]
+  | readonly [kind: "discriminated", key: string, options: readonly number[]];
+
+/** The nodes of one revision's methods: `[params, result]` per request, params per notification. */
+export interface RevisionTable {
+  readonly batching: boolean;
+  readonly clientRequests: Readonly<Record<string, readonly [params: number, result: number]>>;
+  readonly serverRequests: Readonly<Record<string, readonly [params: number, result: number]>>;
+  readonly clientNotifications: Readonly<Record<string, number>>;
+  readonly serverNotifications: Readonly<Record<string, number>>;
+}
+
+export interface WireTables {
+  readonly nodes: readonly WireNode[];
+  readonly revisions: Readonly<Record<ProtocolVersion, RevisionTable>>;
+  /** Schemas the library checks data with outside a method's params and result. */
+  readonly named: Readonly<Record<"elicitationCompleteParams" | "urlElicitationRequiredData", number>>;
+}
