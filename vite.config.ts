@@ -16,7 +16,9 @@ export default defineConfig({
   plugins: [emitDeclarations()],
   build: {
     target: "es2022",
-    minify: false,
+    // A fresh process compiles about half the bytes (importing both entries: about 2.5 ms less); the
+    // maps carry the sources, and the error classes set their own names.
+    minify: true,
     sourcemap: true,
     emptyOutDir: true,
     lib: {

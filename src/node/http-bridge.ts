@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
 import { describeThrown } from "../error-codes/mcp-error.js";
 import type { HttpExchange, HttpReply } from "../transport/http-server/http-server.types.js";
 import { NodeExchange, writeReply } from "./node-exchange.js";
@@ -83,7 +82,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   for (let index = 0; index < req.rawHeaders.length; index += 2) headers.append(req.rawHeaders[index] as string, req.rawHeaders[index + 1] as string);
   const method = req.method as string;
   const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(url, { method, headers, signal, ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}) });
+  return new Request(url, { method, headers, signal, ...(hasBody ? { body: process.getBuiltinModule("node:stream").Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}) });
 }
 
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {

@@ -1,4 +1,3 @@
-import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toNodeHandler, type FetchHandler } from "./http-bridge.js";
 
@@ -19,7 +18,8 @@ export interface ServedHttp {
 /** Serves a web-standard handler (`streamableHttpHandler`, `sseHttpHandler`, any `fetch`) with `node:http`. */
 export async function serveHttp(handler: FetchHandler, options: ServeHttpOptions): Promise<ServedHttp> {
   const host = options.host ?? "127.0.0.1";
-  const server = createServer(toNodeHandler(handler));
+  // Loaded here, not imported: a process that never serves HTTP (a stdio server child) never loads it.
+  const server = process.getBuiltinModule("node:http").createServer(toNodeHandler(handler));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, host, () => {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { MCP_CODES } from "../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../error-codes/mcp-error.js";
 import { StdioTransport } from "../transport/stdio/stdio.js";
@@ -51,6 +51,8 @@ export class ChildProcessTransport implements Transport {
 
   constructor(options: SpawnStdioOptions) {
     this.#closeTimeoutMs = options.closeTimeoutMs ?? 2000;
+    // Loaded here, not imported: a process that only serves (a server child) never loads it.
+    const { spawn } = process.getBuiltinModule("node:child_process");
     this.#child = spawn(options.command, options.args ?? [], { cwd: options.cwd, env: environment(options.env), stdio: "pipe", windowsHide: true });
     this.#drainStderr(options.stderr ?? "keep");
     this.spawned = new Promise((resolve, reject) => {
