@@ -102,6 +102,7 @@ const scenarios = [
     [`HTTP ${label}: sequential tools/call (echo)`, scale(1000), () => throughput(httpContenders(mode), echo(16), scale(1000))],
     [`HTTP ${label}: 16 in flight tools/call (echo)`, scale(1600), () => throughput(httpContenders(mode), inFlight(16), scale(1600))],
   ]),
+  ["HTTP Streamable HTTP, JSON answers: sequential, ours over the platform fetch", scale(1000), () => throughput(httpContenders("json", { platformFetch: true }), echo(16), scale(1000))],
   ["memory: session set-up (full client, in-process)", scale(500), () => setupTimes(scale(500))],
 ];
 
@@ -170,7 +171,7 @@ const table = [
 ].join("\n");
 const notes = [
   "CPU time is this process's user + system time; over stdio the child's CPU time (read with a `cpu` tool before and after) is added, and for spawn → first call the child's whole life.",
-  "HTTP: server and client in this process on 127.0.0.1; the limit is node:http answering a JSON POST with a JSON body, called with fetch. SDK 2.x's web-standard server transport is served through the same node:http bridge as ours; SDK 2.x has no legacy HTTP+SSE server (n/a).",
+  "HTTP: server and client in this process on 127.0.0.1; the limit is node:http answering a JSON POST with a JSON body, called with node:http (kept-alive); our client goes over `nodeFetch()` of our Node entry (one row over the platform fetch), the SDKs' over the platform fetch, their default. SDK 2.x's web-standard server transport is served through the same node:http bridge as ours; SDK 2.x has no legacy HTTP+SSE server (n/a).",
   "Memory: heap used after forced GC, per unit; the server side is driven by a bare JSON-RPC driver, the client side calls a server end that never answers; memory ratios are of the medians of 3 runs.",
 ];
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });

@@ -1,5 +1,5 @@
 // A node:http server on 127.0.0.1 for the SDK servers and the limit; `close()` drops every connection.
-import { createServer } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 
 export async function listen(handle) {
   const server = createServer((request, response) => {
@@ -18,8 +18,27 @@ export async function listen(handle) {
   };
 }
 
-export async function readBody(request) {
-  const chunks = [];
-  for await (const chunk of request) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8");
+export function readBody(request) {
+  return new Promise((resolve, reject) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk) => (body += chunk));
+    request.once("end", () => resolve(body));
+    request.once("error", reject);
+  });
+}
+
+/** POSTs `body` with node:http over a kept-alive connection; resolves with the answer's text. */
+export function postText(agent, url, headers, body) {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } }, (incoming) => {
+      let text = "";
+      incoming.setEncoding("utf8");
+      incoming.on("data", (chunk) => (text += chunk));
+      incoming.once("end", () => resolve(text));
+      incoming.once("error", reject);
+    });
+    outgoing.once("error", reject);
+    outgoing.end(body);
+  });
 }

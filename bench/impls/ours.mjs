@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { HttpSseTransport, InMemoryTransport, MCPClient, MCPServer, sseHttpHandler, StreamableHttpTransport, streamableHttpHandler } from "@suaveplan/mcp";
-import { serveHttp, spawnStdioServer } from "@suaveplan/mcp/node";
+import { nodeFetch, serveHttp, spawnStdioServer } from "@suaveplan/mcp/node";
 import { cpuResult } from "./limit.mjs";
 
 export function oursServer() {
@@ -37,14 +37,18 @@ export async function oursStdio(script) {
   return wrap(client);
 }
 
-/** mode: "sse" (Streamable HTTP, SSE answers), "json" (Streamable HTTP, JSON answers), "legacy" (HTTP+SSE). */
-export async function oursHttp(mode) {
+/**
+ * mode: "sse" (Streamable HTTP, SSE answers), "json" (Streamable HTTP, JSON answers), "legacy" (HTTP+SSE).
+ * The client goes over `nodeFetch()` of our Node entry, unless `platformFetch`.
+ */
+export async function oursHttp(mode, { platformFetch = false } = {}) {
   const server = oursServer();
   const handler = mode === "legacy" ? sseHttpHandler(server, {}) : streamableHttpHandler(server, { enableJsonResponse: mode === "json" });
   const served = await serveHttp(handler, { port: 0 });
   const url = new URL("/mcp", served.url);
   const client = new MCPClient({ name: "bench", version: "1.0.0" });
-  await client.connect(mode === "legacy" ? new HttpSseTransport(url) : new StreamableHttpTransport(url));
+  const options = platformFetch ? {} : { fetchImpl: nodeFetch() };
+  await client.connect(mode === "legacy" ? new HttpSseTransport(url, options) : new StreamableHttpTransport(url, options));
   return wrap(client, {
     close: async () => {
       await handler.close();

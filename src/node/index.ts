@@ -7,3 +7,4 @@ export { ChildProcessTransport, spawnStdioServer, type ChildExit, type SpawnStdi
 export { sourceOf, writableOf } from "./node-streams.js";
 export { toNodeHandler, type FetchHandler } from "./http-bridge.js";
 export { serveHttp, type ServeHttpOptions, type ServedHttp } from "./http-serve.js";
+export { nodeFetch, type NodeFetchOptions } from "./node-fetch.js";

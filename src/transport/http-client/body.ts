@@ -1,4 +1,5 @@
 // Reading response bodies within bounds.
+import type { FetchResponse } from "./http-options.js";
 
 /** A body read up to a limit: `complete` is false when it went on past `maxBytes` (the rest is dropped). */
 export interface BoundedText {
@@ -18,7 +19,7 @@ export interface ChunkReader {
 }
 
 /** Reads at most `maxBytes` of a body as UTF-8; a body that breaks off keeps what was read. */
-export async function readText(response: Response, maxBytes: number): Promise<BoundedText> {
+export async function readText(response: FetchResponse, maxBytes: number): Promise<BoundedText> {
   const reader: ChunkReader | undefined = response.body?.getReader();
   if (!reader) return { text: "", complete: true };
   const decoder = new TextDecoder();
@@ -44,12 +45,12 @@ export async function readText(response: Response, maxBytes: number): Promise<Bo
 }
 
 /** The media type of a response, lower-cased, without parameters ("" when there is none). */
-export function mediaTypeOf(response: Response): string {
+export function mediaTypeOf(response: FetchResponse): string {
   const header = response.headers.get("content-type") ?? "";
   return (header.split(";")[0] as string).trim().toLowerCase();
 }
 
 /** Drops a body that will not be read, so the connection is released. */
-export function discardBody(response: Response): void {
+export function discardBody(response: FetchResponse): void {
   if (response.body) ignoreFailure(response.body.cancel());
 }

@@ -4,6 +4,7 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import { pump } from "./event-stream.js";
 import { SseParser } from "./sse-parser.js";
+import type { FetchBody } from "./http-options.js";
 
 /** The event an EventSource passes to its listeners: `data` for messages; some implementations put a `message` or `code` on errors. */
 export interface EventSourceEventLike {
@@ -58,7 +59,7 @@ export function eventSourceFeed(EventSourceImpl: EventSourceConstructor, url: st
 }
 
 /** Reads an already-open `text/event-stream` body with this package's parser until it ends or breaks. */
-export function bodyFeed(body: ReadableStream<Uint8Array>, url: string, maxEventBytes: number, handlers: FeedHandlers & { onOversized(limit: number): void }): EventFeed {
+export function bodyFeed(body: FetchBody, url: string, maxEventBytes: number, handlers: FeedHandlers & { onOversized(limit: number): void }): EventFeed {
   const stopped = new AbortController();
   const parser = new SseParser(maxEventBytes);
   const onItem = (item: ReturnType<SseParser["push"]>[number]): void => {

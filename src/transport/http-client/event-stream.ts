@@ -4,6 +4,7 @@ import { ignoreFailure, type ChunkReader } from "./body.js";
 import { httpStatusOf, isSessionExpired } from "./http-error.js";
 import { reconnectionDelay, sleep, type ResolvedReconnection } from "./reconnection.js";
 import { SseParser, type SseItem } from "./sse-parser.js";
+import type { FetchBody } from "./http-options.js";
 
 /** How many event ids of one stream are remembered to drop replayed duplicates. */
 export const REMEMBERED_EVENT_IDS = 1024;
@@ -17,7 +18,7 @@ export interface FollowOptions {
   /** Aborts when the transport closes or the stream is no longer wanted. */
   readonly signal: AbortSignal;
   /** Opens the stream again with a GET (with `Last-Event-ID` when one is given). */
-  readonly reopen: (lastEventId: string | undefined) => Promise<ReadableStream<Uint8Array>>;
+  readonly reopen: (lastEventId: string | undefined) => Promise<FetchBody>;
   /** Gets every new event and every oversized-event notice, in order. */
   readonly onItem: (item: SseItem) => void;
   /** True once the stream has done its job (a POST stream whose requests were all answered). */
@@ -34,7 +35,7 @@ export interface FollowOptions {
  * failed attempts in a row. Events replayed with an id already seen are dropped, so nothing is
  * delivered twice. Resolves when done or aborted; rejects when the stream cannot be resumed.
  */
-export async function followEventStream(first: ReadableStream<Uint8Array>, options: FollowOptions): Promise<void> {
+export async function followEventStream(first: FetchBody, options: FollowOptions): Promise<void> {
   const seen = new RecentIds(REMEMBERED_EVENT_IDS);
   let body = first;
   let cursor = "";
@@ -57,7 +58,7 @@ export async function followEventStream(first: ReadableStream<Uint8Array>, optio
 }
 
 /** Reads one connection to its end; returns the error that broke it, if any. */
-export async function pump(body: ReadableStream<Uint8Array>, parser: SseParser, signal: AbortSignal, onItem: (item: SseItem) => void, afterChunk: () => void): Promise<unknown> {
+export async function pump(body: FetchBody, parser: SseParser, signal: AbortSignal, onItem: (item: SseItem) => void, afterChunk: () => void): Promise<unknown> {
   const reader: ChunkReader = body.getReader();
   const stop = (): void => ignoreFailure(reader.cancel());
   signal.addEventListener("abort", stop, { once: true });
@@ -79,7 +80,7 @@ export async function pump(body: ReadableStream<Uint8Array>, parser: SseParser, 
   }
 }
 
-async function reconnect(cursor: string, retryMs: number | undefined, options: FollowOptions): Promise<ReadableStream<Uint8Array>> {
+async function reconnect(cursor: string, retryMs: number | undefined, options: FollowOptions): Promise<FetchBody> {
   let failure: MCPError | undefined;
   for (let attempt = 0; attempt < options.reconnection.maxAttempts; attempt++) {
     await sleep(reconnectionDelay(attempt, retryMs, options.reconnection), options.signal);

@@ -40,9 +40,9 @@ export class FakeServer {
   readonly fetch: FetchLike = async (url, init) => {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => (headers[name] = value));
-    const method = init.method ?? "GET";
+    const method = init.method;
     const body = typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : undefined;
-    const request: SeenRequest = { method, url, headers, body, signal: init.signal as AbortSignal };
+    const request: SeenRequest = { method, url, headers, body, signal: init.signal };
     this.requests.push(request);
     const answer = this.#queues.get(method)?.shift() ?? DEFAULT_ANSWERS[method];
     if (!answer) return new Response(`no scripted answer for ${method}`, { status: 599 });

@@ -1,6 +1,7 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import { readText } from "./body.js";
+import type { FetchResponse } from "./http-options.js";
 
 /** How much of an error body is kept in the error (it is read no further). */
 export const ERROR_BODY_EXCERPT_BYTES = 2048;
@@ -37,7 +38,7 @@ export function isSessionExpired(error: unknown): boolean {
  * `WWW-Authenticate` challenge), everything else `MCP.TRANSPORT_ERROR`; the message names the
  * status, the request and what the body says.
  */
-export async function httpError(response: Response, method: string, url: string): Promise<MCPError> {
+export async function httpError(response: FetchResponse, method: string, url: string): Promise<MCPError> {
   const { text: body } = await readText(response, ERROR_BODY_EXCERPT_BYTES);
   const challenge = response.headers.get("www-authenticate");
   const data: HttpErrorData = { status: response.status, statusText: response.statusText, method, url, body, ...(challenge === null ? {} : { wwwAuthenticate: challenge }) };

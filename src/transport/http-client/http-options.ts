@@ -1,9 +1,33 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
+import type { ChunkReader } from "./body.js";
 import { networkError } from "./http-error.js";
 
-/** The part of `fetch` the transports use; `globalThis.fetch`, undici's, a test double… */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+/** What the transports send: a method, plain headers, a text body, and the signal that stops it. */
+export interface FetchInit {
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  readonly signal: AbortSignal;
+}
+
+/** What the transports read of an answer: a web `Response` has it all, and so does a lighter one (`nodeFetch`). */
+export interface FetchResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+  readonly body: FetchBody | null;
+}
+
+/** A body read chunk by chunk (a web `ReadableStream<Uint8Array>` is one). */
+export interface FetchBody {
+  getReader(): ChunkReader;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+/** The part of `fetch` the transports use; `globalThis.fetch`, undici's, `nodeFetch()` of the Node entry, a test double… */
+export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
 
 /** Extra headers for every request (e.g. `Authorization`), or a function giving them (called per request, so tokens can refresh). */
 export type HeadersSource = HeaderValues | (() => HeaderValues | Promise<HeaderValues>);
@@ -65,7 +89,7 @@ function headersFailed(error: unknown): MCPError {
 }
 
 /** Runs one fetch: a refusal or network failure becomes `MCP.TRANSPORT_ERROR`, an abort by close `MCP.TRANSPORT_CLOSED`. */
-export async function fetchOrFail(fetchImpl: FetchLike, url: string, init: RequestInit & { method: string; signal: AbortSignal }): Promise<Response> {
+export async function fetchOrFail(fetchImpl: FetchLike, url: string, init: FetchInit): Promise<FetchResponse> {
   try {
     return await fetchImpl(url, init);
   } catch (error) {

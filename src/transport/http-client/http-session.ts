@@ -2,7 +2,7 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import { discardBody } from "./body.js";
 import { httpError } from "./http-error.js";
-import { fetchOf, fetchOrFail, headersFor, type HttpClientOptions } from "./http-options.js";
+import { fetchOf, fetchOrFail, headersFor, type HttpClientOptions, type FetchResponse } from "./http-options.js";
 
 export const ACCEPT_BOTH = "application/json, text/event-stream";
 export const EVENT_STREAM = "text/event-stream";
@@ -32,7 +32,7 @@ export class HttpSession {
   }
 
   /** Sends one request; adopts the session id of the first answer that carries one. */
-  async request(method: string, plan: RequestPlan): Promise<Response> {
+  async request(method: string, plan: RequestPlan): Promise<FetchResponse> {
     const own = {
       accept: plan.accept,
       "content-type": plan.body === undefined ? undefined : "application/json",
@@ -66,7 +66,7 @@ export class HttpSession {
   }
 }
 
-export function unexpectedType(response: Response, method: string, url: string, type: string): MCPError {
+export function unexpectedType(response: FetchResponse, method: string, url: string, type: string): MCPError {
   const expected = method === "GET" ? EVENT_STREAM : `application/json or ${EVENT_STREAM}`;
   return new MCPError(MCP_CODES.TRANSPORT_ERROR, `${method} ${url} was answered with content type "${type}" where ${expected} was expected`, { data: { status: response.status, method, url, contentType: type } });
 }

@@ -8,6 +8,7 @@ import { httpError } from "./http-error.js";
 import { ACCEPT_BOTH, EVENT_STREAM, unexpectedType, type HttpSession } from "./http-session.js";
 import { answeredIdsOf, negotiatedVersionIn, parseFrame } from "./messages.js";
 import { SseParser } from "./sse-parser.js";
+import type { FetchBody, FetchResponse } from "./http-options.js";
 
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: NOTIFICATIONS.initialized });
 
@@ -37,7 +38,7 @@ export async function renewSession(http: HttpSession, initialize: KeptInitialize
   discardBody(accepted);
 }
 
-async function answerOf(response: Response, id: JsonRpcId, url: string, maxBytes: number, signal: AbortSignal): Promise<unknown> {
+async function answerOf(response: FetchResponse, id: JsonRpcId, url: string, maxBytes: number, signal: AbortSignal): Promise<unknown> {
   const type = mediaTypeOf(response);
   if (type === "application/json") {
     const frame = parseFrame((await readText(response, maxBytes)).text);
@@ -49,7 +50,7 @@ async function answerOf(response: Response, id: JsonRpcId, url: string, maxBytes
 }
 
 /** Reads an SSE answer up to the response to `id` (undefined when the stream ends without one). */
-async function answerOnStream(body: ReadableStream<Uint8Array>, id: JsonRpcId, maxBytes: number, signal: AbortSignal): Promise<unknown> {
+async function answerOnStream(body: FetchBody, id: JsonRpcId, maxBytes: number, signal: AbortSignal): Promise<unknown> {
   const found = new AbortController();
   let answer: unknown;
   const onItem = (item: ReturnType<SseParser["push"]>[number]): void => {

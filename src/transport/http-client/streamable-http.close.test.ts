@@ -3,6 +3,7 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import { httpStatusOf, isSessionExpired } from "./http-error.js";
+import type { FetchInit } from "./http-options.js";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "./streamable-http.js";
 import { FakeServer, accepted, initializeRequest, initializeResult, jsonAnswer, liveStream, notification, recorder, request, sseAnswer, sseEvent } from "./http-client.test-helpers.js";
 
@@ -156,7 +157,7 @@ describe("StreamableHttpTransport: a session the server forgot", () => {
   it("fails a pending request at once instead of leaving it to hang", async () => {
     const server = new FakeServer().on("POST", () => new Response(null, { status: 404 }));
     const scripted = new FakeServer().on("POST", () => jsonAnswer(initializeResult(1), { "mcp-session-id": "s-9" }), accepted);
-    const fetchImpl = (url: string, init: RequestInit) => (scripted.requests.length < 2 ? scripted.fetch(url, init) : server.fetch(url, init));
+    const fetchImpl = (url: string, init: FetchInit) => (scripted.requests.length < 2 ? scripted.fetch(url, init) : server.fetch(url, init));
     const transport = new StreamableHttpTransport(ENDPOINT, { fetchImpl, openGetStream: false });
     const dispatcher = new JsonRpcDispatcher({ side: "client", telemetry: null });
     await dispatcher.connect(transport);

@@ -5,7 +5,7 @@ import type { JsonRpcId } from "../../types/types.js";
 import { discardBody, mediaTypeOf, readText } from "./body.js";
 import { followEventStream } from "./event-stream.js";
 import { httpError, httpStatusOf, isSessionExpired, sessionExpiredError } from "./http-error.js";
-import type { HttpClientOptions } from "./http-options.js";
+import type { HttpClientOptions, FetchBody, FetchResponse } from "./http-options.js";
 import { ACCEPT_BOTH, EVENT_STREAM, HttpSession, unexpectedType, type RequestPlan } from "./http-session.js";
 import { cancelledRequestId, initializeRequestId, isInitializedNotification, parseFrame, requestIdsOf, serialise } from "./messages.js";
 import { PostExchange } from "./post-exchange.js";
@@ -131,7 +131,7 @@ export class StreamableHttpTransport implements Transport {
     this.#receiver?.onClose();
   }
 
-  async #answer(response: Response, exchange: PostExchange, receiver: TransportReceiver, signal: AbortSignal): Promise<void> {
+  async #answer(response: FetchResponse, exchange: PostExchange, receiver: TransportReceiver, signal: AbortSignal): Promise<void> {
     if (!response.ok) throw await httpError(response, "POST", this.url);
     if (exchange.ids.length === 0 || response.status === 202) {
       discardBody(response);
@@ -145,7 +145,7 @@ export class StreamableHttpTransport implements Transport {
     throw unexpectedType(response, "POST", this.url, type);
   }
 
-  async #readJson(response: Response, exchange: PostExchange, receiver: TransportReceiver): Promise<void> {
+  async #readJson(response: FetchResponse, exchange: PostExchange, receiver: TransportReceiver): Promise<void> {
     const { text, complete } = await readText(response, this.#maxMessageBytes);
     if (!complete) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `The JSON answer to ${exchange.name} was cut off or longer than ${this.#maxMessageBytes} bytes`);
     this.#deliver(text, exchange, receiver);
@@ -153,7 +153,7 @@ export class StreamableHttpTransport implements Transport {
     if (missing) throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `The server answered POST ${this.url} without a response to ${missing}`, { data: { body: text.slice(0, 2048) } });
   }
 
-  async #followPostStream(body: ReadableStream<Uint8Array>, exchange: PostExchange, receiver: TransportReceiver, signal: AbortSignal): Promise<void> {
+  async #followPostStream(body: FetchBody, exchange: PostExchange, receiver: TransportReceiver, signal: AbortSignal): Promise<void> {
     await followEventStream(body, {
       reconnection: this.#reconnection,
       maxEventBytes: this.#maxMessageBytes,
@@ -180,7 +180,7 @@ export class StreamableHttpTransport implements Transport {
 
   async #runGetStream(receiver: TransportReceiver): Promise<void> {
     const signal = this.#closing.signal;
-    let first: ReadableStream<Uint8Array>;
+    let first: FetchBody;
     try {
       first = await this.#openEventStream(undefined, signal);
     } catch (error) {
@@ -200,7 +200,7 @@ export class StreamableHttpTransport implements Transport {
     });
   }
 
-  async #openEventStream(lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+  async #openEventStream(lastEventId: string | undefined, signal: AbortSignal): Promise<FetchBody> {
     const response = await this.#exchange("GET", { accept: EVENT_STREAM, lastEventId, signal });
     if (!response.ok) throw await httpError(response, "GET", this.url);
     const type = mediaTypeOf(response);
@@ -235,7 +235,7 @@ export class StreamableHttpTransport implements Transport {
    * ended the session: with `renewSession`, a new one is started and the request sent again once;
    * otherwise (or when that fails) the transport closes with a clear error.
    */
-  async #exchange(method: "POST" | "GET", plan: RequestPlan): Promise<Response> {
+  async #exchange(method: "POST" | "GET", plan: RequestPlan): Promise<FetchResponse> {
     // A request made while a new session is being started waits for it.
     const failedRenewal = await this.#renewal?.done;
     if (failedRenewal) throw failedRenewal;

@@ -1,0 +1,218 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import * as z from "zod";
+
+import { MCP_CODES } from "../error-codes/error-codes.js";
+import { MCPClient } from "../client/mcp-client/mcp-client.js";
+import { MCPServer } from "../server/mcp-server/mcp-server.js";
+import { readText } from "../transport/http-client/body.js";
+import { HttpSseTransport, StreamableHttpTransport, type FetchInit, type FetchResponse } from "../transport/http-client/index.js";
+import { sseHttpHandler, streamableHttpHandler } from "../transport/http-server/index.js";
+import { serveHttp } from "./http-serve.js";
+import { nodeFetch } from "./node-fetch.js";
+
+type Route = (request: IncomingMessage, response: ServerResponse, body: string) => void;
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).toReversed()) await cleanup();
+});
+
+/** A node:http server on 127.0.0.1 answering each path with its route; it records the sockets it saw. */
+async function serve(routes: Record<string, Route>): Promise<{ url: string; server: Server; ports: number[] }> {
+  const ports: number[] = [];
+  const server = createServer((request, response) => {
+    ports.push(request.socket.remotePort as number);
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (body += chunk));
+    request.on("end", () => (routes[request.url as string] as Route)(request, response, body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, ports };
+}
+
+const bodiless = (method: string): FetchInit => ({ method, headers: {}, signal: new AbortController().signal });
+const init = (extra: Partial<FetchInit> = {}): FetchInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: '{"a":"é"}', signal: new AbortController().signal, ...extra });
+
+async function bodyText(response: FetchResponse): Promise<string> {
+  return (await readText(response, 1 << 30)).text;
+}
+
+describe("nodeFetch", () => {
+  it("sends the method, headers and body (with its byte length), and answers status, headers and body over one kept-alive connection", async () => {
+    const seen: Array<{ method: string | undefined; type: string | undefined; length: string | undefined; body: string }> = [];
+    const { url, ports } = await serve({
+      "/echo": (request, response, body) => {
+        seen.push({ method: request.method, type: request.headers["content-type"], length: request.headers["content-length"], body });
+        response.writeHead(201, "Made", { "content-type": "application/json", "set-cookie": ["a=1", "b=2"], "x-answer": "yes" }).end(JSON.stringify({ got: body }));
+      },
+    });
+    const fetchImpl = nodeFetch();
+    for (let round = 0; round < 2; round++) {
+      const response = await fetchImpl(`${url}/echo`, init());
+      expect([response.status, response.statusText, response.ok]).toEqual([201, "Made", true]);
+      expect(response.headers.get("X-Answer")).toBe("yes");
+      expect(response.headers.get("set-cookie")).toBe("a=1, b=2");
+      expect(response.headers.get("absent")).toBeNull();
+      expect(JSON.parse(await bodyText(response))).toEqual({ got: '{"a":"é"}' });
+    }
+    expect(seen).toEqual(Array.from({ length: 2 }, () => ({ method: "POST", type: "application/json", length: "10", body: '{"a":"é"}' })));
+    expect(new Set(ports).size).toBe(1);
+  });
+
+  it("sends a request without a body (GET, DELETE) without a length, and says a refusal is not ok", async () => {
+    const { url } = await serve({ "/gone": (request, response) => response.writeHead(404).end(request.headers["content-length"] ?? "no length") });
+    const response = await nodeFetch()(`${url}/gone`, bodiless("DELETE"));
+    expect([response.status, response.ok]).toEqual([404, false]);
+    expect(await bodyText(response)).toBe("no length");
+  });
+
+  it("hands an event stream over chunk by chunk as it comes, holding the socket while nobody reads", async () => {
+    let write: ((chunk: string) => void) | undefined;
+    let end: (() => void) | undefined;
+    const { url } = await serve({
+      "/events": (_request, response) => {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.flushHeaders();
+        write = (chunk) => response.write(chunk);
+        end = () => response.end();
+      },
+    });
+    const response = await nodeFetch()(`${url}/events`, bodiless("GET"));
+    const reader = (response.body as NonNullable<FetchResponse["body"]>).getReader();
+    const decoder = new TextDecoder();
+    const first = reader.read();
+    write?.("data: one\n\n");
+    expect(decoder.decode((await first).value)).toBe("data: one\n\n");
+    // Two chunks written before anyone reads wait in order.
+    write?.("data: two\n\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    write?.("data: three\n\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    let rest = "";
+    end?.();
+    for (let part = await reader.read(); !part.done; part = await reader.read()) rest += decoder.decode(part.value);
+    expect(rest).toBe("data: two\n\ndata: three\n\n");
+    await expect(reader.read()).resolves.toEqual({ done: true });
+  });
+
+  it("reads a body of many chunks whole, also when reading lags behind", async () => {
+    const big = "x".repeat(4 * 1024 * 1024);
+    const { url } = await serve({ "/big": (_request, response) => response.end(big) });
+    const response = await nodeFetch()(`${url}/big`, bodiless("GET"));
+    const reader = (response.body as NonNullable<FetchResponse["body"]>).getReader();
+    let received = 0;
+    for (let part = await reader.read(); !part.done; part = await reader.read()) {
+      received += (part.value as Uint8Array).length;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(received).toBe(big.length);
+  });
+
+  it("rejects the read when the server breaks the connection off mid-body", async () => {
+    const { url } = await serve({
+      "/broken": (_request, response) => {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.write("data: partial\n\n");
+        setTimeout(() => response.socket?.destroy(), 20);
+      },
+    });
+    const response = await nodeFetch()(`${url}/broken`, bodiless("GET"));
+    const reader = (response.body as NonNullable<FetchResponse["body"]>).getReader();
+    expect((await reader.read()).done).toBe(false);
+    await expect(reader.read()).rejects.toThrow(/aborted|closed before/);
+    // And a later read says the same.
+    await expect(reader.read()).rejects.toThrow(/aborted|closed before/);
+  });
+
+  it("cancels a body still coming by closing its connection, and keeps a whole one's connection for the next request", async () => {
+    let closed = false;
+    const { url, ports } = await serve({
+      "/endless": (request, response) => {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.write(": open\n\n");
+        request.socket.once("close", () => (closed = true));
+      },
+      "/empty": (_request, response) => response.writeHead(202).end(),
+    });
+    const fetchImpl = nodeFetch();
+    const endless = await fetchImpl(`${url}/endless`, bodiless("GET"));
+    await endless.body?.cancel();
+    await expect.poll(() => closed).toBe(true);
+    const empty = await fetchImpl(`${url}/empty`, init());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await empty.body?.cancel();
+    await (await fetchImpl(`${url}/empty`, init())).body?.cancel();
+    expect(ports[1]).toBe(ports[2]);
+  });
+
+  it("stops a request when its signal aborts, before the answer and while the body comes", async () => {
+    const { url } = await serve({
+      "/slow": () => undefined,
+      "/stream": (_request, response) => {
+        response.writeHead(200);
+        response.write("start");
+      },
+    });
+    const fetchImpl = nodeFetch();
+    const before = new AbortController();
+    const pending = fetchImpl(`${url}/slow`, init({ signal: before.signal }));
+    before.abort();
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+    const during = new AbortController();
+    const response = await fetchImpl(`${url}/stream`, init({ signal: during.signal }));
+    const reader = (response.body as NonNullable<FetchResponse["body"]>).getReader();
+    await reader.read();
+    during.abort();
+    await expect(reader.read()).rejects.toThrow(/aborted/);
+  });
+
+  it("rejects when nothing listens, on http: and https: alike", async () => {
+    const { url, server } = await serve({});
+    server.close();
+    server.closeAllConnections();
+    const fetchImpl = nodeFetch();
+    await expect(fetchImpl(`${url}/`, init())).rejects.toMatchObject({ code: "ECONNREFUSED" });
+    await expect(fetchImpl(`${url.replace("http:", "https:")}/`, init())).rejects.toMatchObject({ code: "ECONNREFUSED" });
+  });
+});
+
+function echoServer(): MCPServer {
+  const server = new MCPServer({ name: "s", version: "1" });
+  server.tool("echo", { inputSchema: z.object({ text: z.string() }) }, async ({ text }, context) => {
+    await context.progress(1, 2);
+    return { content: [{ type: "text", text }] };
+  });
+  return server;
+}
+
+describe("the HTTP client transports over nodeFetch", () => {
+  it.each([
+    ["Streamable HTTP, SSE answers", () => streamableHttpHandler(echoServer()), (url: URL) => new StreamableHttpTransport(url, { fetchImpl: nodeFetch() })],
+    ["Streamable HTTP, JSON answers", () => streamableHttpHandler(echoServer(), { enableJsonResponse: true }), (url: URL) => new StreamableHttpTransport(url, { fetchImpl: nodeFetch() })],
+    ["legacy HTTP+SSE", () => sseHttpHandler(echoServer()), (url: URL) => new HttpSseTransport(url, { fetchImpl: nodeFetch() })],
+  ] as const)("%s: a tool call with progress, then a clean close", async (_label, handlerOf, transportOf) => {
+    const handler = handlerOf();
+    const served = await serveHttp(handler, { port: 0 });
+    cleanups.push(async () => {
+      await handler.close();
+      await served.close();
+    });
+    const client = new MCPClient({ name: "c", version: "1" });
+    await client.connect(transportOf(new URL("/mcp", served.url)));
+    const progress: number[] = [];
+    await expect(client.callTool("echo", { text: "hi" }, { onProgress: ({ progress: done }) => progress.push(done) })).resolves.toMatchObject({ content: [{ type: "text", text: "hi" }] });
+    expect(progress).toEqual([1]);
+    await client.close();
+    await expect(client.callTool("echo", { text: "again" })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+  });
+});
