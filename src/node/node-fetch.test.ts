@@ -155,8 +155,8 @@ describe("nodeFetch", () => {
     expect(ports[1]).toBe(ports[2]);
   });
 
-  it("stops a request when its signal aborts, before the answer and while the body comes", async () => {
-    const { url } = await serve({
+  it("stops a request when its signal aborts, before it is sent, before the answer and while the body comes", async () => {
+    const { url, ports } = await serve({
       "/slow": () => undefined,
       "/stream": (_request, response) => {
         response.writeHead(200);
@@ -164,6 +164,10 @@ describe("nodeFetch", () => {
       },
     });
     const fetchImpl = nodeFetch();
+    const already = new AbortController();
+    already.abort();
+    await expect(fetchImpl(`${url}/slow`, init({ signal: already.signal }))).rejects.toMatchObject({ name: "AbortError" });
+    expect(ports).toEqual([]);
     const before = new AbortController();
     const pending = fetchImpl(`${url}/slow`, init({ signal: before.signal }));
     before.abort();
@@ -174,6 +178,28 @@ describe("nodeFetch", () => {
     await reader.read();
     during.abort();
     await expect(reader.read()).rejects.toThrow(/aborted/);
+  });
+
+  it("survives a server that answers before taking the body and drops the connection (errors after the answer)", async () => {
+    const { url } = await serve({ "/ok": (_request, response) => response.end("fine") });
+    const server = createServer((request, response) => {
+      response.writeHead(413).end("too large");
+      setTimeout(() => request.socket.destroy(), 5);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const fetchImpl = nodeFetch();
+    const huge = "x".repeat(16 * 1024 * 1024);
+    const outcomes = await Promise.all(
+      [1, 2, 3].map(() =>
+        fetchImpl(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, init({ body: huge })).then(
+          (response) => String(response.status),
+          (error: NodeJS.ErrnoException) => String(error.code),
+        ),
+      ),
+    );
+    for (const outcome of outcomes) expect(["413", "EPIPE", "ECONNRESET"]).toContain(outcome);
+    expect(await bodyText(await fetchImpl(`${url}/ok`, init()))).toBe("fine");
   });
 
   it("rejects when nothing listens, on http: and https: alike", async () => {

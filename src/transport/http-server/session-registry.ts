@@ -11,6 +11,7 @@ export interface SessionTransport extends Transport {
 /** One HTTP session: its transport, the server's session on it, who opened it, and its idle timer. */
 export class HttpSession<T extends SessionTransport> {
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #touchedAt = 0;
 
   constructor(
     readonly id: string,
@@ -22,10 +23,10 @@ export class HttpSession<T extends SessionTransport> {
     this.touch();
   }
 
-  /** Restarts the idle countdown. */
+  /** Restarts the idle countdown. Every request touches: the timer is not reset, it looks at the time when it fires. */
   touch(): void {
-    clearTimeout(this.#idleTimer);
-    if (Number.isFinite(this.idleTimeoutMs)) this.#idleTimer = setTimeout(() => this.#expire(), this.idleTimeoutMs);
+    this.#touchedAt = Date.now();
+    if (this.#idleTimer === undefined && Number.isFinite(this.idleTimeoutMs)) this.#arm(this.idleTimeoutMs);
   }
 
   close(): Promise<void> {
@@ -37,8 +38,15 @@ export class HttpSession<T extends SessionTransport> {
     clearTimeout(this.#idleTimer);
   }
 
+  #arm(delayMs: number): void {
+    this.#idleTimer = setTimeout(() => this.#expire(), delayMs);
+  }
+
   #expire(): void {
-    if (this.transport.busy) this.touch();
+    this.#idleTimer = undefined;
+    const idleForMs = Date.now() - this.#touchedAt;
+    if (idleForMs < this.idleTimeoutMs) this.#arm(this.idleTimeoutMs - idleForMs);
+    else if (this.transport.busy) this.touch();
     else void this.close();
   }
 }
