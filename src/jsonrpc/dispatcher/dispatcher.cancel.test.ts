@@ -204,6 +204,9 @@ describe("timeouts and progress", () => {
     await vi.advanceTimersByTimeAsync(400);
     await expect(result).resolves.toEqual({ done: true });
     expect(updates).toEqual([1, 2, 3, 4].map((step) => ({ progressToken: 1, progress: step, total: 4, message: `step ${step}` })));
+    // The shared timer stays armed for the next request (letting the process end); closing drops it.
+    expect(vi.getTimerCount()).toBe(1);
+    await client.close();
     expect(vi.getTimerCount()).toBe(0);
   });
 

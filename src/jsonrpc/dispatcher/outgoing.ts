@@ -55,9 +55,14 @@ export class OutgoingRequests {
   // Most server sessions never send a request: until the first one, they all read one shared empty map.
   #pending: Map<JsonRpcId, PendingRequest> = NO_PENDING;
   // One timer for every pending request, armed for the earliest deadline it knows of; a deadline
-  // that moves later is found when it fires. None is left once nothing is pending.
+  // that moves later is found when it fires. Once nothing is pending it stays armed for the next
+  // request (setting and clearing a timer per call cost more than the rest of an in-process call's
+  // bookkeeping) but no longer keeps the process alive; where it cannot let go of the process (a
+  // browser's or Deno's numeric timer), it goes.
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
+  /** Whether the timer keeps the process alive (it does while something is pending). */
+  #timerHeld = false;
 
   constructor(
     private readonly defaults: Timeouts,
@@ -116,8 +121,10 @@ export class OutgoingRequests {
     return true;
   }
 
+  /** The end (the connection closed): every request fails, and no timer is left. */
   rejectAll(error: MCPError): void {
     for (const pending of this.#pending.values()) this.reject(pending, error);
+    if (this.#timer !== undefined) this.#unschedule();
   }
 
   #rareOf(pending: PendingRequest): RareParts {
@@ -143,12 +150,28 @@ export class OutgoingRequests {
     // Whole milliseconds: a small integer is stored in the request itself, a fraction would take a heap number.
     pending.deadline = Math.ceil(now + Math.max(0, delay));
     if (pending.deadline < this.#timerAt) this.#schedule(pending.deadline, now);
+    else if (!this.#timerHeld) this.#hold();
+  }
+
+  /** A timer kept armed while nothing was pending holds the process again. */
+  #hold(): void {
+    (this.#timer as unknown as { ref(): void }).ref();
+    this.#timerHeld = true;
+  }
+
+  /** Nothing pending: the timer stays armed but lets the process end, or goes where it cannot. */
+  #release(): void {
+    const timer = this.#timer as unknown as { unref?: () => void };
+    if (typeof timer.unref !== "function") return this.#unschedule();
+    timer.unref();
+    this.#timerHeld = false;
   }
 
   #schedule(at: number, now: number): void {
     clearTimeout(this.#timer);
     this.#timerAt = at;
     this.#timer = setTimeout(() => this.#expire(), Math.max(0, Math.ceil(at - now)));
+    this.#timerHeld = true;
   }
 
   #unschedule(): void {
@@ -197,7 +220,7 @@ export class OutgoingRequests {
 
   #finish(pending: PendingRequest, outcome: RequestOutcome, error?: MCPError): void {
     this.#pending.delete(pending.id);
-    if (this.#pending.size === 0 && this.#timer !== undefined) this.#unschedule();
+    if (this.#pending.size === 0 && this.#timer !== undefined) this.#release();
     const { abortListener, record } = pending.rare;
     if (abortListener) pending.options.signal?.removeEventListener("abort", abortListener);
     // A peer's error is typed by its JSON-RPC number, a local one (timeout, cancel) by its MCP code.

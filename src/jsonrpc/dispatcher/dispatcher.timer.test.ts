@@ -1,0 +1,66 @@
+// The one timer of a dispatcher's pending requests, with real timers: it holds the process while a
+// request is pending, stays armed without holding it once none is (the next request reuses it), and
+// where a timer cannot let go of the process (a numeric one, as in browsers) it is cleared instead.
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { connectedPair } from "./dispatcher.test-helpers.js";
+
+const TIMEOUT_MS = 43_210;
+
+/** Whether a timer was armed for a request's timeout (the deadline is rounded up to a whole millisecond). */
+const forTimeout = (call: readonly unknown[]): boolean => typeof call[1] === "number" && call[1] >= TIMEOUT_MS && call[1] <= TIMEOUT_MS + 1;
+
+/** Timers that keep this process alive now. */
+function heldTimers(): number {
+  return process.getActiveResourcesInfo().filter((type) => type === "Timeout").length;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("the pending requests' timer", () => {
+  it("holds the process only while a request is pending, and is armed once for requests one after another", async () => {
+    const setTimeoutSpy = vi.spyOn(globalThis, "setTimeout");
+    const { client, server } = await connectedPair({ timeoutMs: TIMEOUT_MS });
+    const waiting: Array<(result: object) => void> = [];
+    server.setRequestHandler("test/wait", () => new Promise((resolve) => waiting.push(resolve)));
+    const before = heldTimers();
+    for (let round = 0; round < 3; round++) {
+      const answer = client.request("test/wait", {});
+      await vi.waitFor(() => expect(heldTimers()).toBe(before + 1));
+      waiting.shift()?.({});
+      await answer;
+      expect(heldTimers()).toBe(before);
+    }
+    expect(setTimeoutSpy.mock.calls.filter(forTimeout)).toHaveLength(1);
+    await client.close();
+  });
+
+  it("is cleared once nothing is pending where the platform's timers are numbers", async () => {
+    const real = new Map<number, ReturnType<typeof setTimeout>>();
+    const armedIds: number[] = [];
+    let nextId = 1;
+    const realSetTimeout = globalThis.setTimeout;
+    const realClearTimeout = globalThis.clearTimeout;
+    vi.spyOn(globalThis, "setTimeout").mockImplementation(((callback: () => void, ms?: number) => {
+      const id = nextId++;
+      if (forTimeout([callback, ms])) armedIds.push(id);
+      real.set(id, realSetTimeout(callback, ms));
+      return id;
+    }) as unknown as typeof setTimeout);
+    const clearSpy = vi.spyOn(globalThis, "clearTimeout").mockImplementation(((id: number | undefined) => {
+      if (id !== undefined) realClearTimeout(real.get(id));
+      if (id !== undefined) real.delete(id);
+    }) as unknown as typeof clearTimeout);
+    const { client, server } = await connectedPair({ timeoutMs: TIMEOUT_MS });
+    server.setRequestHandler("test/now", () => ({}));
+    await client.request("test/now", {});
+    await client.request("test/now", {});
+    // Armed for each request and cleared when it settled: no timer is left over.
+    expect(armedIds).toHaveLength(2);
+    for (const id of armedIds) expect(clearSpy).toHaveBeenCalledWith(id);
+    expect([...real.keys()].filter((id) => armedIds.includes(id))).toEqual([]);
+    await client.close();
+  });
+});
