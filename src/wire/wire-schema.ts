@@ -234,7 +234,9 @@ function array(element: Compiled, minLength: number | null, maxLength: number | 
 }
 
 function elements(element: Compiled, value: readonly unknown[]): Outcome {
-  const copy: unknown[] = Array.from({ length: value.length });
+  // Sized, not filled (as zod does): a sparse array with a huge length costs no memory up front.
+  const copy: unknown[] = [];
+  copy.length = value.length;
   const outcome: Outcome = { value: copy, issues: [] };
   for (let index = 0; index < value.length; index++) {
     const item = element.run(value[index]);
