@@ -47,7 +47,8 @@ export class NodeExchange implements HttpExchange {
   }
 }
 
-function joined(value: string | string[]): string {
+/** A header of a node:http message as one text: repeated ones (an array) joined as `Headers` joins them. */
+export function joined(value: string | string[]): string {
   return typeof value === "string" ? value : value.join(", ");
 }
 

@@ -3,6 +3,7 @@
 // chunk) instead of web `Response` objects and streams, which cost more than the request itself.
 import type { Agent, IncomingMessage, RequestOptions } from "node:http";
 import type { ChunkReader, FetchBody, FetchInit, FetchLike, FetchResponse } from "../transport/http-client/index.js";
+import { joined } from "./node-exchange.js";
 
 export interface NodeFetchOptions {
   /** The agent for http: URLs (default: one with keep-alive, made by this `nodeFetch`). */
@@ -72,14 +73,14 @@ class NodeResponse implements FetchResponse {
     this.status = incoming.statusCode as number;
     this.statusText = incoming.statusMessage as string;
     this.ok = this.status >= 200 && this.status < 300;
-    this.headers = { get: (name) => headerValue(incoming.headers[name.toLowerCase()]) };
+    this.headers = {
+      get: (name) => {
+        const value = incoming.headers[name.toLowerCase()];
+        return value === undefined ? null : joined(value);
+      },
+    };
     this.body = new IncomingBody(incoming);
   }
-}
-
-function headerValue(value: string | string[] | undefined): string | null {
-  if (value === undefined) return null;
-  return typeof value === "string" ? value : value.join(", ");
 }
 
 type Waiter = { resolve(result: { done: boolean; value?: Uint8Array }): void; reject(error: unknown): void };

@@ -93,7 +93,6 @@ export class JsonRpcDispatcher implements ContextHost {
     return (this.#codec ??= wireLayer().codecFor(this.#protocolVersion));
   }
 
-
   get closed(): boolean {
     return this.#closed;
   }
