@@ -19,7 +19,7 @@ function isZodSchema(schema: ArgumentsSchema): schema is $ZodType {
 
 type JsonSchemaParams = NonNullable<Parameters<typeof import("zod/v4/core").toJSONSchema>[1]>;
 
-/** Zod's own converter on the schema (classic zod has one), else the one a server's start loads (zod/mini schemas). */
+/** Zod's own converter on the schema (classic zod has one), else the one the server loaded for a zod/mini schema. */
 function converterOf(schema: $ZodType): ((params: JsonSchemaParams) => unknown) | undefined {
   const own = (schema as { toJSONSchema?: unknown }).toJSONSchema;
   if (typeof own === "function") return (params) => (own as (params: JsonSchemaParams) => unknown).call(schema, params);
