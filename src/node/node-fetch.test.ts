@@ -118,6 +118,39 @@ describe("nodeFetch", () => {
     expect(received).toBe(big.length);
   });
 
+  it("holds a body nobody reads at the socket (the server's writes back up), then hands it all over once read", async () => {
+    const chunk = "y".repeat(64 * 1024);
+    const chunks = 1024; // 64 MiB: far more than the kernel's buffers hold
+    let written = 0;
+    let backedUp!: () => void;
+    const blocked = new Promise<void>((resolve) => (backedUp = resolve));
+    const { url } = await serve({
+      "/flood": (_request, response) => {
+        const more = (): void => {
+          while (written < chunks) {
+            written++;
+            if (!response.write(chunk)) {
+              backedUp();
+              response.once("drain", more);
+              return;
+            }
+          }
+          response.end();
+        };
+        more();
+      },
+    });
+    const response = await nodeFetch()(`${url}/flood`, bodiless("GET"));
+    await blocked;
+    // Given time, a client that took every chunk as it came would have let the server write all of them.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(written).toBeLessThan(chunks / 2);
+    const reader = (response.body as NonNullable<FetchResponse["body"]>).getReader();
+    let received = 0;
+    for (let part = await reader.read(); !part.done; part = await reader.read()) received += (part.value as Uint8Array).length;
+    expect(received).toBe(chunk.length * chunks);
+  });
+
   it("rejects the read when the server breaks the connection off mid-body", async () => {
     const { url } = await serve({
       "/broken": (_request, response) => {

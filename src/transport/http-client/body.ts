@@ -18,12 +18,14 @@ export interface ChunkReader {
   cancel(reason?: unknown): Promise<void>;
 }
 
+// Shared: it decodes whole texts only (no streaming state), so answers read side by side cannot mix.
+const utf8 = new TextDecoder();
+
 /** Reads at most `maxBytes` of a body as UTF-8; a body that breaks off keeps what was read. */
 export async function readText(response: FetchResponse, maxBytes: number): Promise<BoundedText> {
   const reader: ChunkReader | undefined = response.body?.getReader();
   if (!reader) return { text: "", complete: true };
-  const decoder = new TextDecoder();
-  let text = "";
+  const chunks: Uint8Array[] = [];
   let received = 0;
   let complete = false;
   try {
@@ -34,14 +36,26 @@ export async function readText(response: FetchResponse, maxBytes: number): Promi
         break;
       }
       const chunk = value as Uint8Array;
-      text += decoder.decode(chunk.subarray(0, maxBytes - received), { stream: true });
+      chunks.push(received + chunk.length > maxBytes ? chunk.subarray(0, maxBytes - received) : chunk);
       received += chunk.length;
     }
   } catch {
     // What arrived before the break is still worth reporting.
   }
   ignoreFailure(reader.cancel());
-  return { text: text + decoder.decode(), complete };
+  return { text: utf8.decode(joinedBytes(chunks)), complete };
+}
+
+/** The chunks as one array of bytes (the one chunk itself when there is one). */
+export function joinedBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const whole = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return whole;
 }
 
 /** The media type of a response, lower-cased, without parameters ("" when there is none). */

@@ -1,6 +1,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chunked } from "../bytes.test-helpers.js";
+import { joinedBytes } from "./body.js";
 import { type SseEvent, type SseItem, SseParser } from "./sse-parser.js";
 
 /** Runs per property: small in `npm test`, `FUZZ_RUNS=<n>` for a longer campaign. */
@@ -55,15 +56,7 @@ const token = fc.oneof(
   fc.string({ maxLength: 6 }),
 );
 const streamOf = (extra: fc.Arbitrary<Uint8Array>) =>
-  fc.array(fc.oneof(token.map((text) => encoder.encode(text)), extra), { maxLength: 40 }).map((parts) => {
-    const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    let offset = 0;
-    for (const part of parts) {
-      bytes.set(part, offset);
-      offset += part.length;
-    }
-    return bytes;
-  });
+  fc.array(fc.oneof(token.map((text) => encoder.encode(text)), extra), { maxLength: 40 }).map(joinedBytes);
 const invalidUtf8 = fc.constantFrom(Uint8Array.of(0xff), Uint8Array.of(0xc3), Uint8Array.of(0xe2, 0x82), Uint8Array.of(0xed, 0xa0, 0x80));
 
 function parseAll(chunks: readonly Uint8Array[], maxEventBytes?: number) {

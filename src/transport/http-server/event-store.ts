@@ -35,34 +35,32 @@ export interface InMemoryEventStoreOptions {
   readonly maxDataLength?: number;
 }
 
-interface Kept {
-  readonly event: StoredEvent;
-  readonly order: number;
-}
-
-type StreamLog = Map<string, Kept>;
-type SessionLogs = Map<string, StreamLog>;
-
-interface Placed {
+/** The events of one stream still kept, oldest first. */
+interface StreamLog {
   readonly sessionId: string;
   readonly streamId: string;
-  readonly streams: SessionLogs;
-  readonly log: StreamLog;
-  readonly id: string;
-  readonly length: number;
+  readonly events: StoredEvent[];
+  /** Its session ended: its entries in the order are skipped when reached. */
+  dropped: boolean;
 }
 
+/** Entries of the order below which it is not worth compacting. */
+const COMPACT_AFTER = 1024;
+
 /**
- * A bounded `EventStore` in memory: one insertion-ordered log per stream, and one global order so the
- * oldest event overall is evicted first. Because eviction is oldest-first, an event still present
- * means every later event of its stream is too, so a replay from it is complete.
+ * A bounded `EventStore` in memory: one log per stream, and one order of all events (the log each
+ * is in) so the oldest event overall is evicted first. Because eviction is oldest-first, an event
+ * still present means every later event of its stream is too, so a replay from it is complete.
  */
 export class InMemoryEventStore implements EventStore {
   readonly #maxEvents: number;
   readonly #maxDataLength: number;
-  readonly #sessions = new Map<string, SessionLogs>();
-  readonly #oldestFirst = new Map<number, Placed>();
-  #nextOrder = 0;
+  readonly #sessions = new Map<string, Map<string, StreamLog>>();
+  /** Oldest first from `#head`: for each event appended, its log (an event of a dropped log is stale). */
+  #order: StreamLog[] = [];
+  #head = 0;
+  #stale = 0;
+  #size = 0;
   #dataLength = 0;
 
   constructor(options: InMemoryEventStoreOptions = {}) {
@@ -72,50 +70,76 @@ export class InMemoryEventStore implements EventStore {
 
   /** Events kept now. */
   get size(): number {
-    return this.#oldestFirst.size;
+    return this.#size;
   }
 
   append(ref: StreamRef, event: StoredEvent): void {
-    const streams = this.#sessions.get(ref.sessionId) ?? new Map<string, StreamLog>();
-    this.#sessions.set(ref.sessionId, streams);
-    const log = streams.get(ref.streamId) ?? new Map<string, Kept>();
-    streams.set(ref.streamId, log);
-    const order = this.#nextOrder++;
-    log.set(event.id, { event, order });
-    this.#oldestFirst.set(order, { sessionId: ref.sessionId, streamId: ref.streamId, streams, log, id: event.id, length: event.data.length });
+    const log = this.#logOf(ref);
+    log.events.push(event);
+    this.#order.push(log);
+    this.#size++;
     this.#dataLength += event.data.length;
-    while (this.#oldestFirst.size > this.#maxEvents || (this.#dataLength > this.#maxDataLength && this.#oldestFirst.size > 1)) this.#evictOldest();
+    while (this.#size > this.#maxEvents || (this.#dataLength > this.#maxDataLength && this.#size > 1)) this.#evictOldest();
+    this.#compact();
   }
 
   eventsAfter(ref: StreamRef, eventId: string): readonly StoredEvent[] | undefined {
-    const log = this.#sessions.get(ref.sessionId)?.get(ref.streamId);
-    if (!log?.has(eventId)) return undefined;
-    const after: StoredEvent[] = [];
-    let found = false;
-    for (const [id, kept] of log) {
-      if (found) after.push(kept.event);
-      found ||= id === eventId;
-    }
-    return after;
+    const events = this.#sessions.get(ref.sessionId)?.get(ref.streamId)?.events ?? [];
+    const at = events.findIndex((event) => event.id === eventId);
+    return at < 0 ? undefined : events.slice(at + 1);
   }
 
   dropSession(sessionId: string): void {
     for (const log of this.#sessions.get(sessionId)?.values() ?? []) {
-      for (const kept of log.values()) this.#forget(kept.order);
+      log.dropped = true;
+      this.#size -= log.events.length;
+      this.#stale += log.events.length;
+      for (const event of log.events) this.#dataLength -= event.data.length;
+      log.events.length = 0;
     }
     this.#sessions.delete(sessionId);
+    this.#compact();
+  }
+
+  #logOf(ref: StreamRef): StreamLog {
+    let streams = this.#sessions.get(ref.sessionId);
+    if (streams === undefined) {
+      streams = new Map();
+      this.#sessions.set(ref.sessionId, streams);
+    }
+    let log = streams.get(ref.streamId);
+    if (log === undefined) {
+      log = { sessionId: ref.sessionId, streamId: ref.streamId, events: [], dropped: false };
+      streams.set(ref.streamId, log);
+    }
+    return log;
   }
 
   #evictOldest(): void {
-    const [order, oldest] = this.#oldestFirst.entries().next().value as [number, Placed];
-    this.#forget(order);
-    oldest.log.delete(oldest.id);
-    if (oldest.log.size === 0) oldest.streams.delete(oldest.streamId);
-    if (oldest.streams.size === 0) this.#sessions.delete(oldest.sessionId);
+    let log = this.#order[this.#head++] as StreamLog;
+    while (log.dropped) {
+      this.#stale--;
+      log = this.#order[this.#head++] as StreamLog;
+    }
+    const oldest = log.events.shift() as StoredEvent;
+    this.#size--;
+    this.#dataLength -= oldest.data.length;
+    if (log.events.length > 0) return;
+    const streams = this.#sessions.get(log.sessionId) as Map<string, StreamLog>;
+    streams.delete(log.streamId);
+    if (streams.size === 0) this.#sessions.delete(log.sessionId);
   }
 
-  #forget(order: number): void {
-    this.#dataLength -= (this.#oldestFirst.get(order) as Placed).length;
-    this.#oldestFirst.delete(order);
+  /** Drops the order's spent head and, when they are most of it, the stale entries of ended sessions. */
+  #compact(): void {
+    if (this.#head > COMPACT_AFTER && this.#head * 2 > this.#order.length) {
+      this.#order = this.#order.slice(this.#head);
+      this.#head = 0;
+    }
+    if (this.#stale > COMPACT_AFTER && this.#stale > this.#size) {
+      this.#order = this.#order.slice(this.#head).filter((log) => !log.dropped);
+      this.#head = 0;
+      this.#stale = 0;
+    }
   }
 }

@@ -11,14 +11,27 @@ function refused(range: string): boolean {
     .some((parameter) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(parameter));
 }
 
+/** The media ranges an `Accept` header admits (q=0 ones left out), as essences. */
+function admittedRanges(accept: string): readonly string[] {
+  return accept
+    .split(",")
+    .filter((range) => !refused(range))
+    .map(essenceOf);
+}
+
+// A client sends the same Accept on every request: the last one's ranges are kept.
+let lastAccept = "";
+let lastRanges: readonly string[] = [];
+
 /** Whether an `Accept` header admits `type`: exactly, by `type/*` or by `*\/*`, unless with q=0. No header admits anything (RFC 9110). */
 export function accepts(accept: string | null, type: string): boolean {
   if (accept === null) return true;
+  if (accept !== lastAccept) {
+    lastRanges = admittedRanges(accept);
+    lastAccept = accept;
+  }
   const wildcard = `${type.slice(0, type.indexOf("/"))}/*`;
-  return accept.split(",").some((range) => {
-    const essence = essenceOf(range);
-    return (essence === type || essence === wildcard || essence === "*/*") && !refused(range);
-  });
+  return lastRanges.some((essence) => essence === type || essence === wildcard || essence === "*/*");
 }
 
 export function isJsonContentType(contentType: string | null): boolean {

@@ -1,0 +1,136 @@
+import * as fc from "fast-check";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { describe, expect, it } from "vitest";
+import { InMemoryEventStore, type StoredEvent, type StreamRef } from "./event-store.js";
+
+/** The store's contract, written the plain way: every event kept in one list, oldest first. */
+class ModelStore {
+  #kept: Array<{ readonly ref: StreamRef; readonly event: StoredEvent }> = [];
+
+  constructor(
+    private readonly maxEvents: number,
+    private readonly maxDataLength: number,
+  ) {}
+
+  get size(): number {
+    return this.#kept.length;
+  }
+
+  append(ref: StreamRef, event: StoredEvent): void {
+    this.#kept.push({ ref, event });
+    const dataLength = () => this.#kept.reduce((sum, kept) => sum + kept.event.data.length, 0);
+    while (this.#kept.length > Math.max(1, this.maxEvents) || (dataLength() > this.maxDataLength && this.#kept.length > 1)) this.#kept.shift();
+  }
+
+  eventsAfter(ref: StreamRef, eventId: string): readonly StoredEvent[] | undefined {
+    const events = this.#kept.filter((kept) => kept.ref.sessionId === ref.sessionId && kept.ref.streamId === ref.streamId).map((kept) => kept.event);
+    const at = events.findIndex((event) => event.id === eventId);
+    return at < 0 ? undefined : events.slice(at + 1);
+  }
+
+  dropSession(sessionId: string): void {
+    this.#kept = this.#kept.filter((kept) => kept.ref.sessionId !== sessionId);
+  }
+}
+
+const ref = (sessionId: string, streamId: string): StreamRef => ({ sessionId, streamId });
+
+const steps = fc.array(
+  fc.oneof(
+    fc.record({ kind: fc.constant("append" as const), session: fc.nat(3), stream: fc.nat(2), count: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 200, max: 700 })), length: fc.nat(4) }),
+    fc.record({ kind: fc.constant("drop" as const), session: fc.nat(3) }),
+  ),
+  { maxLength: 25 },
+);
+
+describe("InMemoryEventStore against its plain model", () => {
+  it("keeps, evicts, replays and forgets exactly what one oldest-first list would, also across its compactions", () => {
+    fc.assert(
+      fc.property(steps, fc.integer({ min: 0, max: 1500 }), fc.integer({ min: 1, max: 3000 }), (run, maxEvents, maxDataLength) => {
+        const store = new InMemoryEventStore({ maxEvents, maxDataLength });
+        const model = new ModelStore(maxEvents, maxDataLength);
+        const ids: Array<{ readonly where: StreamRef; readonly id: string }> = [];
+        let next = 0;
+        for (const step of run) {
+          if (step.kind === "drop") {
+            store.dropSession(`s${step.session}`);
+            model.dropSession(`s${step.session}`);
+          } else {
+            const where = ref(`s${step.session}`, `t${step.stream}`);
+            for (let index = 0; index < step.count; index++) {
+              const event = { id: `e${next++}`, data: "x".repeat(step.length) };
+              store.append(where, event);
+              model.append(where, event);
+              ids.push({ where, id: event.id });
+            }
+          }
+          expect(store.size).toBe(model.size);
+          // Every id ever given, its first and last ones at least: replayed alike, or refused alike.
+          for (const { where, id } of [ids[0], ids[Math.floor(ids.length / 2)], ids.at(-1)].filter((one) => one !== undefined)) {
+            expect(store.eventsAfter(where, id)).toEqual(model.eventsAfter(where, id));
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("evicts a long-lived stream's old event first even after thousands of ended sessions were compacted away", () => {
+    const store = new InMemoryEventStore({ maxEvents: 3 });
+    store.append(ref("long", "get"), { id: "g0", data: "first" });
+    for (let session = 0; session < 3000; session++) {
+      store.append(ref(`short${session}`, "post"), { id: "p0", data: "answer" });
+      store.dropSession(`short${session}`);
+    }
+    expect(store.size).toBe(1);
+    store.append(ref("long", "get"), { id: "g1", data: "" });
+    store.append(ref("long", "get"), { id: "g2", data: "" });
+    expect(store.eventsAfter(ref("long", "get"), "g0")).toEqual([
+      { id: "g1", data: "" },
+      { id: "g2", data: "" },
+    ]);
+    store.append(ref("long", "get"), { id: "g3", data: "" });
+    expect(store.eventsAfter(ref("long", "get"), "g0")).toBeUndefined();
+    expect(store.eventsAfter(ref("long", "get"), "g1")).toEqual([
+      { id: "g2", data: "" },
+      { id: "g3", data: "" },
+    ]);
+  });
+
+  it("holds no memory for sessions that ended, however many, while one old event stays", async () => {
+    setFlagsFromString("--expose-gc");
+    const collectGarbage = runInNewContext("gc") as () => void;
+    const store = new InMemoryEventStore();
+    const cycle = (from: number, to: number) => {
+      for (let session = from; session < to; session++) {
+        store.append(ref(`short${session}`, "post"), { id: "p0", data: "" });
+        store.append(ref(`short${session}`, "post"), { id: "p1", data: "an answer" });
+        store.dropSession(`short${session}`);
+      }
+    };
+    store.append(ref("long", "get"), { id: "g0", data: "first" });
+    const released = appendedAndDropped(store);
+    // A WeakRef's target lives until the current job ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    // An ended session's events go at once, before its traces in the order are compacted away.
+    expect(released.deref()).toBeUndefined();
+    cycle(0, 1000);
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    cycle(1000, 201_000);
+    collectGarbage();
+    // What it would hold if every ended session left a trace: 400 000 entries, well over 8 MiB.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(2 * 1024 * 1024);
+    expect(store.size).toBe(1);
+    expect(store.eventsAfter(ref("long", "get"), "g0")).toEqual([]);
+  });
+});
+
+function appendedAndDropped(store: InMemoryEventStore): WeakRef<StoredEvent> {
+  const event = { id: "p0", data: "" };
+  store.append(ref("dropped", "post"), event);
+  store.dropSession("dropped");
+  return new WeakRef(event);
+}
