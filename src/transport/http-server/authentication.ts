@@ -9,16 +9,33 @@ export type Caller = { readonly ok: true; readonly inbound: InboundContext } | {
 
 /** Runs `authenticate` (when configured) and builds the request's inbound context, or its 401/403/500. */
 export async function identifyCaller(authenticate: Authenticate | undefined, exchange: HttpExchange): Promise<Caller> {
-  const headers = exchange.headers();
-  if (!authenticate) return { ok: true, inbound: { headers } };
+  if (!authenticate) return { ok: true, inbound: new RequestInbound(exchange, undefined) };
   let result: Awaited<ReturnType<Authenticate>>;
   try {
     result = await authenticate(exchange.request());
   } catch (error) {
     return { ok: false, reply: errorReply(500, `Authentication failed: ${describeThrown(error)}`, { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR }) };
   }
-  if ("authInfo" in result) return { ok: true, inbound: { authInfo: result.authInfo, headers } };
+  if ("authInfo" in result) return { ok: true, inbound: new RequestInbound(exchange, result.authInfo) };
   const challenge = result.wwwAuthenticate ?? (result.refuse === 401 ? "Bearer" : undefined);
   const message = result.message ?? (result.refuse === 401 ? "Unauthorized" : "Forbidden");
   return { ok: false, reply: errorReply(result.refuse, message, { code: JSONRPC_ERROR_CODES.UNAUTHORIZED, ...(challenge === undefined ? {} : { headers: { "www-authenticate": challenge } }) }) };
+}
+
+/** A request's inbound context. Its headers are gathered when first read: most requests' never are. */
+class RequestInbound implements InboundContext {
+  readonly #exchange: HttpExchange;
+  #headers: Readonly<Record<string, string>> | undefined;
+
+  constructor(
+    exchange: HttpExchange,
+    readonly authInfo: unknown,
+  ) {
+    this.#exchange = exchange;
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    this.#headers ??= this.#exchange.headers();
+    return this.#headers;
+  }
 }

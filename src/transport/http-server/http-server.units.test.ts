@@ -35,57 +35,6 @@ function sessionTransport(events?: StreamSettings["events"]): HttpSessionTranspo
   return new HttpSessionTransport("session-1", { events, keepAliveMs: 0, retryMs: 1000, maxConnectionMs: undefined, onActivity: () => undefined });
 }
 
-describe("InMemoryEventStore", () => {
-  it("replays, per stream, the events after an id; an id it never held replays nothing", () => {
-    const store = new InMemoryEventStore();
-    store.append(ref("a", "1"), { id: "1_0", data: "" });
-    store.append(ref("a", "1"), { id: "1_1", data: "x" });
-    store.append(ref("a", "2"), { id: "2_0", data: "other stream" });
-    store.append(ref("a", "1"), { id: "1_2", data: "y" });
-    expect(store.eventsAfter(ref("a", "1"), "1_0")).toEqual([{ id: "1_1", data: "x" }, { id: "1_2", data: "y" }]);
-    expect(store.eventsAfter(ref("a", "1"), "1_2")).toEqual([]);
-    expect(store.eventsAfter(ref("a", "1"), "2_0")).toBeUndefined();
-    expect(store.eventsAfter(ref("b", "1"), "1_0")).toBeUndefined();
-    expect(store.eventsAfter(ref("a", "9"), "1_0")).toBeUndefined();
-  });
-
-  it("holds at most maxEvents, evicting the oldest overall — whole streams and sessions when emptied", () => {
-    const store = new InMemoryEventStore({ maxEvents: 2 });
-    store.append(ref("old", "1"), { id: "1_0", data: "a" });
-    store.append(ref("new", "1"), { id: "1_0", data: "b" });
-    store.append(ref("new", "1"), { id: "1_1", data: "c" });
-    expect(store.size).toBe(2);
-    expect(store.eventsAfter(ref("old", "1"), "1_0")).toBeUndefined();
-    expect(store.eventsAfter(ref("new", "1"), "1_0")).toEqual([{ id: "1_1", data: "c" }]);
-    store.append(ref("new", "1"), { id: "1_2", data: "d" });
-    expect(store.eventsAfter(ref("new", "1"), "1_0")).toBeUndefined();
-  });
-
-  it("holds at most maxDataLength characters of data, but always the newest event", () => {
-    const store = new InMemoryEventStore({ maxDataLength: 10, maxEvents: 0 });
-    store.append(ref("s", "1"), { id: "1_0", data: "12345" });
-    store.append(ref("s", "1"), { id: "1_1", data: "123456" });
-    expect(store.size).toBe(1);
-    store.append(ref("s", "1"), { id: "1_2", data: "x".repeat(50) });
-    expect(store.size).toBe(1);
-    expect(store.eventsAfter(ref("s", "1"), "1_2")).toEqual([]);
-  });
-
-  it("forgets a session's events when it ends, and their room is free again", () => {
-    const store = new InMemoryEventStore({ maxEvents: 3, maxDataLength: 3 });
-    store.append(ref("gone", "1"), { id: "1_0", data: "a" });
-    store.append(ref("gone", "2"), { id: "2_0", data: "b" });
-    store.append(ref("kept", "1"), { id: "1_0", data: "c" });
-    store.dropSession("gone");
-    store.dropSession("never-was");
-    expect(store.size).toBe(1);
-    store.append(ref("kept", "1"), { id: "1_1", data: "d" });
-    store.append(ref("kept", "1"), { id: "1_2", data: "e" });
-    expect(store.eventsAfter(ref("kept", "1"), "1_0")).toEqual([{ id: "1_1", data: "d" }, { id: "1_2", data: "e" }]);
-    expect(store.eventsAfter(ref("gone", "1"), "1_0")).toBeUndefined();
-  });
-});
-
 describe("SSE framing", () => {
   it("writes each line of multi-line data as its own data field", () => {
     expect(formatSseEvent({ event: "message", id: "7", retry: 10, data: "a\nb\r\nc" })).toBe("event: message\nid: 7\nretry: 10\ndata: a\ndata: b\ndata: c\n\n");
