@@ -25,8 +25,8 @@ export interface FollowOptions {
   readonly done: () => boolean;
   /** Whether a stream that never gave an event id may be reopened from scratch (the GET stream). */
   readonly reopensWithoutId: boolean;
-  /** What the stream is, for error messages ("the stream of request 3"). */
-  readonly name: string;
+  /** What the stream is, for error messages ("the stream of request 3"): made only for one. */
+  readonly name: () => string;
 }
 
 /**
@@ -51,7 +51,7 @@ export async function followEventStream(first: FetchBody, options: FollowOptions
     retryMs = parser.retryMs ?? retryMs;
     if (options.signal.aborted || options.done()) return;
     if (cursor === "" && !options.reopensWithoutId) {
-      throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `The server ended ${options.name} before it was done, with no event id to resume from`, { cause: broke });
+      throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `The server ended ${options.name()} before it was done, with no event id to resume from`, { cause: broke });
     }
     body = await reconnect(cursor, retryMs, options);
   }
@@ -92,7 +92,7 @@ async function reconnect(cursor: string, retryMs: number | undefined, options: F
     }
   }
   const why = failure ? failure.message : "reconnection is off (maxAttempts is 0)";
-  throw new MCPError(failure ? failure.code : MCP_CODES.TRANSPORT_ERROR, `Could not resume ${options.name}: ${why}`, { cause: failure, data: failure?.data });
+  throw new MCPError(failure ? failure.code : MCP_CODES.TRANSPORT_ERROR, `Could not resume ${options.name()}: ${why}`, { cause: failure, data: failure?.data });
 }
 
 /** Network failures, 5xx and "busy" statuses are worth another attempt; a refusal or a lost session is not. */

@@ -162,10 +162,7 @@ export class StreamableHttpTransport implements Transport {
       onItem: (item) => this.#deliverItem(item, exchange, receiver),
       done: () => exchange.missing() === undefined,
       reopensWithoutId: false,
-      // Only an error message reads it.
-      get name() {
-        return `the stream of ${exchange.name}`;
-      },
+      name: () => `the stream of ${exchange.name}`,
     });
     if (this.#closed && exchange.missing() !== undefined) throw closedError();
   }
@@ -196,7 +193,7 @@ export class StreamableHttpTransport implements Transport {
       onItem: (item) => this.#deliverItem(item, undefined, receiver),
       done: () => false,
       reopensWithoutId: true,
-      name: "the GET stream",
+      name: () => "the GET stream",
     });
   }
 
