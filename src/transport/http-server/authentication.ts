@@ -22,9 +22,12 @@ export async function identifyCaller(authenticate: Authenticate | undefined, exc
   return { ok: false, reply: errorReply(result.refuse, message, { code: JSONRPC_ERROR_CODES.UNAUTHORIZED, ...(challenge === undefined ? {} : { headers: { "www-authenticate": challenge } }) }) };
 }
 
-/** A request's inbound context. Its headers are gathered when first read: most requests' never are. */
+/**
+ * A request's inbound context. Its headers are gathered when first read (most requests' never are);
+ * the exchange is let go then, so a context kept by a handler keeps only the headers.
+ */
 class RequestInbound implements InboundContext {
-  readonly #exchange: HttpExchange;
+  #exchange: HttpExchange | undefined;
   #headers: Readonly<Record<string, string>> | undefined;
 
   constructor(
@@ -35,7 +38,10 @@ class RequestInbound implements InboundContext {
   }
 
   get headers(): Readonly<Record<string, string>> {
-    this.#headers ??= this.#exchange.headers();
-    return this.#headers;
+    if (this.#exchange) {
+      this.#headers = this.#exchange.headers();
+      this.#exchange = undefined;
+    }
+    return this.#headers as Readonly<Record<string, string>>;
   }
 }
