@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describeThrown } from "../error-codes/mcp-error.js";
 import type { BodyText, EventSink, HttpExchange, HttpReply } from "../transport/http-server/http-server.types.js";
-import { headersWith } from "../transport/http-server/responses.js";
+import { headersWith } from "../transport/headers.js";
 
 /**
  * A `node:http` request as a handler's core reads it, with no web objects: headers from Node's

@@ -3,6 +3,7 @@
 // chunk) instead of web `Response` objects and streams, which cost more than the request itself.
 import type { Agent, IncomingMessage, RequestOptions } from "node:http";
 import type { ChunkReader, FetchBody, FetchInit, FetchLike, FetchResponse } from "../transport/http-client/index.js";
+import { headersWith } from "../transport/headers.js";
 import { joined } from "./node-exchange.js";
 
 export interface NodeFetchOptions {
@@ -53,8 +54,7 @@ function send({ request, agent, where }: Target, init: FetchInit): Promise<Fetch
   const { signal } = init;
   if (signal.aborted) return Promise.reject(aborted());
   return new Promise((resolve, reject) => {
-    // Not a spread followed by the length: on Node 20 that costs about ten times this copy.
-    const headers = init.body === undefined ? init.headers : Object.assign({}, init.headers, { "content-length": String(Buffer.byteLength(init.body)) });
+    const headers = init.body === undefined ? init.headers : headersWith(init.headers, { "content-length": String(Buffer.byteLength(init.body)) });
     // Fields named one by one: spreading the options urlToHttpOptions made (no prototype) costs more than the request.
     const requestOptions: RequestOptions = { protocol: where.protocol, hostname: where.hostname, port: where.port, path: where.path, auth: where.auth, method: init.method, headers, agent };
     const outgoing = request(requestOptions, (incoming) => resolve(new NodeResponse(incoming)));

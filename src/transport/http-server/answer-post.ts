@@ -2,7 +2,8 @@ import type { InboundContext } from "../transport/transport.types.js";
 import type { HttpExchange, HttpReply } from "./http-server.types.js";
 import type { JsonOutcome } from "./json-responses.js";
 import type { PostedMessages } from "./messages.js";
-import { emptyReply, errorReply, headersWith, sseHeaders } from "./responses.js";
+import { headersWith } from "../headers.js";
+import { emptyReply, errorReply, sseHeaders } from "./responses.js";
 import type { HttpSessionTransport } from "./session-transport.js";
 
 export interface AnswerSettings {
