@@ -30,6 +30,7 @@ describe("identifyCaller", () => {
     expect(caller.inbound.headers).toEqual({ "x-trace": "t-1" });
     expect(caller.inbound.headers).toBe(caller.inbound.headers);
     expect(gathered()).toBe(1);
+    expect(JSON.parse(JSON.stringify(caller.inbound))).toEqual({ headers: { "x-trace": "t-1" } });
   });
 
   it("carries what authenticate established beside the headers", async () => {
@@ -39,5 +40,6 @@ describe("identifyCaller", () => {
     expect(caller.inbound.authInfo).toEqual({ subject: "alice" });
     expect(gathered()).toBe(0);
     expect(caller.inbound.headers?.["x-trace"]).toBe("t-1");
+    expect(JSON.parse(JSON.stringify(caller.inbound))).toEqual({ authInfo: { subject: "alice" }, headers: { "x-trace": "t-1" } });
   });
 });

@@ -44,4 +44,9 @@ class RequestInbound implements InboundContext {
     }
     return this.#headers as Readonly<Record<string, string>>;
   }
+
+  /** What `JSON.stringify` (a log line) shows: both fields, as a plain context would. */
+  toJSON(): { authInfo: unknown; headers: Readonly<Record<string, string>> } {
+    return { authInfo: this.authInfo, headers: this.headers };
+  }
 }
