@@ -80,7 +80,10 @@ function merged(values: HeaderValues | undefined, own: Readonly<Record<string, s
     }
     given.forEach((value, name) => (headers[name] = value));
   }
-  for (const [name, value] of Object.entries(own)) if (value !== undefined) headers[name] = value;
+  for (const name in own) {
+    const value = own[name];
+    if (value !== undefined) headers[name] = value;
+  }
   return headers;
 }
 

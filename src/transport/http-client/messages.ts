@@ -24,10 +24,13 @@ export function requestIdsOf(message: unknown): JsonRpcId[] {
 
 /** The ids a received value (one message or a batch) answers, with a result or an error. */
 export function answeredIdsOf(value: unknown): JsonRpcId[] {
-  const kinds = new Set(["response", "error-response"]);
-  return asList(value)
-    .filter((one) => kinds.has(classify(one)) && isJsonRpcId(field(one, "id")))
-    .map((one) => field(one, "id") as JsonRpcId);
+  const ids: JsonRpcId[] = [];
+  for (const one of asList(value)) {
+    const kind = classify(one);
+    const id = field(one, "id");
+    if ((kind === "response" || kind === "error-response") && isJsonRpcId(id)) ids.push(id);
+  }
+  return ids;
 }
 
 /** True for the `notifications/initialized` notification. */

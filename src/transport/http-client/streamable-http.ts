@@ -233,9 +233,11 @@ export class StreamableHttpTransport implements Transport {
    * otherwise (or when that fails) the transport closes with a clear error.
    */
   async #exchange(method: "POST" | "GET", plan: RequestPlan): Promise<FetchResponse> {
-    // A request made while a new session is being started waits for it.
-    const failedRenewal = await this.#renewal?.done;
-    if (failedRenewal) throw failedRenewal;
+    // A request made while a new session is being started waits for it (no await without one: a tick per request).
+    if (this.#renewal) {
+      const failedRenewal = await this.#renewal.done;
+      if (failedRenewal) throw failedRenewal;
+    }
     const lost = this.#http.sessionId;
     let response = await this.#http.request(method, plan);
     // An answer to a request given up on (a fetch that ignored the abort) says nothing about the session.
