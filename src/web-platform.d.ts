@@ -31,6 +31,15 @@ declare var AbortController: {
   new (): AbortController;
 };
 
+interface DOMException extends Error {
+  readonly name: string;
+}
+
+declare var DOMException: {
+  prototype: DOMException;
+  new (message?: string, name?: string): DOMException;
+};
+
 type TimerHandle = ReturnType<typeof setTimeout>;
 declare function setTimeout(callback: () => void, ms?: number): { readonly __timer: unique symbol };
 declare function clearTimeout(handle: TimerHandle | undefined): void;

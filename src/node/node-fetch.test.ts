@@ -9,6 +9,7 @@ import { MCPServer } from "../server/mcp-server/mcp-server.js";
 import { readText } from "../transport/http-client/body.js";
 import { HttpSseTransport, StreamableHttpTransport, type FetchInit, type FetchResponse } from "../transport/http-client/index.js";
 import { sseHttpHandler, streamableHttpHandler } from "../transport/http-server/index.js";
+import { toNodeHandler } from "./http-bridge.js";
 import { serveHttp } from "./http-serve.js";
 import { nodeFetch } from "./node-fetch.js";
 
@@ -18,6 +19,19 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).toReversed()) await cleanup();
 });
+
+/** Listens on 127.0.0.1 (closed, connections and all, after the test); resolves with the base URL. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 /** A node:http server on 127.0.0.1 answering each path with its route; it records the sockets it saw. */
 async function serve(routes: Record<string, Route>): Promise<{ url: string; server: Server; ports: number[] }> {
@@ -29,15 +43,7 @@ async function serve(routes: Record<string, Route>): Promise<{ url: string; serv
     request.on("data", (chunk: string) => (body += chunk));
     request.on("end", () => (routes[request.url as string] as Route)(request, response, body));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  cleanups.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, ports };
+  return { url: await listening(server), server, ports };
 }
 
 const bodiless = (method: string): FetchInit => ({ method, headers: {}, signal: new AbortController().signal });
@@ -273,5 +279,67 @@ describe("the HTTP client transports over nodeFetch", () => {
     expect(progress).toEqual([1]);
     await client.close();
     await expect(client.callTool("echo", { text: "again" })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+  });
+});
+
+/**
+ * Serves `handler` on 127.0.0.1 but holds its `holdPost`-th POST unanswered: `held` settles when that
+ * POST arrives, `heldGone` when its connection closes with nothing sent (the client stopped it).
+ */
+async function holdingOnePost(handler: Parameters<typeof toNodeHandler>[0], holdPost: number): Promise<{ url: URL; held: Promise<void>; heldGone: Promise<void> }> {
+  const serveRequest = toNodeHandler(handler);
+  let posts = 0;
+  let arrived!: () => void;
+  let gone!: () => void;
+  const held = new Promise<void>((resolve) => (arrived = resolve));
+  const heldGone = new Promise<void>((resolve) => (gone = resolve));
+  const server = createServer((request, response) => {
+    if (request.method !== "POST" || ++posts !== holdPost) {
+      serveRequest(request, response);
+      return;
+    }
+    response.once("close", () => {
+      if (!response.writableFinished) gone();
+    });
+    arrived();
+  });
+  return { url: new URL(`${await listening(server)}/mcp`), held, heldGone };
+}
+
+describe("the transports' per-request cancel, handed to nodeFetch as it is", () => {
+  it("a call given up stops its POST on the wire (Streamable HTTP, JSON answers)", async () => {
+    const handler = streamableHttpHandler(echoServer(), { enableJsonResponse: true });
+    cleanups.push(() => handler.close());
+    // POSTs: initialize, notifications/initialized, then the call.
+    const { url, held, heldGone } = await holdingOnePost(handler, 3);
+    const client = new MCPClient({ name: "c", version: "1" });
+    await client.connect(new StreamableHttpTransport(url, { fetchImpl: nodeFetch() }));
+    cleanups.push(() => client.close());
+    const givenUp = new AbortController();
+    const call = client.callTool("echo", { text: "hi" }, { signal: givenUp.signal });
+    await held;
+    givenUp.abort();
+    await expect(call).rejects.toMatchObject({ code: MCP_CODES.REQUEST_CANCELLED });
+    await heldGone;
+    await expect(client.callTool("echo", { text: "next" })).resolves.toMatchObject({ content: [{ type: "text", text: "next" }] });
+  });
+
+  it.each([
+    ["Streamable HTTP", () => streamableHttpHandler(echoServer()), (url: URL) => new StreamableHttpTransport(url, { fetchImpl: nodeFetch() })],
+    ["legacy HTTP+SSE", () => sseHttpHandler(echoServer()), (url: URL) => new HttpSseTransport(url, { fetchImpl: nodeFetch() })],
+  ] as const)("%s: close() stops the POSTs still under way", async (_label, handlerOf, transportOf) => {
+    const handler = handlerOf();
+    cleanups.push(() => handler.close());
+    const { url, held, heldGone } = await holdingOnePost(handler, 3);
+    const client = new MCPClient({ name: "c", version: "1" });
+    await client.connect(transportOf(url));
+    const failure = client.callTool("echo", { text: "hi" }).then(
+      () => "answered",
+      (error: unknown) => error,
+    );
+    await held;
+    await client.close();
+    await heldGone;
+    expect(await failure).toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
   });
 });

@@ -5,6 +5,7 @@ import { httpStatusOf, isSessionExpired } from "./http-error.js";
 import { reconnectionDelay, sleep, type ResolvedReconnection } from "./reconnection.js";
 import { SseParser, type SseItem } from "./sse-parser.js";
 import type { FetchBody } from "./http-options.js";
+import type { CancelSignal } from "./request-cancel.js";
 
 /** How many event ids of one stream are remembered to drop replayed duplicates. */
 export const REMEMBERED_EVENT_IDS = 1024;
@@ -16,7 +17,7 @@ export interface FollowOptions {
   readonly reconnection: ResolvedReconnection;
   readonly maxEventBytes: number;
   /** Aborts when the transport closes or the stream is no longer wanted. */
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   /** Opens the stream again with a GET (with `Last-Event-ID` when one is given). */
   readonly reopen: (lastEventId: string | undefined) => Promise<FetchBody>;
   /** Gets every new event and every oversized-event notice, in order. */
@@ -58,7 +59,7 @@ export async function followEventStream(first: FetchBody, options: FollowOptions
 }
 
 /** Reads one connection to its end; returns the error that broke it, if any. */
-export async function pump(body: FetchBody, parser: SseParser, signal: AbortSignal, onItem: (item: SseItem) => void, afterChunk: () => void): Promise<unknown> {
+export async function pump(body: FetchBody, parser: SseParser, signal: CancelSignal, onItem: (item: SseItem) => void, afterChunk: () => void): Promise<unknown> {
   const reader: ChunkReader = body.getReader();
   const stop = (): void => ignoreFailure(reader.cancel());
   signal.addEventListener("abort", stop, { once: true });

@@ -3,6 +3,7 @@ import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import { discardBody } from "./body.js";
 import { httpError } from "./http-error.js";
 import { fetchOf, fetchOrFail, headersFor, type HttpClientOptions, type FetchResponse } from "./http-options.js";
+import { signalFor, type RequestSignal } from "./request-cancel.js";
 
 export const ACCEPT_BOTH = "application/json, text/event-stream";
 export const EVENT_STREAM = "text/event-stream";
@@ -10,7 +11,7 @@ export const EVENT_STREAM = "text/event-stream";
 /** One request to the MCP endpoint. */
 export interface RequestPlan {
   readonly accept: string;
-  readonly signal: AbortSignal;
+  readonly signal: RequestSignal;
   readonly body?: string;
   readonly lastEventId?: string | undefined;
 }
@@ -43,8 +44,10 @@ export class HttpSession {
     const given = headersFor(this.#options.headers, own);
     // Awaited only when the caller's headers come from a function: a tick per request saved.
     const headers = given instanceof Promise ? await given : given;
-    const init = plan.body === undefined ? { method, headers, signal: plan.signal } : { method, headers, body: plan.body, signal: plan.signal };
-    const response = await fetchOrFail(fetchOf(this.#options), this.url, init);
+    const fetchImpl = fetchOf(this.#options);
+    const signal = signalFor(fetchImpl, plan.signal);
+    const init = plan.body === undefined ? { method, headers, signal } : { method, headers, body: plan.body, signal };
+    const response = await fetchOrFail(fetchImpl, this.url, init);
     const assigned = response.headers.get("mcp-session-id");
     if (assigned !== null && this.sessionId === undefined) this.sessionId = assigned;
     return response;

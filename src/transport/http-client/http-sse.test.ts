@@ -67,6 +67,17 @@ describe("HttpSseTransport over fetch", () => {
     expect(live.cancelled).toBe(true);
   });
 
+  it("asks a headers function afresh for every request, the stream's GET and each POST alike", async () => {
+    const server = new FakeServer().on("GET", () => sseAnswer(endpointStream().stream)).on("POST", accepted).on("POST", accepted);
+    let issued = 0;
+    const { transport } = await started(server, { headers: async () => ({ authorization: `Bearer ${++issued}` }) });
+    await transport.send(request(1, "ping"));
+    await transport.send(request(2, "ping"));
+    expect(server.sent("GET")[0]?.headers).toMatchObject({ authorization: "Bearer 1" });
+    expect(server.sent("POST").map((sent) => sent.headers["authorization"])).toEqual(["Bearer 2", "Bearer 3"]);
+    await transport.close();
+  });
+
   it("has no session id when the endpoint carries none, and accepts an absolute endpoint on the same origin", async () => {
     const server = new FakeServer().on("GET", () => sseAnswer(endpointStream("http://127.0.0.1:3000/post").stream));
     const { transport } = await started(server);

@@ -6,6 +6,7 @@ import { bodyFeed, eventSourceFeed, type EventFeed, type EventSourceConstructor,
 import { httpError } from "./http-error.js";
 import { fetchOf, fetchOrFail, headersFor, type HttpClientOptions } from "./http-options.js";
 import { parseFrame, serialise } from "./messages.js";
+import { RequestCancel, signalFor } from "./request-cancel.js";
 import { DEFAULT_MAX_EVENT_BYTES } from "./sse-parser.js";
 
 export interface HttpSseTransportOptions extends HttpClientOptions {
@@ -30,10 +31,10 @@ export class HttpSseTransport implements Transport {
   readonly #options: HttpSseTransportOptions;
   readonly #closing = new AbortController();
   /**
-   * One controller per POST under way, aborted on close. A POST must not carry the long-lived
+   * One cancel per POST under way, aborted on close. A POST must not carry the long-lived
    * `#closing` signal: fetch adds a listener to it per request, gone only when that request is collected.
    */
-  readonly #posts = new Set<AbortController>();
+  readonly #posts = new Set<RequestCancel>();
   #receiver: TransportReceiver | undefined;
   #feed: EventFeed | undefined;
   #endpoint: string | undefined;
@@ -80,11 +81,13 @@ export class HttpSseTransport implements Transport {
     const endpoint = this.#endpoint;
     if (endpoint === undefined) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: call start() and wait for it first");
     const body = serialise(message);
-    const headers = await headersFor(this.#options.headers, { "content-type": "application/json" });
-    const post = new AbortController();
+    const given = headersFor(this.#options.headers, { "content-type": "application/json" });
+    const headers = given instanceof Promise ? await given : given;
+    const post = new RequestCancel();
     this.#posts.add(post);
     try {
-      const response = await fetchOrFail(fetchOf(this.#options), endpoint, { method: "POST", headers, body, signal: post.signal });
+      const fetchImpl = fetchOf(this.#options);
+      const response = await fetchOrFail(fetchImpl, endpoint, { method: "POST", headers, body, signal: signalFor(fetchImpl, post) });
       if (!response.ok) throw await httpError(response, "POST", endpoint);
       discardBody(response);
     } finally {

@@ -1,5 +1,6 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
+import type { CancelSignal } from "./request-cancel.js";
 
 /** How a broken or server-closed SSE stream is reconnected. */
 export interface ReconnectionOptions {
@@ -34,7 +35,7 @@ export function reconnectionDelay(attempt: number, serverRetryMs: number | undef
 }
 
 /** Resolves after `ms`, or rejects with `MCP.TRANSPORT_CLOSED` as soon as `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal: CancelSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const closed = (): void => {
       clearTimeout(timer);

@@ -9,6 +9,7 @@ import type { HttpClientOptions, FetchBody, FetchResponse } from "./http-options
 import { ACCEPT_BOTH, EVENT_STREAM, HttpSession, unexpectedType, type RequestPlan } from "./http-session.js";
 import { cancelledRequestId, initializeRequestId, isInitializedNotification, parseFrame, requestIdsOf, serialise } from "./messages.js";
 import { PostExchange } from "./post-exchange.js";
+import { RequestCancel, type RequestSignal } from "./request-cancel.js";
 import { renewSession, type KeptInitialize } from "./session-renewal.js";
 import { resolveReconnection, type ReconnectionOptions, type ResolvedReconnection } from "./reconnection.js";
 import { DEFAULT_MAX_EVENT_BYTES, type SseItem } from "./sse-parser.js";
@@ -48,9 +49,9 @@ export class StreamableHttpTransport implements Transport {
   readonly #reconnection: ResolvedReconnection;
   readonly #closing = new AbortController();
   /** The streams of requests still open, by request id: a cancel closes its stream. */
-  readonly #requestStreams = new Map<JsonRpcId, AbortController>();
-  /** One controller per POST under way, aborted on close (no AbortSignal.any per POST: it is slow and lingers). */
-  readonly #posts = new Set<AbortController>();
+  readonly #requestStreams = new Map<JsonRpcId, RequestCancel>();
+  /** One cancel per POST under way, aborted on close (no AbortSignal.any per POST: it is slow and lingers). */
+  readonly #posts = new Set<RequestCancel>();
   #receiver: TransportReceiver | undefined;
   #closed = false;
   readonly #http: HttpSession;
@@ -105,16 +106,15 @@ export class StreamableHttpTransport implements Transport {
     const initializeId = initializeRequestId(message);
     if (initializeId !== undefined) this.#initialize = { body, id: initializeId };
     const exchange = new PostExchange(message, requestIdsOf(message));
-    const stream = new AbortController();
+    const stream = new RequestCancel();
     for (const id of exchange.ids) this.#requestStreams.set(id, stream);
     this.#posts.add(stream);
     try {
-      const signal = stream.signal;
-      const response = await this.#exchange("POST", { accept: ACCEPT_BOTH, body, signal });
-      await this.#answer(response, exchange, receiver, signal);
+      const response = await this.#exchange("POST", { accept: ACCEPT_BOTH, body, signal: stream });
+      await this.#answer(response, exchange, receiver, stream);
     } catch (error) {
       // A request given up by a cancel needs nothing more; its caller has moved on.
-      if (stream.signal.aborted && !this.#closed) return;
+      if (stream.aborted && !this.#closed) return;
       throw this.#closed && !isSessionExpired(error) ? closedError(error) : error;
     } finally {
       for (const id of exchange.ids) this.#requestStreams.delete(id);
@@ -131,7 +131,7 @@ export class StreamableHttpTransport implements Transport {
     this.#receiver?.onClose();
   }
 
-  async #answer(response: FetchResponse, exchange: PostExchange, receiver: TransportReceiver, signal: AbortSignal): Promise<void> {
+  async #answer(response: FetchResponse, exchange: PostExchange, receiver: TransportReceiver, signal: RequestCancel): Promise<void> {
     if (!response.ok) throw await httpError(response, "POST", this.url);
     if (exchange.ids.length === 0 || response.status === 202) {
       discardBody(response);
@@ -153,7 +153,7 @@ export class StreamableHttpTransport implements Transport {
     if (missing) throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `The server answered POST ${this.url} without a response to ${missing}`, { data: { body: text.slice(0, 2048) } });
   }
 
-  async #followPostStream(body: FetchBody, exchange: PostExchange, receiver: TransportReceiver, signal: AbortSignal): Promise<void> {
+  async #followPostStream(body: FetchBody, exchange: PostExchange, receiver: TransportReceiver, signal: RequestCancel): Promise<void> {
     await followEventStream(body, {
       reconnection: this.#reconnection,
       maxEventBytes: this.#maxMessageBytes,
@@ -197,7 +197,7 @@ export class StreamableHttpTransport implements Transport {
     });
   }
 
-  async #openEventStream(lastEventId: string | undefined, signal: AbortSignal): Promise<FetchBody> {
+  async #openEventStream(lastEventId: string | undefined, signal: RequestSignal): Promise<FetchBody> {
     const response = await this.#exchange("GET", { accept: EVENT_STREAM, lastEventId, signal });
     if (!response.ok) throw await httpError(response, "GET", this.url);
     const type = mediaTypeOf(response);
