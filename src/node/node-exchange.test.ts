@@ -96,9 +96,10 @@ describe("serveHttp with our handlers: the exchange read from node:http", () => 
     expect(seen[1]?.inbound).toMatchObject({ authInfo: "caller", headers: { "set-cookie": "a=1, b=2", "x-probe": "p", "content-type": "application/json" } });
   });
 
-  it("answers JSON with its length, and reads a body that comes in pieces", async () => {
+  it("answers JSON with its length, and reads a body that comes in pieces (also after a body that was not UTF-8)", async () => {
     const url = await servedEndpoint({ enableJsonResponse: true });
     const session = await openSession(url);
+    expect((await send(url, { headers: { ...POST_HEADERS, "mcp-session-id": session }, chunks: [new Uint8Array([0x7b, 0xc3, 0x7d])] })).status).toBe(400);
     const message = JSON.stringify(rpc(1, "tools/call", { name: "echo", arguments: { text: "héllo" } }));
     const bytes = new TextEncoder().encode(message);
     const answer = await send(url, { headers: { ...POST_HEADERS, "mcp-session-id": session }, chunks: [bytes.subarray(0, 50), bytes.subarray(50)] });

@@ -91,9 +91,12 @@ function readText(req: IncomingMessage, maxBytes: number, refuse: () => void): P
   });
 }
 
+// Shared: decoding whole texts keeps no state between them.
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
 function decoded(chunks: Buffer[]): BodyText {
   try {
-    return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) };
+    return { ok: true, text: strictUtf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) };
   } catch (error) {
     return { ok: false, tooLarge: false, detail: describeThrown(error) };
   }
