@@ -40,6 +40,15 @@ interface Answer {
 
 type Outgoing = { method?: string; headers?: Record<string, string | string[]>; chunks?: ReadonlyArray<string | Uint8Array> };
 
+/** A GET with exactly this target and Host, as a client could send them. */
+function rawGet(port: string, path: string, host: string): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    httpRequest({ host: "127.0.0.1", port, path, setHost: false, headers: { host, accept: "text/event-stream" } }, (response) => void read(response).then(resolve, reject))
+      .on("error", reject)
+      .end();
+  });
+}
+
 function read(response: IncomingMessage): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let body = "";
@@ -128,14 +137,23 @@ describe("serveHttp with our handlers: the exchange read from node:http", () => 
     expect(old).toMatch(/^HTTP\/1\.1 400 Bad Request[^]*Mcp-Session-Id header is required/);
   });
 
+  it("refuses every target and Host that make no URL (400), also once a good Host let plain paths through", async () => {
+    const url = await servedEndpoint({});
+    const { port, host } = new URL(url);
+    const invalid = { status: 400, body: expect.stringContaining("Invalid URL") };
+    // The first request with this Host is parsed; the next plain paths with it need not be.
+    expect((await rawGet(port, "/mcp", host)).status).toBe(400);
+    expect((await rawGet(port, "/mcp?x=%zz#f", host)).body).toContain("Mcp-Session-Id header is required");
+    expect(await rawGet(port, "/mcp", "[nonsense")).toMatchObject(invalid);
+    // Targets that name a host of their own are parsed whatever the Host.
+    for (const target of ["//[nonsense/mcp", "/\\[nonsense/mcp", "http://[nonsense/mcp", "//127.0.0.1:99999/mcp"]) expect(await rawGet(port, target, host)).toMatchObject(invalid);
+    expect((await rawGet(port, "/mcp", host)).body).toContain("Mcp-Session-Id header is required");
+  });
+
   it("answers 400 when Host makes no URL, 500 when the reply cannot be written, and 500 when a handler throws", async () => {
     const url = await servedEndpoint({ authenticate: () => ({ refuse: 401, wwwAuthenticate: "Bearer\nbroken" }) });
     const { port } = new URL(url);
-    const badHost = await new Promise<Answer>((resolve, reject) => {
-      httpRequest({ host: "127.0.0.1", port, path: "/mcp", setHost: false, headers: { host: "[nonsense" } }, (response) => void read(response).then(resolve, reject))
-        .on("error", reject)
-        .end();
-    });
+    const badHost = await rawGet(port, "/mcp", "[nonsense");
     expect(badHost.status).toBe(400);
     const unwritable = await send(url, { headers: POST_HEADERS, chunks: ["{}"] });
     expect(unwritable).toMatchObject({ status: 500, statusMessage: "Internal Server Error", body: expect.stringContaining("Invalid character in header content") });

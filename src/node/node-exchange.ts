@@ -10,7 +10,7 @@ import { headersWith } from "../transport/headers.js";
  */
 export class NodeExchange implements HttpExchange {
   readonly method: string;
-  readonly url: URL;
+  #url: URL | undefined;
   #request: Request | undefined;
 
   /** Throws when the request's Host and path make no URL (the caller answers 400). */
@@ -19,8 +19,14 @@ export class NodeExchange implements HttpExchange {
     private readonly res: ServerResponse,
   ) {
     this.method = req.method as string;
-    // A request without Host (HTTP/1.0) is about this server.
-    this.url = new URL(req.url as string, `http://${req.headers.host ?? "localhost"}`);
+    // Most requests never read their URL: it is parsed here only when nothing cheaper tells it parses.
+    if (!surelyParses(req.url as string, req.headers.host)) this.#url = parseUrl(req);
+  }
+
+  /** The request's URL, parsed when first read. */
+  get url(): URL {
+    this.#url ??= parseUrl(this.req);
+    return this.#url;
   }
 
   header(name: string): string | null {
@@ -46,6 +52,33 @@ export class NodeExchange implements HttpExchange {
     this.#request ??= new Request(this.url, { method: this.method, headers: this.headers() });
     return this.#request;
   }
+}
+
+function parseUrl(req: IncomingMessage): URL {
+  const url = new URL(req.url as string, baseOf(req.headers.host));
+  if (isPathOnly(req.url as string)) lastGoodHost = req.headers.host;
+  return url;
+}
+
+/** A request without Host (HTTP/1.0) is about this server. */
+function baseOf(host: string | undefined): string {
+  return `http://${host ?? "localhost"}`;
+}
+
+/** The last Host that made a URL: the requests of one client all carry the same. */
+let lastGoodHost: string | undefined;
+
+/** Whether `target` parses against `host` for sure, with no parsing: a plain path, and a Host known good. */
+function surelyParses(target: string, host: string | undefined): boolean {
+  return host !== undefined && host === lastGoodHost && isPathOnly(target);
+}
+
+// A path, query and fragment cannot fail to parse; a target starting `//` or `/\` (after tabs and
+// line breaks, which the parser drops) names a host of its own, which can.
+const PATH_ONLY = /^\/(?![/\\])[^\t\n\r]*$/;
+
+function isPathOnly(target: string): boolean {
+  return PATH_ONLY.test(target);
 }
 
 /** A header of a node:http message as one text: repeated ones (an array) joined as `Headers` joins them. */
