@@ -1,0 +1,25 @@
+// The suite Stryker runs against each mutant: the unit tests beside the sources. The e2e tests
+// drive the built package (dist/), which a mutant of src/ never reaches, so they are left out, and
+// so are the coverage thresholds (Stryker measures what each test covers itself).
+//
+// Stryker switches mutants on at run time, so the sources need not be loaded again for each
+// mutant: most test files share one module graph (`isolate: false`), which makes a mutant's run
+// several times cheaper. The files that test what a fresh process has not loaded yet get their own.
+import { defineConfig } from "vitest/config";
+
+const FRESH_GRAPH = [
+  "src/schemas/wire-loader.test.ts",
+  "src/server/mcp-server/mcp-server.converter.test.ts",
+  "src/transport/http-server/streamable-http.resume.test.ts",
+];
+
+export default defineConfig({
+  test: {
+    environment: "node",
+    restoreMocks: true,
+    projects: [
+      { extends: true, test: { name: "shared", include: ["src/**/*.test.ts"], exclude: FRESH_GRAPH, isolate: false } },
+      { extends: true, test: { name: "fresh", include: FRESH_GRAPH, isolate: true } },
+    ],
+  },
+});
