@@ -1,9 +1,11 @@
+import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
+import type * as z from "zod/mini";
 
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from "../constants/index.js";
 import type { RevisionCodec } from "./codec.js";
 import { CODECS, codecFor } from "./codecs.js";
-import { NOTIFICATION_SAMPLES, REQUEST_SAMPLES, type Sample } from "./samples.test-helpers.js";
+import { NOTIFICATION_SAMPLES, REQUEST_SAMPLES, type Rejected, type Sample, type SampleSet } from "./samples.test-helpers.js";
 import { validate } from "./validate.js";
 
 const BASE_CLIENT_REQUESTS = [
@@ -75,10 +77,68 @@ const EXPECTED_METHODS: Record<ProtocolVersion, ExpectedMethods> = {
 
 const sorted = (names: readonly string[]): string[] => names.toSorted();
 
+const isPlainObject = (value: unknown): value is object => typeof value === "object" && value !== null && !Array.isArray(value);
+
 function withExtension(value: unknown): unknown {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? { ...value, "x-extension": { kept: true } }
-    : value;
+  return isPlainObject(value) ? { ...value, "x-extension": { kept: true } } : value;
+}
+
+/** One schema of a revision: every place the codec uses it, and the samples of those places, each once. */
+interface SchemaUse {
+  readonly schema: z.ZodMiniType;
+  readonly places: string;
+  readonly valid: readonly Sample[];
+  readonly invalid: readonly Rejected[];
+}
+
+// A schema serves several places (ping in both directions; ping, logging/setLevel and the subscriptions
+// share one empty result), and places share sample sets: one row per schema and sample, not per place.
+function schemaUses(codec: RevisionCodec): SchemaUse[] {
+  const uses = new Map<z.ZodMiniType, { places: string[]; valid: Set<Sample>; invalid: Set<Rejected> }>();
+  const use = (schema: z.ZodMiniType, place: string, samples: SampleSet | undefined): void => {
+    const entry = uses.get(schema) ?? { places: [], valid: new Set(), invalid: new Set() };
+    uses.set(schema, entry);
+    entry.places.push(place);
+    for (const sample of samples?.valid ?? []) entry.valid.add(sample);
+    for (const sample of samples?.invalid ?? []) entry.invalid.add(sample);
+  };
+  for (const [direction, requests] of [["client", codec.clientRequests], ["server", codec.serverRequests]] as const) {
+    for (const [method, { params, result }] of Object.entries(requests)) {
+      use(params, `${direction} ${method} params`, REQUEST_SAMPLES[method]?.params);
+      use(result, `${direction} ${method} result`, REQUEST_SAMPLES[method]?.result);
+    }
+  }
+  for (const [direction, notifications] of [["client", codec.clientNotifications], ["server", codec.serverNotifications]] as const) {
+    for (const [method, schema] of Object.entries(notifications)) use(schema, `${direction} ${method}`, NOTIFICATION_SAMPLES[method]);
+  }
+  return [...uses].map(([schema, { places, valid, invalid }]) => ({ schema, places: places.join(", "), valid: [...valid], invalid: [...invalid] }));
+}
+
+const revisionsWith = (has: (codec: RevisionCodec) => boolean): ProtocolVersion[] => PROTOCOL_VERSIONS.filter((version) => has(codecFor(version)));
+/** The methods some revision has, in either direction. */
+const methodsOf = (tables: (codec: RevisionCodec) => readonly object[]): string[] => [
+  ...new Set(PROTOCOL_VERSIONS.flatMap((version) => tables(codecFor(version)).flatMap((table) => Object.keys(table)))),
+];
+const REQUEST_METHODS = methodsOf((codec) => [codec.clientRequests, codec.serverRequests]);
+const NOTIFICATION_METHODS = methodsOf((codec) => [codec.clientNotifications, codec.serverNotifications]);
+
+const USABLE = { defined: true, hasValid: true, hasInvalid: true, hasValidObject: true, invalidAlsoValid: [] as string[], revisionLinesAmiss: [] as string[] };
+
+/** What makes a sample set test something, as one object to compare with USABLE (a failure shows which part is amiss). */
+function usability(set: SampleSet | undefined, revisions: readonly ProtocolVersion[]): typeof USABLE {
+  const { valid, invalid } = set ?? { valid: [], invalid: [] };
+  return {
+    defined: set !== undefined,
+    hasValid: valid.length > 0,
+    hasInvalid: invalid.length > 0,
+    // withExtension adds a key only to an object: without one, "keeps unknown keys" checks nothing.
+    hasValidObject: valid.some(([, value]) => isPlainObject(value)),
+    invalidAlsoValid: invalid.filter(([, value]) => valid.some(([, accepted]) => isDeepStrictEqual(accepted, value))).map(([label]) => label),
+    // A per-revision line names exactly the revisions with the method, and is per revision because the lines differ.
+    revisionLinesAmiss: invalid
+      .filter(([, , issues]) => typeof issues !== "string" && !(isDeepStrictEqual(Object.keys(issues), revisions) && new Set(Object.values(issues)).size > 1))
+      .map(([label]) => label),
+  };
 }
 
 describe("CODECS", () => {
@@ -94,6 +154,24 @@ describe("CODECS", () => {
   it("allows JSON-RPC batching only in 2025-03-26", () => {
     const batching = PROTOCOL_VERSIONS.filter((version) => codecFor(version).batching);
     expect(batching).toEqual(["2025-03-26"]);
+  });
+});
+
+describe("samples", () => {
+  it("exist for exactly the methods some revision has", () => {
+    expect(sorted(Object.keys(REQUEST_SAMPLES))).toEqual(sorted(REQUEST_METHODS));
+    expect(sorted(Object.keys(NOTIFICATION_SAMPLES))).toEqual(sorted(NOTIFICATION_METHODS));
+  });
+
+  it.each(REQUEST_METHODS)("request %s has usable params and result samples", (method) => {
+    const revisions = revisionsWith((codec) => method in codec.clientRequests || method in codec.serverRequests);
+    expect(usability(REQUEST_SAMPLES[method]?.params, revisions)).toEqual(USABLE);
+    expect(usability(REQUEST_SAMPLES[method]?.result, revisions)).toEqual(USABLE);
+  });
+
+  it.each(NOTIFICATION_METHODS)("notification %s has usable samples", (method) => {
+    const revisions = revisionsWith((codec) => method in codec.clientNotifications || method in codec.serverNotifications);
+    expect(usability(NOTIFICATION_SAMPLES[method], revisions)).toEqual(USABLE);
   });
 });
 
@@ -115,57 +193,21 @@ describe.each(PROTOCOL_VERSIONS)("codec %s", (version) => {
     }
   });
 
-  const requests = [
-    ...Object.entries(codec.clientRequests).map(([method, schemas]) => ({ direction: "client", method, schemas })),
-    ...Object.entries(codec.serverRequests).map(([method, schemas]) => ({ direction: "server", method, schemas })),
-  ];
+  const uses = schemaUses(codec);
 
-  describe.each(requests)("$direction request $method", ({ method, schemas }) => {
-    const samples = REQUEST_SAMPLES[method];
-
-    it("has samples", () => {
-      expect(samples).toBeDefined();
-    });
-
-    const params = samples?.params;
-    const result = samples?.result;
-
-    it.each<Sample>(params?.valid ?? [])("accepts params and keeps unknown keys: %s", (_label, value) => {
-      expect(validate(schemas.params, value)).toEqual({ ok: true, value });
-      const extended = withExtension(value);
-      expect(validate(schemas.params, extended)).toEqual({ ok: true, value: extended });
-    });
-    it.each<Sample>(params?.invalid ?? [])("rejects params: %s", (_label, value) => {
-      expect(validate(schemas.params, value).ok).toBe(false);
-    });
-    it.each<Sample>(result?.valid ?? [])("accepts result and keeps unknown keys: %s", (_label, value) => {
-      expect(validate(schemas.result, value)).toEqual({ ok: true, value });
-      const extended = withExtension(value);
-      expect(validate(schemas.result, extended)).toEqual({ ok: true, value: extended });
-    });
-    it.each<Sample>(result?.invalid ?? [])("rejects result: %s", (_label, value) => {
-      expect(validate(schemas.result, value).ok).toBe(false);
-    });
+  it("labels each sample of a schema distinctly (the labels name the rows)", () => {
+    const labelled = uses.map(({ places, valid, invalid }) => ({ places, labels: [...valid, ...invalid].map(([label]) => label) }));
+    expect(labelled.filter(({ labels }) => new Set(labels).size !== labels.length).map(({ places }) => places)).toEqual([]);
   });
 
-  const notifications = [
-    ...Object.entries(codec.clientNotifications).map(([method, schema]) => ({ direction: "client", method, schema })),
-    ...Object.entries(codec.serverNotifications).map(([method, schema]) => ({ direction: "server", method, schema })),
-  ];
-
-  describe.each(notifications)("$direction notification $method", ({ method, schema }) => {
-    const samples = NOTIFICATION_SAMPLES[method];
-
-    it("has samples", () => {
-      expect(samples).toBeDefined();
-    });
-    it.each<Sample>(samples?.valid ?? [])("accepts params and keeps unknown keys: %s", (_label, value) => {
+  describe.each(uses.map((use) => [use.places, use] as const))("%s", (_places, { schema, valid, invalid }) => {
+    it.each<Sample>(valid)("accepts and keeps unknown keys: %s", (_label, value) => {
       expect(validate(schema, value)).toEqual({ ok: true, value });
       const extended = withExtension(value);
       expect(validate(schema, extended)).toEqual({ ok: true, value: extended });
     });
-    it.each<Sample>(samples?.invalid ?? [])("rejects params: %s", (_label, value) => {
-      expect(validate(schema, value).ok).toBe(false);
+    it.each<Rejected>(invalid)("rejects with its issue line: %s", (_label, value, issues) => {
+      expect(validate(schema, value)).toStrictEqual({ ok: false, issues: typeof issues === "string" ? issues : issues[version] });
     });
   });
 });
