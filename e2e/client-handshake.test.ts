@@ -86,6 +86,20 @@ describe("MCPClient handshake with the SDK's McpServer", () => {
     expect(client.protocolVersion).toBeUndefined();
   });
 
+  it("after a failed connect, calls reject MCP.TRANSPORT_CLOSED", async () => {
+    const refused = new MCPClient(CLIENT_INFO, { telemetry: null });
+    await expect(refused.connect((await rawServer({ ping: () => ({}) }, () => "1999-01-01")).clientEnd)).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH });
+    const unstarted = new MCPClient(CLIENT_INFO, { telemetry: null });
+    const broken: Transport = { start: () => Promise.reject(new Error("no wire")), send: () => Promise.resolve(), close: () => Promise.resolve() };
+    await expect(unstarted.connect(broken)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR });
+    for (const client of [refused, unstarted]) {
+      expect(client.connected).toBe(false);
+      await expect(client.ping()).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+      await expect(client.listAllTools()).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+      await expect(client.callTool("noop")).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+    }
+  });
+
   it("accepts an older revision the server prefers, and speaks it from then on", async () => {
     const server = await rawServer({ ping: () => ({}) }, () => "2024-11-05");
     const client = new MCPClient(CLIENT_INFO, { telemetry: null });

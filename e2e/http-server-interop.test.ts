@@ -16,32 +16,103 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { afterEach, describe, expect, it } from "vitest";
-import { MCPServer } from "../src/index.js";
+import { MCPServer, type HandlerContext } from "../src/index.js";
 import { serveHttp } from "../src/node/index.js";
-import { sseHttpHandler, streamableHttpHandler, type HttpHandler, type StreamableHttpHandler, type StreamableHttpOptions } from "../src/transport/http-server/index.js";
+import {
+  InMemoryEventStore,
+  sseHttpHandler,
+  streamableHttpHandler,
+  type HttpHandler,
+  type StoredEvent,
+  type StreamRef,
+  type StreamableHttpHandler,
+  type StreamableHttpOptions,
+} from "../src/transport/http-server/index.js";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).toReversed()) await cleanup();
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+interface Progress {
+  readonly progress: number;
+  readonly message?: string | undefined;
+}
 
-/** What the server saw happen, for the assertions the client cannot make. */
+/** Values in the order they came; `until` resolves as soon as they satisfy a condition. */
+class Log<T> {
+  readonly values: T[] = [];
+  readonly #waiters = new Set<() => void>();
+
+  push(value: T): void {
+    this.values.push(value);
+    for (const waiter of this.#waiters) waiter();
+  }
+
+  until(holds: (values: readonly T[]) => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (!holds(this.values)) return;
+        this.#waiters.delete(check);
+        resolve();
+      };
+      this.#waiters.add(check);
+      check();
+    });
+  }
+}
+
+/** The default event store, logging what each GET with Last-Event-ID resumes after: that event's data ("" for a priming event). */
+class ResumeLog extends InMemoryEventStore {
+  readonly resumedAfter = new Log<string>();
+  readonly #data = new Map<string, string>();
+
+  override append(stream: StreamRef, event: StoredEvent): void {
+    this.#data.set(event.id, event.data);
+    super.append(stream, event);
+  }
+
+  override eventsAfter(stream: StreamRef, eventId: string): readonly StoredEvent[] | undefined {
+    this.resumedAfter.push(this.#data.get(eventId) ?? "");
+    return super.eventsAfter(stream, eventId);
+  }
+}
+
+/** What the server saw happen and what the client heard, for the tools to wait on and the assertions the client cannot make. */
 interface Observed {
-  cancelled: string[];
+  readonly cancelled: string[];
+  /** Calls of `hold` the server entered. */
+  holding: number;
+  /** Progress the tools sent to a client that asked for it. */
+  sent: number;
+  /** Progress the client heard (through `Connected.onprogress`). */
+  readonly heard: Log<Progress>;
+  readonly events: ResumeLog;
+}
+
+async function report(ctx: HandlerContext, observed: Observed, progress: number, total: number, message: string): Promise<void> {
+  await ctx.progress(progress, total, message);
+  if (ctx.meta?.["progressToken"] !== undefined) observed.sent++;
+}
+
+/**
+ * A tool answers once the client heard all its progress: the SDK's legacy SSE client handles a
+ * notification a microtask after a response read in the same chunk, and with JSON answers progress
+ * comes on another connection than the answer; either way it could find its handler gone.
+ */
+function heardAll(observed: Observed): Promise<void> {
+  return observed.heard.until((heard) => heard.length === observed.sent);
 }
 
 function interopServer(observed: Observed, handlerRef: { current?: StreamableHttpHandler }): MCPServer {
   const server = new MCPServer({ name: "interop-http", version: "1.0.0" });
   server.tool("count", { inputSchema: z.object({ to: z.number().int() }) }, async ({ to }, ctx) => {
-    for (let step = 1; step <= to; step++) await ctx.progress(step, to, `counted ${step}`);
-    // The SDK's legacy SSE client handles notifications a microtask later than responses: a last
-    // progress read in the same chunk as the answer would find its handler gone. Real tools work between.
-    await sleep(20);
+    for (let step = 1; step <= to; step++) await report(ctx, observed, step, to, `counted ${step}`);
+    await heardAll(observed);
     return { content: [{ type: "text", text: `counted to ${to}` }] };
   });
   server.tool("hold", {}, async (_args, ctx) => {
+    observed.holding++;
     await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
     observed.cancelled.push(String(ctx.signal.reason instanceof Error ? ctx.signal.reason.message : ctx.signal.reason));
     return { content: [{ type: "text", text: "too late" }] };
@@ -56,11 +127,21 @@ function interopServer(observed: Observed, handlerRef: { current?: StreamableHtt
   });
   server.tool("roots", {}, async (_args, ctx) => ({ content: [{ type: "text", text: (await ctx.listRoots()).roots.map((root) => root.uri).join(",") }] }));
   server.tool("poll-me", {}, async (_args, ctx) => {
-    await ctx.progress(1, 2, "before the poll");
+    await report(ctx, observed, 1, 2, "before the poll");
     const closed = await handlerRef.current?.closeSSEStream(ctx.session.id, ctx.requestId);
-    await sleep(30);
-    await ctx.progress(2, 2, "after the poll");
+    // Sent while the client is away: it comes with the replay when the client polls back.
+    await report(ctx, observed, 2, 2, "after the poll");
+    await heardAll(observed);
     return { content: [{ type: "text", text: `stream closed mid-call: ${closed}` }] };
+  });
+  // Outlasts maxSseConnectionMs: goes on once the client came back for this call's stream, which the server cut.
+  server.tool("outlast", {}, async (_args, ctx) => {
+    await report(ctx, observed, 1, 2, "before the cut");
+    await observed.events.resumedAfter.until((resumed) => resumed.some((data) => data.includes("before the cut")));
+    // At once: the SDK client resumes a stream cut again only if that connection brought an event id.
+    await report(ctx, observed, 2, 2, "after the cut");
+    await heardAll(observed);
+    return { content: [{ type: "text", text: "outlasted the connection" }] };
   });
   server.resource("config", "config://app", { mimeType: "application/json" }, (uri) => ({ contents: [{ uri, text: '{"mode":"dark"}' }] }));
   server.prompt("greet", { arguments: { name: { required: true } } }, ({ name }) => ({ messages: [{ role: "user", content: { type: "text", text: `Hello, ${name}!` } }] }));
@@ -78,16 +159,18 @@ interface Connected {
   readonly notifications: { updated: string[]; logs: unknown[]; toolsChanged: number };
   /** Every HTTP exchange: "METHOD status" plus " resume" for a GET with Last-Event-ID. */
   readonly exchanges: string[];
+  /** The `onprogress` of a call: what it hears goes to `observed.heard`. */
+  readonly onprogress: (update: Progress) => void;
 }
 
 async function connect(flavour: Flavour, options: StreamableHttpOptions = {}): Promise<Connected> {
-  const observed: Observed = { cancelled: [] };
+  const observed: Observed = { cancelled: [], holding: 0, sent: 0, heard: new Log(), events: new ResumeLog() };
   const handlerRef: { current?: StreamableHttpHandler } = {};
   const server = interopServer(observed, handlerRef);
   let handler: HttpHandler;
   if (flavour === "legacy-sse") handler = sseHttpHandler(server);
   else {
-    const streamable = streamableHttpHandler(server, { ...options, ...(flavour === "streamable-json" ? { enableJsonResponse: true } : {}) });
+    const streamable = streamableHttpHandler(server, { eventStore: observed.events, ...options, ...(flavour === "streamable-json" ? { enableJsonResponse: true } : {}) });
     handlerRef.current = streamable;
     handler = streamable;
   }
@@ -113,7 +196,13 @@ async function connect(flavour: Flavour, options: StreamableHttpOptions = {}): P
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => void notifications.toolsChanged++);
   await client.connect(transport);
   cleanups.push(() => client.close());
-  return { client, transport, server, handler, observed, notifications, exchanges };
+  const onprogress = ({ progress, message }: Progress): void => observed.heard.push({ progress, message });
+  return { client, transport, server, handler, observed, notifications, exchanges, onprogress };
+}
+
+/** The GETs that resumed a stream, with their status. */
+function resumes(connected: Connected): string[] {
+  return connected.exchanges.filter((exchange) => exchange.endsWith("resume"));
 }
 
 /** Server-initiated traffic needs the client's GET stream (Streamable HTTP); wait until it is there. */
@@ -130,14 +219,13 @@ describe.each<Flavour>(["streamable", "streamable-json", "legacy-sse"])("the SDK
     const { client } = connected;
     // In JSON mode, what a tool sends before its answer travels on the client's GET stream.
     if (flavour === "streamable-json") await untilListening(connected);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["count", "hold", "ask-model", "ask-user", "roots", "poll-me"]);
-    const progress: number[] = [];
-    const result = await client.callTool({ name: "count", arguments: { to: 3 } }, undefined, { onprogress: (update) => void progress.push(update.progress) });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["count", "hold", "ask-model", "ask-user", "roots", "poll-me", "outlast"]);
+    const result = await client.callTool({ name: "count", arguments: { to: 3 } }, undefined, { onprogress: connected.onprogress });
     expect(result.content).toEqual([{ type: "text", text: "counted to 3" }]);
-    expect(progress).toEqual([1, 2, 3]);
+    expect(connected.observed.heard.values.map((update) => update.progress)).toEqual([1, 2, 3]);
     const abort = new AbortController();
     const held = client.callTool({ name: "hold" }, undefined, { signal: abort.signal });
-    await sleep(50);
+    await expect.poll(() => connected.observed.holding).toBe(1);
     abort.abort(new Error("user pressed stop"));
     await expect(held).rejects.toThrow("user pressed stop");
     await expect.poll(() => connected.observed.cancelled).toEqual([expect.stringContaining("user pressed stop")]);
@@ -175,32 +263,43 @@ describe.each<Flavour>(["streamable", "streamable-json", "legacy-sse"])("the SDK
 
 describe("Streamable HTTP specifics with the SDK client", () => {
   it("SEP-1699: the server ends the POST stream mid-call; the client polls back with Last-Event-ID and gets the rest", async () => {
-    const { client } = await connect("streamable", { retryMs: 20 });
-    const progress: string[] = [];
-    const result = await client.callTool({ name: "poll-me" }, undefined, { onprogress: (update) => void progress.push(update.message as string) });
+    const connected = await connect("streamable", { retryMs: 20 });
+    const result = await connected.client.callTool({ name: "poll-me" }, undefined, { onprogress: connected.onprogress });
     expect(result.content).toEqual([{ type: "text", text: "stream closed mid-call: true" }]);
-    expect(progress).toEqual(["before the poll", "after the poll"]);
+    expect(connected.observed.heard.values.map((update) => update.message)).toEqual(["before the poll", "after the poll"]);
+    expect(resumes(connected)).toEqual(["GET 200 resume"]);
   });
 
   it("polls through every answer when the server limits each SSE connection (maxSseConnectionMs)", async () => {
-    const { client } = await connect("streamable", { retryMs: 10, maxSseConnectionMs: 40 });
-    const progress: number[] = [];
-    const result = await client.callTool({ name: "count", arguments: { to: 2 } }, undefined, { onprogress: (update) => void progress.push(update.progress) });
-    expect(result.content).toEqual([{ type: "text", text: "counted to 2" }]);
-    await sleep(100);
+    const connected = await connect("streamable", { retryMs: 10, maxSseConnectionMs: 40 });
+    const { client, observed } = connected;
+    // The GET stream outlives the limit: the server cuts it, and the client comes back after its priming event.
+    await expect.poll(() => observed.events.resumedAfter.values.length).toBeGreaterThan(0);
+    expect(observed.events.resumedAfter.values[0]).toBe("");
+    expect(resumes(connected)[0]).toBe("GET 200 resume");
+    expect((await client.callTool({ name: "count", arguments: { to: 2 } }, undefined, { onprogress: connected.onprogress })).content).toEqual([{ type: "text", text: "counted to 2" }]);
     expect((await client.callTool({ name: "ask-model" })).content).toEqual([{ type: "text", text: "model: 42" }]);
-    expect(progress).toEqual([1, 2]);
+    // A call that outlives the limit: its POST stream is cut too, and the client polls the rest back.
+    expect((await client.callTool({ name: "outlast" }, undefined, { onprogress: connected.onprogress })).content).toEqual([{ type: "text", text: "outlasted the connection" }]);
+    expect(observed.heard.values).toEqual([
+      { progress: 1, message: "counted 1" },
+      { progress: 2, message: "counted 2" },
+      { progress: 1, message: "before the cut" },
+      { progress: 2, message: "after the cut" },
+    ]);
   });
 
   it("a cancelled call's stream ends; the client polls it back once and is told (204) that nothing more will come", async () => {
     const connected = await connect("streamable", { retryMs: 20 });
     const abort = new AbortController();
     const held = connected.client.callTool({ name: "hold" }, undefined, { signal: abort.signal });
-    await sleep(50);
+    await expect.poll(() => connected.observed.holding).toBe(1);
     abort.abort(new Error("stop"));
     await expect(held).rejects.toThrow("stop");
-    await sleep(300);
-    expect(connected.exchanges.filter((exchange) => exchange.endsWith("resume"))).toEqual(["GET 204 resume"]);
+    await expect.poll(() => resumes(connected)).toEqual(["GET 204 resume"]);
+    // The poll that was told 204 is not repeated: a later exchange comes after it alone.
+    await expect(connected.client.ping()).resolves.toEqual({});
+    expect(connected.exchanges.slice(connected.exchanges.indexOf("GET 204 resume"))).toEqual(["GET 204 resume", "POST 200"]);
   });
 
   it("ends the session with DELETE when the client terminates it", async () => {
@@ -211,11 +310,11 @@ describe("Streamable HTTP specifics with the SDK client", () => {
   });
 
   it("serves the SDK client in stateless mode: tools, resources and prompts, no session kept", async () => {
-    const { client, handler, transport } = await connect("streamable", { sessions: "stateless" });
+    const connected = await connect("streamable", { sessions: "stateless" });
+    const { client, handler, transport } = connected;
     expect((transport as StreamableHTTPClientTransport).sessionId).toBeUndefined();
-    const progress: number[] = [];
-    expect((await client.callTool({ name: "count", arguments: { to: 2 } }, undefined, { onprogress: (update) => void progress.push(update.progress) })).content).toEqual([{ type: "text", text: "counted to 2" }]);
-    expect(progress).toEqual([1, 2]);
+    expect((await client.callTool({ name: "count", arguments: { to: 2 } }, undefined, { onprogress: connected.onprogress })).content).toEqual([{ type: "text", text: "counted to 2" }]);
+    expect(connected.observed.heard.values.map((update) => update.progress)).toEqual([1, 2]);
     expect((await client.readResource({ uri: "config://app" })).contents).toHaveLength(1);
     expect((await client.getPrompt({ name: "greet", arguments: { name: "Bo" } })).messages).toHaveLength(1);
     await expect.poll(() => handler.sessionCount).toBe(0);

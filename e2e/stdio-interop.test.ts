@@ -1,8 +1,10 @@
 // Real child processes over stdio: our client ↔ our example server, our client ↔ the official
 // reference server (@modelcontextprotocol/server-everything), and the official SDK's stdio client ↔
 // our example server.
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -12,6 +14,47 @@ import { spawnStdioServer, type ChildProcessTransport } from "../src/node/index.
 
 const exampleServer = fileURLToPath(new URL("../examples/weather-server.mjs", import.meta.url));
 const everythingServer = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");
+const everythingDocs = join(dirname(everythingServer), "docs");
+
+/** What server-everything 2026.8.31 offers a client that declares sampling and roots: its own tools, then the ones that depend on the client. */
+const EVERYTHING_TOOLS = [
+  "echo",
+  "get-annotated-message",
+  "get-env",
+  "get-resource-links",
+  "get-resource-reference",
+  "get-structured-content",
+  "get-sum",
+  "get-tiny-image",
+  "gzip-file-as-resource",
+  "toggle-simulated-logging",
+  "toggle-subscriber-updates",
+  "trigger-long-running-operation",
+  "get-roots-list",
+  "trigger-sampling-request",
+  "simulate-research-query",
+];
+
+/** Its docs folder, each file a resource. */
+const EVERYTHING_DOCS = ["architecture.md", "extension.md", "features.md", "how-it-works.md", "instructions.md", "startup.md", "structure.md"];
+
+/** The messages of its simulated logging, one per level (over stdio there is no session id to append). */
+const SIMULATED_LOGS = [
+  { level: "debug", data: "Debug-level message" },
+  { level: "info", data: "Info-level message" },
+  { level: "notice", data: "Notice-level message" },
+  { level: "warning", data: "Warning-level message" },
+  { level: "error", data: "Error-level message" },
+  { level: "critical", data: "Critical-level message" },
+  { level: "alert", data: "Alert level-message" },
+  { level: "emergency", data: "Emergency-level message" },
+];
+
+/** The image its get-tiny-image tool returns, from the module that holds it. */
+async function tinyImage(): Promise<string> {
+  const tool = (await import(pathToFileURL(join(dirname(everythingServer), "tools", "get-tiny-image.js")).href)) as { MCP_TINY_IMAGE: string };
+  return tool.MCP_TINY_IMAGE;
+}
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -60,32 +103,68 @@ describe("our client ↔ our example server, over a child process", () => {
 describe("our client ↔ @modelcontextprotocol/server-everything (stdio)", () => {
   it("lists and calls its tools, reads its resources, gets its prompts, and receives its notifications", async () => {
     const logs: unknown[] = [];
+    const sampled: unknown[] = [];
     const { client } = await ourClientOn(everythingServer, ["stdio"], {
-      sampling: () => ({ role: "assistant", content: { type: "text", text: "sampled answer" }, model: "interop" }),
+      sampling: (params) => {
+        sampled.push(params);
+        return { role: "assistant", content: { type: "text", text: "sampled answer" }, model: "interop" };
+      },
       roots: [{ uri: "file:///interop", name: "interop" }],
     });
     client.on("log", (message) => logs.push(message));
-    const tools = (await client.listAllTools()).map((tool) => tool.name);
-    expect(tools).toEqual(expect.arrayContaining(["echo", "get-sum", "get-tiny-image", "get-structured-content", "trigger-long-running-operation", "trigger-sampling-request"]));
-    await expect(client.callTool("echo", { message: "hi" })).resolves.toMatchObject({ content: [{ type: "text", text: "Echo: hi" }] });
-    await expect(client.callTool("get-sum", { a: 2, b: 40 })).resolves.toMatchObject({ content: [{ type: "text", text: expect.stringContaining("42") }] });
-    await expect(client.callTool("get-tiny-image")).resolves.toMatchObject({ content: expect.arrayContaining([expect.objectContaining({ type: "image", mimeType: "image/png" })]) });
-    await expect(client.callTool("get-structured-content", { location: "New York" })).resolves.toMatchObject({ structuredContent: expect.objectContaining({ temperature: expect.any(Number) }) });
-    const progress: number[] = [];
-    await client.callTool("trigger-long-running-operation", { duration: 0.2, steps: 2 }, { onProgress: (update) => progress.push(update.progress) });
-    expect(progress.length).toBeGreaterThan(0);
-    await expect(client.callTool("trigger-sampling-request", { prompt: "say something", maxTokens: 10 })).resolves.toMatchObject({ content: [{ text: expect.stringContaining("sampled answer") }] });
-    const resources = await client.listResources();
-    expect(resources.resources.length).toBeGreaterThan(0);
-    const first = resources.resources[0];
-    await expect(client.readResource(first?.uri as string)).resolves.toMatchObject({ contents: [expect.objectContaining({ uri: first?.uri })] });
-    expect((await client.listAllResourceTemplates()).length).toBeGreaterThan(0);
-    const prompts = (await client.listAllPrompts()).map((prompt) => prompt.name);
-    expect(prompts.length).toBeGreaterThan(0);
-    await expect(client.getPrompt(prompts[0] as string)).resolves.toMatchObject({ messages: expect.any(Array) });
+    expect(client.serverInfo).toEqual({ name: "mcp-servers/everything", title: "Everything Reference Server", version: "2.0.0" });
+    // Its own tools, then those it adds once it knows the client can sample and has roots (no elicitation declared).
+    expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(EVERYTHING_TOOLS);
+    await expect(client.callTool("echo", { message: "hi" })).resolves.toEqual({ content: [{ type: "text", text: "Echo: hi" }] });
+    await expect(client.callTool("get-sum", { a: 2, b: 40 })).resolves.toEqual({ content: [{ type: "text", text: "The sum of 2 and 40 is 42." }] });
+    await expect(client.callTool("get-tiny-image")).resolves.toEqual({
+      content: [
+        { type: "text", text: "Here's the image you requested:" },
+        { type: "image", data: await tinyImage(), mimeType: "image/png" },
+        { type: "text", text: "The image above is the MCP logo." },
+      ],
+    });
+    const weather = { temperature: 33, conditions: "Cloudy", humidity: 82 };
+    await expect(client.callTool("get-structured-content", { location: "New York" })).resolves.toEqual({ content: [{ type: "text", text: JSON.stringify(weather) }], structuredContent: weather });
+    const progress: unknown[] = [];
+    await expect(client.callTool("trigger-long-running-operation", { duration: 0.2, steps: 2 }, { onProgress: ({ progress: done, total }) => progress.push({ done, total }) })).resolves.toEqual({
+      content: [{ type: "text", text: "Long running operation completed. Duration: 0.2 seconds, Steps: 2." }],
+    });
+    expect(progress).toEqual([{ done: 1, total: 2 }, { done: 2, total: 2 }]);
+    const answer = { model: "interop", role: "assistant", content: { type: "text", text: "sampled answer" } };
+    await expect(client.callTool("trigger-sampling-request", { prompt: "say something", maxTokens: 10 })).resolves.toEqual({
+      content: [{ type: "text", text: `LLM sampling result: \n${JSON.stringify(answer, null, 2)}` }],
+    });
+    expect(sampled).toEqual([
+      { messages: [{ role: "user", content: { type: "text", text: "Resource trigger-sampling-request context: say something" } }], systemPrompt: "You are a helpful test server.", maxTokens: 10, temperature: 0.7 },
+    ]);
+
+    // One resource per file of its docs folder, and two templates.
+    const resources = (await client.listAllResources()).map(({ uri, name, mimeType, description }) => ({ uri, name, mimeType, description }));
+    expect(resources).toEqual(
+      EVERYTHING_DOCS.map((name) => ({ uri: `demo://resource/static/document/${name}`, name, mimeType: "text/markdown", description: `Static document file exposed from /docs: ${name}` })),
+    );
+    const architecture = "demo://resource/static/document/architecture.md";
+    await expect(client.readResource(architecture)).resolves.toEqual({ contents: [{ uri: architecture, mimeType: "text/markdown", text: readFileSync(join(everythingDocs, "architecture.md"), "utf8") }] });
+    expect((await client.listAllResourceTemplates()).map((template) => template.uriTemplate)).toEqual(["demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/blob/{resourceId}"]);
+    expect((await client.listAllPrompts()).map((prompt) => prompt.name)).toEqual(["simple-prompt", "args-prompt", "completable-prompt", "resource-prompt"]);
+    await expect(client.getPrompt("simple-prompt")).resolves.toEqual({ messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt without arguments." } }] });
+
+    // Its logs: the roots it asked for once initialized, then simulated logging (a random level each time, all shown at "debug").
+    await vi.waitFor(() => expect(logs).toEqual([{ level: "info", logger: "everything-server", data: "Roots updated: 1 root(s) received from client" }]));
     await client.setLoggingLevel("debug");
-    await client.callTool("toggle-simulated-logging");
-    await vi.waitFor(() => expect(logs.length).toBeGreaterThan(0), { timeout: 15_000 });
+    await expect(client.callTool("toggle-simulated-logging")).resolves.toEqual({
+      content: [
+        {
+          type: "text",
+          text: "Started simulated, random-leveled logging for session undefined at a 5 second pace. Client's selected logging level will be respected. If an interval elapses and the message to be sent is below the selected level, it will not be sent. Thus at higher chosen logging levels, messages should arrive further apart. ",
+        },
+      ],
+    });
+    // It sends one at once, then one every 5 s.
+    await vi.waitFor(() => expect(logs).toHaveLength(2));
+    expect(SIMULATED_LOGS).toContainEqual(logs[1]);
+    await expect(client.callTool("toggle-simulated-logging")).resolves.toEqual({ content: [{ type: "text", text: "Stopped simulated logging for session undefined" }] });
   }, 30_000);
 });
 

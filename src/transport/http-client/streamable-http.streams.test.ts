@@ -1,8 +1,8 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "./streamable-http.js";
-import { FakeServer, accepted, liveStream, notification, recorder, request, result, sseAnswer, sseEvent, streamOf } from "./http-client.test-helpers.js";
+import { FakeServer, accepted, jsonAnswer, liveStream, notification, recorder, request, result, sseAnswer, sseEvent, streamOf } from "./http-client.test-helpers.js";
 
 const ENDPOINT = "http://127.0.0.1:3000/mcp";
 const FAST = { initialDelayMs: 1, maxDelayMs: 8, growFactor: 2, maxAttempts: 3 };
@@ -197,24 +197,28 @@ describe("StreamableHttpTransport: cancelling a request", () => {
 
 describe("StreamableHttpTransport: the GET stream", () => {
   it("opens once notifications/initialized is accepted, and is quietly absent when the server answers 405", async () => {
-    const server = new FakeServer().on("POST", accepted, accepted);
+    const server = new FakeServer().on("POST", () => new Response(null, { status: 202, headers: { "mcp-session-id": "s-1" } }), accepted, () => jsonAnswer(result(2))).on("DELETE", () => new Response("gone wrong", { status: 500 }));
     const { transport, errors } = await started(server);
     await transport.send(notification("notifications/initialized"));
     await vi.waitFor(() => expect(server.sent("GET")).toHaveLength(1));
     expect(server.sent("GET")[0]?.headers).toMatchObject({ accept: "text/event-stream" });
     expect(server.sent("GET")[0]?.headers).not.toHaveProperty("last-event-id");
     await transport.send(notification("notifications/initialized"));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(server.sent("GET")).toHaveLength(1);
-    expect(errors).toEqual([]);
+    // A later request goes out after the one GET, with no other between.
+    await transport.send(request(2, "ping"));
+    expect(server.requests.map((seen) => seen.method)).toEqual(["POST", "GET", "POST", "POST"]);
+    // A later error is the first that onError hears: the 405 was none.
+    await transport.close();
+    expect(errors.map((error) => error.message)).toEqual([`HTTP 500 from DELETE ${ENDPOINT}: gone wrong`]);
   });
 
   it("is not opened when openGetStream is false", async () => {
-    const server = new FakeServer().on("POST", accepted);
+    const server = new FakeServer().on("POST", accepted, () => jsonAnswer(result(2)));
     const { transport } = await started(server, { openGetStream: false });
     await transport.send(notification("notifications/initialized"));
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(server.sent("GET")).toEqual([]);
+    // A later request goes out alone: no GET came before it.
+    await transport.send(request(2, "ping"));
+    expect(server.requests.map((seen) => seen.method)).toEqual(["POST", "POST"]);
   });
 
   it("delivers server requests and notifications, and reconnects after the server's retry with Last-Event-ID, without repeating", async () => {
@@ -275,13 +279,17 @@ describe("StreamableHttpTransport: the GET stream", () => {
   });
 
   it("stops waiting to reconnect when the transport closes, and reports nothing", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    onTestFinished(() => void vi.useRealTimers());
     const server = new FakeServer().on("POST", accepted).on("GET", () => sseAnswer(sseEvent({ id: "g1", retry: 60_000, data: "" })));
     const { transport, errors, closes } = await started(server);
     await transport.send(notification("notifications/initialized"));
-    await vi.waitFor(() => expect(server.sent("GET")).toHaveLength(1));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // The stream ended at once: the transport waits the server's retry before reconnecting.
+    await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
     await transport.close();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(server.sent("GET")).toHaveLength(1);
     expect(errors).toEqual([]);
     expect(closes).toEqual([undefined]);
   });

@@ -15,6 +15,24 @@ function handlerOf(options: StreamableHttpOptions, server: MCPServer = testServe
   return handler;
 }
 
+/** What the `report` tool sends while it works: progress, a log, progress. */
+const REPORTED = [
+  { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 2, message: "half" } },
+  { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "working" } },
+  { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 2, total: 2, message: "all" } },
+];
+
+function reportingServer(): MCPServer {
+  const server = testServer();
+  server.tool("report", {}, async (_args, ctx) => {
+    await ctx.progress(1, 2, "half");
+    await ctx.log("info", "working");
+    await ctx.progress(2, 2, "all");
+    return { content: [{ type: "text", text: "reported" }] };
+  });
+  return server;
+}
+
 describe("stateless mode", () => {
   it("serves each POST on a fresh session, without a session id, and closes it once answered", async () => {
     const server = testServer();
@@ -117,6 +135,32 @@ describe("JSON responses", () => {
     const answer = { jsonrpc: "2.0", id: sampling?.["id"], result: { role: "assistant", content: { type: "text", text: "yes" }, model: "m" } };
     expect((await handler.fetch(httpRequest({ body: answer, session }))).status).toBe(202);
     expect(await (await pending).json()).toMatchObject({ id: 1, result: { content: [{ text: 'model said {"type":"text","text":"yes"}' }] } });
+    await get.cancel();
+  });
+
+  it("sends a request's progress and logs on the GET stream, in order, and only its response in the JSON body", async () => {
+    const handler = handlerOf({ enableJsonResponse: true }, reportingServer());
+    const session = await openSession(handler);
+    const get = new SseReader((await handler.fetch(httpRequest({ method: "GET", session }))).body);
+    const answer = await handler.fetch(httpRequest({ body: rpc(1, "tools/call", { name: "report", _meta: { progressToken: "t" } }), session }));
+    expect(answer.headers.get("content-type")).toBe("application/json");
+    expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "reported" }] } });
+    expect([await get.nextMessage(), await get.nextMessage(), await get.nextMessage()]).toEqual(REPORTED);
+    await handler.fetch(httpRequest({ body: rpc(2, "tools/call", { name: "report" }), session }));
+    // Without a progress token only the log goes out, and nothing else was left on the stream before it.
+    expect(await get.nextMessage()).toEqual(REPORTED[1]);
+    await get.cancel();
+  });
+
+  it("drops a request's progress and logs when the client has no GET stream, and still answers", async () => {
+    const server = reportingServer();
+    const handler = handlerOf({ enableJsonResponse: true }, server);
+    const session = await openSession(handler);
+    const answer = await handler.fetch(httpRequest({ body: rpc(1, "tools/call", { name: "report", _meta: { progressToken: "t" } }), session }));
+    expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "reported" }] } });
+    const get = new SseReader((await handler.fetch(httpRequest({ method: "GET", session }))).body);
+    await server.log("warning", "later");
+    expect(await get.nextMessage()).toEqual({ jsonrpc: "2.0", method: "notifications/message", params: { level: "warning", data: "later" } });
     await get.cancel();
   });
 
