@@ -3,13 +3,20 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "..");
-const scratch = mkdtempSync(join(root, "node_modules", ".fence-"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// Made when the tests run, not when the file is collected: a run that filters them all out leaves nothing behind.
+let scratch: string | undefined;
+beforeAll(() => {
+  scratch = mkdtempSync(join(root, "node_modules", ".fence-"));
+});
+afterAll(() => {
+  if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+});
 
 function checkAsCore(source: string): string {
+  if (scratch === undefined) throw new Error("the scratch folder is made in beforeAll");
   const file = join(scratch, `probe-${Math.random().toString(36).slice(2)}.ts`);
   writeFileSync(file, source);
   const config = join(scratch, `tsconfig-${Math.random().toString(36).slice(2)}.json`);

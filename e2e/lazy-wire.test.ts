@@ -8,8 +8,9 @@ import { dirname, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "..");
-// Value imports and re-exports (not `import type` / `export type`), across lines; dynamic import() is not one.
-const STATIC_IMPORT = /^(?:import|export)\s+(?!type\b)[^;]*?\sfrom\s+"([^"]+)"/gms;
+// Value imports and re-exports (not `import type` / `export type`), across lines, and bare imports for
+// their side effects (`import "zod"` loads zod too); dynamic import() is not one.
+const STATIC_IMPORT = /^(?:import|export)\s+(?!type\b)(?:[^;]*?\sfrom\s*)?["']([^"']+)["']/gms;
 
 function staticGraph(entry: string): { files: Set<string>; packages: Set<string> } {
   const files = new Set<string>();
@@ -43,6 +44,11 @@ describe("importing the universal entry", () => {
     expect([...wire.packages]).toEqual([]);
     expect(wire.files).toContain(resolve(root, "src/wire/wire-tables.generated.ts"));
     expect([...staticGraph(resolve(root, "src/schemas/json-schema-converter.ts")).packages]).toEqual(["zod/v4/core"]);
+  });
+
+  it("counts what the module loader loads: value imports, re-exports and bare imports, not type imports or import()", () => {
+    const source = 'import "zod";\nimport type { A } from "a";\nimport {\n  b,\n} from "./b.js";\nexport * from "./c.js";\nexport type { D } from "d";\nconst e = await import("e");\n';
+    expect([...source.matchAll(STATIC_IMPORT)].map(([, specifier]) => specifier)).toEqual(["zod", "./b.js", "./c.js"]);
   });
 
   it("still reaches the whole library (the walk follows every value import)", () => {

@@ -1,13 +1,14 @@
 // A bounded soak: many clients at once over Streamable HTTP on 127.0.0.1 and over stdio framing,
 // calls mixed with cancellations and timeouts. Every answer is counted on the wire: nothing lost,
-// nothing twice, nothing crossed; afterwards nothing is left in any map. `SOAK_CLIENTS` and
+// nothing twice, nothing crossed; afterwards nothing is left in any map. The HTTP event store's heap
+// is measured across many ended sessions. `SOAK_CLIENTS` and
 // `SOAK_CALLS` (per client) make it longer, `SOAK_HTTP_ROUNDS` runs more HTTP rounds.
 import { getEventListeners } from "node:events";
 import { queryObjects, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { MCPClient, MCPServer, StdioTransport, StreamableHttpTransport, streamableHttpHandler, type InboundContext, type SendOptions, type Transport, type TransportReceiver } from "../src/index.js";
+import { InMemoryEventStore, MCPClient, MCPServer, StdioTransport, StreamableHttpTransport, streamableHttpHandler, type InboundContext, type SendOptions, type Transport, type TransportReceiver } from "../src/index.js";
 import { serveHttp } from "../src/node/index.js";
 import { JsonRpcDispatcher } from "../src/jsonrpc/dispatcher/dispatcher.js";
 import { InflightRequest } from "../src/jsonrpc/dispatcher/incoming.js";
@@ -197,6 +198,29 @@ describe("soak", () => {
     // With every connection closed and nothing of the run referenced, nothing of the library is left.
     expect(liveInstances()).toEqual({ MCPClient: 0, StreamableHttpTransport: 0, CountingTransport: 0, ServerSession: 0, JsonRpcDispatcher: 0, InflightRequest: 0, PendingRequest: 0 });
   }, 60_000);
+});
+
+describe("soak: the Streamable HTTP event store", () => {
+  it("holds no memory for 200 000 sessions that ended while one old event stays", async () => {
+    const store = new InMemoryEventStore();
+    const cycle = (from: number, to: number) => {
+      for (let session = from; session < to; session++) {
+        store.append({ sessionId: `short${session}`, streamId: "post" }, { id: "p0", data: "" });
+        store.append({ sessionId: `short${session}`, streamId: "post" }, { id: "p1", data: "an answer" });
+        store.dropSession(`short${session}`);
+      }
+    };
+    store.append({ sessionId: "long", streamId: "get" }, { id: "g0", data: "first" });
+    cycle(0, 1000);
+    const heapWarm = await heapAfterGc();
+    cycle(1000, 201_000);
+    const grownBytes = (await heapAfterGc()) - heapWarm;
+    console.info(`soak (event store): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB over 200 000 ended sessions`);
+    // What it would hold if every ended session left a trace in the order of events: 400 000 entries, well over 8 MiB.
+    expect(grownBytes).toBeLessThan(HEAP_SLACK_BYTES);
+    expect(store.size).toBe(1);
+    expect(store.eventsAfter({ sessionId: "long", streamId: "get" }, "g0")).toEqual([]);
+  });
 });
 
 /** The stdio soak's clients and sessions live in this frame only, so that what is left afterwards is left by the library. */

@@ -1,5 +1,5 @@
-import { createServer } from "node:net";
-import { describe, expect, it } from "vitest";
+import { Server, createServer } from "node:net";
+import { describe, expect, it, vi } from "vitest";
 import { serveHttp } from "./http-serve.js";
 
 const hello = async () => new Response("hello");
@@ -13,11 +13,20 @@ describe("serveHttp", () => {
     await expect(fetch(served.url)).rejects.toThrow("fetch failed");
   });
 
-  it("brackets an IPv6 host in its URL", async () => {
+  it("listens on the host it is given, and names it in its URL, an IPv6 one in brackets", async () => {
+    const listen = Object.getOwnPropertyDescriptor(Server.prototype, "listen")?.value as (this: Server, port: number, host: string, callback: () => void) => Server;
+    const hosts: unknown[] = [];
+    // Tests listen on 127.0.0.1 only: the host serveHttp asks for is recorded, and 127.0.0.1 listened on instead.
+    vi.spyOn(Server.prototype, "listen").mockImplementation(function (this: Server, port: unknown, host: unknown, callback: unknown) {
+      hosts.push(host);
+      return listen.call(this, port as number, "127.0.0.1", callback as () => void);
+    } as Server["listen"]);
     const served = await serveHttp(hello, { port: 0, host: "::1" });
-    expect(served.url).toMatch(/^http:\/\/\[::1\]:\d+\/$/);
-    expect(await (await fetch(served.url)).text()).toBe("hello");
+    const { port } = new URL(served.url);
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe("hello");
     await served.close();
+    expect(hosts).toEqual(["::1"]);
+    expect(served.url).toMatch(/^http:\/\/\[::1\]:\d+\/$/);
   });
 
   it("drops open connections on close, so a long SSE response cannot hold it up", async () => {

@@ -181,19 +181,39 @@ describe("serveHttp with our handlers: the exchange read from node:http", () => 
       if (slow) await gate.opened;
       return { authInfo: "a" };
     };
-    const url = await servedEndpoint({ eventStore: false, authenticate });
+    const handler = streamableHttpHandler(testServer(), { eventStore: false, authenticate });
+    // The slow GET as the server sees it: when its client is gone, and the handler's reply to it.
+    let seen!: (leaving: { gone: Promise<void>; handled: Promise<HttpReply> }) => void;
+    const leaving = new Promise<{ gone: Promise<void>; handled: Promise<HttpReply> }>((resolve) => (seen = resolve));
+    const watched = {
+      fetch: (request: Request) => handler.fetch(request),
+      handle: (exchange: HttpExchange): Promise<HttpReply> => {
+        if (!slow) return handler.handle(exchange);
+        const gone = new Promise<void>((resolve) => exchange.onClientGone(resolve));
+        const handled = handler.handle(exchange);
+        seen({ gone, handled });
+        return handled;
+      },
+    };
+    const served = await serveHttp(watched, { port: 0 });
+    cleanups.push(async () => {
+      await handler.close();
+      await served.close();
+    });
+    const url = `${served.url}mcp`;
     const session = await openSession(url);
     slow = true;
-    const leaving = httpRequest(url, { headers: { accept: "text/event-stream", "mcp-session-id": session } });
-    leaving.on("error", () => undefined);
-    leaving.end();
+    const request = httpRequest(url, { headers: { accept: "text/event-stream", "mcp-session-id": session } });
+    request.on("error", () => undefined);
+    request.end();
     await entered.opened;
-    leaving.destroy();
-    // Loopback: the server sees the connection close well within this.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const { gone, handled } = await leaving;
+    request.destroy();
+    await gone;
     slow = false;
     gate.open();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // serveHttp awaited this reply first, so it has written it (and let go of the stream) when this await returns.
+    await handled;
     const next = await openGet(url, session);
     expect(next.statusCode).toBe(200);
     next.destroy();

@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import * as z from "zod";
 
 import { MCP_CODES } from "../error-codes/error-codes.js";
@@ -53,6 +54,32 @@ async function bodyText(response: FetchResponse): Promise<string> {
   return (await readText(response, 1 << 30)).text;
 }
 
+interface WatchedAnswer {
+  /** The body's text as it came from the socket so far (when asked to record it). */
+  readonly arrived: () => string;
+  /** What came first: the client stopped taking the body (a pause), or the body all came (its end). */
+  readonly pausedOrEnded: Promise<"paused" | "ended">;
+}
+
+/**
+ * Watches the next answer node:http's client receives, from the moment it is made: before nodeFetch
+ * sees it, so these listeners run first and a chunk they saw has reached nodeFetch's body too.
+ */
+function watchNextAnswer(recordBody = false): Promise<WatchedAnswer> {
+  return new Promise((resolve) => {
+    const watch = (message: unknown): void => {
+      unsubscribe("http.client.response.finish", watch);
+      const incoming = (message as { response: IncomingMessage }).response;
+      let arrived = "";
+      if (recordBody) incoming.on("data", (chunk: Buffer) => (arrived += chunk.toString("utf8")));
+      const paused = new Promise<"paused">((settle) => incoming.once("pause", () => settle("paused")));
+      const ended = new Promise<"ended">((settle) => incoming.once("end", () => settle("ended")));
+      resolve({ arrived: () => arrived, pausedOrEnded: Promise.race([paused, ended]) });
+    };
+    subscribe("http.client.response.finish", watch);
+  });
+}
+
 describe("nodeFetch", () => {
   it("sends the method, headers and body (with its byte length), and answers status, headers and body over one kept-alive connection", async () => {
     const seen: Array<{ method: string | undefined; type: string | undefined; length: string | undefined; body: string }> = [];
@@ -93,17 +120,18 @@ describe("nodeFetch", () => {
         end = () => response.end();
       },
     });
+    const watched = watchNextAnswer(true);
     const response = await nodeFetch()(`${url}/events`, bodiless("GET"));
+    const { arrived } = await watched;
     const reader = (response.body as NonNullable<FetchResponse["body"]>).getReader();
     const decoder = new TextDecoder();
     const first = reader.read();
     write?.("data: one\n\n");
     expect(decoder.decode((await first).value)).toBe("data: one\n\n");
-    // Two chunks written before anyone reads wait in order.
+    // Two chunks that came before anyone reads wait in order.
     write?.("data: two\n\n");
-    await new Promise((resolve) => setTimeout(resolve, 20));
     write?.("data: three\n\n");
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(() => expect(arrived()).toContain("data: three\n\n"));
     let rest = "";
     end?.();
     for (let part = await reader.read(); !part.done; part = await reader.read()) rest += decoder.decode(part.value);
@@ -146,10 +174,11 @@ describe("nodeFetch", () => {
         more();
       },
     });
+    const watched = watchNextAnswer();
     const response = await nodeFetch()(`${url}/flood`, bodiless("GET"));
+    // A client that took every chunk as it came would have the whole body before it paused, if ever.
+    await expect((await watched).pausedOrEnded).resolves.toBe("paused");
     await blocked;
-    // Given time, a client that took every chunk as it came would have let the server write all of them.
-    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(written).toBeLessThan(chunks / 2);
     const reader = (response.body as NonNullable<FetchResponse["body"]>).getReader();
     let received = 0;
@@ -158,16 +187,18 @@ describe("nodeFetch", () => {
   });
 
   it("rejects the read when the server breaks the connection off mid-body", async () => {
+    let breakOff: (() => void) | undefined;
     const { url } = await serve({
       "/broken": (_request, response) => {
         response.writeHead(200, { "content-type": "text/event-stream" });
         response.write("data: partial\n\n");
-        setTimeout(() => response.socket?.destroy(), 20);
+        breakOff = () => response.socket?.destroy();
       },
     });
     const response = await nodeFetch()(`${url}/broken`, bodiless("GET"));
     const reader = (response.body as NonNullable<FetchResponse["body"]>).getReader();
     expect((await reader.read()).done).toBe(false);
+    breakOff?.();
     await expect(reader.read()).rejects.toThrow(/aborted|closed before/);
     // And a later read says the same.
     await expect(reader.read()).rejects.toThrow(/aborted|closed before/);
@@ -187,8 +218,10 @@ describe("nodeFetch", () => {
     const endless = await fetchImpl(`${url}/endless`, bodiless("GET"));
     await endless.body?.cancel();
     await expect.poll(() => closed).toBe(true);
+    const watched = watchNextAnswer();
     const empty = await fetchImpl(`${url}/empty`, init());
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Cancelled once it is whole: its connection goes back to the pool.
+    await expect((await watched).pausedOrEnded).resolves.toBe("ended");
     await empty.body?.cancel();
     await (await fetchImpl(`${url}/empty`, init())).body?.cancel();
     expect(ports[1]).toBe(ports[2]);
@@ -222,12 +255,13 @@ describe("nodeFetch", () => {
   it("survives a server that answers before taking the body and drops the connection (errors after the answer)", async () => {
     const { url } = await serve({ "/ok": (_request, response) => response.end("fine") });
     const server = createServer((request, response) => {
-      response.writeHead(413).end("too large");
-      setTimeout(() => request.socket.destroy(), 5);
+      response.writeHead(413).end("too large", () => request.socket.destroy());
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const fetchImpl = nodeFetch();
+    const agent = new Agent({ keepAlive: true });
+    cleanups.push(() => Promise.resolve(agent.destroy()));
+    const fetchImpl = nodeFetch({ httpAgent: agent });
     const huge = "x".repeat(16 * 1024 * 1024);
     const outcomes = await Promise.all(
       [1, 2, 3].map(() =>
@@ -238,6 +272,8 @@ describe("nodeFetch", () => {
       ),
     );
     for (const outcome of outcomes) expect(["413", "EPIPE", "ECONNRESET"]).toContain(outcome);
+    // Every dropped connection closed at this end too (after its error, if it had one), and none of that threw.
+    await vi.waitFor(() => expect({ ...agent.sockets, ...agent.freeSockets }).toEqual({}));
     expect(await bodyText(await fetchImpl(`${url}/ok`, init()))).toBe("fine");
   });
 

@@ -2,6 +2,7 @@
 // connections, answered with what the transports read (status, headers, a body read chunk by
 // chunk) instead of web `Response` objects and streams, which cost more than the request itself.
 import type { Agent, IncomingMessage, RequestOptions } from "node:http";
+import type { Socket } from "node:net";
 import type { ChunkReader, FetchBody, FetchInit, FetchLike, FetchResponse } from "../transport/http-client/index.js";
 import { headersWith } from "../transport/headers.js";
 import { TAKES_CANCEL_SIGNALS, type CancelSignal } from "../transport/http-client/request-cancel.js";
@@ -62,6 +63,7 @@ function send({ request, agent, where }: Target, init: FetchInit): Promise<Fetch
     // Fields named one by one: spreading the options urlToHttpOptions made (no prototype) costs more than the request.
     const requestOptions: RequestOptions = { protocol: where.protocol, hostname: where.hostname, port: where.port, path: where.path, auth: where.auth, method: init.method, headers, agent };
     const outgoing = request(requestOptions, (incoming) => resolve(new NodeResponse(incoming)));
+    outgoing.once("socket", guardSocket);
     // Our own listener, not the `signal` option: it does the same (an abort destroys the request and
     // breaks off its body) for a third of the CPU. Dropped when the request is done.
     const abort = (): void => void outgoing.destroy(aborted());
@@ -71,6 +73,19 @@ function send({ request, agent, where }: Target, init: FetchInit): Promise<Fetch
     outgoing.on("error", reject);
     outgoing.end(init.body);
   });
+}
+
+/** Sockets that have the listener below. */
+const guardedSockets = new WeakSet<Socket>();
+
+// Node's client takes its 'error' listener off a kept-alive socket once the answer has ended, a tick
+// before the agent pools it: a write that fails then (the server answered early and dropped the
+// connection while the request body still went out) would throw from the process. The request has
+// its outcome by then; the error only needs somewhere to go (the socket is destroyed with it).
+function guardSocket(socket: Socket): void {
+  if (guardedSockets.has(socket)) return;
+  guardedSockets.add(socket);
+  socket.on("error", () => undefined);
 }
 
 function aborted(): DOMException {
