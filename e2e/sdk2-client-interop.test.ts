@@ -31,7 +31,10 @@ interface Heard {
 function sdk2Client(): { client: Client; heard: Heard } {
   const heard: Heard = { logs: [], updates: [], asked: [], wire: [], toolsChanged: 0 };
   // The 2025 session era: the plain initialize handshake (no server/discover probe).
-  const client = new Client({ name: "sdk2-client", version: "2.0.0" }, { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } }, versionNegotiation: { mode: "legacy" } });
+  const client = new Client(
+    { name: "sdk2-client", version: "2.0.0" },
+    { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } }, versionNegotiation: { mode: "legacy" } },
+  );
   client.setRequestHandler("sampling/createMessage", () => (heard.asked.push("sampling"), { role: "assistant", content: { type: "text", text: "42" }, model: "test-model" }));
   client.setRequestHandler("elicitation/create", () => (heard.asked.push("elicitation"), { action: "accept", content: { name: "Ada" } }));
   client.setRequestHandler("roots/list", () => (heard.asked.push("roots"), { roots: [{ uri: "file:///work", name: "work" }] }));
@@ -131,8 +134,10 @@ async function requestsAndAnswers(client: Client, heard: Heard, { jsonAnswers = 
 
   expect((await client.listPrompts()).prompts).toEqual([{ name: "greet", description: "Greets someone", arguments: [{ name: "name", required: true }] }]);
   expect(await client.getPrompt({ name: "greet", arguments: { name: "Ada" } })).toEqual({ messages: [{ role: "user", content: { type: "text", text: "Hello, Ada!" } }] });
-  expect(await client.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "name", value: "A" } })).toEqual({ completion: { values: ["Ada", "Alan"], total: 2, hasMore: false } });
-  expect(await client.complete({ ref: { type: "ref/resource", uri: "memo://items/{id}" }, argument: { name: "id", value: "1" } })).toEqual({ completion: { values: ["1", "12"], total: 2, hasMore: false } });
+  const names = await client.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "name", value: "A" } });
+  expect(names).toEqual({ completion: { values: ["Ada", "Alan"], total: 2, hasMore: false } });
+  const ids = await client.complete({ ref: { type: "ref/resource", uri: "memo://items/{id}" }, argument: { name: "id", value: "1" } });
+  expect(ids).toEqual({ completion: { values: ["1", "12"], total: 2, hasMore: false } });
 }
 
 /** Our server's requests, cancellation, logging levels, list_changed and subscriptions. */
