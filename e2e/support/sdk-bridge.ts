@@ -1,9 +1,9 @@
-// Test support: joins our Transport interface to the official SDK's, so our client can drive an SDK
-// server and an SDK client can drive our server in one process. Messages cross as JSON text both
-// ways, as on a real wire.
+// Test support: joins our Transport interface to the official SDK's (1.x or 2.x), so our client can
+// drive an SDK server and an SDK client can drive our server in one process. Messages cross as JSON
+// text both ways, as on a real wire.
+import type { Transport as Sdk2Transport } from "@modelcontextprotocol/client";
 import { InMemoryTransport as SdkInMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport as SdkTransport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_CODES, MCPError, type Transport, type TransportReceiver } from "../../src/index.js";
 
 function overTheWire(message: unknown): unknown {
@@ -14,10 +14,10 @@ function overTheWire(message: unknown): unknown {
 export class SdkBridge implements Transport {
   #closed = false;
 
-  constructor(private readonly sdkEnd: SdkTransport) {}
+  constructor(private readonly sdkEnd: SdkTransport | Sdk2Transport) {}
 
   async start(receiver: TransportReceiver): Promise<void> {
-    this.sdkEnd.onmessage = (message) => receiver.onMessage(overTheWire(message));
+    this.sdkEnd.onmessage = (message: unknown) => receiver.onMessage(overTheWire(message));
     this.sdkEnd.onclose = () => {
       this.#closed = true;
       receiver.onClose();
@@ -27,7 +27,8 @@ export class SdkBridge implements Transport {
 
   async send(message: unknown): Promise<void> {
     if (this.#closed) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, "The SDK end is closed");
-    await this.sdkEnd.send(overTheWire(message) as JSONRPCMessage);
+    // Both SDKs' send take their own JSONRPCMessage; what crosses is JSON either way.
+    await this.sdkEnd.send(overTheWire(message) as never);
   }
 
   async close(): Promise<void> {
@@ -42,3 +43,4 @@ export function sdkPair(): { ours: SdkBridge; sdk: SdkTransport } {
   const [mine, theirs] = SdkInMemoryTransport.createLinkedPair();
   return { ours: new SdkBridge(mine), sdk: theirs };
 }
+
