@@ -63,7 +63,10 @@ describe("stateless mode", () => {
     const refused = await handler.fetch(httpRequest({ body: batch, version: "2025-11-25" }));
     expect(refused.status).toBe(400);
     expect(await errorOf(refused)).toMatchObject({ code: -32600, message: expect.stringContaining("2025-11-25") });
-    expect((await handler.fetch(httpRequest({ body: rpc(1, "ping"), version: "1999-01-01" }))).status).toBe(400);
+    const unknown = await handler.fetch(httpRequest({ body: rpc(1, "ping"), version: "1999-01-01" }));
+    expect(unknown.status).toBe(400);
+    const supported = "2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25";
+    expect(await errorOf(unknown)).toEqual({ code: -32000, message: `Bad Request: unsupported MCP-Protocol-Version "1999-01-01" (supported: ${supported})` });
   });
 
   it("acknowledges notifications and responses alone with 202; GET and DELETE are 405", async () => {

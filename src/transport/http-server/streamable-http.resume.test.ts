@@ -130,10 +130,10 @@ describe("resumption with Last-Event-ID", () => {
     expect((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": priming?.id as string } }))).status).toBe(400);
   });
 
-  it("sends no priming event to clients older than 2025-11-25, nor ends their streams to poll, but still ids every message", async () => {
+  it.each(["2024-11-05", "2025-03-26", "2025-06-18"])("sends no priming event to %s clients, nor ends their streams to poll, but still ids every message", async (version) => {
     const gate = new Gate();
     const handler = handlerOf(gate, { maxSseConnectionMs: 1 });
-    const session = await openSession(handler, "2025-06-18");
+    const session = await openSession(handler, version);
     const reader = new SseReader((await handler.fetch(httpRequest({ body: relayCall(1), session }))).body);
     const first = await reader.next();
     expect(await handler.closeSSEStream(session, 1)).toBe(false);

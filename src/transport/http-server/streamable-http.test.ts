@@ -114,10 +114,12 @@ describe("POST: what is refused, with which status", () => {
     ["no JSON", "text/event-stream"],
     ["no SSE", "application/json"],
     ["a q=0 refusal", "application/json, text/event-stream;q=0"],
+    ["a q=0 refusal after a space", "application/json; q=0, text/event-stream"],
   ])("406 when the Accept header has %s", async (_case, accept) => {
     const response = await handlerOf().fetch(httpRequest({ body: initializeMessage(), headers: { accept } }));
     expect(response.status).toBe(406);
     expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await errorOf(response)).toEqual({ code: -32000, message: "Not Acceptable: the client must accept both application/json and text/event-stream" });
   });
 
   it.each(["*/*", "application/*, text/*"])("accepts the wildcard Accept %s", async (accept) => {
@@ -132,6 +134,7 @@ describe("POST: what is refused, with which status", () => {
   it.each([["text/plain"], ["application/jsonx"]])("415 for Content-Type %s", async (type) => {
     const response = await handlerOf().fetch(httpRequest({ body: initializeMessage(), headers: { "content-type": type } }));
     expect(response.status).toBe(415);
+    expect(await errorOf(response)).toEqual({ code: -32000, message: "Unsupported Media Type: Content-Type must be application/json" });
   });
 
   it("415 without Content-Type; a charset parameter is fine", async () => {
@@ -211,7 +214,9 @@ describe("POST: what is refused, with which status", () => {
 
   it("404 outside the configured path", async () => {
     const handler = handlerOf({ path: "/mcp" });
-    expect((await handler.fetch(httpRequest({ url: "http://127.0.0.1/other", body: initializeMessage() }))).status).toBe(404);
+    const elsewhere = await handler.fetch(httpRequest({ url: "http://127.0.0.1/other", body: initializeMessage() }));
+    expect(elsewhere.status).toBe(404);
+    expect(await errorOf(elsewhere)).toEqual({ code: -32000, message: "Not Found" });
     expect((await handler.fetch(httpRequest({ body: initializeMessage() }))).status).toBe(200);
   });
 
@@ -222,6 +227,7 @@ describe("POST: what is refused, with which status", () => {
     expect(handler.sessionCount).toBe(0);
     const response = await handler.fetch(httpRequest({ body: rpc(1, "ping"), session }));
     expect(response.status).toBe(503);
+    expect(await errorOf(response)).toEqual({ code: -32000, message: "Service Unavailable: this MCP endpoint is closed" });
   });
 
   it("500, never an unanswered request, when serving fails unexpectedly", async () => {
