@@ -31,7 +31,7 @@ export class LineDecoder {
       if (event) events.push(event);
       start = newline + 1;
     }
-    if (start < chunk.length) this.#take(chunk.subarray(start), events);
+    this.#take(chunk, start, events);
     return events;
   }
 
@@ -46,7 +46,7 @@ export class LineDecoder {
   }
 
   #last(piece: Uint8Array, events: LineEvent[]): LineEvent | undefined {
-    this.#take(piece, events);
+    this.#take(piece, 0, events);
     return this.#finishLine();
   }
 
@@ -54,9 +54,10 @@ export class LineDecoder {
     return { kind: "rejected", reason: `Parse error: a frame is longer than the limit of ${this.maxFrameBytes} bytes` };
   }
 
-  #take(piece: Uint8Array, events: LineEvent[]): void {
-    if (this.#discarding || piece.length === 0) return;
-    this.#buffered += piece.length;
+  /** Keeps `chunk` from `from` on: the start of a frame whose newline has not come yet (nothing, when the chunk ended with its newline). */
+  #take(chunk: Uint8Array, from: number, events: LineEvent[]): void {
+    if (this.#discarding || from === chunk.length) return;
+    this.#buffered += chunk.length - from;
     if (this.#buffered > this.maxFrameBytes) {
       events.push(this.#tooLong());
       this.#pieces = [];
@@ -65,7 +66,7 @@ export class LineDecoder {
       return;
     }
     // Chunks may be reused by their producer: keep a copy only of what stays buffered.
-    this.#pieces.push(piece.slice());
+    this.#pieces.push(chunk.slice(from));
   }
 
   #finishLine(): LineEvent | undefined {
@@ -81,7 +82,8 @@ export class LineDecoder {
 
   /** One frame's bytes (a trailing CR dropped) as text; a blank frame is nothing. */
   #decode(bytes: Uint8Array): LineEvent | undefined {
-    const length = bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
+    // An empty frame has no last byte (undefined), so it keeps its length of 0.
+    const length = bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length;
     if (length === 0) return undefined;
     try {
       return { kind: "line", text: this.#decoder.decode(bytes.subarray(0, length)) };

@@ -1,4 +1,22 @@
+import type { MCPError } from "../../error-codes/mcp-error.js";
+import type { TransportReceiver } from "../transport/transport.types.js";
 import type { StdioChunkSink, StdioChunkSource, StdioWritable } from "./stdio.js";
+
+/** A receiver that records what the transport tells it. */
+export function recorder() {
+  const messages: unknown[] = [];
+  const malformed: string[] = [];
+  const closes: Array<MCPError | undefined> = [];
+  const receiver: TransportReceiver = {
+    onMessage: (message) => messages.push(message),
+    onMalformed: (error) => malformed.push(error.message),
+    onClose: (error) => closes.push(error),
+  };
+  return { messages, malformed, closes, receiver };
+}
+
+/** How a send ended: "written", or the error it was rejected with. */
+export const outcome = (sent: Promise<void>): Promise<"written" | MCPError> => sent.then(() => "written" as const, (error: unknown) => error as MCPError);
 
 /** A byte source the test feeds by hand: chunks, the end, or a failure. */
 export class ChunkSource implements AsyncIterable<Uint8Array> {

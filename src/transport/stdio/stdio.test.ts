@@ -2,24 +2,11 @@ import { describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
-import type { TransportReceiver } from "../transport/transport.types.js";
 import { StdioTransport } from "./stdio.js";
-import { ChunkSource, PushSource, RecordingWritable, TextWritable } from "./stdio.test-helpers.js";
+import { ChunkSource, PushSource, RecordingWritable, TextWritable, outcome, recorder } from "./stdio.test-helpers.js";
 
 async function flush(turns = 20): Promise<void> {
   for (let i = 0; i < turns; i++) await Promise.resolve();
-}
-
-function recorder() {
-  const messages: unknown[] = [];
-  const malformed: string[] = [];
-  const closes: Array<MCPError | undefined> = [];
-  const receiver: TransportReceiver = {
-    onMessage: (message) => messages.push(message),
-    onMalformed: (error) => malformed.push(error.message),
-    onClose: (error) => closes.push(error),
-  };
-  return { messages, malformed, closes, receiver };
 }
 
 async function started(maxFrameBytes?: number) {
@@ -32,7 +19,6 @@ async function started(maxFrameBytes?: number) {
 }
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-const outcome = (sent: Promise<void>) => sent.then(() => "written", (error: unknown) => error as MCPError);
 
 describe("StdioTransport: reading frames", () => {
   it("reassembles a frame split into single bytes", async () => {
@@ -115,12 +101,24 @@ describe("StdioTransport: reading frames", () => {
     expect(closes).toEqual([expect.objectContaining({ code: MCP_CODES.TRANSPORT_ERROR, message: "Reading failed: EIO" })]);
   });
 
-  it("closes with MCP.TRANSPORT_ERROR when reading fails", async () => {
+  it("closes with MCP.TRANSPORT_ERROR when reading fails, the read's error as its cause", async () => {
     const { source, closes, sink } = await started();
-    source.fail(new Error("EIO"));
+    const eio = new Error("EIO");
+    source.fail(eio);
     await flush();
     expect(closes).toEqual([expect.objectContaining({ code: MCP_CODES.TRANSPORT_ERROR, message: "Reading failed: EIO" })]);
+    expect(closes[0]?.cause).toBe(eio);
     expect(sink.closed).toBe(true);
+  });
+
+  it("drops a last line without a newline when this side closes: only the end of the peer's input completes it", async () => {
+    const { transport, source, messages } = await started();
+    source.push('{"partial":1}');
+    await flush();
+    await transport.close();
+    await flush();
+    expect(source.returned).toBe(true);
+    expect(messages).toEqual([]);
   });
 });
 
@@ -164,7 +162,7 @@ describe("StdioTransport: writing frames", () => {
     expect(closes).toEqual([undefined]);
     await transport.close();
     expect(closes).toHaveLength(1);
-    await expect(transport.send({})).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+    await expect(transport.send({})).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "Cannot send: the stdio transport is closed" });
   });
 
   it("fails a write with MCP.TRANSPORT_ERROR, closes, and does not attempt what was queued behind it", async () => {
@@ -173,9 +171,12 @@ describe("StdioTransport: writing frames", () => {
     const first = transport.send({ n: 1 });
     await flush(); // the first write is under way: the second frame waits for its own
     const second = transport.send({ n: 2 });
-    sink.failWith = new Error("EPIPE");
+    const epipe = new Error("EPIPE");
+    sink.failWith = epipe;
     sink.release();
-    await expect(first).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Write failed: EPIPE" });
+    const failure = await outcome(first);
+    expect(failure).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Write failed: EPIPE" });
+    expect((failure as MCPError).cause).toBe(epipe);
     await expect(second).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR });
     expect(closes).toEqual([expect.objectContaining({ message: "Write failed: EPIPE" })]);
     expect(sink.chunks).toEqual([]);
@@ -185,6 +186,11 @@ describe("StdioTransport: writing frames", () => {
     const { transport } = await started();
     await expect(transport.send({ n: 1n })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringContaining("not serialisable") });
     await expect(transport.send(undefined)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringContaining("no JSON form") });
+    const thrown = new Error("no JSON here");
+    const refused = await outcome(transport.send({ toJSON: () => { throw thrown; } }));
+    expect(refused).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Cannot send: the message is not serialisable as JSON (no JSON here)" });
+    expect((refused as MCPError).cause).toBe(thrown);
+    expect(transport.closed).toBe(false);
   });
 
   it("closes even when the writable fails to close", async () => {
@@ -195,35 +201,22 @@ describe("StdioTransport: writing frames", () => {
   });
 });
 
-describe("StdioTransport: a peer that never reads", () => {
-  it("bounds what it queues: past the limit the send fails, the transport closes, and the queue is given up", async () => {
-    const stuck = new RecordingWritable();
-    stuck.hold();
-    const transport = new StdioTransport({ readable: new ChunkSource(), writable: stuck, maxQueuedBytes: 4096 });
-    const seen = recorder();
-    await transport.start(seen.receiver);
-    const message = { jsonrpc: "2.0", method: "notifications/message", params: { data: "x".repeat(1000) } };
-    const first = outcome(transport.send(message));
-    await flush();
-    const queued = [1, 2].map(() => outcome(transport.send(message)));
-    const refused = await outcome(transport.send(message));
-    expect(refused).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "The peer is not reading: 3216 bytes are waiting to be written (limit 4096)" });
-    expect(seen.closes).toEqual([refused]);
-    await expect(transport.send({ n: 1 })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
-    // Frames queued behind the stuck write are given up; the one already being written completes if the peer wakes.
-    expect(await Promise.all(queued)).toEqual([refused, refused]);
-    stuck.release();
-    await expect(first).resolves.toBe("written");
-  });
-});
-
 describe("StdioTransport: lifecycle", () => {
   it("refuses a second start and a start after close", async () => {
     const { transport } = await started();
-    await expect(transport.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.ALREADY_CONNECTED });
+    await expect(transport.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.ALREADY_CONNECTED, message: "This stdio transport is already started" });
     const unstarted = new StdioTransport({ readable: new ChunkSource(), writable: new RecordingWritable() });
     await unstarted.close();
-    await expect(unstarted.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+    await expect(unstarted.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "This stdio transport is closed" });
+  });
+
+  it("closes when a write sent before start fails, with no receiver to tell", async () => {
+    const sink = new RecordingWritable();
+    sink.failWith = new Error("EPIPE");
+    const transport = new StdioTransport({ readable: new ChunkSource(), writable: sink });
+    await expect(transport.send({ n: 1 })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Write failed: EPIPE" });
+    expect(transport.closed).toBe(true);
+    expect(sink.closed).toBe(true);
   });
 
   it("survives a source whose return() throws", async () => {
@@ -291,13 +284,17 @@ describe("StdioTransport: a push source and a text writable (the Node fast path)
 
   it("closes with the source's failure, and stops the source when closed", async () => {
     const failed = await pushed();
-    failed.source.sink?.fail(new Error("EIO"));
+    const eio = new Error("EIO");
+    failed.source.sink?.fail(eio);
     expect(failed.closes).toEqual([expect.objectContaining({ code: MCP_CODES.TRANSPORT_ERROR, message: "Reading failed: EIO" })]);
-    const { source, transport } = await pushed();
+    expect(failed.closes[0]?.cause).toBe(eio);
+    const { source, transport, messages } = await pushed();
+    source.sink?.chunk(bytes('{"partial":1}'));
     await transport.close();
     await transport.close();
-    source.sink?.end(); // a source that ends after the close is not heard
+    source.sink?.end(); // a source that ends after the close is not heard: its last unterminated line is not delivered
     expect(source.stopped).toBe(1);
+    expect(messages).toEqual([]);
   });
 
   it("writes text straight through while the writable takes it, with no promise of its own", async () => {
