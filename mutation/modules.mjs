@@ -1,18 +1,29 @@
 // The core modules under mutation testing: each is a group of source files that Stryker mutates
 // together and whose score RELIABILITY.md reports. A module of a later issue joins by a line here.
+// `tests` names the vitest config whose tests may kill the module's mutants: the unit tests beside
+// the sources by default; MCPClient's behaviour is tested from e2e/ (in-process, against src/), so
+// its module adds those files.
+const UNIT = "mutation/vitest.config.ts";
+
 export const MODULES = {
-  dispatcher: ["src/jsonrpc/dispatcher/{classify,dispatcher,incoming,outgoing}.ts"],
-  stdio: ["src/transport/stdio/{line-decoder,stdio}.ts"],
-  "http-front-door": [
-    "src/transport/http-server/{front-door,protection,media-types,protocol-version,read-post,request-body,authentication,routes}.ts",
-  ],
-  "streamable-http-client": [
-    "src/transport/http-client/{streamable-http,post-exchange,http-session,event-stream,reconnection,session-renewal,request-cancel}.ts",
-  ],
-  "mcp-server": [
-    "src/server/mcp-server/{mcp-server,session,server-host,handler-context,tools,resources,prompts,completion,pagination,registry,url-elicitation,revision-rules}.ts",
-  ],
-  "mcp-client": [
-    "src/client/mcp-client/{mcp-client,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output}.ts",
-  ],
+  dispatcher: { mutate: ["src/jsonrpc/dispatcher/{classify,dispatcher,incoming,outgoing}.ts"], tests: UNIT },
+  stdio: { mutate: ["src/transport/stdio/{line-decoder,stdio}.ts"], tests: UNIT },
+  "http-front-door": {
+    mutate: ["src/transport/http-server/{front-door,protection,media-types,protocol-version,read-post,request-body,authentication,routes}.ts"],
+    tests: UNIT,
+  },
+  "streamable-http-client": {
+    mutate: ["src/transport/http-client/{streamable-http,post-exchange,http-session,event-stream,reconnection,session-renewal,request-cancel}.ts"],
+    tests: UNIT,
+  },
+  "mcp-server": {
+    mutate: [
+      "src/server/mcp-server/{mcp-server,session,server-host,handler-context,tools,resources,prompts,completion,pagination,registry,url-elicitation,revision-rules}.ts",
+    ],
+    tests: UNIT,
+  },
+  "mcp-client": {
+    mutate: ["src/client/mcp-client/{mcp-client,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output}.ts"],
+    tests: "mutation/vitest.client.config.ts",
+  },
 };

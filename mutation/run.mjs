@@ -29,7 +29,8 @@ const rows = [];
 for (const name of names) {
   const started = Date.now();
   const results = await new Stryker({
-    mutate: MODULES[name],
+    mutate: MODULES[name].mutate,
+    vitest: { configFile: MODULES[name].tests, related: true },
     incrementalFile: `mutation/incremental/${name}.json`,
     jsonReporter: { fileName: `mutation/.out/${name}.json` },
   }).runMutationTest();
