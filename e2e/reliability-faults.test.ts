@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPClient, MCPServer, StreamableHttpTransport, isSessionExpired, streamableHttpHandler } from "../src/index.js";
 import { serveHttp, type ServedHttp } from "../src/node/index.js";
+import { tcpProxy } from "./support/tcp-proxy.js";
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -27,11 +28,13 @@ function gatedServer() {
   return { server, release, started };
 }
 
-async function listen(handler: { fetch(request: Request): Promise<Response> }, port = 0): Promise<ServedHttp> {
-  const http = await serveHttp(handler, { port });
+async function listen(handler: { fetch(request: Request): Promise<Response> }): Promise<ServedHttp> {
+  const http = await serveHttp(handler, { port: 0 });
   open.push(http);
   return http;
 }
+
+const portOf = (served: ServedHttp): number => Number(new URL(served.url).port);
 
 const fastReconnect = { initialDelayMs: 10, growFactor: 1, maxDelayMs: 10, maxAttempts: 50 };
 
@@ -40,11 +43,11 @@ describe("faults over HTTP", () => {
     const { server, release, started } = gatedServer();
     const handler = streamableHttpHandler(server);
     open.push(handler);
-    const first = await listen(handler);
-    const port = Number(new URL(first.url).port);
+    const relay = await tcpProxy(portOf(await listen(handler)));
+    open.push(relay);
     const client = new MCPClient({ name: "c", version: "1" });
     open.push(client);
-    await client.connect(new StreamableHttpTransport(new URL("/mcp", first.url), { reconnection: fastReconnect }));
+    await client.connect(new StreamableHttpTransport(new URL("/mcp", relay.url), { reconnection: fastReconnect }));
     // Once the client has the progress event, its POST stream has an event id to resume from.
     let progressed!: () => void;
     const progressSeen = new Promise<void>((resolve) => (progressed = resolve));
@@ -52,10 +55,8 @@ describe("faults over HTTP", () => {
     await started;
     await progressSeen;
     // Every open connection drops (the POST stream of the call and the GET stream); the same
-    // handler, with the session and its events, listens again on the same port.
-    await first.close();
-    open.splice(open.indexOf(first), 1);
-    await listen(handler, port);
+    // handler, with the session and its events, is still there to come back to.
+    await relay.dropAll();
     release();
     await expect(call).resolves.toEqual({ content: [{ type: "text", text: "done" }] });
     await expect(client.callTool("echo", {})).resolves.toEqual({ content: [{ type: "text", text: "echo" }] });
@@ -65,24 +66,23 @@ describe("faults over HTTP", () => {
   it("a server restarted under a connected client: the next call fails at once as session expired, or renews in place", async () => {
     const before = gatedServer();
     const oldHandler = streamableHttpHandler(before.server);
-    const first = await listen(oldHandler);
-    const port = Number(new URL(first.url).port);
+    const relay = await tcpProxy(portOf(await listen(oldHandler)));
+    open.push(relay);
     const plain = new MCPClient({ name: "plain", version: "1" });
     const renewing = new MCPClient({ name: "renewing", version: "1" });
     open.push(plain, renewing);
     const renewed: string[] = [];
-    await plain.connect(new StreamableHttpTransport(new URL("/mcp", first.url), { reconnection: fastReconnect }));
+    await plain.connect(new StreamableHttpTransport(new URL("/mcp", relay.url), { reconnection: fastReconnect }));
     await renewing.connect(
-      new StreamableHttpTransport(new URL("/mcp", first.url), { reconnection: fastReconnect, renewSession: true, onSessionRenewed: (newId) => void renewed.push(String(newId)) }),
+      new StreamableHttpTransport(new URL("/mcp", relay.url), { reconnection: fastReconnect, renewSession: true, onSessionRenewed: (newId) => void renewed.push(String(newId)) }),
     );
-    // The process restarts: the old handler and its sessions are gone, a new one listens on the port.
-    await oldHandler.close();
-    await first.close();
-    open.splice(open.indexOf(first), 1);
+    // The process restarts: the old handler and its sessions are gone, a new one answers at the same address.
     const after = gatedServer();
     const newHandler = streamableHttpHandler(after.server);
     open.push(newHandler);
-    await listen(newHandler, port);
+    relay.retarget(portOf(await listen(newHandler)));
+    await oldHandler.close();
+    await relay.dropAll();
     const lost = await plain.callTool("echo", {}).then(
       () => undefined,
       (error: unknown) => error,
