@@ -62,7 +62,8 @@ export async function followEventStream(first: FetchBody, options: FollowOptions
 export async function pump(body: FetchBody, parser: SseParser, signal: CancelSignal, onItem: (item: SseItem) => void, afterChunk: () => void): Promise<unknown> {
   const reader: ChunkReader = body.getReader();
   const stop = (): void => ignoreFailure(reader.cancel());
-  signal.addEventListener("abort", stop, { once: true });
+  // Not `once`: the finally below removes it, whether it ran or not.
+  signal.addEventListener("abort", stop);
   if (signal.aborted) stop();
   try {
     for (;;) {

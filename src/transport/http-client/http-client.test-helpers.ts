@@ -2,7 +2,7 @@
 // builders for the responses and SSE events a server sends.
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import type { TransportReceiver } from "../transport/transport.types.js";
-import type { FetchLike } from "./http-options.js";
+import type { FetchInit, FetchLike } from "./http-options.js";
 
 export interface SeenRequest {
   readonly method: string;
@@ -11,6 +11,8 @@ export interface SeenRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly signal: AbortSignal;
+  /** What the fetch was given, as it was given. */
+  readonly init: FetchInit;
 }
 
 export type Answer = (request: SeenRequest) => Response | Promise<Response>;
@@ -42,7 +44,7 @@ export class FakeServer {
     new Headers(init.headers).forEach((value, name) => (headers[name] = value));
     const method = init.method;
     const body = typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : undefined;
-    const request: SeenRequest = { method, url, headers, body, signal: init.signal };
+    const request: SeenRequest = { method, url, headers, body, signal: init.signal, init };
     this.requests.push(request);
     const answer = this.#queues.get(method)?.shift() ?? DEFAULT_ANSWERS[method];
     if (!answer) return new Response(`no scripted answer for ${method}`, { status: 599 });

@@ -61,7 +61,10 @@ export class HttpSession {
     try {
       const response = await this.request("DELETE", { accept: ACCEPT_BOTH, signal: timeout.signal });
       if (response.ok || response.status === 405 || response.status === 404) discardBody(response);
-      else this.#options.onError?.(await httpError(response, "DELETE", this.url));
+      else {
+        // Stryker disable next-line OptionalChaining: without onError the TypeError lands in the catch below, whose own onError?.() drops it just the same
+        this.#options.onError?.(await httpError(response, "DELETE", this.url));
+      }
     } catch (error) {
       const why = timeout.signal.aborted ? `no answer within ${timeoutMs} ms` : describeThrown(error);
       this.#options.onError?.(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Ending session ${sessionId} with DELETE ${this.url} failed: ${why}`, { cause: error }));

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { DEFAULT_RECONNECTION, MAX_SERVER_RETRY_MS, reconnectionDelay, resolveReconnection, sleep } from "./reconnection.js";
@@ -21,7 +22,19 @@ describe("reconnection", () => {
     await expect(sleep(1, controller.signal)).resolves.toBeUndefined();
     const waiting = sleep(60_000, controller.signal);
     controller.abort();
+    const closed = { code: MCP_CODES.TRANSPORT_CLOSED, message: "The transport closed while waiting to reconnect" };
+    await expect(waiting).rejects.toMatchObject(closed);
+    await expect(sleep(60_000, controller.signal)).rejects.toMatchObject(closed);
+  });
+
+  it("leaves no abort listener behind on the signal, whether the sleep ran out or was stopped", async () => {
+    const outlives = new AbortController();
+    await sleep(1, outlives.signal);
+    expect(getEventListeners(outlives.signal, "abort")).toEqual([]);
+    const stopped = new AbortController();
+    const waiting = sleep(60_000, stopped.signal);
+    stopped.abort();
     await expect(waiting).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
-    await expect(sleep(60_000, controller.signal)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+    expect(getEventListeners(stopped.signal, "abort")).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
@@ -56,7 +56,11 @@ describe("StreamableHttpTransport: close", () => {
     await transport.close();
     await transport.close();
     expect(server.sent("DELETE")).toHaveLength(1);
-    expect(server.sent("DELETE")[0]?.headers).toMatchObject({ "mcp-session-id": "s-1", "mcp-protocol-version": "2025-06-18" });
+    const [ending] = server.sent("DELETE");
+    expect(ending?.headers).toMatchObject({ "mcp-session-id": "s-1", "mcp-protocol-version": "2025-06-18" });
+    // A request without a body says no content type, and hands the fetch no body member at all.
+    expect(ending?.headers).not.toHaveProperty("content-type");
+    expect(Object.keys(ending?.init ?? {}).toSorted()).toEqual(["headers", "method", "signal"]);
     expect(closes).toEqual([undefined]);
     expect(errors).toEqual([]);
   });
@@ -81,12 +85,36 @@ describe("StreamableHttpTransport: close", () => {
     const second = await inSession(broken);
     await second.transport.close();
     expect(second.errors.map((error) => error.message)).toEqual([`Ending session s-1 with DELETE ${ENDPOINT} failed: DELETE ${ENDPOINT} failed: ECONNRESET`]);
+    expect(second.errors[0]?.cause).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: `DELETE ${ENDPOINT} failed: ECONNRESET` });
 
     const silent = new FakeServer().on("DELETE", never);
     const third = await inSession(silent, { closeTimeoutMs: 10 });
     await third.transport.close();
     expect(third.errors.map((error) => error.message)).toEqual([`Ending session s-1 with DELETE ${ENDPOINT} failed: no answer within 10 ms`]);
+    expect(third.errors[0]?.cause).toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringMatching(/^DELETE \S+ was aborted/) });
     expect(third.closes).toEqual([undefined]);
+  });
+
+  it("still closes, quietly, when the DELETE breaks and no onError was given", async () => {
+    const server = new FakeServer().on("POST", () => jsonAnswer(initializeResult(1), { "mcp-session-id": "s-1" })).on("DELETE", () => Promise.reject(new Error("ECONNRESET")));
+    const transport = new StreamableHttpTransport(ENDPOINT, { fetchImpl: server.fetch, openGetStream: false });
+    const seen = recorder();
+    await transport.start(seen.receiver);
+    await transport.send(initializeRequest(1));
+    await expect(transport.close()).resolves.toBeUndefined();
+    expect(server.sent("DELETE")).toHaveLength(1);
+    expect(seen.closes).toEqual([undefined]);
+  });
+
+  it("stops the DELETE's timeout once it is answered", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    onTestFinished(() => void vi.useRealTimers());
+    const server = new FakeServer();
+    const { transport, errors } = await inSession(server);
+    await transport.close();
+    expect(server.sent("DELETE")).toHaveLength(1);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(errors).toEqual([]);
   });
 
   it("sends no DELETE without a session, or when told not to", async () => {
@@ -94,6 +122,7 @@ describe("StreamableHttpTransport: close", () => {
     const plain = new StreamableHttpTransport(ENDPOINT, { fetchImpl: server.fetch });
     await plain.start(recorder().receiver);
     await plain.close();
+    expect(server.requests).toEqual([]);
     const { transport } = await inSession(server, { terminateOnClose: false });
     await transport.close();
     expect(server.sent("DELETE")).toEqual([]);
@@ -109,7 +138,7 @@ describe("StreamableHttpTransport: close", () => {
     await vi.waitFor(() => expect(server.sent("POST")).toHaveLength(2));
     await transport.close();
     await expect(streaming).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
-    await expect(posting).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+    await expect(posting).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "The Streamable HTTP transport is closed", cause: { code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringMatching(/^POST \S+ was aborted/) } });
     expect(open.cancelled).toBe(true);
   });
 });

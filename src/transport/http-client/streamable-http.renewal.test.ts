@@ -101,7 +101,7 @@ describe("StreamableHttpTransport: renewing a lost session (option renewSession)
     ["the answer has no version", [() => jsonAnswer({ jsonrpc: "2.0", id: 1, error: { code: -32600, message: "no" } })], "The server's answer to initialize for a new session has no protocol version"],
     ["the answer is not JSON", [() => new Response("{", { headers: { "content-type": "application/json" } })], "has no protocol version"],
     ["the SSE answer ends without one", [() => sseAnswer(sseEvent({ data: notification("n") }))], "has no protocol version"],
-    ["the answer has another content type", [() => new Response("?", { headers: { "content-type": "text/plain" } })], 'was answered with content type "text/plain"'],
+    ["the answer has another content type", [() => new Response("?", { headers: { "content-type": "text/plain" } })], 'POST http://127.0.0.1:3000/mcp was answered with content type "text/plain" where application/json or text/event-stream was expected'],
     ["the version changed", [newSession("s-2", "2025-03-26")], "The new session speaks protocol version 2025-03-26, the lost one 2025-06-18"],
     ["initialized is refused", [newSession("s-2"), () => new Response(null, { status: 400 })], "HTTP 400 from POST"],
   ])("closes with the session error when %s", async (_case, renewal, why) => {
@@ -112,6 +112,33 @@ describe("StreamableHttpTransport: renewing a lost session (option renewSession)
     expect(error.message).toContain(why);
     expect(isSessionExpired(error)).toBe(true);
     expect(closes).toEqual([error]);
+  });
+
+  it("says which versions differ when the new session speaks another", async () => {
+    const server = serverThen(lost, newSession("s-2", "2025-03-26"));
+    const { transport } = await renewingOn(server);
+    const error = (await transport.send(request(2, "ping")).catch((thrown: unknown) => thrown)) as MCPError;
+    expect(error.cause).toMatchObject({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH, data: { lost: "2025-06-18", answered: "2025-03-26" } });
+  });
+
+  it("takes whatever version the new session speaks when the lost one's was never known", async () => {
+    const unversioned = new FakeServer().on("POST", () => jsonAnswer(result(1, { capabilities: {}, serverInfo: { name: "s", version: "1" } }), { "mcp-session-id": "s-1" }), lost, newSession("s-2"), accepted, () => jsonAnswer(result(2)));
+    const { transport, messages, renewed } = await renewingOn(unversioned);
+    expect(transport.protocolVersion).toBeUndefined();
+    await transport.send(request(2, "ping"));
+    expect(messages).toEqual([result(2)]);
+    expect(renewed).toEqual([["s-2", "s-1"]]);
+  });
+
+  it("renews without an onSessionRenewed to tell", async () => {
+    const server = serverThen(lost, newSession("s-2"), accepted, () => jsonAnswer(result(2)));
+    const transport = new StreamableHttpTransport("http://127.0.0.1:3000/mcp", { fetchImpl: server.fetch, openGetStream: false, renewSession: true });
+    const seen = recorder();
+    await transport.start(seen.receiver);
+    await transport.send(initializeRequest(1));
+    await transport.send(request(2, "ping"));
+    expect(seen.messages).toEqual([initializeResult(1), result(2)]);
+    expect(transport.sessionId).toBe("s-2");
   });
 
   it("closes when the new session is lost at once too", async () => {

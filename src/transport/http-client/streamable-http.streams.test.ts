@@ -7,6 +7,8 @@ import { FakeServer, accepted, jsonAnswer, liveStream, notification, recorder, r
 const ENDPOINT = "http://127.0.0.1:3000/mcp";
 const FAST = { initialDelayMs: 1, maxDelayMs: 8, growFactor: 2, maxAttempts: 3 };
 const progress = (n: number) => notification("notifications/progress", { progressToken: 1, progress: n });
+/** Event `e<index>` of a long stream. */
+const numbered = (index: number) => sseEvent({ id: `e${index}`, data: notification("n", { index }) });
 
 async function started(server: FakeServer, options: StreamableHttpTransportOptions = {}) {
   const errors: MCPError[] = [];
@@ -29,11 +31,12 @@ function recordDelays(): number[] {
 
 describe("StreamableHttpTransport: SSE answers", () => {
   it("delivers the messages of a POST's stream in order, skipping comments, priming events and other event types", async () => {
-    const body = [": keep-alive\n\n", sseEvent({ id: "p", data: "" }), sseEvent({ data: progress(1) }), sseEvent({ event: "ping", data: "x" }), sseEvent({ event: "message", data: progress(2) }), sseEvent({ data: result(1) })].join("");
+    const body = [": keep-alive\n\n", sseEvent({ id: "p", data: "" }), sseEvent({ data: progress(1) }), sseEvent({ event: "ping", data: progress(9) }), sseEvent({ event: "message", data: progress(2) }), sseEvent({ data: result(1) })].join("");
     const server = new FakeServer().on("POST", () => sseAnswer(body));
-    const { transport, messages } = await started(server);
+    const { transport, messages, malformed } = await started(server);
     await transport.send(request(1, "tools/call", { name: "t" }));
     expect(messages).toEqual([progress(1), progress(2), result(1)]);
+    expect(malformed).toEqual([]);
   });
 
   it("gives the same messages whichever byte the stream is split at", async () => {
@@ -130,6 +133,20 @@ describe("StreamableHttpTransport: resuming a POST stream (SEP-1699)", () => {
     expect(server.sent("GET")).toHaveLength(1);
   });
 
+  it("gives up at once, without another attempt, when the transport closes during a resumption", async () => {
+    const server = new FakeServer()
+      .on("POST", () => sseAnswer(sseEvent({ id: "a", data: progress(1) })))
+      .on("GET", ({ signal }) => new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))));
+    const { transport } = await started(server);
+    const sent = transport.send(request(1, "tools/call"));
+    await vi.waitFor(() => expect(server.sent("GET")).toHaveLength(1));
+    await transport.close();
+    const error = (await sent.catch((thrown: unknown) => thrown)) as MCPError;
+    expect(error).toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "The Streamable HTTP transport is closed" });
+    // The aborted GET is the last word: no wait for a next attempt (which would fail as "closed while waiting").
+    expect(error.cause).toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: `Could not resume the stream of request 1: GET ${ENDPOINT} was aborted (the transport closed, or the request was given up)` });
+  });
+
   it("retries a resumption answered 409 or 429, and refuses one answered with another content type", async () => {
     const server = new FakeServer()
       .on("POST", () => sseAnswer(sseEvent({ id: "a", data: progress(1) })))
@@ -182,6 +199,28 @@ describe("StreamableHttpTransport: cancelling a request", () => {
     await expect(sent).resolves.toBeUndefined();
   });
 
+  it("leaves a finished request alone: neither a later cancel of its id nor the close aborts the signal its fetch was given", async () => {
+    const server = new FakeServer().on("POST", () => jsonAnswer(result(1)), accepted);
+    const { transport } = await started(server);
+    await transport.send(request(1, "ping"));
+    await transport.send(notification("notifications/cancelled", { requestId: 1 }));
+    await transport.close();
+    expect(server.sent("POST").map((post) => post.signal.aborted)).toEqual([false, false]);
+  });
+
+  it("resolves a request whose answer came, even when the receiver closes the transport on that answer", async () => {
+    const server = new FakeServer().on("POST", () => sseAnswer(sseEvent({ data: progress(1) }) + sseEvent({ data: result(1) })));
+    const seen = recorder();
+    const transport = new StreamableHttpTransport(ENDPOINT, { fetchImpl: server.fetch });
+    await transport.start({ ...seen.receiver, onMessage: (message) => {
+      seen.messages.push(message);
+      if (seen.messages.length === 2) void transport.close();
+    } });
+    await expect(transport.send(request(1, "tools/call"))).resolves.toBeUndefined();
+    expect(seen.messages).toEqual([progress(1), result(1)]);
+    expect(transport.closed).toBe(true);
+  });
+
   it("stops delivering the rest of a chunk once the stream is given up", async () => {
     const server = new FakeServer().on("POST", () => sseAnswer(sseEvent({ data: progress(1) }) + sseEvent({ data: progress(2) })));
     const seen = recorder();
@@ -203,6 +242,8 @@ describe("StreamableHttpTransport: the GET stream", () => {
     await vi.waitFor(() => expect(server.sent("GET")).toHaveLength(1));
     expect(server.sent("GET")[0]?.headers).toMatchObject({ accept: "text/event-stream" });
     expect(server.sent("GET")[0]?.headers).not.toHaveProperty("last-event-id");
+    expect(server.sent("GET")[0]?.headers).not.toHaveProperty("content-type");
+    expect(Object.keys(server.sent("GET")[0]?.init ?? {}).toSorted()).toEqual(["headers", "method", "signal"]);
     await transport.send(notification("notifications/initialized"));
     // A later request goes out after the one GET, with no other between.
     await transport.send(request(2, "ping"));
@@ -257,14 +298,14 @@ describe("StreamableHttpTransport: the GET stream", () => {
   });
 
   it("remembers the last 1024 event ids of a stream to drop replays", async () => {
-    const many = Array.from({ length: 1030 }, (_, index) => sseEvent({ id: `e${index}`, data: notification("n", { index }) })).join("");
+    const many = Array.from({ length: 1030 }, (_, index) => numbered(index)).join("");
     const server = new FakeServer()
       .on("POST", accepted)
-      .on("GET", () => sseAnswer(many), () => sseAnswer(sseEvent({ id: "e0", data: notification("n", { index: 0 }) }) + sseEvent({ id: "e1029", data: notification("n", { index: 1029 }) }) + sseEvent({ id: "e1030", data: notification("n", { index: 1030 }) })));
+      .on("GET", () => sseAnswer(many), () => sseAnswer([6, 0, 1029, 1030].map(numbered).join("")));
     const { transport, messages } = await started(server);
     await transport.send(notification("notifications/initialized"));
     await vi.waitFor(() => expect(messages).toHaveLength(1032));
-    // e0 had been forgotten, so its replay comes through; e1029 was still remembered.
+    // e6 is the oldest of the 1024 remembered (e6..e1029), so its replay is dropped; e0 had been forgotten, so it comes through.
     expect(messages.slice(1030)).toEqual([notification("n", { index: 0 }), notification("n", { index: 1030 })]);
     expect(server.sent("GET")[1]?.headers["last-event-id"]).toBe("e1029");
     await transport.close();

@@ -40,6 +40,7 @@ describe("StreamableHttpTransport: POSTing messages", () => {
     expect(post).toMatchObject({ url: ENDPOINT, body: initializeRequest(1), headers: { accept: "application/json, text/event-stream", "content-type": "application/json" } });
     expect(post?.headers).not.toHaveProperty("mcp-session-id");
     expect(post?.headers).not.toHaveProperty("mcp-protocol-version");
+    expect(transport.sessionId).toBeUndefined();
   });
 
   it("resolves a notification or a response on 202 without reading a body", async () => {
@@ -83,10 +84,12 @@ describe("StreamableHttpTransport: POSTing messages", () => {
   });
 
   it("announces a version given in the options from the first request on", async () => {
-    const server = new FakeServer().on("POST", () => jsonAnswer(result(1)));
+    const server = new FakeServer().on("POST", () => jsonAnswer(result(1)), () => jsonAnswer(result(2)));
     const { transport } = await started(server, { protocolVersion: "2025-11-25" });
     await transport.send(request(1, "ping"));
-    expect(server.sent("POST")[0]?.headers["mcp-protocol-version"]).toBe("2025-11-25");
+    await transport.send(request(2, "ping"));
+    expect(transport.protocolVersion).toBe("2025-11-25");
+    expect(server.sent("POST").map((post) => post.headers["mcp-protocol-version"])).toEqual(["2025-11-25", "2025-11-25"]);
   });
 
   it("adds custom headers, from an object or a function called per request, under its own", async () => {
@@ -197,6 +200,14 @@ describe("StreamableHttpTransport: what the server answers", () => {
     await expect(transport.send(request(3, "ping"))).rejects.toMatchObject({ message: "The JSON answer to request 3 was cut off or longer than 100 bytes" });
   });
 
+  it("keeps the first 2048 characters of a JSON answer that lacks the response", async () => {
+    const chatter = notification("notifications/message", { level: "info", data: "x".repeat(3000) });
+    const server = new FakeServer().on("POST", () => jsonAnswer(chatter));
+    const { transport, messages } = await started(server);
+    await expect(transport.send(request(1, "ping"))).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, data: { body: JSON.stringify(chatter).slice(0, 2048) } });
+    expect(messages).toEqual([chatter]);
+  });
+
   it("delivers a JSON batch answering a batch, and names every request still unanswered", async () => {
     const server = new FakeServer().on("POST", () => jsonAnswer([result(1), result("b")]), () => jsonAnswer([result(3)]));
     const { transport, messages } = await started(server);
@@ -208,16 +219,21 @@ describe("StreamableHttpTransport: what the server answers", () => {
 
 describe("StreamableHttpTransport: lifecycle errors", () => {
   it("refuses to start twice, to start once closed, and to send before start or after close", async () => {
-    const transport = new StreamableHttpTransport(ENDPOINT, { fetchImpl: new FakeServer().fetch });
+    const server = new FakeServer();
+    const transport = new StreamableHttpTransport(ENDPOINT, { fetchImpl: server.fetch });
     await expect(transport.send(request(1, "ping"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Cannot send: call start() first" });
     await transport.start(recorder().receiver);
-    await expect(transport.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.ALREADY_CONNECTED });
+    await expect(transport.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.ALREADY_CONNECTED, message: "This Streamable HTTP transport is already started" });
     await transport.close();
     expect(transport.closed).toBe(true);
-    await expect(transport.send(request(1, "ping"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+    const closed = { code: MCP_CODES.TRANSPORT_CLOSED, message: "The Streamable HTTP transport is closed" };
+    const refused = (await transport.send(request(1, "ping")).catch((thrown: unknown) => thrown)) as MCPError;
+    expect(refused).toMatchObject(closed);
+    expect(refused.cause).toBeUndefined();
+    expect(server.requests).toEqual([]);
     const closedFirst = new StreamableHttpTransport(ENDPOINT);
     await closedFirst.close();
-    await expect(closedFirst.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+    await expect(closedFirst.start(recorder().receiver)).rejects.toMatchObject(closed);
   });
 
   it("refuses a message with no JSON form", async () => {
