@@ -36,8 +36,8 @@ export function classify(value: unknown): MessageKind {
     return isJsonRpcId(id) ? "request" : "invalid";
   }
   if ("result" in value) return isJsonRpcId(id) && isRecord(value["result"]) ? "response" : "invalid";
-  if ("error" in value) return (isJsonRpcId(id) || id === null) && isErrorObject(value["error"]) ? "error-response" : "invalid";
-  return "invalid";
+  // Anything else must be an error response (a missing "error" is no error object).
+  return (isJsonRpcId(id) || id === null) && isErrorObject(value["error"]) ? "error-response" : "invalid";
 }
 
 /** Why `classify` said "invalid" (only called on that path). */

@@ -2,11 +2,16 @@ import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { MeterProvider, MetricReader, type DataPoint } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { INSTRUMENTATION_SCOPE, METRIC_NAMES, Telemetry } from "../../telemetry/telemetry.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { JsonRpcDispatcher } from "./dispatcher.js";
-import { connectedPair, settle } from "./dispatcher.test-helpers.js";
+import { connectedPair, rejection, scriptedDispatcher, settle } from "./dispatcher.test-helpers.js";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 class PullMetricReader extends MetricReader {
   protected override onShutdown(): Promise<void> {
@@ -109,6 +114,31 @@ describe("JsonRpcDispatcher with telemetry", () => {
     const clientSpan = exporter.getFinishedSpans().find((span) => span.kind === SpanKind.CLIENT);
     expect(clientSpan?.attributes["error.type"]).toBe("MCP.TIMEOUT");
     await client.close();
+  });
+
+  it("counts a timed-out call as an error, an aborted one as cancelled, and one whose result check had to wait as a success", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    const { telemetry, points } = instrumented();
+    const { dispatcher, peer } = await scriptedDispatcher({ side: "client", telemetry, timeoutMs: 100 });
+    dispatcher.setResultCheck("test/checked", (result) => Promise.resolve(result), () => undefined);
+    const checked = dispatcher.request("test/checked");
+    const controller = new AbortController();
+    const aborted = rejection(dispatcher.request("test/aborted", {}, { signal: controller.signal }));
+    const late = rejection(dispatcher.request("test/late"));
+    await peer.waitForSent(3);
+    peer.deliver({ jsonrpc: "2.0", id: 1, result: { fine: true } });
+    await expect(checked).resolves.toEqual({ fine: true });
+    controller.abort();
+    expect((await aborted).code).toBe(MCP_CODES.REQUEST_CANCELLED);
+    await vi.advanceTimersByTimeAsync(100);
+    expect((await late).code).toBe(MCP_CODES.TIMEOUT);
+    vi.useRealTimers();
+    const totals = (await points(METRIC_NAMES.requestTotal)).map((point) => [point.attributes["method"], point.attributes["status"], point.value]);
+    expect(totals.toSorted((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+      ["test/aborted", "cancelled", 1],
+      ["test/checked", "success", 1],
+      ["test/late", "error", 1],
+    ]);
   });
 
   it("works on the global OpenTelemetry API when no telemetry is given", async () => {

@@ -1,13 +1,15 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
-import type { Transport, TransportReceiver } from "../../transport/transport/transport.types.js";
+import type { SendOptions, Transport, TransportReceiver } from "../../transport/transport/transport.types.js";
 import { JsonRpcDispatcher } from "./dispatcher.js";
 import type { DispatcherOptions } from "./dispatcher.types.js";
 
 /** A transport whose far end is the test itself: it records what is sent and injects what arrives. */
 export class ScriptedPeer implements Transport {
   readonly sent: unknown[] = [];
+  /** What each send was given, as given: the message object itself and the send options. */
+  readonly given: Array<{ message: unknown; options: SendOptions | undefined }> = [];
   receiver: TransportReceiver | undefined;
   closed = false;
   failSends: Error | undefined;
@@ -17,9 +19,10 @@ export class ScriptedPeer implements Transport {
     this.receiver = receiver;
   }
 
-  async send(message: unknown): Promise<void> {
+  async send(message: unknown, options?: SendOptions): Promise<void> {
     if (this.closed) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, "closed");
     if (this.failSends) throw this.failSends;
+    this.given.push({ message, options });
     this.sent.push(JSON.parse(JSON.stringify(message)));
     for (const wake of this.#waiters.splice(0)) wake();
   }

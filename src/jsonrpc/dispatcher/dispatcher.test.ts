@@ -262,24 +262,25 @@ describe("JsonRpcDispatcher: malformed input is answered and the connection stay
   });
 
   const invalid: Array<[string, unknown, unknown, string]> = [
-    ["a number", 42, null, "must be an object"],
-    ["null", null, null, "must be an object"],
-    ["a wrong jsonrpc version", { jsonrpc: "1.0", id: 1, method: "x" }, 1, '"2.0"'],
-    ["a non-string method", { jsonrpc: "2.0", id: "a", method: 5 }, "a", "method"],
-    ["array params", { jsonrpc: "2.0", id: 3, method: "x", params: [1] }, 3, "params"],
-    ["a null request id", { jsonrpc: "2.0", id: null, method: "x" }, null, "string or an integer"],
-    ["a fractional request id", { jsonrpc: "2.0", id: 1.5, method: "x" }, null, "string or an integer"],
-    ["a result without id", { jsonrpc: "2.0", result: {} }, null, "response"],
-    ["a non-object result", { jsonrpc: "2.0", id: 4, result: 3 }, 4, "result"],
-    ["an error without code", { jsonrpc: "2.0", id: 5, error: { message: "x" } }, 5, "error"],
-    ["nothing recognisable", { jsonrpc: "2.0", id: 6 }, 6, "needs"],
+    ["a number", 42, null, "a JSON-RPC message must be an object"],
+    ["null", null, null, "a JSON-RPC message must be an object"],
+    ["a wrong jsonrpc version", { jsonrpc: "1.0", id: 1, method: "x" }, 1, 'the "jsonrpc" member must be exactly "2.0"'],
+    ["a non-string method", { jsonrpc: "2.0", id: "a", method: 5 }, "a", 'the "method" member must be a string'],
+    ["array params", { jsonrpc: "2.0", id: 3, method: "x", params: [1] }, 3, 'the "params" member must be an object'],
+    ["a null request id", { jsonrpc: "2.0", id: null, method: "x" }, null, 'a request "id" must be a string or an integer'],
+    ["a null request id with params", { jsonrpc: "2.0", id: null, method: "x", params: {} }, null, 'a request "id" must be a string or an integer'],
+    ["a fractional request id", { jsonrpc: "2.0", id: 1.5, method: "x" }, null, 'a request "id" must be a string or an integer'],
+    ["a result without id", { jsonrpc: "2.0", result: {} }, null, 'a response "id" must be a string or an integer'],
+    ["a non-object result", { jsonrpc: "2.0", id: 4, result: 3 }, 4, 'the "result" member must be an object'],
+    ["an error without code", { jsonrpc: "2.0", id: 5, error: { message: "x" } }, 5, 'an error response needs an "error" with an integer "code" and a string "message", and an id'],
+    ["nothing recognisable", { jsonrpc: "2.0", id: 6 }, 6, 'a JSON-RPC message needs a "method", a "result" or an "error"'],
   ];
 
-  it.each(invalid)("answers %s with -32600", async (_label, message, id, reason) => {
+  it.each(invalid)("answers %s with -32600 and the reason", async (_label, message, id, reason) => {
     const { peer } = await scriptedDispatcher();
     peer.deliver(message);
     const [answer] = await peer.waitForSent(1);
-    expect(answer).toMatchObject({ jsonrpc: "2.0", id, error: { code: -32600, message: expect.stringContaining(reason) } });
+    expect(answer).toEqual({ jsonrpc: "2.0", id, error: { code: -32600, message: `Invalid request: ${reason}` } });
   });
 
   it("reports a response to an unknown id, and an error response nobody can match", async () => {

@@ -37,6 +37,24 @@ describe("the pending requests' timer", () => {
     await client.close();
   });
 
+  it("keeps holding the process while any request is pending, and lets go when the last one settles", async () => {
+    const { client, server } = await connectedPair({ timeoutMs: TIMEOUT_MS });
+    const waiting = new Map<unknown, (result: object) => void>();
+    server.setRequestHandler("test/wait", (params) => new Promise((resolve) => waiting.set((params as { name: unknown }).name, resolve)));
+    const before = heldTimers();
+    const first = client.request("test/wait", { name: "first" });
+    const second = client.request("test/wait", { name: "second" });
+    await vi.waitFor(() => expect(waiting.size).toBe(2));
+    expect(heldTimers()).toBe(before + 1);
+    waiting.get("first")?.({});
+    await first;
+    expect(heldTimers()).toBe(before + 1);
+    waiting.get("second")?.({});
+    await second;
+    expect(heldTimers()).toBe(before);
+    await client.close();
+  });
+
   it("is cleared once nothing is pending where the platform's timers are numbers", async () => {
     const real = new Map<number, ReturnType<typeof setTimeout>>();
     const armedIds: number[] = [];

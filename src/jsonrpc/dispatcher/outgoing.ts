@@ -34,7 +34,7 @@ export class PendingRequest {
     readonly method: string,
     readonly resolve: (result: unknown) => void,
     readonly reject: (error: MCPError) => void,
-    readonly timeouts: Timeouts,
+    /** The call's own timeouts, where it gives any (read with the dispatcher's defaults: see `OutgoingRequests`). */
     readonly options: RequestOptions,
     /** What the method's result check needs of the request (see `JsonRpcDispatcher.setResultCheck`). */
     readonly checkKey: unknown,
@@ -61,8 +61,6 @@ export class OutgoingRequests {
   // Deno's numeric timer), it goes.
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
-  /** Whether the timer keeps the process alive (it does while something is pending). */
-  #timerHeld = false;
 
   constructor(
     private readonly defaults: Timeouts,
@@ -80,10 +78,10 @@ export class OutgoingRequests {
   /** Registers a request; the promise settles on response, error, timeout, abort or close. */
   add(id: JsonRpcId, method: string, checkKey: unknown, options: RequestOptions, record: RequestRecord | undefined): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const timeouts = this.#timeoutsFor(options);
-      const pending = new PendingRequest(id, method, resolve, reject, timeouts, options, checkKey);
-      if (record) this.#rareOf(pending).record = record;
-      if (timeouts.maxTotalTimeoutMs !== undefined) this.#rareOf(pending).startedAt = performance.now();
+      const pending = new PendingRequest(id, method, resolve, reject, options, checkKey);
+      pending.rare = record ? { record } : NONE;
+      // Stryker disable next-line ConditionalExpression: only a capped request reads its start, so setting it always would only allocate (never setting it fails the cap tests)
+      if (this.#maxTotalTimeoutMs(pending) !== undefined) this.#rareOf(pending).startedAt = performance.now();
       if (this.#pending === NO_PENDING) this.#pending = new Map();
       this.#pending.set(id, pending);
       this.#arm(pending);
@@ -91,7 +89,7 @@ export class OutgoingRequests {
       if (signal) {
         const abortListener = (): void => this.#abandon(pending, this.#cancelled(signal.reason), describeThrown(signal.reason));
         this.#rareOf(pending).abortListener = abortListener;
-        signal.addEventListener("abort", abortListener, { once: true });
+        signal.addEventListener("abort", abortListener);
       }
     });
   }
@@ -116,7 +114,7 @@ export class OutgoingRequests {
   progress(update: ProgressUpdate): boolean {
     const pending = this.#pending.get(update.progressToken);
     if (!pending?.options.onProgress) return false;
-    if (pending.timeouts.resetTimeoutOnProgress) this.#arm(pending);
+    if (pending.options.resetTimeoutOnProgress ?? this.defaults.resetTimeoutOnProgress) this.#arm(pending);
     pending.options.onProgress(update);
     return true;
   }
@@ -124,7 +122,7 @@ export class OutgoingRequests {
   /** The end (the connection closed): every request fails, and no timer is left. */
   rejectAll(error: MCPError): void {
     for (const pending of this.#pending.values()) this.reject(pending, error);
-    if (this.#timer !== undefined) this.#unschedule();
+    this.#unschedule();
   }
 
   #rareOf(pending: PendingRequest): RareParts {
@@ -132,31 +130,30 @@ export class OutgoingRequests {
     return pending.rare;
   }
 
-  /** The defaults object itself when the call overrides none (most calls): nothing to allocate. */
-  #timeoutsFor(options: RequestOptions): Timeouts {
-    if (options.timeoutMs === undefined && options.resetTimeoutOnProgress === undefined && options.maxTotalTimeoutMs === undefined) return this.defaults;
-    return {
-      timeoutMs: options.timeoutMs ?? this.defaults.timeoutMs,
-      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? this.defaults.resetTimeoutOnProgress,
-      maxTotalTimeoutMs: options.maxTotalTimeoutMs ?? this.defaults.maxTotalTimeoutMs,
-    };
+  // A call's own timeouts are read where they are needed, the defaults in their place: a request holds no merged copy.
+  #timeoutMs(pending: PendingRequest): number {
+    return pending.options.timeoutMs ?? this.defaults.timeoutMs;
+  }
+
+  #maxTotalTimeoutMs(pending: PendingRequest): number | undefined {
+    return pending.options.maxTotalTimeoutMs ?? this.defaults.maxTotalTimeoutMs;
   }
 
   // The total cap bounds every (re-)arming, so a progress past the cap times out at once.
   #arm(pending: PendingRequest): void {
-    const { timeoutMs, maxTotalTimeoutMs } = pending.timeouts;
+    const timeoutMs = this.#timeoutMs(pending);
+    const maxTotalTimeoutMs = this.#maxTotalTimeoutMs(pending);
     const now = performance.now();
     const delay = maxTotalTimeoutMs === undefined ? timeoutMs : Math.min(timeoutMs, maxTotalTimeoutMs - (now - (pending.rare.startedAt as number)));
     // Whole milliseconds: a small integer is stored in the request itself, a fraction would take a heap number.
     pending.deadline = Math.ceil(now + Math.max(0, delay));
     if (pending.deadline < this.#timerAt) this.#schedule(pending.deadline, now);
-    else if (!this.#timerHeld) this.#hold();
+    else this.#hold();
   }
 
-  /** A timer kept armed while nothing was pending holds the process again. */
+  /** A timer kept armed while nothing was pending holds the process again (one that holds it already is left as it is). */
   #hold(): void {
     (this.#timer as unknown as { ref(): void }).ref();
-    this.#timerHeld = true;
   }
 
   /** Nothing pending: the timer stays armed but lets the process end, or goes where it cannot. */
@@ -164,14 +161,12 @@ export class OutgoingRequests {
     const timer = this.#timer as unknown as { unref?: () => void };
     if (typeof timer.unref !== "function") return this.#unschedule();
     timer.unref();
-    this.#timerHeld = false;
   }
 
   #schedule(at: number, now: number): void {
     clearTimeout(this.#timer);
     this.#timerAt = at;
     this.#timer = setTimeout(() => this.#expire(), Math.max(0, Math.ceil(at - now)));
-    this.#timerHeld = true;
   }
 
   #unschedule(): void {
@@ -190,17 +185,19 @@ export class OutgoingRequests {
       if (pending.deadline <= now) this.#timedOut(pending);
       else next = Math.min(next, pending.deadline);
     }
-    if (next !== Number.POSITIVE_INFINITY && next < this.#timerAt) this.#schedule(next, now);
+    // Nothing pending leaves the timer unarmed (next and #timerAt both infinite).
+    if (next < this.#timerAt) this.#schedule(next, now);
   }
 
-  #overTotal(pending: PendingRequest): boolean {
-    const cap = pending.timeouts.maxTotalTimeoutMs;
-    return cap !== undefined && performance.now() - (pending.rare.startedAt as number) >= cap;
+  /** Whether the total cap ran out. Only a capped request has a start: for any other both sides are undefined and the comparison is false. */
+  #overTotal(pending: PendingRequest, maxTotalTimeoutMs: number | undefined): boolean {
+    return performance.now() - (pending.rare.startedAt as number) >= (maxTotalTimeoutMs as number);
   }
 
   #timedOut(pending: PendingRequest): void {
-    const { timeoutMs, maxTotalTimeoutMs } = pending.timeouts;
-    const total = this.#overTotal(pending);
+    const timeoutMs = this.#timeoutMs(pending);
+    const maxTotalTimeoutMs = this.#maxTotalTimeoutMs(pending);
+    const total = this.#overTotal(pending, maxTotalTimeoutMs);
     const message = total
       ? `Request ${pending.method} exceeded its total timeout of ${maxTotalTimeoutMs} ms`
       : `Request ${pending.method} timed out after ${timeoutMs} ms`;
@@ -222,7 +219,8 @@ export class OutgoingRequests {
     this.#pending.delete(pending.id);
     if (this.#pending.size === 0 && this.#timer !== undefined) this.#release();
     const { abortListener, record } = pending.rare;
-    if (abortListener) pending.options.signal?.removeEventListener("abort", abortListener);
+    // A listener was added only to the call's signal.
+    if (abortListener) (pending.options.signal as AbortSignal).removeEventListener("abort", abortListener);
     // A peer's error is typed by its JSON-RPC number, a local one (timeout, cancel) by its MCP code.
     record?.end(outcome, error && { type: error.cause instanceof JsonRpcError ? String(error.wireCode) : error.code, code: error.wireCode });
   }
