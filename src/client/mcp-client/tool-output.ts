@@ -56,6 +56,7 @@ export class ToolOutputChecker {
 
   #compile(name: string, schema: object, result: CallToolResult): JsonSchemaValidator {
     const known = this.#compiled.get(schema);
+    // Stryker disable next-line ConditionalExpression: the memo only saves compiling the same schema again; a fresh compile validates the same
     if (known) return known;
     try {
       const compiled = compileJsonSchema(schema);
