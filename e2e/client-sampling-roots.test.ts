@@ -37,7 +37,7 @@ describe("MCPClient sampling for the SDK server", () => {
     const server = samplingServer();
     const createMessage = (params: CreateMessageRequestParams): CreateMessageResult => {
       const last = params.messages.at(-1);
-      if (last?.role === "user" && Array.isArray(last.content) && last.content[0]?.type === "tool_result") {
+      if (last?.role === "user" && [last.content].flat()[0]?.type === "tool_result") {
         return { role: "assistant", content: { type: "text", text: "It is sunny in Paris" }, model: "m", stopReason: "endTurn" };
       }
       expect(params.tools).toEqual([weatherTool]);
@@ -57,6 +57,16 @@ describe("MCPClient sampling for the SDK server", () => {
       tools: [weatherTool],
     });
     expect(second).toMatchObject({ content: { type: "text", text: "It is sunny in Paris" } });
+    const single = await server.server.createMessage({
+      messages: [
+        question,
+        { role: "assistant", content: { type: "tool_use", id: "call-2", name: "get_weather", input: { city: "Paris" } } },
+        { role: "user", content: { type: "tool_result", toolUseId: "call-2", content: [{ type: "text", text: "sunny, 25C" }] } },
+      ],
+      maxTokens: 100,
+      tools: [weatherTool],
+    });
+    expect(single).toMatchObject({ content: { type: "text", text: "It is sunny in Paris" } });
     await client.close();
   });
 
@@ -77,6 +87,8 @@ describe("MCPClient sampling for the SDK server", () => {
     await expect(ask({ messages: [question, toolUse, mixed], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("messages[2] mixes tool_result") });
     const wrongId = { role: "user", content: { type: "tool_result", toolUseId: "call-2", content: [] } };
     await expect(ask({ messages: [question, toolUse, wrongId], maxTokens: 10 })).rejects.toMatchObject({ code: -32602 });
+    const singleToolUse = { role: "assistant", content: toolUse.content[0] };
+    await expect(ask({ messages: [question, singleToolUse], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("tool_use call-1 in messages[1]") });
     const saidFirst = { role: "assistant", content: [{ type: "text", text: "Let me look" }, toolUse.content[0]] };
     await expect(ask({ messages: [question, saidFirst], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("tool_use call-1 in messages[1]") });
     const notAResult = { role: "user", content: [{ type: "text", text: "call-1 is done", toolUseId: "call-1" }] };
