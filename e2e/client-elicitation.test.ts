@@ -5,7 +5,7 @@ import { ElicitResultSchema, UrlElicitationRequiredError } from "@modelcontextpr
 import { describe, expect, it } from "vitest";
 import { urlElicitationsRequired } from "../src/client/mcp-client/index.js";
 import { connectToRaw, connectToSdk, until } from "../src/client/mcp-client/mcp-client.test-helpers.js";
-import { JsonRpcError, MCP_CODES, MCPError, type ElicitationCompleteNotificationParams, type ElicitRequestFormParams, type ElicitResult } from "../src/index.js";
+import { JsonRpcError, MCP_CODES, MCPError, type ElicitationCompleteNotificationParams, type ExtraClientCapabilities, type ElicitRequestFormParams, type ElicitResult } from "../src/index.js";
 
 const profileSchema = {
   type: "object" as const,
@@ -129,9 +129,13 @@ describe("MCPClient URL elicitation for the SDK server", () => {
     await client.close();
   });
 
-  it("finds no elicitations in other errors", () => {
+  it("finds no elicitations in other errors, even with the data of a -32042", () => {
+    const data = { elicitations: [{ mode: "url", message: "Authorise", url: "https://example.com/authorise", elicitationId: "auth-1" }] };
+    expect(urlElicitationsRequired(new MCPError(MCP_CODES.INTERNAL_ERROR, "required", { data, wireCode: -32042 }))).toEqual(data.elicitations);
     expect(urlElicitationsRequired(new Error("plain"))).toEqual([]);
+    expect(urlElicitationsRequired(Object.assign(new Error("not an MCPError"), { wireCode: -32042, data }))).toEqual([]);
     expect(urlElicitationsRequired(new MCPError(MCP_CODES.INTERNAL_ERROR, "other"))).toEqual([]);
+    expect(urlElicitationsRequired(new MCPError(MCP_CODES.INTERNAL_ERROR, "other", { data }))).toEqual([]);
     expect(urlElicitationsRequired(MCPError.fromWire(new JsonRpcError(-32042, "no data").toJSON()))).toEqual([]);
   });
 
@@ -167,6 +171,54 @@ describe("MCPClient URL elicitation for the SDK server", () => {
     await server.dispatcher.notify("notifications/elicitation/complete", { elicitationId: 42 });
     await until(() => errors.length === 1);
     expect(errors[0]).toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("notifications/elicitation/complete") });
+    await client.close();
+  });
+});
+
+describe("MCPClient elicitation by what it declared", () => {
+  const formRequest = { mode: "form", message: "Name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
+  const urlRequest = { mode: "url", message: "Open", url: "https://example.com/open", elicitationId: "open-1" };
+  const handlers = { form: () => ({ action: "accept" as const, content: { name: "Ada" } }), url: () => ({ action: "decline" as const }) };
+
+  it("answers form-mode requests when it declared both modes", async () => {
+    const server = elicitingServer();
+    const client = await connectToSdk(server, { elicitation: handlers });
+    expect(client.capabilities?.elicitation).toEqual({ form: {}, url: {} });
+    expect(await server.server.elicitInput({ message: "Name?", requestedSchema: formRequest.requestedSchema })).toEqual({ action: "accept", content: { name: "Ada" } });
+    await client.close();
+  });
+
+  it("refuses URL mode after declaring the 2025-06-18 shape, though the server answered 2025-11-25", async () => {
+    const { client, server } = await connectToRaw({}, { protocolVersion: "2025-06-18", elicitation: handlers }, () => "2025-11-25");
+    expect([client.protocolVersion, client.capabilities?.elicitation]).toEqual(["2025-11-25", {}]);
+    await expect(server.dispatcher.request("elicitation/create", urlRequest)).rejects.toMatchObject({
+      code: MCP_CODES.INVALID_PARAMS,
+      message: "This client did not declare url-mode elicitation",
+    });
+    expect(await server.dispatcher.request("elicitation/create", formRequest)).toEqual({ action: "accept", content: { name: "Ada" } });
+    await client.close();
+  });
+
+  it("refuses form mode when a JavaScript caller's options.capabilities declared URL mode only, though it has a form handler", async () => {
+    // Its type leaves elicitation out, but nothing stops an untyped caller: what is declared is still what is honoured.
+    const capabilities = { elicitation: { url: {} } } as ExtraClientCapabilities;
+    const { client, server } = await connectToRaw({}, { protocolVersion: "2025-03-26", capabilities, elicitation: handlers }, () => "2025-11-25");
+    expect(client.capabilities?.elicitation).toEqual({ url: {} });
+    await expect(server.dispatcher.request("elicitation/create", formRequest)).rejects.toMatchObject({
+      code: MCP_CODES.INVALID_PARAMS,
+      message: "This client did not declare form-mode elicitation",
+    });
+    expect(await server.dispatcher.request("elicitation/create", urlRequest)).toEqual({ action: "decline" });
+    await client.close();
+  });
+
+  it("answers -32601 when it offered a revision without elicitation, though the server answered 2025-11-25", async () => {
+    const { client, server } = await connectToRaw({}, { protocolVersion: "2025-03-26", elicitation: handlers }, () => "2025-11-25");
+    expect([client.protocolVersion, client.capabilities]).toEqual(["2025-11-25", {}]);
+    await expect(server.dispatcher.request("elicitation/create", formRequest)).rejects.toMatchObject({
+      code: MCP_CODES.METHOD_NOT_FOUND,
+      message: "Method not found: elicitation/create",
+    });
     await client.close();
   });
 });

@@ -3,8 +3,8 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { describe, expect, it } from "vitest";
 import { MCPClient } from "../src/client/mcp-client/index.js";
-import { CLIENT_INFO, connectToSdk, rawServer, settle } from "../src/client/mcp-client/mcp-client.test-helpers.js";
-import { InMemoryTransport, MCP_CODES, PROTOCOL_VERSIONS, type ProtocolVersion, type Transport } from "../src/index.js";
+import { CLIENT_INFO, connectToRaw, connectToSdk, rawServer, settle } from "../src/client/mcp-client/mcp-client.test-helpers.js";
+import { EventBus, InMemoryTransport, MCP_CODES, PROTOCOL_VERSIONS, type MCPEventMap, type ProtocolVersion, type Transport } from "../src/index.js";
 import { sdkPair } from "./support/sdk-bridge.js";
 
 function sdkServer(): McpServer {
@@ -77,7 +77,7 @@ describe("MCPClient handshake with the SDK's McpServer", () => {
     const failure = client.connect(server.clientEnd);
     await expect(failure).rejects.toMatchObject({
       code: MCP_CODES.PROTOCOL_VERSION_MISMATCH,
-      message: expect.stringMatching(/"1999-01-01".*"2025-11-25"/),
+      message: 'The server answered protocol version "1999-01-01" to this client\'s "2025-11-25"; this client speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25',
       data: { offered: "2025-11-25", answered: "1999-01-01", supported: PROTOCOL_VERSIONS },
     });
     await settle();
@@ -110,17 +110,35 @@ describe("MCPClient handshake with the SDK's McpServer", () => {
     await client.close();
   });
 
+  it("tells an events bus about its connection and the requests it answers as the client side", async () => {
+    const events = new EventBus<MCPEventMap>();
+    const seen: unknown[] = [];
+    events.on("connection:opened", (event) => seen.push(event));
+    events.on("notification:emitted", ({ side, method }) => seen.push({ side, method }));
+    events.on("request:received", ({ side, method }) => seen.push({ side, method }));
+    const { client, server } = await connectToRaw({}, { events });
+    await expect(server.dispatcher.request("ping")).resolves.toEqual({});
+    expect(seen).toEqual([
+      { side: "client", dispatcherId: expect.stringMatching(/^client-\d+$/) },
+      { side: "client", method: "notifications/initialized" },
+      { side: "client", method: "ping" },
+    ]);
+    await client.close();
+  });
+
   it("refuses a second connect, and calls before the handshake", async () => {
     const client = new MCPClient(CLIENT_INFO, { telemetry: null });
+    expect([client.serverInfo, client.serverCapabilities, client.instructions, client.protocolVersion]).toEqual([undefined, undefined, undefined, undefined]);
     await expect(client.listAllTools()).rejects.toMatchObject({ code: MCP_CODES.NOT_INITIALIZED, message: expect.stringContaining("tools/list") });
     const { ours, sdk } = sdkPair();
     await sdkServer().connect(sdk);
     const connecting = client.connect(ours);
     await expect(client.ping()).rejects.toMatchObject({ code: MCP_CODES.NOT_INITIALIZED });
     await connecting;
-    await expect(client.connect(ours)).rejects.toMatchObject({ code: MCP_CODES.ALREADY_CONNECTED });
+    const again = { code: MCP_CODES.ALREADY_CONNECTED, message: "connect() was already called on this client; use a new MCPClient for another connection" };
+    await expect(client.connect(ours)).rejects.toMatchObject(again);
     await client.close();
-    await expect(client.connect(InMemoryTransport.pair()[0])).rejects.toMatchObject({ code: MCP_CODES.ALREADY_CONNECTED });
+    await expect(client.connect(InMemoryTransport.pair()[0])).rejects.toMatchObject(again);
     await expect(client.ping()).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
   });
 
@@ -152,7 +170,10 @@ describe("MCPClient handshake with the SDK's McpServer", () => {
     const client = new MCPClient(CLIENT_INFO, { telemetry: null });
     await expect(client.connect(broken)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "no wire" });
     expect(() => new MCPClient(CLIENT_INFO, { protocolVersion: "2026-07-28" as ProtocolVersion })).toThrow(
-      expect.objectContaining({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH }),
+      expect.objectContaining({
+        code: MCP_CODES.PROTOCOL_VERSION_MISMATCH,
+        message: 'protocolVersion "2026-07-28" is not one this client speaks (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25)',
+      }),
     );
   });
 });

@@ -184,7 +184,7 @@ describe("MCPClient list_changed listeners and the refreshing cache", () => {
     await client.close();
   });
 
-  it("caches only the lists asked for", async () => {
+  it("caches only the lists asked for, and re-lists only those when they change", async () => {
     const { server, requests } = catalogue(10);
     const client = await connectToSdk(server, { cache: { prompts: true } });
     await client.listAllTools();
@@ -192,6 +192,12 @@ describe("MCPClient list_changed listeners and the refreshing cache", () => {
     await client.listAllPrompts();
     await client.listAllPrompts();
     expect(requests).toEqual(["tools/list", "tools/list", "prompts/list"]);
+    const heard = new Promise((resolve) => client.on("toolsListChanged", resolve));
+    await server.sendToolListChanged();
+    await heard;
+    // A re-listing would have been sent before this one, so it would show here.
+    await client.listAllTools();
+    expect(requests).toEqual(["tools/list", "tools/list", "prompts/list", "tools/list"]);
     await client.close();
   });
 

@@ -4,7 +4,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CreateMessageResultSchema, ListRootsResultSchema, RootsListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { MCPClient } from "../src/client/mcp-client/index.js";
-import { CLIENT_INFO, connectToRaw, connectToSdk, until } from "../src/client/mcp-client/mcp-client.test-helpers.js";
+import { CLIENT_INFO, connectToRaw, connectToSdk, rawServer, until } from "../src/client/mcp-client/mcp-client.test-helpers.js";
 import { MCP_CODES, type CreateMessageRequestParams, type CreateMessageResult, type Root } from "../src/index.js";
 import { sdkPair } from "./support/sdk-bridge.js";
 
@@ -37,7 +37,7 @@ describe("MCPClient sampling for the SDK server", () => {
     const server = samplingServer();
     const createMessage = (params: CreateMessageRequestParams): CreateMessageResult => {
       const last = params.messages.at(-1);
-      if (last?.role === "user" && Array.isArray(last.content) && last.content[0]?.type === "tool_result") {
+      if (last?.role === "user" && [last.content].flat()[0]?.type === "tool_result") {
         return { role: "assistant", content: { type: "text", text: "It is sunny in Paris" }, model: "m", stopReason: "endTurn" };
       }
       expect(params.tools).toEqual([weatherTool]);
@@ -57,6 +57,16 @@ describe("MCPClient sampling for the SDK server", () => {
       tools: [weatherTool],
     });
     expect(second).toMatchObject({ content: { type: "text", text: "It is sunny in Paris" } });
+    const single = await server.server.createMessage({
+      messages: [
+        question,
+        { role: "assistant", content: { type: "tool_use", id: "call-2", name: "get_weather", input: { city: "Paris" } } },
+        { role: "user", content: { type: "tool_result", toolUseId: "call-2", content: [{ type: "text", text: "sunny, 25C" }] } },
+      ],
+      maxTokens: 100,
+      tools: [weatherTool],
+    });
+    expect(single).toMatchObject({ content: { type: "text", text: "It is sunny in Paris" } });
     await client.close();
   });
 
@@ -77,6 +87,12 @@ describe("MCPClient sampling for the SDK server", () => {
     await expect(ask({ messages: [question, toolUse, mixed], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("messages[2] mixes tool_result") });
     const wrongId = { role: "user", content: { type: "tool_result", toolUseId: "call-2", content: [] } };
     await expect(ask({ messages: [question, toolUse, wrongId], maxTokens: 10 })).rejects.toMatchObject({ code: -32602 });
+    const singleToolUse = { role: "assistant", content: toolUse.content[0] };
+    await expect(ask({ messages: [question, singleToolUse], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("tool_use call-1 in messages[1]") });
+    const saidFirst = { role: "assistant", content: [{ type: "text", text: "Let me look" }, toolUse.content[0]] };
+    await expect(ask({ messages: [question, saidFirst], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("tool_use call-1 in messages[1]") });
+    const notAResult = { role: "user", content: [{ type: "text", text: "call-1 is done", toolUseId: "call-1" }] };
+    await expect(ask({ messages: [question, toolUse, notAResult], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("tool_use call-1 in messages[1]") });
     expect(calls).toBe(0);
     await client.close();
   });
@@ -145,9 +161,14 @@ describe("MCPClient roots for the SDK server", () => {
     expect(await server.server.listRoots()).toEqual({ roots: [{ uri: "file:///early" }] });
     await early.close();
 
+    const notDeclared = { code: MCP_CODES.METHOD_NOT_FOUND, message: "This client did not declare roots: pass options.roots, or call setRoots() before connect()" };
     const { client } = await connectToRaw();
-    await expect(client.setRoots([{ uri: "file:///late" }])).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND, message: expect.stringContaining("did not declare roots") });
-    await expect(client.rootsListChanged()).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
+    await expect(client.setRoots([{ uri: "file:///late" }])).rejects.toMatchObject(notDeclared);
+    await expect(client.rootsListChanged()).rejects.toMatchObject(notDeclared);
     await client.close();
+
+    const refused = new MCPClient(CLIENT_INFO, { telemetry: null });
+    await expect(refused.connect((await rawServer({}, () => "1999-01-01")).clientEnd)).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH });
+    await expect(refused.setRoots([{ uri: "file:///late" }])).rejects.toMatchObject(notDeclared);
   });
 });

@@ -187,6 +187,26 @@ describe("MCPClient structured output against a hand-made SDK Server", () => {
     await client.close();
   });
 
+  it("keeps checking the tools it knows when another list changes", async () => {
+    let listCalls = 0;
+    const tools = [{ name: "weather", inputSchema: { type: "object" }, outputSchema: weatherOutput }];
+    const answers = [{ temperature: 3 }, { temperature: "hot" }];
+    const { client, server } = await connectToRaw({
+      "tools/list": () => {
+        listCalls++;
+        return { tools };
+      },
+      "tools/call": () => ({ content: [], structuredContent: answers.shift() }),
+    });
+    await client.callTool("weather");
+    const heard = new Promise((resolve) => client.on("resourcesListChanged", resolve));
+    await server.dispatcher.notify("notifications/resources/list_changed");
+    await heard;
+    await expect(client.callTool("weather")).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, data: { structuredContent: { temperature: "hot" } } });
+    expect(listCalls).toBe(1);
+    await client.close();
+  });
+
   it("learns schemas from tools it listed itself, without listing again", async () => {
     const hand = handMadeToolServer({ weather: () => ({ content: [], structuredContent: { temperature: "hot" } }) });
     const client = await connectToSdk(hand.server);
@@ -201,7 +221,11 @@ describe("MCPClient structured output against a hand-made SDK Server", () => {
   it("rejects a task answer the client never asked for", async () => {
     const task = { taskId: "t1", status: "working", createdAt: "2025-11-25T00:00:00Z", lastUpdatedAt: "2025-11-25T00:00:00Z", ttl: null };
     const { client } = await connectToRaw({ "tools/call": () => ({ task }) });
-    await expect(client.callTool("anything")).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, data: { task } });
+    await expect(client.callTool("anything")).rejects.toMatchObject({
+      code: MCP_CODES.PROTOCOL_INVALID,
+      message: "tools/call anything was answered with a task, which this client did not ask for",
+      data: { task },
+    });
     await client.close();
   });
 

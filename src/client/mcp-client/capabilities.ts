@@ -15,6 +15,7 @@ const FEATURES: Readonly<Record<ProtocolVersion, RevisionClientFeatures>> = {
   "2024-11-05": { elicitation: "absent", samplingDetails: false },
   "2025-03-26": { elicitation: "absent", samplingDetails: false },
   "2025-06-18": { elicitation: "form-only", samplingDetails: false },
+  // Stryker disable next-line StringLiteral: only "absent" and "form-only" are tested for; any other value means per-mode
   "2025-11-25": { elicitation: "per-mode", samplingDetails: true },
 };
 
@@ -52,10 +53,15 @@ function elicitationCapability(elicitation: ElicitationOptions, features: Revisi
 
 export type ElicitationCapability = NonNullable<ClientCapabilities["elicitation"]>;
 
-/** Whether a declared elicitation capability accepts `elicitation/create` of `mode`. */
-export function declaresElicitationMode(declared: ElicitationCapability, mode: "form" | "url"): boolean {
+/** Whether a declared elicitation capability accepts form-mode `elicitation/create`. */
+export function declaresFormElicitation(declared: ElicitationCapability): boolean {
   // An empty elicitation capability (2025-06-18 style) means form mode only.
-  return mode === "url" ? declared.url !== undefined : declared.form !== undefined || declared.url === undefined;
+  return declared.form !== undefined || declared.url === undefined;
+}
+
+/** Whether a declared elicitation capability accepts URL-mode `elicitation/create`. */
+export function declaresUrlElicitation(declared: ElicitationCapability): boolean {
+  return declared.url !== undefined;
 }
 
 /** Whether an accepted form gets the schema's defaults (declared as `elicitation.form.applyDefaults`). */

@@ -5,7 +5,7 @@ import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import { applyDefaults, compileJsonSchema } from "../../json-schema/index.js";
 import type { ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams, ElicitResult } from "../../schemas/schemas.js";
 import { wireLayer } from "../../schemas/wire-loader.js";
-import { declaresApplyDefaults, declaresElicitationMode, type ElicitationCapability } from "./capabilities.js";
+import { declaresApplyDefaults, declaresFormElicitation, declaresUrlElicitation, type ElicitationCapability } from "./capabilities.js";
 import type { ElicitationOptions, ServerRequestContext } from "./mcp-client.types.js";
 
 export interface ElicitationDeps {
@@ -21,7 +21,7 @@ export function answerElicitation(params: ElicitRequestParams, context: ServerRe
 
 async function answerUrl(params: ElicitRequestParams & { mode: "url" }, context: ServerRequestContext, deps: ElicitationDeps): Promise<ElicitResult> {
   const handler = deps.options.url;
-  if (!declaresElicitationMode(deps.declared, "url") || !handler) throw modeNotDeclared("url");
+  if (!declaresUrlElicitation(deps.declared) || !handler) throw modeNotDeclared("url");
   const result = await handler(params, context);
   if (result.action === "accept") deps.onUrlAccepted(params.elicitationId);
   return result;
@@ -29,7 +29,7 @@ async function answerUrl(params: ElicitRequestParams & { mode: "url" }, context:
 
 async function answerForm(params: ElicitRequestFormParams, context: ServerRequestContext, deps: ElicitationDeps): Promise<ElicitResult> {
   const handler = deps.options.form;
-  if (!declaresElicitationMode(deps.declared, "form") || !handler) throw modeNotDeclared("form");
+  if (!declaresFormElicitation(deps.declared) || !handler) throw modeNotDeclared("form");
   // Compiled before the user is asked: a schema that cannot be used fails with -32602 at once.
   const requestedSchema = compileJsonSchema(params.requestedSchema);
   const result = await handler(params, context);

@@ -1,5 +1,5 @@
-// What no SDK server can make happen: a transport that breaks down under the client; and what a
-// closed client still holds on to.
+// What no SDK server can make happen: a transport that breaks down under the client, or hands it a
+// message in the caller's stack; what the client sends; and what a closed client still holds on to.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
@@ -9,8 +9,9 @@ import type { Transport, TransportReceiver } from "../../transport/transport/tra
 import { MCPClient } from "./mcp-client.js";
 import { CLIENT_INFO, connectToRaw, rawServer, until } from "./mcp-client.test-helpers.js";
 
-/** Passes everything through to `inner`, and can report a breakdown as a real transport would. */
-class BreakableTransport implements Transport {
+/** Passes everything through to `inner`, recording what is sent; can report a breakdown as a real transport would. */
+class ControlledTransport implements Transport {
+  readonly sent: unknown[] = [];
   #receiver: TransportReceiver | undefined;
 
   constructor(private readonly inner: Transport) {}
@@ -21,6 +22,7 @@ class BreakableTransport implements Transport {
   }
 
   send(message: unknown): Promise<void> {
+    this.sent.push(message);
     return this.inner.send(message);
   }
 
@@ -30,6 +32,15 @@ class BreakableTransport implements Transport {
 
   breakDown(error: MCPError): void {
     this.#receiver?.onClose(error);
+  }
+
+  /** Hands `message` to the client now, in this call. */
+  deliver(message: unknown): void {
+    this.#receiver?.onMessage(message);
+  }
+
+  paramsSent(method: string): unknown[] {
+    return this.sent.flatMap((message) => ((message as { method?: string }).method === method ? [(message as { params?: unknown }).params] : []));
   }
 }
 
@@ -41,7 +52,7 @@ describe("MCPClient on a transport that breaks down", () => {
       return new Promise(() => {});
     };
     const server = await rawServer({ "tools/call": hang });
-    const transport = new BreakableTransport(server.clientEnd);
+    const transport = new ControlledTransport(server.clientEnd);
     const client = new MCPClient(CLIENT_INFO, { telemetry: null });
     await client.connect(transport);
     const closes: { error?: MCPError }[] = [];
@@ -52,6 +63,36 @@ describe("MCPClient on a transport that breaks down", () => {
     await expect(call).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringContaining("the server process exited") });
     expect(closes).toMatchObject([{ error: { code: MCP_CODES.TRANSPORT_ERROR, message: "the server process exited" } }]);
     expect(client.connected).toBe(false);
+  });
+});
+
+describe("MCPClient on a transport of its own", () => {
+  it("sends no arguments or context it was not given", async () => {
+    const server = await rawServer({ "prompts/get": () => ({ messages: [] }), "completion/complete": () => ({ completion: { values: [] } }) });
+    const transport = new ControlledTransport(server.clientEnd);
+    const client = new MCPClient(CLIENT_INFO, { telemetry: null });
+    await client.connect(transport);
+    const ref = { type: "ref/prompt" as const, name: "greet" };
+    await client.getPrompt("greet");
+    await client.getPrompt("greet", { who: "Ada" });
+    await client.complete(ref, { name: "who", value: "A" });
+    await client.complete(ref, { name: "who", value: "A" }, { arguments: { style: "formal" } });
+    expect(transport.paramsSent("prompts/get")).toStrictEqual([{ name: "greet" }, { name: "greet", arguments: { who: "Ada" } }]);
+    expect(transport.paramsSent("completion/complete")).toStrictEqual([
+      { ref, argument: { name: "who", value: "A" } },
+      { ref, argument: { name: "who", value: "A" }, context: { arguments: { style: "formal" } } },
+    ]);
+    await client.close();
+  });
+
+  it("drops a protocol error without onError, and keeps working", async () => {
+    const server = await rawServer({ ping: () => ({}) });
+    const transport = new ControlledTransport(server.clientEnd);
+    const client = new MCPClient(CLIENT_INFO, { telemetry: null });
+    await client.connect(transport);
+    expect(() => transport.deliver({ jsonrpc: "2.0", method: "notifications/message", params: { level: "loud" } })).not.toThrow();
+    await expect(client.ping()).resolves.toBeUndefined();
+    await client.close();
   });
 });
 

@@ -113,6 +113,7 @@ export class MCPClient {
     this.#cachedKinds = cachedKinds(options.cache);
     this.#toolOutput = new ToolOutputChecker(() => this.#caches.tools.get());
     // Either side may ping, whatever was declared.
+    // Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {}, the same empty result
     this.#dispatcher.setRequestHandler(METHODS.ping, () => ({}));
     this.#forwardNotifications();
   }
@@ -278,6 +279,7 @@ export class MCPClient {
   /** Tells the server the roots changed (for a roots function whose answer changed). */
   async rootsListChanged(): Promise<void> {
     if (!this.#ready) throw notInitialized(NOTIFICATIONS.rootsListChanged);
+    // Stryker disable next-line OptionalChaining: #ready is set only after #declare(), so #declared is defined here
     if (!this.#declared?.roots) throw rootsNotDeclared();
     await this.#dispatcher.notify(NOTIFICATIONS.rootsListChanged);
   }

@@ -5,6 +5,7 @@ import type { ClientCapabilities, CreateMessageRequestParams, SamplingMessage, S
 
 /** Throws the -32602 the spec asks for when the request uses tools the client did not declare or breaks the tool-use rules. */
 export function checkSamplingRequest(params: CreateMessageRequestParams, declared: ClientCapabilities): void {
+  // Stryker disable next-line OptionalChaining: this check runs only for a client with sampling handlers, which always declares sampling
   if ((params.tools !== undefined || params.toolChoice !== undefined) && declared.sampling?.tools === undefined) {
     throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, "This client did not declare sampling.tools: it cannot sample with tools");
   }
@@ -19,6 +20,7 @@ export function checkSamplingRequest(params: CreateMessageRequestParams, declare
 export function toolUseProblem(messages: readonly SamplingMessage[]): string | undefined {
   for (const [index, message] of messages.entries()) {
     const blocks = blocksOf(message);
+    // Stryker disable next-line EqualityOperator: "some but not all blocks are tool_result" is "some but not all are not"; the count of either side tells the same
     const results = blocks.filter((block) => block.type === "tool_result");
     if (results.length > 0 && results.length < blocks.length) {
       return `messages[${index}] mixes tool_result with other content`;
@@ -33,6 +35,7 @@ export function toolUseProblem(messages: readonly SamplingMessage[]): string | u
 }
 
 function blocksOf(message: SamplingMessage | undefined): readonly SamplingMessageContentBlock[] {
+  // Stryker disable next-line ArrayDeclaration: the blocks of the missing message after the last only give ids that answer a tool_use; a non-block gives none
   if (message === undefined) return [];
   return Array.isArray(message.content) ? message.content : [message.content];
 }

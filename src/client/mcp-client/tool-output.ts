@@ -55,8 +55,10 @@ export class ToolOutputChecker {
   }
 
   #compile(name: string, schema: object, result: CallToolResult): JsonSchemaValidator {
-    const known = this.#compiled.get(schema);
-    if (known) return known;
+    return this.#compiled.get(schema) ?? this.#compileOnce(name, schema, result);
+  }
+
+  #compileOnce(name: string, schema: object, result: CallToolResult): JsonSchemaValidator {
     try {
       const compiled = compileJsonSchema(schema);
       this.#compiled.set(schema, compiled);
