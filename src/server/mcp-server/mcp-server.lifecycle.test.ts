@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { ProtocolVersion } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPServer } from "./mcp-server.js";
-import { initializedRawClientOf, rawClientOf, sdkClientOf } from "./mcp-server.test-helpers.js";
+import { initializedRawClientOf, rawClientOf, sdkClientOf, tappedClientOf } from "./mcp-server.test-helpers.js";
 
 const info = { name: "test-server", version: "1.2.3", title: "Test Server", icons: [{ src: "https://example.com/icon.png", mimeType: "image/png" }] };
 
@@ -34,6 +34,11 @@ describe("MCPServer: initialize", () => {
     server.resourceTemplate("files", "file:///{path}", {}, () => ({ contents: [] }));
     const { client } = await sdkClientOf(server);
     expect(client.getServerCapabilities()).toEqual({ logging: {}, tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, experimental: { x: {} } });
+  });
+
+  it("has no instructions member in its answer when it has none to give", async () => {
+    const { sent } = await tappedClientOf(new MCPServer(info), "2025-11-25");
+    expect(sent).toStrictEqual([{ jsonrpc: "2.0", id: expect.anything(), result: { protocolVersion: "2025-11-25", capabilities: { logging: {} }, serverInfo: info } }]);
   });
 
   it("declares only logging when nothing is registered, and resources for a static resource alone", async () => {
@@ -95,6 +100,16 @@ describe("MCPServer: initialize", () => {
     await client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
     await expect(client.request("tools/list")).resolves.toMatchObject({ tools: [{ name: "t" }] });
     await expect(client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } })).rejects.toMatchObject({ wireCode: -32600, message: expect.stringContaining("already initialized") });
+  });
+
+  it.each([
+    ["logging/setLevel", { level: "debug" }],
+    ["resources/subscribe", { uri: "x://r" }],
+    ["resources/unsubscribe", { uri: "x://r" }],
+  ])("refuses %s before initialize too", async (method, params) => {
+    const { client, session } = await rawClientOf(new MCPServer(info));
+    await expect(client.request(method, params)).rejects.toMatchObject({ wireCode: -32600, message: `${method} before initialize: the session is not initialized` });
+    expect({ level: session.logLevel, subscriptions: [...session.subscriptions] }).toEqual({ level: undefined, subscriptions: [] });
   });
 });
 
