@@ -3,9 +3,14 @@ import { describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { HandlerContext } from "./mcp-server.types.js";
 import { MCPServer } from "./mcp-server.js";
-import { initializedRawClientOf, sdkClientOf, settle } from "./mcp-server.test-helpers.js";
+import { initializedRawClientOf, rawClientOf, sdkClientOf, settle } from "./mcp-server.test-helpers.js";
 
 const info = { name: "calls-server", version: "1.0.0" };
+
+/** How a session refuses a client call the client did not declare. */
+function refused(capability: string) {
+  return { code: MCP_CODES.METHOD_NOT_FOUND, message: `The client did not declare the ${capability} capability` };
+}
 
 /** A server whose one tool runs `body` with the full handler context, returning what it returns as text. */
 function serverRunning(body: (context: HandlerContext) => Promise<unknown>, options = {}): MCPServer {
@@ -52,7 +57,15 @@ describe("MCPServer → client: sampling", () => {
     const server = new MCPServer(info);
     const { session } = await sdkClientOf(server);
     await expect(session.createMessage({ messages: [], maxTokens: 1 })).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
-    await expect(session.listRoots()).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
+    await expect(session.listRoots()).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND, message: "The client did not declare the roots capability" });
+  });
+
+  it("refuses every client call on a session not yet initialized, as for a client that declared nothing", async () => {
+    const { session } = await rawClientOf(new MCPServer(info));
+    await expect(session.createMessage({ messages: [], maxTokens: 1 })).rejects.toMatchObject(refused("sampling"));
+    await expect(session.elicitInput({ message: "m", requestedSchema: { type: "object", properties: {} } })).rejects.toMatchObject(refused("elicitation.form"));
+    await expect(session.elicitInput({ mode: "url", elicitationId: "e", url: "https://example.com", message: "m" })).rejects.toMatchObject(refused("elicitation.url"));
+    await expect(session.listRoots()).rejects.toMatchObject(refused("roots"));
   });
 });
 
@@ -79,7 +92,11 @@ describe("MCPServer → client: elicitation", () => {
     const server = new MCPServer(info);
     const { client, session } = await initializedRawClientOf(server, "2025-11-25", { elicitation: {} });
     client.setRequestHandler("elicitation/create", () => ({ action: "accept", content: { age: "old" } }));
-    await expect(session.elicitInput({ message: "Who?", requestedSchema })).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("name") });
+    await expect(session.elicitInput({ message: "Who?", requestedSchema })).rejects.toMatchObject({
+      code: MCP_CODES.INVALID_PARAMS,
+      message: expect.stringContaining("name"),
+      data: { action: "accept", content: { age: "old" } },
+    });
     client.removeRequestHandler("elicitation/create");
     client.setRequestHandler("elicitation/create", () => ({ action: "decline" }));
     await expect(session.elicitInput({ message: "Who?", requestedSchema })).resolves.toEqual({ action: "decline" });
@@ -107,6 +124,10 @@ describe("MCPServer → client: elicitation", () => {
     await expect(old.session.elicitInput({ mode: "url", elicitationId: "e", url: "https://example.com", message: "m" })).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
     const none = await initializedRawClientOf(server, "2025-11-25");
     await expect(none.session.elicitInput({ message: "m", requestedSchema })).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
+    await expect(none.session.elicitInput({ mode: "url", elicitationId: "e", url: "https://example.com", message: "m" })).rejects.toMatchObject({
+      code: MCP_CODES.METHOD_NOT_FOUND,
+      message: "The client did not declare the elicitation.url capability",
+    });
   });
 });
 
@@ -120,5 +141,14 @@ describe("MCPServer → client: roots", () => {
     await client.sendRootsListChanged();
     await settle();
     expect(onRootsListChanged).toHaveBeenCalledWith(session);
+  });
+
+  it("hears of changed roots without a hook to tell", async () => {
+    const onProtocolError = vi.fn();
+    const { client } = await initializedRawClientOf(new MCPServer(info, { onProtocolError }), "2025-11-25", { roots: { listChanged: true } });
+    await client.notify("notifications/roots/list_changed");
+    // Served in order: the notification was handled before this ping is answered.
+    await client.request("ping");
+    expect(onProtocolError).not.toHaveBeenCalled();
   });
 });

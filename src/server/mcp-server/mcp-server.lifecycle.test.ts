@@ -1,9 +1,20 @@
 import { describe, expect, it, vi } from "vitest";
+import type { ProtocolVersion } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPServer } from "./mcp-server.js";
-import { initializedRawClientOf, rawClientOf, sdkClientOf } from "./mcp-server.test-helpers.js";
+import { initializedRawClientOf, rawClientOf, sdkClientOf, tappedClientOf } from "./mcp-server.test-helpers.js";
 
 const info = { name: "test-server", version: "1.2.3", title: "Test Server", icons: [{ src: "https://example.com/icon.png", mimeType: "image/png" }] };
+
+const noContents = () => ({ contents: [] });
+const refusal = (message: string) => expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION, message });
+
+/** The capabilities `server` declares to a client of `version`. */
+async function declaredBy(server: MCPServer, version: ProtocolVersion = "2025-11-25"): Promise<Record<string, unknown>> {
+  const { client } = await rawClientOf(server);
+  const result = (await client.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } })) as { capabilities: Record<string, unknown> };
+  return result.capabilities;
+}
 
 describe("MCPServer: initialize", () => {
   it("answers the SDK client with server info, instructions and capabilities derived from what is registered", async () => {
@@ -23,6 +34,43 @@ describe("MCPServer: initialize", () => {
     server.resourceTemplate("files", "file:///{path}", {}, () => ({ contents: [] }));
     const { client } = await sdkClientOf(server);
     expect(client.getServerCapabilities()).toEqual({ logging: {}, tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, experimental: { x: {} } });
+  });
+
+  it("has no instructions member in its answer when it has none to give", async () => {
+    const { sent } = await tappedClientOf(new MCPServer(info), "2025-11-25");
+    expect(sent).toStrictEqual([{ jsonrpc: "2.0", id: expect.anything(), result: { protocolVersion: "2025-11-25", capabilities: { logging: {} }, serverInfo: info } }]);
+  });
+
+  it("declares only logging when nothing is registered, and resources for a static resource alone", async () => {
+    await expect(declaredBy(new MCPServer(info))).resolves.toEqual({ logging: {} });
+    const server = new MCPServer(info);
+    server.resource("r", "x://r", {}, () => ({ contents: [] }));
+    await expect(declaredBy(server)).resolves.toEqual({ logging: {}, resources: { subscribe: true, listChanged: true } });
+  });
+
+  it("declares completions when any one prompt argument or template can complete, with what the options declare for them", async () => {
+    const prompts = new MCPServer(info);
+    prompts.prompt("p", { arguments: { plain: {}, completed: { complete: () => [] } } }, () => ({ messages: [] }));
+    await expect(declaredBy(prompts)).resolves.toEqual({ logging: {}, prompts: { listChanged: true }, completions: {} });
+    const templates = new MCPServer(info);
+    templates.resourceTemplate("plain", "x://plain/{a}", {}, () => ({ contents: [] }));
+    templates.resourceTemplate("completed", "x://completed/{a}", { complete: { a: () => [] } }, () => ({ contents: [] }));
+    await expect(declaredBy(templates)).resolves.toEqual({ logging: {}, resources: { subscribe: true, listChanged: true }, completions: {} });
+    const declared = new MCPServer(info, { capabilities: { completions: { "example.com/fuzzy": true } } });
+    declared.prompt("p", { arguments: { a: { complete: () => [] } } }, () => ({ messages: [] }));
+    await expect(declaredBy(declared)).resolves.toMatchObject({ completions: { "example.com/fuzzy": true } });
+  });
+
+  it("names the kind and the key of a duplicate registration", () => {
+    const server = new MCPServer(info);
+    server.tool("t", {}, () => ({ content: [] }));
+    server.resource("r", "x://r", {}, noContents);
+    server.resourceTemplate("rt", "x://t/{a}", {}, noContents);
+    server.prompt("p", {}, () => ({ messages: [] }));
+    expect(() => server.tool("t", {}, () => ({ content: [] }))).toThrow(refusal('A tool named "t" is already registered'));
+    expect(() => server.resource("other", "x://r", {}, noContents)).toThrow(refusal('A resource named "x://r" is already registered'));
+    expect(() => server.resourceTemplate("rt", "x://u/{a}", {}, noContents)).toThrow(refusal('A resource template named "rt" is already registered'));
+    expect(() => server.prompt("p", {}, () => ({ messages: [] }))).toThrow(refusal('A prompt named "p" is already registered'));
   });
 
   it.each(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const)("answers a client asking for %s with that revision", async (version) => {
@@ -52,6 +100,16 @@ describe("MCPServer: initialize", () => {
     await client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
     await expect(client.request("tools/list")).resolves.toMatchObject({ tools: [{ name: "t" }] });
     await expect(client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } })).rejects.toMatchObject({ wireCode: -32600, message: expect.stringContaining("already initialized") });
+  });
+
+  it.each([
+    ["logging/setLevel", { level: "debug" }],
+    ["resources/subscribe", { uri: "x://r" }],
+    ["resources/unsubscribe", { uri: "x://r" }],
+  ])("refuses %s before initialize too", async (method, params) => {
+    const { client, session } = await rawClientOf(new MCPServer(info));
+    await expect(client.request(method, params)).rejects.toMatchObject({ wireCode: -32600, message: `${method} before initialize: the session is not initialized` });
+    expect({ level: session.logLevel, subscriptions: [...session.subscriptions] }).toEqual({ level: undefined, subscriptions: [] });
   });
 });
 

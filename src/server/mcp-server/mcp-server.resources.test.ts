@@ -48,7 +48,7 @@ describe("MCPServer: resources", () => {
 
   it("answers an unknown URI with -32002 and the uri in data", async () => {
     const { client } = await sdkClientOf(library());
-    await expect(client.readResource({ uri: "file:///nope" })).rejects.toMatchObject({ code: -32002, data: { uri: "file:///nope" } });
+    await expect(client.readResource({ uri: "file:///nope" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("Resource not found: file:///nope"), data: { uri: "file:///nope" } });
   });
 
   it("raises MCP.NOT_FOUND for our own client", async () => {
@@ -77,7 +77,17 @@ describe("MCPServer: resources", () => {
     const { client } = await sdkClientOf(library());
     await expect(client.complete({ ref: { type: "ref/resource", uri: "library://books/{id}{?format}" }, argument: { name: "id", value: "1" } })).resolves.toEqual({ completion: { values: ["1", "10"], total: 2, hasMore: false } });
     await expect(client.complete({ ref: { type: "ref/resource", uri: "library://books/{id}{?format}" }, argument: { name: "format", value: "" } })).resolves.toEqual({ completion: { values: [], total: 0, hasMore: false } });
-    await expect(client.complete({ ref: { type: "ref/resource", uri: "nope://{x}" }, argument: { name: "x", value: "" } })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.complete({ ref: { type: "ref/resource", uri: "nope://{x}" }, argument: { name: "x", value: "" } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Unknown resource template: nope://{x}"),
+    });
+  });
+
+  it("completes nothing for a template without completers", async () => {
+    const server = new MCPServer(info);
+    server.resourceTemplate("plain", "x://plain/{a}", {}, () => ({ contents: [] }));
+    const { client } = await sdkClientOf(server);
+    await expect(client.complete({ ref: { type: "ref/resource", uri: "x://plain/{a}" }, argument: { name: "a", value: "" } })).resolves.toEqual({ completion: { values: [], total: 0, hasMore: false } });
   });
 
   it("refuses a second resource at the same URI and a malformed template", () => {
@@ -155,7 +165,7 @@ describe("MCPServer: prompts and completion", () => {
   it("answers an unknown prompt and a missing required argument with -32602", async () => {
     const { client } = await sdkClientOf(prompts());
     await expect(client.getPrompt({ name: "nope" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown prompt: nope") });
-    await expect(client.getPrompt({ name: "review", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("language") });
+    await expect(client.getPrompt({ name: "review", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Missing required argument for prompt review: language$/) });
   });
 
   it("completes prompt arguments using the context of the others, capped at 100 values", async () => {
@@ -166,6 +176,18 @@ describe("MCPServer: prompts and completion", () => {
     const many = await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "many", value: "" } });
     expect(many.completion).toMatchObject({ total: 150, hasMore: true });
     expect(many.completion.values).toHaveLength(100);
-    await expect(client.complete({ ref: { type: "ref/prompt", name: "missing" }, argument: { name: "x", value: "" } })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.complete({ ref: { type: "ref/prompt", name: "missing" }, argument: { name: "x", value: "" } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Unknown prompt: missing"),
+    });
+  });
+
+  it("completes nothing for an argument the prompt does not have, or a prompt without arguments", async () => {
+    const server = prompts();
+    server.prompt("bare", {}, () => ({ messages: [] }));
+    const { client } = await sdkClientOf(server);
+    const nothing = { completion: { values: [], total: 0, hasMore: false } };
+    await expect(client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "unknown", value: "" } })).resolves.toEqual(nothing);
+    await expect(client.complete({ ref: { type: "ref/prompt", name: "bare" }, argument: { name: "any", value: "" } })).resolves.toEqual(nothing);
   });
 });

@@ -3,9 +3,10 @@ import { describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { MCPServer } from "./mcp-server.js";
-import { initializedRawClientOf, sdkClientOf, settle } from "./mcp-server.test-helpers.js";
+import { initializedRawClientOf, rawClientOf, sdkClientOf, settle, tappedClientOf } from "./mcp-server.test-helpers.js";
 
 const info = { name: "sessions-server", version: "1.0.0" };
+const noContents = () => ({ contents: [] });
 
 describe("MCPServer: one server, many sessions", () => {
   it("keeps log levels, subscriptions and cancellations of one session away from the other", async () => {
@@ -65,6 +66,41 @@ describe("MCPServer: one server, many sessions", () => {
   });
 });
 
+describe("MCPServer: log messages", () => {
+  it("sends none to a session before it is initialized", async () => {
+    const server = new MCPServer(info);
+    const { client, session } = await rawClientOf(server);
+    const heard: unknown[] = [];
+    client.setNotificationHandler("notifications/message", (params) => void heard.push(params));
+    await session.log("error", "too early");
+    await client.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+    await session.log("error", "in time");
+    // The server answers ping after what it sent before it: a first message would be there by now.
+    await client.request("ping");
+    expect(heard).toEqual([{ level: "error", data: "in time" }]);
+  });
+
+  it("does nothing on a closed session", async () => {
+    const server = new MCPServer(info);
+    const { session } = await initializedRawClientOf(server, "2025-11-25");
+    await session.close();
+    await expect(session.log("emergency", "after close")).resolves.toBeUndefined();
+  });
+
+  it("has no logger member when none is named", async () => {
+    const server = new MCPServer(info);
+    const { client, session, sent } = await tappedClientOf(server, "2025-11-25");
+    await session.log("info", "anonymous");
+    await session.log("info", "named", "db");
+    await client.request("ping");
+    const messages = sent.filter((message) => (message as { method?: string }).method === "notifications/message");
+    expect(messages).toStrictEqual([
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "anonymous" } },
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", logger: "db", data: "named" } },
+    ]);
+  });
+});
+
 describe("MCPServer: protocol errors", () => {
   it("reports what a session's dispatcher cannot answer, naming the session", async () => {
     const onProtocolError = vi.fn();
@@ -116,14 +152,33 @@ describe("MCPServer: list_changed", () => {
     expect((await two.client.listTools()).tools.map((tool) => tool.name)).toEqual(["second", "third"]);
   });
 
-  it("tells a session nothing of lists it was not told it would hear about", async () => {
+  it("tells each session of resource, template and prompt changes, each in its own list", async () => {
     const server = new MCPServer(info);
+    server.resource("first", "x://first", {}, noContents);
+    server.prompt("first", {}, () => ({ messages: [] }));
     const { client } = await initializedRawClientOf(server, "2025-11-25");
-    const heard = vi.fn();
-    client.setNotificationHandler("notifications/prompts/list_changed", heard);
+    const heard: string[] = [];
+    for (const kind of ["tools", "resources", "prompts"]) client.setNotificationHandler(`notifications/${kind}/list_changed`, () => void heard.push(kind));
+    server.resourceTemplate("template", "x://t/{a}", {}, noContents);
+    await vi.waitFor(() => expect(heard).toEqual(["resources"]));
+    server.prompt("second", {}, () => ({ messages: [] }));
+    await vi.waitFor(() => expect(heard).toEqual(["resources", "prompts"]));
+    server.resource("second", "x://second", {}, noContents);
+    await vi.waitFor(() => expect(heard).toEqual(["resources", "prompts", "resources"]));
+  });
+
+  it("tells a session nothing of lists it was not told it would hear about, and still tells it of the others", async () => {
+    const onProtocolError = vi.fn();
+    const server = new MCPServer(info, { onProtocolError });
+    server.tool("first", {}, () => ({ content: [] }));
+    const { client } = await initializedRawClientOf(server, "2025-11-25");
+    const heard: string[] = [];
+    for (const kind of ["tools", "prompts"]) client.setNotificationHandler(`notifications/${kind}/list_changed`, () => void heard.push(kind));
+    // One tick, so one flush: the prompts list (not declared to this session) comes first, then the tools list.
     server.prompt("late", {}, () => ({ messages: [] }));
-    await settle();
-    expect(heard).not.toHaveBeenCalled();
+    server.tool("second", {}, () => ({ content: [] }));
+    await vi.waitFor(() => expect(heard).toEqual(["tools"]));
+    expect(onProtocolError).not.toHaveBeenCalled();
   });
 });
 
@@ -143,6 +198,16 @@ describe("MCPServer: pagination", () => {
     await expect(client.listTools({ cursor: "not-a-cursor" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Invalid cursor") });
     await expect(client.listTools({ cursor: "c1.zzzzzzzzz" })).rejects.toMatchObject({ code: -32602 });
     await expect(client.listTools({ cursor: "c1.zz" })).resolves.toEqual({ tools: [] });
+  });
+
+  it("puts no nextCursor member on a last page", async () => {
+    const server = new MCPServer(info, { pageSize: 2 });
+    for (const name of ["a", "b", "c"]) server.tool(name, {}, () => ({ content: [] }));
+    const { client, sent } = await tappedClientOf(server, "2025-11-25");
+    const first = (await client.request("tools/list")) as { nextCursor: string };
+    await client.request("tools/list", { cursor: first.nextCursor });
+    const answer = sent.at(-1) as { result: object };
+    expect(answer.result).toStrictEqual({ tools: [{ name: "c", inputSchema: { type: "object", properties: {} } }] });
   });
 
   it("pages resources, templates and prompts the same way", async () => {

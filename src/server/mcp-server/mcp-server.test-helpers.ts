@@ -3,6 +3,7 @@ import { sdkPair } from "../../../e2e/support/sdk-bridge.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import type { ProtocolVersion } from "../../constants/index.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
+import type { InboundContext, Transport } from "../../transport/transport/transport.types.js";
 import type { MCPServer } from "./mcp-server.js";
 import type { ServerSession } from "./session.js";
 
@@ -31,6 +32,31 @@ export async function initializedRawClientOf(server: MCPServer, version: Protoco
   connected.client.setProtocolVersion(version);
   await connected.client.notify("notifications/initialized");
   return connected;
+}
+
+/**
+ * A bare client that has completed the handshake through a tapped server end: `sent` holds each
+ * message object the server hands its transport (as a transport that does not go through JSON
+ * text would get it), and every message the server receives comes with `inbound`.
+ */
+export async function tappedClientOf(server: MCPServer, version: ProtocolVersion, inbound?: InboundContext) {
+  const [clientEnd, inner] = InMemoryTransport.pair();
+  const sent: unknown[] = [];
+  const serverEnd: Transport = {
+    start: (receiver) =>
+      inner.start({ onMessage: (message) => receiver.onMessage(message, inbound), onMalformed: (error) => receiver.onMalformed(error), onClose: (error) => receiver.onClose(error) }),
+    send: (message) => {
+      sent.push(message);
+      return inner.send(message);
+    },
+    close: () => inner.close(),
+  };
+  const session = await server.start(serverEnd);
+  const client = new JsonRpcDispatcher({ side: "client", telemetry: null });
+  await client.connect(clientEnd);
+  await client.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "tapped", version: "1" } });
+  client.setProtocolVersion(version);
+  return { client, session, sent };
 }
 
 export async function settle(turns = 20): Promise<void> {

@@ -6,7 +6,7 @@ import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import type { ContentBlock } from "../../schemas/schemas.js";
 import { MCPServer } from "./mcp-server.js";
 import { urlElicitationRequired } from "./url-elicitation.js";
-import { initializedRawClientOf, sdkClientOf, settle } from "./mcp-server.test-helpers.js";
+import { initializedRawClientOf, sdkClientOf, settle, tappedClientOf } from "./mcp-server.test-helpers.js";
 
 const info = { name: "tools-server", version: "1.0.0" };
 
@@ -159,6 +159,20 @@ describe("MCPServer: tools/call", () => {
     expect(urlElicitationRequired([elicitation]).message).toBe("This request needs the user to complete an interaction first");
   });
 
+  it("keeps a nested request the handler cancelled (MCP.REQUEST_CANCELLED) a protocol error, not a tool failure", async () => {
+    const server = new MCPServer(info);
+    const requestedSchema = { type: "object" as const, properties: {} };
+    server.tool("gives-up", {}, async (_args, context) => {
+      await context.elicitInput({ message: "Name?", requestedSchema }, { signal: AbortSignal.abort("the user left") });
+      return { content: [] };
+    });
+    const { client } = await initializedRawClientOf(server, "2025-11-25", { elicitation: {} });
+    await expect(client.request("tools/call", { name: "gives-up" })).rejects.toMatchObject({
+      code: MCP_CODES.INTERNAL_ERROR,
+      message: "Request elicitation/create was cancelled before it was sent",
+    });
+  });
+
   it("refuses structured output that does not match the output schema, or is missing, with -32603", async () => {
     const server = new MCPServer(info);
     let structured: unknown = { count: "three" };
@@ -225,5 +239,18 @@ describe("MCPServer: tools/call", () => {
     const { client } = await sdkClientOf(server);
     await client.callTool({ name: "who", arguments: {}, _meta: { custom: 1 } });
     expect(seen).toHaveBeenCalledWith(expect.any(Number), { custom: 1 }, "sdk-client", undefined);
+  });
+
+  it("gives the handler what the transport knows of the request", async () => {
+    const server = new MCPServer(info);
+    const seen = vi.fn();
+    server.tool("who", {}, (_args, context) => {
+      seen(context.inbound);
+      return { content: [] };
+    });
+    const inbound = { headers: { "x-caller": "tests" }, authInfo: { subject: "ada" } };
+    const { client } = await tappedClientOf(server, "2025-11-25", inbound);
+    await client.request("tools/call", { name: "who" });
+    expect(seen).toHaveBeenCalledWith(inbound);
   });
 });

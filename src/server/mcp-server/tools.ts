@@ -24,6 +24,7 @@ const prepared = new WeakMap<AnyToolConfig, PreparedTool>();
 /** Checks a tool's configuration at registration (schemas must describe objects). */
 export function prepareTool(name: string, config: AnyToolConfig): PreparedTool {
   let tool = prepared.get(config);
+  // Stryker disable next-line ConditionalExpression: preparing the same configuration again gives the same schemas and checks; the cache only saves the work
   if (!tool) {
     const owner = `tool ${JSON.stringify(name)}`;
     const input = config.inputSchema ? prepareObjectSchema(config.inputSchema, "input", owner) : EMPTY_INPUT;
