@@ -49,7 +49,7 @@ function tally(results) {
 }
 
 const table = [
-  "| module | score | killed | survived | equivalent (marked in the source) | run |",
+  "| module | score | detected (killed or timed out) | survived or not covered | equivalent (marked in the source) | run |",
   "| --- | --- | --- | --- | --- | --- |",
   ...rows.map((row) => `| ${row.name} | ${row.score.toFixed(1)} % | ${row.detected} | ${row.undetected} | ${row.equivalent.length} | ${row.seconds} s |`),
 ].join("\n");
@@ -59,9 +59,9 @@ if (write) {
   const equivalents = rows.flatMap((row) => row.equivalent.map((mutant) => `- \`${mutant.at}\` (${mutant.mutator}): ${mutant.why}`));
   const block = [table, "", "Equivalent mutants (each marked where it is, with why no test can tell it apart):", "", ...equivalents].join("\n");
   const page = readFileSync("RELIABILITY.md", "utf8");
-  const marked = /(<!-- mutation:start -->\n)[\s\S]*?(\n<!-- mutation:end -->)/;
+  const marked = /(<!-- mutation:start -->\n)[\s\S]*?(<!-- mutation:end -->)/;
   if (!marked.test(page)) throw new Error("RELIABILITY.md has no <!-- mutation:start --> … <!-- mutation:end --> block");
-  writeFileSync("RELIABILITY.md", page.replace(marked, (_, start, end) => `${start}${block}${end}`));
+  writeFileSync("RELIABILITY.md", page.replace(marked, (_, start, end) => `${start}${block}\n${end}`));
 }
 
 const low = rows.filter((row) => row.score < TARGET);

@@ -10,9 +10,18 @@ const TIMEOUT_MS = 43_210;
 /** Whether a timer was armed for a request's timeout (the deadline is rounded up to a whole millisecond). */
 const forTimeout = (call: readonly unknown[]): boolean => typeof call[1] === "number" && call[1] >= TIMEOUT_MS && call[1] <= TIMEOUT_MS + 1;
 
-/** Timers that keep this process alive now. */
-function heldTimers(): number {
-  return process.getActiveResourcesInfo().filter((type) => type === "Timeout").length;
+/**
+ * Spies on setTimeout and returns what the dispatcher's timeout timer is doing: whether it was armed,
+ * and whether it holds the process. Only that timer is looked at, so other timers of the process
+ * (the test runner's, other tests') cannot change the answer.
+ */
+function watchTimeoutTimer() {
+  const spy = vi.spyOn(globalThis, "setTimeout");
+  const armed = (): NodeJS.Timeout[] => spy.mock.calls.flatMap((call, index) => (forTimeout(call) ? [spy.mock.results[index]?.value as NodeJS.Timeout] : []));
+  return {
+    armed,
+    holds: (): boolean => armed().at(-1)?.hasRef() ?? false,
+  };
 }
 
 afterEach(() => {
@@ -21,37 +30,38 @@ afterEach(() => {
 
 describe("the pending requests' timer", () => {
   it("holds the process only while a request is pending, and is armed once for requests one after another", async () => {
-    const setTimeoutSpy = vi.spyOn(globalThis, "setTimeout");
+    const timer = watchTimeoutTimer();
     const { client, server } = await connectedPair({ timeoutMs: TIMEOUT_MS });
     const waiting: Array<(result: object) => void> = [];
     server.setRequestHandler("test/wait", () => new Promise((resolve) => waiting.push(resolve)));
-    const before = heldTimers();
     for (let round = 0; round < 3; round++) {
       const answer = client.request("test/wait", {});
-      await vi.waitFor(() => expect(heldTimers()).toBe(before + 1));
+      await vi.waitFor(() => expect(waiting).toHaveLength(1));
+      expect(timer.holds()).toBe(true);
       waiting.shift()?.({});
       await answer;
-      expect(heldTimers()).toBe(before);
+      expect(timer.holds()).toBe(false);
     }
-    expect(setTimeoutSpy.mock.calls.filter(forTimeout)).toHaveLength(1);
+    expect(timer.armed()).toHaveLength(1);
     await client.close();
   });
 
   it("keeps holding the process while any request is pending, and lets go when the last one settles", async () => {
+    const timer = watchTimeoutTimer();
     const { client, server } = await connectedPair({ timeoutMs: TIMEOUT_MS });
     const waiting = new Map<unknown, (result: object) => void>();
     server.setRequestHandler("test/wait", (params) => new Promise((resolve) => waiting.set((params as { name: unknown }).name, resolve)));
-    const before = heldTimers();
     const first = client.request("test/wait", { name: "first" });
     const second = client.request("test/wait", { name: "second" });
     await vi.waitFor(() => expect(waiting.size).toBe(2));
-    expect(heldTimers()).toBe(before + 1);
+    expect(timer.holds()).toBe(true);
     waiting.get("first")?.({});
     await first;
-    expect(heldTimers()).toBe(before + 1);
+    expect(timer.holds()).toBe(true);
     waiting.get("second")?.({});
     await second;
-    expect(heldTimers()).toBe(before);
+    expect(timer.holds()).toBe(false);
+    expect(timer.armed()).toHaveLength(1);
     await client.close();
   });
 
