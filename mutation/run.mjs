@@ -4,6 +4,7 @@
 // puts the table, and the mutants marked equivalent in the sources, into RELIABILITY.md.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
+import { relative } from "node:path";
 import { Stryker } from "@stryker-mutator/core";
 import { MODULES } from "./modules.mjs";
 
@@ -44,7 +45,7 @@ function tally(results) {
   const undetected = count("Survived", "NoCoverage");
   const equivalent = results
     .filter((result) => result.status === "Ignored")
-    .map((result) => ({ at: `${result.fileName}:${result.location.start.line}`, mutator: result.mutatorName, why: result.statusReason }));
+    .map((result) => `\`${relative(process.cwd(), result.fileName)}:${result.location.start.line}\` (${result.mutatorName}): ${result.statusReason}`);
   return { detected, undetected, score: (100 * detected) / (detected + undetected), equivalent };
 }
 
@@ -56,7 +57,10 @@ const table = [
 console.log(`\n${table}\n`);
 
 if (write) {
-  const equivalents = rows.flatMap((row) => row.equivalent.map((mutant) => `- \`${mutant.at}\` (${mutant.mutator}): ${mutant.why}`));
+  // One line per mark: a mark covers every mutant of its kind on its line (both twins of a condition, say).
+  const marks = new Map();
+  for (const line of rows.flatMap((row) => row.equivalent)) marks.set(line, (marks.get(line) ?? 0) + 1);
+  const equivalents = [...marks].map(([line, mutants]) => `- ${line}${mutants > 1 ? ` (${mutants} mutants)` : ""}`);
   const block = [table, "", "Equivalent mutants (each marked where it is, with why no test can tell it apart):", "", ...equivalents].join("\n");
   const page = readFileSync("RELIABILITY.md", "utf8");
   const marked = /(<!-- mutation:start -->\n)[\s\S]*?(<!-- mutation:end -->)/;
