@@ -83,11 +83,20 @@ describe("the pending requests' timer", () => {
     }) as unknown as typeof clearTimeout);
     const { client, server } = await connectedPair({ timeoutMs: TIMEOUT_MS });
     server.setRequestHandler("test/now", () => ({}));
+    const waiting: Array<(result: object) => void> = [];
+    server.setRequestHandler("test/wait", () => new Promise((resolve) => waiting.push(resolve)));
     await client.request("test/now", {});
     await client.request("test/now", {});
     // Armed for each request and cleared when it settled: no timer is left over.
     expect(armedIds).toHaveLength(2);
     for (const id of armedIds) expect(clearSpy).toHaveBeenCalledWith(id);
+    expect([...real.keys()].filter((id) => armedIds.includes(id))).toEqual([]);
+    // Two requests in flight share the one armed timer; a number has no ref() to call for the second.
+    const both = [client.request("test/wait", {}), client.request("test/wait", {})];
+    await vi.waitFor(() => expect(waiting).toHaveLength(2));
+    expect(armedIds).toHaveLength(3);
+    for (const resolve of waiting) resolve({});
+    await expect(Promise.all(both)).resolves.toEqual([{}, {}]);
     expect([...real.keys()].filter((id) => armedIds.includes(id))).toEqual([]);
     await client.close();
   });

@@ -61,6 +61,8 @@ export class OutgoingRequests {
   // Deno's numeric timer), it goes.
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
+  /** Whether the timer keeps the process alive. Only a timer that was let go is held again: a numeric timer (browsers, Deno) has no `ref`. */
+  #timerHeld = false;
 
   constructor(
     private readonly defaults: Timeouts,
@@ -148,12 +150,13 @@ export class OutgoingRequests {
     // Whole milliseconds: a small integer is stored in the request itself, a fraction would take a heap number.
     pending.deadline = Math.ceil(now + Math.max(0, delay));
     if (pending.deadline < this.#timerAt) this.#schedule(pending.deadline, now);
-    else this.#hold();
+    else if (!this.#timerHeld) this.#hold();
   }
 
-  /** A timer kept armed while nothing was pending holds the process again (one that holds it already is left as it is). */
+  /** A timer kept armed while nothing was pending holds the process again. */
   #hold(): void {
     (this.#timer as unknown as { ref(): void }).ref();
+    this.#timerHeld = true;
   }
 
   /** Nothing pending: the timer stays armed but lets the process end, or goes where it cannot. */
@@ -161,12 +164,14 @@ export class OutgoingRequests {
     const timer = this.#timer as unknown as { unref?: () => void };
     if (typeof timer.unref !== "function") return this.#unschedule();
     timer.unref();
+    this.#timerHeld = false;
   }
 
   #schedule(at: number, now: number): void {
     clearTimeout(this.#timer);
     this.#timerAt = at;
     this.#timer = setTimeout(() => this.#expire(), Math.max(0, Math.ceil(at - now)));
+    this.#timerHeld = true;
   }
 
   #unschedule(): void {
