@@ -43,7 +43,7 @@ describe("JsonRpcDispatcher: what its errors say", () => {
   });
 
   it("answers an empty batch with the reason", async () => {
-    const { peer } = await scriptedDispatcher();
+    const { peer } = await scriptedDispatcher({ protocolVersion: "2025-03-26" });
     peer.deliver([]);
     const [answer] = await peer.waitForSent(1);
     expect(answer).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "An empty batch is not a valid JSON-RPC request" } });

@@ -1,11 +1,15 @@
 import { describe, expect, it, vi } from "vitest";
 import * as z from "zod";
+import { PROTOCOL_VERSIONS } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import { EventBus, type MCPEventMap } from "../../events/events.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { JsonRpcDispatcher } from "./dispatcher.js";
 import { connectedPair, rejection, scriptedDispatcher, settle } from "./dispatcher.test-helpers.js";
+
+/** The one revision with JSON-RPC batches. */
+const BATCHING_REVISION = "2025-03-26";
 
 describe("JsonRpcDispatcher: requests and responses", () => {
   it("round-trips a request to the peer's handler and resolves with its result", async () => {
@@ -300,8 +304,27 @@ describe("JsonRpcDispatcher: malformed input is answered and the connection stay
 });
 
 describe("JsonRpcDispatcher: batches", () => {
+  it.each(PROTOCOL_VERSIONS.filter((version) => version !== BATCHING_REVISION))("answers a batch in %s with one -32600 and runs none of it", async (protocolVersion) => {
+    const { dispatcher, peer } = await scriptedDispatcher({ protocolVersion });
+    const handler = vi.fn(() => ({}));
+    const note = vi.fn();
+    dispatcher.setRequestHandler("test/run", handler);
+    dispatcher.setNotificationHandler("test/note", note);
+    peer.deliver([
+      { jsonrpc: "2.0", id: 1, method: "test/run" },
+      { jsonrpc: "2.0", method: "test/note" },
+    ]);
+    const [answer] = await peer.waitForSent(1);
+    expect(answer).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `JSON-RPC batches are not part of protocol revision ${protocolVersion}` } });
+    peer.deliver({ jsonrpc: "2.0", id: 2, method: "test/run" });
+    expect(await peer.waitForSent(2)).toEqual([answer, { jsonrpc: "2.0", id: 2, result: {} }]);
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(note).not.toHaveBeenCalled();
+  });
+
+
   it("answers a batch mixing requests and notifications with one batch of the requests' responses", async () => {
-    const { dispatcher, peer } = await scriptedDispatcher();
+    const { dispatcher, peer } = await scriptedDispatcher({ protocolVersion: BATCHING_REVISION });
     const notes: unknown[] = [];
     dispatcher.setRequestHandler("test/double", (params) => ({ value: (params as { n: number }).n * 2 }));
     dispatcher.setNotificationHandler("test/note", (params) => {
@@ -326,7 +349,7 @@ describe("JsonRpcDispatcher: batches", () => {
   });
 
   it("sends nothing for a batch of notifications only", async () => {
-    const { dispatcher, peer } = await scriptedDispatcher();
+    const { dispatcher, peer } = await scriptedDispatcher({ protocolVersion: BATCHING_REVISION });
     const handler = vi.fn();
     dispatcher.setNotificationHandler("test/note", handler);
     peer.deliver([{ jsonrpc: "2.0", method: "test/note" }, { jsonrpc: "2.0", method: "test/note" }]);
@@ -336,7 +359,7 @@ describe("JsonRpcDispatcher: batches", () => {
   });
 
   it("sends nothing for a batch whose only request was cancelled", async () => {
-    const { dispatcher, peer } = await scriptedDispatcher();
+    const { dispatcher, peer } = await scriptedDispatcher({ protocolVersion: BATCHING_REVISION });
     let finish!: () => void;
     dispatcher.setRequestHandler("test/slow", () => new Promise<object>((resolve) => (finish = () => resolve({}))));
     peer.deliver([{ jsonrpc: "2.0", id: 1, method: "test/slow" }]);
@@ -348,14 +371,14 @@ describe("JsonRpcDispatcher: batches", () => {
   });
 
   it("answers an empty batch with a single -32600", async () => {
-    const { peer } = await scriptedDispatcher();
+    const { peer } = await scriptedDispatcher({ protocolVersion: BATCHING_REVISION });
     peer.deliver([]);
     const [answer] = await peer.waitForSent(1);
     expect(answer).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
   it("settles responses that arrive in a batch", async () => {
-    const { dispatcher, peer } = await scriptedDispatcher({ side: "client" });
+    const { dispatcher, peer } = await scriptedDispatcher({ side: "client", protocolVersion: BATCHING_REVISION });
     const first = dispatcher.request("test/a");
     const second = dispatcher.request("test/b");
     await peer.waitForSent(2);

@@ -256,6 +256,11 @@ export class JsonRpcDispatcher implements ContextHost {
   }
 
   #receiveBatch(batch: unknown[], context: InboundContext | undefined): void {
+    // Only 2025-03-26 has batches: in any other revision a batch is one invalid request, answered once.
+    if (!this.codec.batching) {
+      this.#send(errorResponse(null, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `JSON-RPC batches are not part of protocol revision ${this.#protocolVersion}` }));
+      return;
+    }
     if (batch.length === 0) {
       this.#send(errorResponse(null, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: "An empty batch is not a valid JSON-RPC request" }));
       return;
