@@ -12,9 +12,24 @@ export const LATEST_PROTOCOL_VERSION: ProtocolVersion = "2025-11-25";
 /** The logging levels, least severe first (RFC 5424's, as every revision names them). */
 export const LOGGING_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
-/** True when `version` is a revision this library speaks. */
+/** True when `version` is a session-era revision this library speaks. */
 export function isProtocolVersion(version: unknown): version is ProtocolVersion {
   return (PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
+}
+
+/** The stateless-era revisions (no initialize, no sessions: the version travels in each request's `_meta`), oldest first. */
+export const STATELESS_PROTOCOL_VERSIONS = ["2026-07-28"] as const;
+
+export type StatelessProtocolVersion = (typeof STATELESS_PROTOCOL_VERSIONS)[number];
+
+/** Every revision this library speaks, of both eras, oldest first. */
+export const ALL_PROTOCOL_VERSIONS = [...PROTOCOL_VERSIONS, ...STATELESS_PROTOCOL_VERSIONS] as const;
+
+export type AnyProtocolVersion = (typeof ALL_PROTOCOL_VERSIONS)[number];
+
+/** True when `version` is a stateless-era revision this library speaks. */
+export function isStatelessProtocolVersion(version: unknown): version is StatelessProtocolVersion {
+  return (STATELESS_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
 }
 
 /** Request methods, by the name the spec gives them. */
@@ -39,6 +54,8 @@ export const METHODS = {
   tasksResult: "tasks/result",
   tasksList: "tasks/list",
   tasksCancel: "tasks/cancel",
+  serverDiscover: "server/discover",
+  subscriptionsListen: "subscriptions/listen",
 } as const;
 
 /** Notification methods, by the name the spec gives them. */
@@ -54,6 +71,7 @@ export const NOTIFICATIONS = {
   rootsListChanged: "notifications/roots/list_changed",
   elicitationComplete: "notifications/elicitation/complete",
   tasksStatus: "notifications/tasks/status",
+  subscriptionsAcknowledged: "notifications/subscriptions/acknowledged",
 } as const;
 
 export type RequestMethod = (typeof METHODS)[keyof typeof METHODS];
@@ -64,4 +82,13 @@ export const META_KEYS = {
   progressToken: "progressToken",
   traceparent: "traceparent",
   tracestate: "tracestate",
+  /** Stateless era: every request's revision, client capabilities, client and log level. */
+  protocolVersion: "io.modelcontextprotocol/protocolVersion",
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  logLevel: "io.modelcontextprotocol/logLevel",
+  /** Stateless era: the server in each result's `_meta`. */
+  serverInfo: "io.modelcontextprotocol/serverInfo",
+  /** Stateless era: the listen request a notification belongs to. */
+  subscriptionId: "io.modelcontextprotocol/subscriptionId",
 } as const;

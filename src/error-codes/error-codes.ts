@@ -50,6 +50,12 @@ export const JSONRPC_ERROR_CODES = {
   RESOURCE_NOT_FOUND: -32002,
   /** 2025-11-25: the request needs a URL-mode elicitation first. */
   URL_ELICITATION_REQUIRED: -32042,
+  /** 2026-07-28: an HTTP header disagrees with the body (or a required one is missing). */
+  HEADER_MISMATCH: -32020,
+  /** 2026-07-28: serving the request needs a client capability the request did not declare. */
+  MISSING_REQUIRED_CLIENT_CAPABILITY: -32021,
+  /** 2026-07-28: the request's protocol version is not one the server speaks. */
+  UNSUPPORTED_PROTOCOL_VERSION: -32022,
 } as const;
 
 /** The number an `MCPError` of each code carries on the wire when nothing more precise is given. */
