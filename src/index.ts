@@ -9,6 +9,7 @@ export * from "./events/events.js";
 export type * from "./telemetry/telemetry.js";
 export * from "./telemetry/names.js";
 export * from "./jsonrpc/dispatcher/index.js";
+export { PROFILES, profileOf, versionsOf, type Era, type RevisionProfile } from "./protocol/profiles.js";
 export * from "./transport/transport/index.js";
 export * from "./transport/in-memory/index.js";
 export * from "./transport/stdio/index.js";

@@ -33,7 +33,7 @@ import { paginate } from "./pagination.js";
 import { getPrompt, promptOnTheWire } from "./prompts.js";
 import { Registry } from "./registry.js";
 import { listAllResources, readResource, templateOnTheWire, type StaticResourceConfig, type TemplateConfig } from "./resources.js";
-import type { ServerRevisionRules } from "./revision-rules.js";
+import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { FeatureHandler, ServerHost } from "./server-host.js";
 import { ServerSession, type ListKind } from "./session.js";
 import { callTool, checkTool, toolOnTheWire, type AnyToolConfig, type AnyToolHandler } from "./tools.js";
@@ -135,7 +135,7 @@ export class MCPServer implements ServerHost {
     await Promise.all([...this.#sessions].map((session) => session.close()));
   }
 
-  capabilitiesFor(rules: ServerRevisionRules): ServerCapabilities {
+  capabilitiesFor(rules: RevisionProfile): ServerCapabilities {
     const declared = this.options.capabilities ?? {};
     const capabilities: ServerCapabilities = { ...declared, logging: declared.logging ?? {} };
     if (this.#tools.size > 0 || declared.tools) capabilities.tools = { listChanged: true, ...declared.tools };

@@ -19,7 +19,7 @@ import type {
 import type { JsonObject } from "../../types/types.js";
 import { SessionHandlerContext } from "./handler-context.js";
 import type { MCPServerOptions, NegotiatedClient } from "./mcp-server.types.js";
-import { SERVER_REVISION_RULES, type ServerRevisionRules } from "./revision-rules.js";
+import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
 import type { FeatureHandler, ServerHost } from "./server-host.js";
 
 export type ClientCallOptions = Omit<RequestOptions, "relatedRequestId">;
@@ -128,8 +128,8 @@ export class ServerSession {
     return this.dispatcher.codec.version;
   }
 
-  get rules(): ServerRevisionRules {
-    return SERVER_REVISION_RULES[this.dispatcher.codec.version];
+  get rules(): RevisionProfile {
+    return PROFILES[this.dispatcher.codec.version];
   }
 
   get logLevel(): LoggingLevel | undefined {

@@ -2,7 +2,7 @@ import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError, MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import type { CallToolRequestParams, CallToolResult, Tool } from "../../schemas/schemas.js";
 import type { Entry } from "./registry.js";
-import type { ServerRevisionRules } from "./revision-rules.js";
+import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { ArgumentsSchema, HandlerContext, ToolConfig } from "./mcp-server.types.js";
 import { checkWaitingSchema, preparable, prepareObjectSchema, type PreparedSchema } from "./schema-support.js";
 
@@ -62,7 +62,7 @@ export function toolOnTheWire(entry: ToolEntry): Tool {
 }
 
 /** Runs `tools/call`: unknown tool and bad arguments as the revision says, a throwing handler as an `isError` result. */
-export function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: ServerRevisionRules): Promise<CallToolResult> | CallToolResult {
+export function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile): Promise<CallToolResult> | CallToolResult {
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown tool: ${params.name}`);
   const tool = prepareTool(entry.key, entry.config);
   const args = tool.input.check(params.arguments ?? {});

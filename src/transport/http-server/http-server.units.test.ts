@@ -5,9 +5,7 @@ import type { TransportReceiver } from "../transport/transport.types.js";
 import type { EventStore, StreamRef } from "./event-store.js";
 import type { HttpHandler } from "./http-server.types.js";
 import { Gate, SseReader, errorOf, httpRequest, initializeMessage, messagesOf, notification, openSession, rpc, testServer } from "./http-server.test-helpers.js";
-import { PROTOCOL_VERSIONS } from "../../constants/index.js";
-import { codecFor } from "../../schemas/codecs.js";
-import { HTTP_REVISION_RULES, InMemoryEventStore, sseHttpHandler, streamableHttpHandler } from "./index.js";
+import { InMemoryEventStore, sseHttpHandler, streamableHttpHandler } from "./index.js";
 import { LegacySseTransport } from "./legacy-sse-transport.js";
 import { eventStreamOf } from "./fetch-exchange.js";
 import { OutboundStream, type StreamSettings } from "./outbound-stream.js";
@@ -209,12 +207,6 @@ describe("edge cases of the handlers", () => {
     release();
     expect(await messagesOf(init)).toMatchObject([{ id: 0, result: {} }]);
     expect(await new SseReader(early.body).allEvents()).toEqual([{ event: "message", id: expect.stringMatching(/_0$/), data: expect.stringContaining('"id":1') }]);
-  });
-});
-
-describe("HTTP_REVISION_RULES", () => {
-  it("allows batches exactly where the revision's codec does", () => {
-    for (const version of PROTOCOL_VERSIONS) expect([version, HTTP_REVISION_RULES[version].batching]).toEqual([version, codecFor(version).batching]);
   });
 });
 

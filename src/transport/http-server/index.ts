@@ -1,6 +1,5 @@
 export { streamableHttpHandler } from "./streamable-handler.js";
 export { sseHttpHandler } from "./sse-handler.js";
 export { InMemoryEventStore, type EventStore, type InMemoryEventStoreOptions, type StoredEvent, type StreamRef } from "./event-store.js";
-export { HTTP_REVISION_RULES, type HttpRevisionRules } from "./protocol-version.js";
 export { HTTP_DEFAULTS } from "./defaults.js";
 export type * from "./http-server.types.js";

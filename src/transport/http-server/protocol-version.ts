@@ -5,22 +5,6 @@ import { MCP_HEADERS, errorReply } from "./responses.js";
 /** The spec: a request without `MCP-Protocol-Version`, and no other way to tell, is 2025-03-26. */
 export const ASSUMED_PROTOCOL_VERSION: ProtocolVersion = "2025-03-26";
 
-/** Where the revisions differ on HTTP; one row each, so the handlers read a rule instead of comparing versions. */
-export interface HttpRevisionRules {
-  /** Whether a POST body may be a JSON-RPC batch (2025-03-26 only). */
-  readonly batching: boolean;
-  /** Whether an SSE stream starts with a priming event (id, empty data) — SEP-1699, 2025-11-25; older clients choke on empty data. */
-  readonly primingEvent: boolean;
-}
-
-export const HTTP_REVISION_RULES: Readonly<Record<ProtocolVersion, HttpRevisionRules>> = {
-  // `batching` as each revision's codec has it (a test holds the two together).
-  "2024-11-05": { batching: false, primingEvent: false },
-  "2025-03-26": { batching: true, primingEvent: false },
-  "2025-06-18": { batching: false, primingEvent: false },
-  "2025-11-25": { batching: false, primingEvent: true },
-};
-
 export type HeaderVersion = { readonly ok: true; readonly version: ProtocolVersion | undefined } | { readonly ok: false; readonly reply: HttpReply };
 
 /**

@@ -5,7 +5,8 @@ import { exchangeOf, toResponse } from "./fetch-exchange.js";
 import type { HttpExchange, HttpHandler, HttpReply, SseHttpOptions } from "./http-server.types.js";
 import { LegacySseTransport } from "./legacy-sse-transport.js";
 import { accepts } from "./media-types.js";
-import { HTTP_REVISION_RULES, headerVersion } from "./protocol-version.js";
+import { PROFILES } from "../../protocol/profiles.js";
+import { headerVersion } from "./protocol-version.js";
 import { readPostedMessages } from "./read-post.js";
 import { errorReply, invalidRequestReply, sseHeaders } from "./responses.js";
 import { newSessionId } from "./session-id.js";
@@ -62,7 +63,7 @@ async function receive(registry: SessionRegistry<LegacySseTransport>, options: S
   const read = await readPostedMessages(exchange, options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, false);
   if (!read.ok) return read.reply;
   const version = found.session.server.client?.protocolVersion ?? "2024-11-05";
-  if (read.posted.batch && !HTTP_REVISION_RULES[version].batching) return invalidRequestReply(`JSON-RPC batches are not allowed in protocol revision ${version}`);
+  if (read.posted.batch && !PROFILES[version].batching) return invalidRequestReply(`JSON-RPC batches are not allowed in protocol revision ${version}`);
   for (const message of read.posted.messages) found.session.transport.deliver(message, inbound);
   return { status: 202, headers: { "content-type": "text/plain" }, body: "Accepted" };
 }

@@ -3,7 +3,8 @@ import { METHODS } from "../../constants/index.js";
 import type { InboundContext } from "../transport/transport.types.js";
 import { answerPost } from "./answer-post.js";
 import type { HttpExchange, HttpReply } from "./http-server.types.js";
-import { ASSUMED_PROTOCOL_VERSION, HTTP_REVISION_RULES, headerVersion } from "./protocol-version.js";
+import { PROFILES } from "../../protocol/profiles.js";
+import { ASSUMED_PROTOCOL_VERSION, headerVersion } from "./protocol-version.js";
 import { readPostedMessages } from "./read-post.js";
 import { emptyReply, errorReply, invalidRequestReply } from "./responses.js";
 import { newSessionId } from "./session-id.js";
@@ -25,7 +26,7 @@ export async function statelessPost(endpoint: StreamableEndpoint, exchange: Http
   if (!header.ok) return header.reply;
   const version = header.version ?? ASSUMED_PROTOCOL_VERSION;
   const { posted } = read;
-  if (posted.batch && !HTTP_REVISION_RULES[version].batching) return invalidRequestReply(`JSON-RPC batches are not allowed in protocol revision ${version}`);
+  if (posted.batch && !PROFILES[version].batching) return invalidRequestReply(`JSON-RPC batches are not allowed in protocol revision ${version}`);
   if (posted.requestIds.length === 0) return emptyReply(202);
   const key = newSessionId();
   const session = await endpoint.registry.open(key, endpoint.newTransport(key, undefined), undefined);

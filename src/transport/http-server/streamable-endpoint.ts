@@ -3,7 +3,8 @@ import type { MCPServer } from "../../server/mcp-server/mcp-server.js";
 import type { InboundContext } from "../transport/transport.types.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import type { HttpExchange, HttpReply, StreamableHttpOptions } from "./http-server.types.js";
-import { ASSUMED_PROTOCOL_VERSION, HTTP_REVISION_RULES, headerVersion, type HttpRevisionRules } from "./protocol-version.js";
+import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
+import { ASSUMED_PROTOCOL_VERSION, headerVersion } from "./protocol-version.js";
 import { HTTP_DEFAULTS } from "./defaults.js";
 import { MCP_HEADERS, errorReply } from "./responses.js";
 import { SessionRegistry, type HttpSession } from "./session-registry.js";
@@ -71,6 +72,6 @@ export function negotiatedVersion(session: StreamableSession): ProtocolVersion |
 }
 
 /** The HTTP rules for a session: its negotiated revision's, or those of the revision the spec assumes. */
-export function rulesOf(session: StreamableSession): HttpRevisionRules {
-  return HTTP_REVISION_RULES[negotiatedVersion(session) ?? ASSUMED_PROTOCOL_VERSION];
+export function rulesOf(session: StreamableSession): RevisionProfile {
+  return PROFILES[negotiatedVersion(session) ?? ASSUMED_PROTOCOL_VERSION];
 }
