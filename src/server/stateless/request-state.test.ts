@@ -23,7 +23,7 @@ async function bindingFor(method: string, params: Record<string, unknown>, princ
 
 const BINDING = await bindingFor("tools/call", CALL);
 const sealer = new RequestStateSealer(KEYS, { now: () => T0 });
-const DATA = { step: 2, answers: { city: "Lisbon" }, list: [1, "two", null] };
+const DATA = { step: 2, answers: { seat: "12A" }, list: [1, "two", null] };
 const STATE = await sealer.seal(DATA, BINDING);
 
 const refusal = (reason: string): OpenedState => ({ ok: false, reason }) as OpenedState;
@@ -68,7 +68,7 @@ describe("RequestStateSealer: sealing and opening", () => {
     const sub = macOf(SECRET, JSON.stringify(["principal", PRINCIPAL]));
     const req = macOf(SECRET, JSON.stringify(["request", BINDING.method, BINDING.digest]));
     expect(JSON.parse(payloadText(STATE))).toEqual({ exp: T0 + 10 * 60 * 1000, sub, req, data: DATA });
-    for (const clear of [PRINCIPAL, "alice", "Lisbon", "book_flight", BINDING.digest]) expect(`${STATE} ${payloadText(STATE)}`.replace(JSON.stringify(DATA.answers), "")).not.toContain(clear);
+    for (const clear of [PRINCIPAL, "alice", "Lisbon", "book_flight", BINDING.digest]) expect(`${STATE} ${payloadText(STATE)}`).not.toContain(clear);
   });
 
   it("opens a state written by hand to the documented format", async () => {
@@ -204,8 +204,9 @@ describe("RequestStateSealer: what it refuses", () => {
     ["with exp as text", JSON.stringify({ exp: "9999999999999", sub: "s", req: "r" })],
     ["without sub", JSON.stringify({ exp: T0 + 1, req: "r" })],
     ["with req as a number", JSON.stringify({ exp: T0 + 1, sub: "s", req: 1 })],
-  ])("calls a correctly MACed payload that is %s malformed", async (_what, payload) => {
+  ])("calls a correctly MACed payload that is %s malformed, and a wrongly MACed one forged", async (_what, payload) => {
     expect(await sealer.open(craft(payload), BINDING)).toEqual(refusal("malformed"));
+    expect(await sealer.open(craft(payload, "k1", `${SECRET}?`), BINDING)).toEqual(refusal("forged"));
   });
 
   it("calls a correctly MACed payload that is not base64url of whole bytes malformed", async () => {
@@ -280,6 +281,18 @@ describe("RequestStateSealer: keys", () => {
     const importKey = vi.spyOn(crypto.subtle, "importKey");
     expect(await local.open(first, BINDING)).toEqual({ ok: true, data: 0 });
     expect(importKey).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps the key in use imported while more than 16 others come and go", async () => {
+    const all = Array.from({ length: 18 }, (_, index) => ({ id: `k${index}`, secret: `${SECRET} #${index}` }));
+    const states = await Promise.all(all.map((key) => new RequestStateSealer(staticRequestStateKeys([key])).seal(key.id, BINDING)));
+    const local = new RequestStateSealer(staticRequestStateKeys(all));
+    const importKey = vi.spyOn(crypto.subtle, "importKey");
+    for (const [index, state] of states.entries()) {
+      await local.seal(null, BINDING);
+      expect(await local.open(state, BINDING)).toEqual({ ok: true, data: `k${index}` });
+    }
+    expect(importKey).toHaveBeenCalledTimes(all.length);
   });
 
   it("imports again when the store gives another secret under a known id", async () => {
