@@ -326,11 +326,13 @@ describe("RequestStateSealer: keys", () => {
 
 describe("RequestStateSealer: configuration and data", () => {
   it.each([[{ ttlMs: 0 }], [{ ttlMs: -1 }], [{ ttlMs: Number.NaN }], [{ ttlMs: Number.POSITIVE_INFINITY }]])("refuses %o", (options) => {
-    expect(() => new RequestStateSealer(KEYS, options)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "RequestStateSealer: ttlMs must be a positive number of milliseconds" }));
+    const message = "RequestStateSealer: ttlMs must be a positive number of milliseconds";
+    expect(() => new RequestStateSealer(KEYS, options)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message }));
   });
 
   it.each([[{ maxLength: 0 }], [{ maxLength: 1.5 }], [{ maxLength: Number.POSITIVE_INFINITY }]])("refuses %o", (options) => {
-    expect(() => new RequestStateSealer(KEYS, options)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "RequestStateSealer: maxLength must be a positive whole number" }));
+    const message = "RequestStateSealer: maxLength must be a positive whole number";
+    expect(() => new RequestStateSealer(KEYS, options)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message }));
   });
 
   it("refuses to seal what JSON cannot carry", async () => {
@@ -353,6 +355,8 @@ describe("RequestStateSealer: configuration and data", () => {
 const digestOf = (value: unknown): string => createHash("sha256").update(JSON.stringify(value)).digest("base64url");
 const shuffle = <T>(entries: T[], seed: number): T[] => entries.map((entry, index) => [entry, (index * 7919 + seed) % 101] as const).toSorted((a, b) => a[1] - b[1]).map(([entry]) => entry);
 
+const METHOD = fc.constantFrom("tools/call", "prompts/get", "resources/read", "x/y");
+
 describe("requestDigest", () => {
 
   it("is SHA-256 (base64url) of the canonical JSON of [method, salient params]", async () => {
@@ -369,7 +373,7 @@ describe("requestDigest", () => {
       return Object.fromEntries(shuffle(Object.entries(value), seed).map(([key, inner]) => [key, reorder(inner, seed)]));
     };
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("tools/call", "prompts/get", "resources/read", "x/y"), fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 3 })), fc.nat(), async (method, args, seed) => {
+      fc.asyncProperty(METHOD, fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 3 })), fc.nat(), async (method, args, seed) => {
         const params = { name: "n", uri: "u", arguments: args, other: args };
         expect(await requestDigest(method, reorder(params, seed) as Record<string, unknown>)).toBe(await requestDigest(method, params));
       }),

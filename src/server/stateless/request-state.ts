@@ -66,7 +66,7 @@ export class RequestStateSealer {
     this.#maxLength = maxLength;
   }
 
-  /** The sealed text for `data` (JSON-serialisable); throws an MCPError when it cannot be serialised or would exceed `maxLength`. */
+  /** The sealed text for `data` (JSON-serialisable); rejects with an MCPError when it cannot be serialised or would exceed `maxLength`. */
   async seal(data: unknown, binding: StateBinding): Promise<string> {
     const key = usableKey(await this.#keys.current());
     const hmac = await this.#cryptoKey(key);
@@ -183,9 +183,9 @@ async function tag(hmac: HmacKey, text: string): Promise<string> {
 }
 
 function usableKey(key: RequestStateKey): RequestStateKey {
-  const fits = typeof key?.id === "string" && REQUEST_STATE_KEY_ID.test(key.id) && key.secret instanceof Uint8Array && key.secret.length >= MIN_REQUEST_STATE_SECRET_BYTES;
-  if (!fits) throw new MCPError(MCP_CODES.INTERNAL_ERROR, `the request-state key store gave a key without a valid id or with a secret under ${MIN_REQUEST_STATE_SECRET_BYTES} bytes`);
-  return key;
+  const idFits = typeof key?.id === "string" && REQUEST_STATE_KEY_ID.test(key.id);
+  if (idFits && key.secret instanceof Uint8Array && key.secret.length >= MIN_REQUEST_STATE_SECRET_BYTES) return key;
+  throw new MCPError(MCP_CODES.INTERNAL_ERROR, `the request-state key store gave a key without a valid id or with a secret under ${MIN_REQUEST_STATE_SECRET_BYTES} bytes`);
 }
 
 function importKey(secret: Uint8Array): { readonly secret: Uint8Array; readonly key: Promise<HmacKey> } {
