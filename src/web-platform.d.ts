@@ -53,8 +53,21 @@ declare var performance: Performance;
 interface Crypto {
   getRandomValues<T extends Uint8Array>(array: T): T;
   randomUUID(): string;
+  readonly subtle: SubtleCrypto;
 }
 declare var crypto: Crypto;
+
+// WebCrypto, only as far as the library uses it: HMAC-SHA256 keys and SHA-256 digests.
+interface CryptoKey {
+  readonly type: string;
+  readonly extractable: boolean;
+}
+interface SubtleCrypto {
+  importKey(format: "raw", keyData: Uint8Array, algorithm: { name: "HMAC"; hash: "SHA-256" }, extractable: boolean, keyUsages: ("sign" | "verify")[]): Promise<CryptoKey>;
+  sign(algorithm: "HMAC", key: CryptoKey, data: Uint8Array): Promise<ArrayBuffer>;
+  verify(algorithm: "HMAC", key: CryptoKey, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
+  digest(algorithm: "SHA-256", data: Uint8Array): Promise<ArrayBuffer>;
+}
 
 interface TextEncoder {
   encode(input?: string): Uint8Array;
