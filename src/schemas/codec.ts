@@ -2,7 +2,7 @@
 // params, results and notification params look on the wire in that revision.
 import type * as z from "zod/mini";
 
-import type { ProtocolVersion } from "../constants/index.js";
+import type { AnyProtocolVersion } from "../constants/index.js";
 
 /** The params and result schemas of one request method. */
 export interface MethodSchemas {
@@ -12,7 +12,7 @@ export interface MethodSchemas {
 
 /** Everything a dispatcher needs to know about one revision's wire format. */
 export interface RevisionCodec {
-  readonly version: ProtocolVersion;
+  readonly version: AnyProtocolVersion;
   /** Whether a peer may send JSON-RPC batches (arrays of messages). */
   readonly batching: boolean;
   /** Requests a client sends to a server, keyed by method. */

@@ -2,10 +2,11 @@ import { isDeepStrictEqual } from "node:util";
 import { describe, expect, it } from "vitest";
 import type * as z from "zod/mini";
 
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from "../constants/index.js";
+import { ALL_PROTOCOL_VERSIONS, type AnyProtocolVersion, PROTOCOL_VERSIONS, STATELESS_PROTOCOL_VERSIONS } from "../constants/index.js";
 import type { RevisionCodec } from "./codec.js";
 import { CODECS, codecFor } from "./codecs.js";
-import { NOTIFICATION_SAMPLES, REQUEST_SAMPLES, type Rejected, type Sample, type SampleSet } from "./samples.test-helpers.js";
+import { type RevisionSamples, samplesFor } from "./samples-2026.test-helpers.js";
+import type { Rejected, Sample, SampleSet } from "./samples.test-helpers.js";
 import { validate } from "./validate.js";
 
 const BASE_CLIENT_REQUESTS = [
@@ -59,7 +60,7 @@ const WITH_ELICITATION: ExpectedMethods = {
   serverRequests: [...BASE_SERVER_REQUESTS, "elicitation/create"],
 };
 
-const EXPECTED_METHODS: Record<ProtocolVersion, ExpectedMethods> = {
+const EXPECTED_METHODS: Record<AnyProtocolVersion, ExpectedMethods> = {
   "2024-11-05": BASE_METHODS,
   "2025-03-26": BASE_METHODS,
   "2025-06-18": WITH_ELICITATION,
@@ -71,6 +72,32 @@ const EXPECTED_METHODS: Record<ProtocolVersion, ExpectedMethods> = {
       ...BASE_SERVER_NOTIFICATIONS,
       "notifications/elicitation/complete",
       "notifications/tasks/status",
+    ],
+  },
+  "2026-07-28": {
+    clientRequests: [
+      "server/discover",
+      "completion/complete",
+      "prompts/list",
+      "prompts/get",
+      "resources/list",
+      "resources/templates/list",
+      "resources/read",
+      "subscriptions/listen",
+      "tools/list",
+      "tools/call",
+    ],
+    serverRequests: [],
+    clientNotifications: ["notifications/cancelled"],
+    serverNotifications: [
+      "notifications/cancelled",
+      "notifications/progress",
+      "notifications/message",
+      "notifications/resources/updated",
+      "notifications/resources/list_changed",
+      "notifications/tools/list_changed",
+      "notifications/prompts/list_changed",
+      "notifications/subscriptions/acknowledged",
     ],
   },
 };
@@ -93,7 +120,7 @@ interface SchemaUse {
 
 // A schema serves several places (ping in both directions; ping, logging/setLevel and the subscriptions
 // share one empty result), and places share sample sets: one row per schema and sample, not per place.
-function schemaUses(codec: RevisionCodec): SchemaUse[] {
+function schemaUses(codec: RevisionCodec, sampleSets: RevisionSamples): SchemaUse[] {
   const uses = new Map<z.ZodMiniType, { places: string[]; valid: Set<Sample>; invalid: Set<Rejected> }>();
   const use = (schema: z.ZodMiniType, place: string, samples: SampleSet | undefined): void => {
     const entry = uses.get(schema) ?? { places: [], valid: new Set(), invalid: new Set() };
@@ -104,28 +131,33 @@ function schemaUses(codec: RevisionCodec): SchemaUse[] {
   };
   for (const [direction, requests] of [["client", codec.clientRequests], ["server", codec.serverRequests]] as const) {
     for (const [method, { params, result }] of Object.entries(requests)) {
-      use(params, `${direction} ${method} params`, REQUEST_SAMPLES[method]?.params);
-      use(result, `${direction} ${method} result`, REQUEST_SAMPLES[method]?.result);
+      use(params, `${direction} ${method} params`, sampleSets.requests[method]?.params);
+      use(result, `${direction} ${method} result`, sampleSets.requests[method]?.result);
     }
   }
   for (const [direction, notifications] of [["client", codec.clientNotifications], ["server", codec.serverNotifications]] as const) {
-    for (const [method, schema] of Object.entries(notifications)) use(schema, `${direction} ${method}`, NOTIFICATION_SAMPLES[method]);
+    for (const [method, schema] of Object.entries(notifications)) use(schema, `${direction} ${method}`, sampleSets.notifications[method]);
   }
   return [...uses].map(([schema, { places, valid, invalid }]) => ({ schema, places: places.join(", "), valid: [...valid], invalid: [...invalid] }));
 }
 
-const revisionsWith = (has: (codec: RevisionCodec) => boolean): ProtocolVersion[] => PROTOCOL_VERSIONS.filter((version) => has(codecFor(version)));
-/** The methods some revision has, in either direction. */
-const methodsOf = (tables: (codec: RevisionCodec) => readonly object[]): string[] => [
-  ...new Set(PROTOCOL_VERSIONS.flatMap((version) => tables(codecFor(version)).flatMap((table) => Object.keys(table)))),
+/** The revisions that share one set of samples: the session era's, and the stateless one's. */
+const ERAS = [
+  ["session-era", PROTOCOL_VERSIONS],
+  ["stateless", STATELESS_PROTOCOL_VERSIONS],
+] as const;
+
+/** The methods some revision of `versions` has, in either direction. */
+const methodsOf = (versions: readonly AnyProtocolVersion[], tables: (codec: RevisionCodec) => readonly object[]): string[] => [
+  ...new Set(versions.flatMap((version) => tables(codecFor(version)).flatMap((table) => Object.keys(table)))),
 ];
-const REQUEST_METHODS = methodsOf((codec) => [codec.clientRequests, codec.serverRequests]);
-const NOTIFICATION_METHODS = methodsOf((codec) => [codec.clientNotifications, codec.serverNotifications]);
+const requestTables = (codec: RevisionCodec): readonly object[] => [codec.clientRequests, codec.serverRequests];
+const notificationTables = (codec: RevisionCodec): readonly object[] => [codec.clientNotifications, codec.serverNotifications];
 
 const USABLE = { defined: true, hasValid: true, hasInvalid: true, hasValidObject: true, invalidAlsoValid: [] as string[], revisionLinesAmiss: [] as string[] };
 
 /** What makes a sample set test something, as one object to compare with USABLE (a failure shows which part is amiss). */
-function usability(set: SampleSet | undefined, revisions: readonly ProtocolVersion[]): typeof USABLE {
+function usability(set: SampleSet | undefined, revisions: readonly AnyProtocolVersion[]): typeof USABLE {
   const { valid, invalid } = set ?? { valid: [], invalid: [] };
   return {
     defined: set !== undefined,
@@ -142,40 +174,49 @@ function usability(set: SampleSet | undefined, revisions: readonly ProtocolVersi
 }
 
 describe("CODECS", () => {
-  it("has exactly one codec per negotiable revision, each naming its own version", () => {
-    expect(Object.keys(CODECS)).toEqual([...PROTOCOL_VERSIONS]);
-    for (const version of PROTOCOL_VERSIONS) expect(CODECS[version].version).toBe(version);
+  it("has exactly one codec per revision of either era, each naming its own version", () => {
+    expect(Object.keys(CODECS)).toEqual([...ALL_PROTOCOL_VERSIONS]);
+    for (const version of ALL_PROTOCOL_VERSIONS) expect(CODECS[version].version).toBe(version);
   });
 
   it("codecFor returns the revision's codec", () => {
-    for (const version of PROTOCOL_VERSIONS) expect(codecFor(version)).toBe(CODECS[version]);
+    for (const version of ALL_PROTOCOL_VERSIONS) expect(codecFor(version)).toBe(CODECS[version]);
   });
 
   it("allows JSON-RPC batching only in 2025-03-26", () => {
-    const batching = PROTOCOL_VERSIONS.filter((version) => codecFor(version).batching);
+    const batching = ALL_PROTOCOL_VERSIONS.filter((version) => codecFor(version).batching);
     expect(batching).toEqual(["2025-03-26"]);
   });
 });
 
-describe("samples", () => {
-  it("exist for exactly the methods some revision has", () => {
-    expect(sorted(Object.keys(REQUEST_SAMPLES))).toEqual(sorted(REQUEST_METHODS));
-    expect(sorted(Object.keys(NOTIFICATION_SAMPLES))).toEqual(sorted(NOTIFICATION_METHODS));
+describe.each(ERAS)("%s samples", (_era, versions) => {
+  const samples = samplesFor(versions[0]);
+  const requestMethods = methodsOf(versions, requestTables);
+  const notificationMethods = methodsOf(versions, notificationTables);
+  const revisionsWith = (method: string, tables: (codec: RevisionCodec) => readonly object[]): AnyProtocolVersion[] =>
+    versions.filter((version) => tables(codecFor(version)).some((table) => method in table));
+
+  it("are the samples of each revision of the era", () => {
+    for (const version of versions) expect(samplesFor(version)).toStrictEqual(samples);
   });
 
-  it.each(REQUEST_METHODS)("request %s has usable params and result samples", (method) => {
-    const revisions = revisionsWith((codec) => method in codec.clientRequests || method in codec.serverRequests);
-    expect(usability(REQUEST_SAMPLES[method]?.params, revisions)).toEqual(USABLE);
-    expect(usability(REQUEST_SAMPLES[method]?.result, revisions)).toEqual(USABLE);
+  it("exist for exactly the methods some revision of the era has", () => {
+    expect(sorted(Object.keys(samples.requests))).toEqual(sorted(requestMethods));
+    expect(sorted(Object.keys(samples.notifications))).toEqual(sorted(notificationMethods));
   });
 
-  it.each(NOTIFICATION_METHODS)("notification %s has usable samples", (method) => {
-    const revisions = revisionsWith((codec) => method in codec.clientNotifications || method in codec.serverNotifications);
-    expect(usability(NOTIFICATION_SAMPLES[method], revisions)).toEqual(USABLE);
+  it.each(requestMethods)("request %s has usable params and result samples", (method) => {
+    const revisions = revisionsWith(method, requestTables);
+    expect(usability(samples.requests[method]?.params, revisions)).toEqual(USABLE);
+    expect(usability(samples.requests[method]?.result, revisions)).toEqual(USABLE);
+  });
+
+  it.each(notificationMethods)("notification %s has usable samples", (method) => {
+    expect(usability(samples.notifications[method], revisionsWith(method, notificationTables))).toEqual(USABLE);
   });
 });
 
-describe.each(PROTOCOL_VERSIONS)("codec %s", (version) => {
+describe.each(ALL_PROTOCOL_VERSIONS)("codec %s", (version) => {
   const codec: RevisionCodec = codecFor(version);
   const expected = EXPECTED_METHODS[version];
 
@@ -186,14 +227,15 @@ describe.each(PROTOCOL_VERSIONS)("codec %s", (version) => {
     expect(sorted(Object.keys(codec.serverNotifications))).toEqual(sorted(expected.serverNotifications));
   });
 
-  it("uses the same schemas for ping, cancellation and progress in both directions", () => {
-    expect(codec.clientRequests["ping"]).toBe(codec.serverRequests["ping"]);
-    for (const method of ["notifications/cancelled", "notifications/progress"]) {
-      expect(codec.clientNotifications[method]).toBe(codec.serverNotifications[method]);
-    }
+  it("uses one schema for each method that goes both ways (cancellation in every revision)", () => {
+    const requests = Object.keys(codec.clientRequests).filter((method) => method in codec.serverRequests);
+    const notifications = Object.keys(codec.clientNotifications).filter((method) => method in codec.serverNotifications);
+    expect(requests.filter((method) => codec.clientRequests[method] !== codec.serverRequests[method])).toEqual([]);
+    expect(notifications.filter((method) => codec.clientNotifications[method] !== codec.serverNotifications[method])).toEqual([]);
+    expect(notifications).toContain("notifications/cancelled");
   });
 
-  const uses = schemaUses(codec);
+  const uses = schemaUses(codec, samplesFor(version));
 
   it("labels each sample of a schema distinctly (the labels name the rows)", () => {
     const labelled = uses.map(({ places, valid, invalid }) => ({ places, labels: [...valid, ...invalid].map(([label]) => label) }));

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { CODECS } from "./codecs.js";
 import { INVALID, precheckOf, UNKNOWN, VALID, type Verdict } from "./precheck.js";
+import { NOTIFICATION_SAMPLES_2026, REQUEST_SAMPLES_2026 } from "./samples-2026.test-helpers.js";
 import { NOTIFICATION_SAMPLES, REQUEST_SAMPLES } from "./samples.test-helpers.js";
 
 /** Runs per property: small in `npm test`, `FUZZ_RUNS=<n>` for a longer campaign. */
@@ -22,9 +23,11 @@ const WIRE_SCHEMAS: readonly (readonly [string, z.core.$ZodType])[] = Object.ent
 ]);
 
 const SAMPLE_VALUES: readonly unknown[] = [
-  ...Object.values(REQUEST_SAMPLES).flatMap(({ params, result }) => [...params.valid, ...params.invalid, ...result.valid, ...result.invalid]),
-  ...Object.values(NOTIFICATION_SAMPLES).flatMap(({ valid, invalid }) => [...valid, ...invalid]),
+  ...[REQUEST_SAMPLES, REQUEST_SAMPLES_2026].flatMap((samples) => Object.values(samples)).flatMap(({ params, result }) => [...params.valid, ...params.invalid, ...result.valid, ...result.invalid]),
+  ...[NOTIFICATION_SAMPLES, NOTIFICATION_SAMPLES_2026].flatMap((samples) => Object.values(samples)).flatMap(({ valid, invalid }) => [...valid, ...invalid]),
 ].map(([, value]) => value);
+
+const vouches = (schema: z.core.$ZodType, value: unknown): Verdict => precheckOf(schema, z.safeParse)(value);
 
 /** The contract: VALID means zod accepts and returns an equal value; INVALID means zod refuses. */
 function expectAgreement(schema: z.core.$ZodType, value: unknown): Verdict {
@@ -80,6 +83,16 @@ describe("precheckOf on the wire schemas", () => {
     const call = CODECS["2025-11-25"].clientRequests["tools/call"]!;
     expect(precheckOf(call.params, z.safeParse)({ name: "echo", arguments: { text: "hi" }, _meta: { progressToken: 1 } })).toBe(VALID);
     expect(precheckOf(call.result, z.safeParse)({ content: [{ type: "text", text: "hi" }], structuredContent: { a: [1] }, isError: false })).toBe(VALID);
+  });
+
+  it("vouches for the messages of a 2026-07-28 tool call that asks for input", () => {
+    const call = CODECS["2026-07-28"].clientRequests["tools/call"]!;
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    expect(vouches(call.params, { name: "echo", arguments: { text: "hi" }, _meta: meta })).toBe(VALID);
+    const question = { method: "elicitation/create", params: { mode: "url", message: "Sign in", url: "https://example.com" } };
+    expect(vouches(call.result, { resultType: "input_required", inputRequests: { login: question }, requestState: "s" })).toBe(VALID);
+    expect(vouches(call.params, { name: "echo", _meta: meta, inputResponses: { login: { action: "accept" } }, requestState: "s" })).toBe(VALID);
+    expect(vouches(call.result, { resultType: "complete", content: [{ type: "text", text: "hi" }], structuredContent: "done" })).toBe(VALID);
   });
 
   it("agrees with zod on mutated samples and arbitrary JSON (property)", () => {

@@ -2,14 +2,14 @@
 // method, the invalid ones fail in all of them, each with the issue line it is refused with (the same
 // in every revision, or per revision where the line lists what the revision allows). Other revision
 // differences live in the revision tests.
-import type { ProtocolVersion } from "../constants/index.js";
+import type { AnyProtocolVersion, ProtocolVersion } from "../constants/index.js";
 
 /** A labelled value: the label names the test case. */
 export type Sample = readonly [label: string, value: unknown];
 
 /** The issue line of a refusal, as `validate` reports it, per revision where revisions differ. */
 export type Issues = string | RevisionIssues;
-export type RevisionIssues = Readonly<Partial<Record<ProtocolVersion, string>>>;
+export type RevisionIssues = Readonly<Partial<Record<AnyProtocolVersion, string>>>;
 
 /** A labelled invalid value and the issue line it is refused with. */
 export type Rejected = readonly [label: string, value: unknown, issues: Issues];

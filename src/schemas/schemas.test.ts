@@ -2,13 +2,25 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 
 import * as schemas from "./schemas.js";
 import type {
+  CacheScope,
   CallToolResult,
+  ClientCapabilities,
   ContentBlock,
   CreateMessageResult,
+  DiscoverResult,
   ElicitRequestParams,
   Implementation,
+  InputRequest,
+  InputRequiredResult,
+  InputResponse,
+  InputResponses,
   JsonRpcMessage,
   LoggingLevel,
+  RequestMeta,
+  ResultType,
+  StatelessClientCapabilities,
+  StatelessRequestMeta,
+  SubscriptionsListenRequestParams,
   Task,
 } from "./schemas.js";
 
@@ -20,6 +32,8 @@ describe("the schemas barrel", () => {
     expect(schemas.revision20250326.codec.version).toBe("2025-03-26");
     expect(schemas.revision20250618.codec.version).toBe("2025-06-18");
     expect(schemas.revision20251125.codec.version).toBe("2025-11-25");
+    expect(schemas.revision20260728.codec.version).toBe("2026-07-28");
+    expect(schemas.codecFor("2026-07-28")).toBe(schemas.revision20260728.codec);
   });
 
   it("exports the logging levels in severity order", () => {
@@ -37,7 +51,24 @@ describe("the schemas barrel", () => {
     expectTypeOf<LoggingLevel>().toEqualTypeOf<(typeof schemas.LOGGING_LEVELS)[number]>();
     expectTypeOf<CreateMessageResult["model"]>().toEqualTypeOf<string>();
     expectTypeOf<JsonRpcMessage>().toHaveProperty("jsonrpc");
+    expectTypeOf<ClientCapabilities>().toHaveProperty("tasks");
+    expectTypeOf<RequestMeta["io.modelcontextprotocol/protocolVersion"]>().toEqualTypeOf<unknown>();
     const level: LoggingLevel = "notice";
     expect(schemas.LOGGING_LEVELS).toContain(level);
+  });
+
+  it("infers the types of revision 2026-07-28 beside them", () => {
+    expectTypeOf<StatelessRequestMeta["io.modelcontextprotocol/protocolVersion"]>().toEqualTypeOf<string>();
+    expectTypeOf<StatelessRequestMeta["io.modelcontextprotocol/logLevel"]>().toEqualTypeOf<LoggingLevel | undefined>();
+    expectTypeOf<StatelessClientCapabilities>().toHaveProperty("extensions");
+    expectTypeOf<ResultType>().toEqualTypeOf<"complete" | "input_required">();
+    expectTypeOf<CacheScope>().toEqualTypeOf<"public" | "private">();
+    expectTypeOf<InputRequest["method"]>().toEqualTypeOf<"elicitation/create" | "sampling/createMessage" | "roots/list">();
+    expectTypeOf<InputRequiredResult["resultType"]>().toEqualTypeOf<"input_required">();
+    expectTypeOf<InputResponses>().toEqualTypeOf<Record<string, InputResponse>>();
+    expectTypeOf<DiscoverResult["supportedVersions"]>().toEqualTypeOf<string[]>();
+    expectTypeOf<SubscriptionsListenRequestParams["notifications"]["resourceSubscriptions"]>().toEqualTypeOf<string[] | undefined>();
+    const scope: CacheScope = "private";
+    expect(schemas.revision20260728.CacheScopeSchema.def.entries).toHaveProperty(scope);
   });
 });

@@ -1,8 +1,10 @@
 // The wire layer's public face: envelopes, codecs, `validate`, each revision's schemas, and the
-// protocol's TypeScript types as the newest revision defines them.
+// protocol's TypeScript types as the newest session-era revision defines them, plus the shapes the
+// stateless revision 2026-07-28 adds or changes.
 import type * as z from "zod/mini";
 
 import type * as latest from "./revisions/2025-11-25.js";
+import type * as stateless from "./revisions/2026-07-28.js";
 
 export * from "./jsonrpc.js";
 export type { MethodSchemas, RevisionCodec } from "./codec.js";
@@ -14,6 +16,7 @@ export * as revision20241105 from "./revisions/2024-11-05.js";
 export * as revision20250326 from "./revisions/2025-03-26.js";
 export * as revision20250618 from "./revisions/2025-06-18.js";
 export * as revision20251125 from "./revisions/2025-11-25.js";
+export * as revision20260728 from "./revisions/2026-07-28.js";
 
 // ---- Base shapes ----
 export type RequestParams = z.infer<typeof latest.RequestParamsSchema>;
@@ -130,3 +133,26 @@ export type CancelTaskRequestParams = z.infer<typeof latest.CancelTaskRequestPar
 export type CancelTaskResult = z.infer<typeof latest.CancelTaskResultSchema>;
 export type ListTasksResult = z.infer<typeof latest.ListTasksResultSchema>;
 export type TaskStatusNotificationParams = z.infer<typeof latest.TaskStatusNotificationParamsSchema>;
+
+// ---- Revision 2026-07-28: per-request _meta, result types, input requests, discovery, subscriptions ----
+// `Stateless…` where the session era has a type of the same name with another shape.
+export type StatelessRequestMeta = z.infer<typeof stateless.RequestMetaSchema>;
+export type StatelessNotificationMeta = z.infer<typeof stateless.NotificationMetaSchema>;
+export type StatelessResultMeta = z.infer<typeof stateless.ResultMetaSchema>;
+export type StatelessRequestParams = z.infer<typeof stateless.RequestParamsSchema>;
+export type StatelessClientCapabilities = z.infer<typeof stateless.ClientCapabilitiesSchema>;
+export type StatelessServerCapabilities = z.infer<typeof stateless.ServerCapabilitiesSchema>;
+export type ResultType = z.infer<typeof stateless.ResultTypeSchema>;
+export type CacheScope = z.infer<typeof stateless.CacheScopeSchema>;
+export type InputRequest = z.infer<typeof stateless.InputRequestSchema>;
+export type InputRequests = z.infer<typeof stateless.InputRequestsSchema>;
+export type InputResponse = z.infer<typeof stateless.InputResponseSchema>;
+export type InputResponses = z.infer<typeof stateless.InputResponsesSchema>;
+export type InputRequiredResult = z.infer<typeof stateless.InputRequiredResultSchema>;
+export type DiscoverResult = z.infer<typeof stateless.DiscoverResultSchema>;
+export type SubscriptionFilter = z.infer<typeof stateless.SubscriptionFilterSchema>;
+export type SubscriptionsListenRequestParams = z.infer<typeof stateless.SubscriptionsListenRequestParamsSchema>;
+export type SubscriptionsListenResult = z.infer<typeof stateless.SubscriptionsListenResultSchema>;
+export type SubscriptionsAcknowledgedNotificationParams = z.infer<typeof stateless.SubscriptionsAcknowledgedNotificationParamsSchema>;
+export type MissingRequiredClientCapabilityErrorData = z.infer<typeof stateless.MissingRequiredClientCapabilityErrorDataSchema>;
+export type UnsupportedProtocolVersionErrorData = z.infer<typeof stateless.UnsupportedProtocolVersionErrorDataSchema>;

@@ -86,6 +86,8 @@ describe("validate", () => {
       "requestId: expected string | integer, received number",
     );
     expect(issuesOf(latest.ProgressNotificationParamsSchema, { progress: 1 })).toBe("progressToken: is required");
+    // Shapes that are all objects name the type once.
+    expect(issuesOf(callToolResult, "done")).toBe("expected object, received string");
   });
 
   it("reports a failed union through the branch that was most likely meant", () => {

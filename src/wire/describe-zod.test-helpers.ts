@@ -3,7 +3,7 @@
 // that file when asked. A zod construct the tables cannot express throws, naming it.
 import type * as z from "zod/mini";
 
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from "../constants/index.js";
+import { ALL_PROTOCOL_VERSIONS, type AnyProtocolVersion } from "../constants/index.js";
 import type { RevisionCodec } from "../schemas/codec.js";
 import { CODECS } from "../schemas/codecs.js";
 import { ElicitationCompleteNotificationParamsSchema, URLElicitationRequiredErrorDataSchema } from "../schemas/revisions/2025-11-25.js";
@@ -145,7 +145,7 @@ function describeRevision(builder: TableBuilder, codec: RevisionCodec): Revision
 /** The wire tables of every revision's zod codec. */
 export function describeWireTables(): WireTables {
   const builder = new TableBuilder();
-  const revisions = Object.fromEntries(PROTOCOL_VERSIONS.map((version) => [version, describeRevision(builder, CODECS[version])])) as Record<ProtocolVersion, RevisionTable>;
+  const revisions = Object.fromEntries(ALL_PROTOCOL_VERSIONS.map((version) => [version, describeRevision(builder, CODECS[version])])) as Record<AnyProtocolVersion, RevisionTable>;
   const named = {
     elicitationCompleteParams: builder.ref(ElicitationCompleteNotificationParamsSchema),
     urlElicitationRequiredData: builder.ref(URLElicitationRequiredErrorDataSchema),

@@ -124,8 +124,9 @@ function describeInvalidType(expected: string, input: unknown): string {
 function describeInvalidUnion(issue: Extract<Issue, { readonly code: "invalid_union" }>): string {
   if (issue.inclusive === false) return "matches more than one of the exclusive shapes";
   if (issue.options) return `expected one of ${listValues(issue.options)}`;
-  const expected = issue.errors.flat().filter(isInvalidType).map((inner) => typeLabel(inner.expected));
-  return describeInvalidType(expected.join(" | "), issue.input);
+  // Each type once: shapes that are all objects read "expected object".
+  const expected = new Set(issue.errors.flat().filter(isInvalidType).map((inner) => typeLabel(inner.expected)));
+  return describeInvalidType([...expected].join(" | "), issue.input);
 }
 
 function isInvalidType(issue: Issue): issue is Extract<Issue, { readonly code: "invalid_type" }> {

@@ -1,6 +1,6 @@
 // Each revision's codec as the library runs it: the wire tables compiled on first use, one method's
 // schemas at a time, with no zod.
-import type { ProtocolVersion } from "../constants/index.js";
+import type { AnyProtocolVersion, ProtocolVersion } from "../constants/index.js";
 import { WIRE_TABLES } from "./wire-tables.generated.js";
 import type { RevisionTable } from "./wire-tables.types.js";
 import { type WireSchema, WireSchemaTable } from "./wire-schema.js";
@@ -11,9 +11,12 @@ export interface WireMethodSchemas {
   readonly result: WireSchema;
 }
 
-/** Everything a dispatcher needs to know about one revision's wire format. */
-export interface WireCodec {
-  readonly version: ProtocolVersion;
+/**
+ * Everything a dispatcher needs to know about one revision's wire format. `V` is the revision it was
+ * asked for; a plain `WireCodec` is a session-era one, as a session's dispatcher holds.
+ */
+export interface WireCodec<V extends AnyProtocolVersion = ProtocolVersion> {
+  readonly version: V;
   /** Whether a peer may send JSON-RPC batches (arrays of messages). */
   readonly batching: boolean;
   /** Requests a client sends to a server, keyed by method. */
@@ -27,7 +30,7 @@ export interface WireCodec {
 }
 
 const table = new WireSchemaTable(WIRE_TABLES.nodes);
-const codecs = new Map<ProtocolVersion, WireCodec>();
+const codecs = new Map<AnyProtocolVersion, WireCodec<AnyProtocolVersion>>();
 
 function requests(methods: RevisionTable["clientRequests"]): Record<string, WireMethodSchemas> {
   const schemas: Record<string, WireMethodSchemas> = {};
@@ -44,9 +47,9 @@ function notifications(methods: RevisionTable["clientNotifications"]): Record<st
   return schemas;
 }
 
-/** The codec of a negotiated revision (its schemas compile as messages first need them). */
-export function codecFor(version: ProtocolVersion): WireCodec {
-  let codec = codecs.get(version);
+/** The codec of a revision (its schemas compile as messages first need them). */
+export function codecFor<V extends AnyProtocolVersion>(version: V): WireCodec<V> {
+  let codec = codecs.get(version) as WireCodec<V> | undefined;
   if (codec === undefined) {
     const revision = WIRE_TABLES.revisions[version];
     codec = {

@@ -3,10 +3,11 @@ import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type * as z from "zod/mini";
 
-import { PROTOCOL_VERSIONS, type ProtocolVersion } from "../constants/index.js";
+import { ALL_PROTOCOL_VERSIONS, type AnyProtocolVersion } from "../constants/index.js";
 import { CODECS } from "../schemas/codecs.js";
 import { ElicitationCompleteNotificationParamsSchema, URLElicitationRequiredErrorDataSchema } from "../schemas/revisions/2025-11-25.js";
-import { NOTIFICATION_SAMPLES, REQUEST_SAMPLES, type SampleSet } from "../schemas/samples.test-helpers.js";
+import { samplesFor } from "../schemas/samples-2026.test-helpers.js";
+import type { SampleSet } from "../schemas/samples.test-helpers.js";
 import { describeWireTables } from "./describe-zod.test-helpers.js";
 import * as wire from "./wire-codecs.js";
 import type { WireSchema } from "./wire-schema.js";
@@ -65,30 +66,31 @@ function valuesOf(set: SampleSet | undefined): unknown[] {
   return set ? [...set.valid, ...set.invalid].map(([, value]) => value) : [];
 }
 
-function casesOf(version: ProtocolVersion): Case[] {
+function casesOf(version: AnyProtocolVersion): Case[] {
   const zodCodec = CODECS[version];
+  const samples = samplesFor(version);
   const wireCodec = wire.codecFor(version);
   const cases: Case[] = [];
   for (const side of ["clientRequests", "serverRequests"] as const) {
     for (const [method, { params, result }] of Object.entries(zodCodec[side])) {
       const schemas = wireCodec[side][method];
       if (!schemas) throw new Error(`${version} ${method}: no wire schemas`);
-      cases.push([`${version} ${method} params`, params, schemas.params, [...valuesOf(REQUEST_SAMPLES[method]?.params), ...EVERYWHERE]]);
-      cases.push([`${version} ${method} result`, result, schemas.result, [...valuesOf(REQUEST_SAMPLES[method]?.result), ...EVERYWHERE]]);
+      cases.push([`${version} ${method} params`, params, schemas.params, [...valuesOf(samples.requests[method]?.params), ...EVERYWHERE]]);
+      cases.push([`${version} ${method} result`, result, schemas.result, [...valuesOf(samples.requests[method]?.result), ...EVERYWHERE]]);
     }
   }
   for (const side of ["clientNotifications", "serverNotifications"] as const) {
     for (const [method, params] of Object.entries(zodCodec[side])) {
       const schema = wireCodec[side][method];
       if (!schema) throw new Error(`${version} ${method}: no wire schema`);
-      cases.push([`${version} ${method}`, params, schema, [...valuesOf(NOTIFICATION_SAMPLES[method]), ...EVERYWHERE]]);
+      cases.push([`${version} ${method}`, params, schema, [...valuesOf(samples.notifications[method]), ...EVERYWHERE]]);
     }
   }
   return cases;
 }
 
 const CASES: readonly Case[] = [
-  ...PROTOCOL_VERSIONS.flatMap(casesOf),
+  ...ALL_PROTOCOL_VERSIONS.flatMap(casesOf),
   ["elicitation complete params", ElicitationCompleteNotificationParamsSchema, wire.ElicitationCompleteNotificationParamsSchema, [{ elicitationId: "e-1" }, ...EVERYWHERE]],
   ["URL elicitation required data", URLElicitationRequiredErrorDataSchema, wire.URLElicitationRequiredErrorDataSchema, [{ elicitations: [{ mode: "url", elicitationId: "e", url: "https://x.example", message: "m" }] }, ...EVERYWHERE]],
 ];
@@ -112,11 +114,11 @@ function replaced(value: unknown, path: readonly PropertyKey[], replacement: unk
   return copy;
 }
 
-const replacements = fc.oneof(fc.jsonValue(), fc.constantFrom(REMOVE, ...EVERYWHERE, 2 ** 60, -(2 ** 60), Number.NaN, "ref/prompt", "text", "image", "url", "form", "user", 2, -1));
+const replacements = fc.oneof(fc.jsonValue(), fc.constantFrom(REMOVE, ...EVERYWHERE, 2 ** 60, -(2 ** 60), Number.NaN, "ref/prompt", "text", "image", "url", "form", "user", "complete", "input_required", "roots/list", 2, -1));
 
 describe("wire schemas against the zod schemas they come from", () => {
   it("cover every method of every revision", () => {
-    for (const version of PROTOCOL_VERSIONS) {
+    for (const version of ALL_PROTOCOL_VERSIONS) {
       const zodCodec = CODECS[version];
       const wireCodec = wire.codecFor(version);
       expect(wireCodec.version).toBe(version);
@@ -124,6 +126,7 @@ describe("wire schemas against the zod schemas they come from", () => {
       for (const side of ["clientRequests", "serverRequests", "clientNotifications", "serverNotifications"] as const) expect(Object.keys(wireCodec[side])).toEqual(Object.keys(zodCodec[side]));
     }
     expect(wire.codecFor("2025-11-25")).toBe(wire.codecFor("2025-11-25"));
+    expect(wire.codecFor("2026-07-28")).toBe(wire.codecFor("2026-07-28"));
   });
 
   it.each(CASES)("%s: the same answer for every sample", (_label, zodSchema, wireSchema, samples) => {

@@ -1,7 +1,7 @@
 // The zod-free form of the protocol's wire schemas: a table of nodes that refer to each other by
 // index, and per revision the node of every method's params and result. Generated from the zod
 // schemas in src/schemas (see describe-zod.test-helpers.ts); compiled by wire-schema.ts.
-import type { ProtocolVersion } from "../constants/index.js";
+import type { AnyProtocolVersion } from "../constants/index.js";
 
 /** A literal value a node accepts (zod `literal` and `enum`). */
 export type WireLiteral = string | number | boolean | null;
@@ -33,7 +33,7 @@ export interface RevisionTable {
 
 export interface WireTables {
   readonly nodes: readonly WireNode[];
-  readonly revisions: Readonly<Record<ProtocolVersion, RevisionTable>>;
+  readonly revisions: Readonly<Record<AnyProtocolVersion, RevisionTable>>;
   /** Schemas the library checks data with outside a method's params and result. */
   readonly named: Readonly<Record<"elicitationCompleteParams" | "urlElicitationRequiredData", number>>;
 }

@@ -2,7 +2,7 @@
 // revisions at once.
 import type * as z from "zod/mini";
 
-import type { ProtocolVersion } from "../../constants/index.js";
+import type { AnyProtocolVersion } from "../../constants/index.js";
 import type { RevisionCodec } from "../codec.js";
 import { codecFor } from "../codecs.js";
 import { validate } from "../validate.js";
@@ -18,7 +18,7 @@ export const clientNotification = (method: string): SchemaPicker => (codec) => c
 export const serverNotification = (method: string): SchemaPicker => (codec) => codec.serverNotifications[method];
 
 /** Whether `version` accepts `value` at `pick`; a method the revision lacks accepts nothing. */
-export function accepts(version: ProtocolVersion, pick: SchemaPicker, value: unknown): boolean {
+export function accepts(version: AnyProtocolVersion, pick: SchemaPicker, value: unknown): boolean {
   const schema = pick(codecFor(version));
   return schema !== undefined && validate(schema, value).ok;
 }
