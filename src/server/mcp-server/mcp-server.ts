@@ -1,4 +1,4 @@
-import { METHODS } from "../../constants/index.js";
+import { METHODS, type ProtocolVersion } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { toMCPError } from "../../error-codes/mcp-error.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
@@ -12,6 +12,7 @@ import type {
   ServerCapabilities,
 } from "../../schemas/schemas.js";
 import type { Transport } from "../../transport/transport/transport.types.js";
+import { encodeCapabilitiesFor } from "../../protocol/downgrade.js";
 import { loadJsonSchemaConverter } from "../../schemas/wire-loader.js";
 import { UriTemplate } from "../../uri-template/uri-template.js";
 import { complete, hasCompleters } from "./completion.js";
@@ -33,7 +34,7 @@ import { paginate } from "./pagination.js";
 import { getPrompt, promptOnTheWire } from "./prompts.js";
 import { Registry } from "./registry.js";
 import { listAllResources, readResource, templateOnTheWire, type StaticResourceConfig, type TemplateConfig } from "./resources.js";
-import type { ServerRevisionRules } from "./revision-rules.js";
+import { SERVER_REVISION_RULES } from "./revision-rules.js";
 import type { FeatureHandler, ServerHost } from "./server-host.js";
 import { ServerSession, type ListKind } from "./session.js";
 import { callTool, checkTool, toolOnTheWire, type AnyToolConfig, type AnyToolHandler } from "./tools.js";
@@ -135,8 +136,10 @@ export class MCPServer implements ServerHost {
     await Promise.all([...this.#sessions].map((session) => session.close()));
   }
 
-  capabilitiesFor(rules: ServerRevisionRules): ServerCapabilities {
-    const declared = this.options.capabilities ?? {};
+  capabilitiesFor(version: ProtocolVersion): ServerCapabilities {
+    const rules = SERVER_REVISION_RULES[version];
+    // What the revision lacks (completions before 2025-03-26, tasks before 2025-11-25) is not declared, also when the options name it.
+    const declared = encodeCapabilitiesFor(version, this.options.capabilities ?? {});
     const capabilities: ServerCapabilities = { ...declared, logging: declared.logging ?? {} };
     if (this.#tools.size > 0 || declared.tools) capabilities.tools = { listChanged: true, ...declared.tools };
     if (this.#resources.size > 0 || this.#templates.size > 0 || declared.resources) capabilities.resources = { subscribe: true, listChanged: true, ...declared.resources };

@@ -1,7 +1,7 @@
 import type { Implementation, ServerCapabilities } from "../../schemas/schemas.js";
 import type { SessionHandlerContext } from "./handler-context.js";
 import type { MCPServerOptions } from "./mcp-server.types.js";
-import type { ServerRevisionRules } from "./revision-rules.js";
+import type { ProtocolVersion } from "../../constants/index.js";
 
 /** A feature method's handler, as the session runs it. */
 export type FeatureHandler = (params: never, context: SessionHandlerContext) => unknown;
@@ -11,7 +11,7 @@ export interface ServerHost {
   readonly info: Implementation;
   readonly options: MCPServerOptions;
   /** The capabilities to declare to a client of this revision, from what is registered now. */
-  capabilitiesFor(rules: ServerRevisionRules): ServerCapabilities;
+  capabilitiesFor(version: ProtocolVersion): ServerCapabilities;
   /** The handlers of the tools, resources, prompts and completion methods. */
   featureHandlers(): ReadonlyMap<string, FeatureHandler>;
 }
