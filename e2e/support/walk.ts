@@ -67,7 +67,12 @@ export async function walk(client: MCPClient, server: MCPServer, started: AbortS
   }
   const progress: Progress[] = [];
   await expect(client.callTool("add", { a: 2, b: 3 }, { onProgress: (update) => progress.push(progressOf(update)) })).resolves.toMatchObject({ content: [{ type: "text", text: "5" }] });
-  const sent: Progress[] = [{ progress: 1, total: 2, message: "adding" }, { progress: 2, total: 2, message: "done" }];
+  // 2024-11-05 has no progress message: the server leaves it out.
+  const withMessage = version !== "2024-11-05";
+  const sent: Progress[] = [
+    { progress: 1, total: 2, message: withMessage ? "adding" : undefined },
+    { progress: 2, total: 2, message: withMessage ? "done" : undefined },
+  ];
   if (progressBeforeResult) expect({ progress, lateProgress }).toEqual({ progress: sent, lateProgress: [] });
   // On the GET stream, both may land after the answer: the client then hears them as progress of no call of its own, in order.
   else await vi.waitFor(() => expect([...progress, ...lateProgress]).toEqual(sent));

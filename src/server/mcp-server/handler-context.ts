@@ -1,4 +1,5 @@
 import type { RequestContext } from "../../jsonrpc/dispatcher/dispatcher.types.js";
+import { revisionHas } from "../../protocol/downgrade.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult, LoggingLevel } from "../../schemas/schemas.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
 import type { HandlerContext } from "./mcp-server.types.js";
@@ -28,7 +29,8 @@ export class SessionHandlerContext implements HandlerContext {
   }
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
-    return this.request.progress(progress, total, message);
+    // Revision downgrade of progress: the dispatcher builds the notification, the revision says whether it has a message.
+    return this.request.progress(progress, total, revisionHas(this.session.protocolVersion, "progressMessage") ? message : undefined);
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {

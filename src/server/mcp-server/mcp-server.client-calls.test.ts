@@ -53,6 +53,29 @@ describe("MCPServer → client: sampling", () => {
     await expect(second.session.createMessage({ messages: [], maxTokens: 1, toolChoice: { mode: "none" } })).rejects.toMatchObject({ message: "The client did not declare the sampling.tools capability" });
   });
 
+  it("refuses tool use in sampling on a revision without it, though the client declared sampling.tools", async () => {
+    const { session } = await initializedRawClientOf(new MCPServer(info), "2025-06-18", { sampling: { tools: {} } });
+    await expect(session.createMessage({ messages: [], maxTokens: 1, tools: [] })).rejects.toMatchObject(refused("sampling.tools"));
+  });
+
+  it("sends sampling requests in the session's revision: one block per message, no audio before 2025-03-26", async () => {
+    const { client, session } = await initializedRawClientOf(new MCPServer(info), "2024-11-05", { sampling: {} });
+    const asked = vi.fn();
+    client.setRequestHandler("sampling/createMessage", (params) => {
+      asked(params);
+      return { role: "assistant", content: { type: "text", text: "ok" }, model: "m" };
+    });
+    const audio = { type: "audio" as const, data: "AA==", mimeType: "audio/wav" };
+    await session.createMessage({ messages: [{ role: "user", content: [{ type: "text", text: "hear this" }, audio] }], maxTokens: 1 });
+    expect(asked).toHaveBeenCalledWith({
+      messages: [
+        { role: "user", content: { type: "text", text: "hear this" } },
+        { role: "user", content: { type: "text", text: "Audio (audio/wav) left out: protocol revision 2024-11-05 cannot carry audio" } },
+      ],
+      maxTokens: 1,
+    });
+  });
+
   it("raises MCP.METHOD_NOT_FOUND when the session itself is asked", async () => {
     const server = new MCPServer(info);
     const { session } = await sdkClientOf(server);
@@ -86,6 +109,35 @@ describe("MCPServer → client: elicitation", () => {
     client.setRequestHandler("elicitation/create", () => ({ action: "accept" }));
     await expect(session.elicitInput({ message: "Anything to add?", requestedSchema: { type: "object", properties: { note: { type: "string" } } } })).resolves.toEqual({ action: "accept" });
     await expect(session.elicitInput({ message: "Who?", requestedSchema })).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS });
+  });
+
+  it("sends 2025-06-18 a form in its own terms: no mode, titled options as enum and enumNames, no string defaults", async () => {
+    const { client, session } = await initializedRawClientOf(new MCPServer(info), "2025-06-18", { elicitation: {} });
+    const asked = vi.fn();
+    client.setRequestHandler("elicitation/create", (params) => {
+      asked(params);
+      return { action: "decline" };
+    });
+    const properties = { color: { type: "string" as const, oneOf: [{ const: "r", title: "Red" }], default: "r" } };
+    await expect(session.elicitInput({ mode: "form", message: "Pick", requestedSchema: { type: "object", properties } })).resolves.toEqual({ action: "decline" });
+    expect(asked).toHaveBeenCalledWith({ message: "Pick", requestedSchema: { type: "object", properties: { color: { type: "string", enum: ["r"], enumNames: ["Red"] } } } });
+  });
+
+  it("does not send elicitation/create to a revision without it, though the client declared elicitation", async () => {
+    const { session } = await initializedRawClientOf(new MCPServer(info), "2025-03-26", { elicitation: {} });
+    await expect(session.elicitInput({ message: "Who?", requestedSchema })).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND, message: "elicitation/create does not exist in protocol revision 2025-03-26" });
+  });
+
+  it("tells only a 2025-11-25 session that a URL elicitation completed", async () => {
+    const { client, session } = await initializedRawClientOf(new MCPServer(info), "2025-06-18");
+    const heard: string[] = [];
+    client.setNotificationHandler("notifications/elicitation/complete", () => void heard.push("complete"));
+    client.setNotificationHandler("notifications/message", () => void heard.push("log"));
+    await session.notifyElicitationComplete("e-1");
+    await session.log("info", "after");
+    // Notifications arrive in the order sent: once the log is heard, a completion sent before it would have been too.
+    await vi.waitFor(() => expect(heard).toContain("log"));
+    expect(heard).toEqual(["log"]);
   });
 
   it("refuses an answer that does not match the schema with MCP.INVALID_PARAMS", async () => {

@@ -84,6 +84,19 @@ describe("MCPServer: initialize", () => {
     expect("completions" in (result as { capabilities: object }).capabilities).toBe(version !== "2024-11-05");
   });
 
+  it.each([
+    ["2024-11-05", ["experimental", "logging"], { name: "test-server", version: "1.2.3" }],
+    ["2025-03-26", ["completions", "experimental", "logging"], { name: "test-server", version: "1.2.3" }],
+    ["2025-06-18", ["completions", "experimental", "logging"], { name: "test-server", version: "1.2.3", title: "Test Server" }],
+    ["2025-11-25", ["completions", "experimental", "logging", "tasks"], info],
+  ] as const)("declares to %s only the capabilities and server info that revision defines, also from options.capabilities", async (version, capabilities, serverInfo) => {
+    const server = new MCPServer(info, { capabilities: { completions: {}, tasks: { list: {} }, experimental: { x: {} } } });
+    const { client } = await rawClientOf(server);
+    const result = (await client.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } })) as { capabilities: object; serverInfo: object };
+    expect(Object.keys(result.capabilities).toSorted()).toEqual(capabilities);
+    expect(result.serverInfo).toEqual(serverInfo);
+  });
+
   it("answers a revision it does not speak with its newest", async () => {
     const { client } = await rawClientOf(new MCPServer(info));
     await expect(client.request("initialize", { protocolVersion: "1999-01-01", capabilities: {}, clientInfo: { name: "raw", version: "1" } })).resolves.toMatchObject({ protocolVersion: "2025-11-25" });

@@ -12,6 +12,7 @@ import type {
   ServerCapabilities,
 } from "../../schemas/schemas.js";
 import type { Transport } from "../../transport/transport/transport.types.js";
+import { encodeCapabilitiesFor } from "../../protocol/downgrade.js";
 import { loadJsonSchemaConverter } from "../../schemas/wire-loader.js";
 import { UriTemplate } from "../../uri-template/uri-template.js";
 import { complete, hasCompleters } from "./completion.js";
@@ -136,7 +137,8 @@ export class MCPServer implements ServerHost {
   }
 
   capabilitiesFor(rules: RevisionProfile): ServerCapabilities {
-    const declared = this.options.capabilities ?? {};
+    // What the revision lacks (completions before 2025-03-26, tasks before 2025-11-25) is not declared, also when the options name it.
+    const declared = encodeCapabilitiesFor(rules.version, this.options.capabilities ?? {});
     const capabilities: ServerCapabilities = { ...declared, logging: declared.logging ?? {} };
     if (this.#tools.size > 0 || declared.tools) capabilities.tools = { listChanged: true, ...declared.tools };
     if (this.#resources.size > 0 || this.#templates.size > 0 || declared.resources) capabilities.resources = { subscribe: true, listChanged: true, ...declared.resources };

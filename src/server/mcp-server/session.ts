@@ -1,4 +1,4 @@
-import { LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, isProtocolVersion } from "../../constants/index.js";
+import { LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, isProtocolVersion, type ProtocolVersion } from "../../constants/index.js";
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import { compileJsonSchema } from "../../json-schema/json-schema.js";
@@ -16,6 +16,7 @@ import type {
   LoggingLevel,
   ServerCapabilities,
 } from "../../schemas/schemas.js";
+import { NOT_IN_REVISION, encodeNotificationFor, encodeResultFor, encodeServerRequestFor, revisionHas } from "../../protocol/downgrade.js";
 import type { JsonObject } from "../../types/types.js";
 import { SessionHandlerContext } from "./handler-context.js";
 import type { MCPServerOptions, NegotiatedClient } from "./mcp-server.types.js";
@@ -124,7 +125,7 @@ export class ServerSession {
     return this.#client;
   }
 
-  get protocolVersion(): string {
+  get protocolVersion(): ProtocolVersion {
     return this.dispatcher.codec.version;
   }
 
@@ -153,7 +154,8 @@ export class ServerSession {
   async createMessage(params: CreateMessageRequestParams, options?: ClientCallOptions, via?: RequestContext): Promise<CreateMessageResult> {
     const sampling = this.#client?.capabilities.sampling;
     if (!sampling) throw this.#missingCapability("sampling");
-    if ((params.tools !== undefined || params.toolChoice !== undefined) && !sampling.tools) throw this.#missingCapability("sampling.tools");
+    const toolUse = sampling.tools && revisionHas(this.dispatcher.codec.version, "samplingTools");
+    if ((params.tools !== undefined || params.toolChoice !== undefined) && !toolUse) throw this.#missingCapability("sampling.tools");
     return (await this.#request(METHODS.samplingCreateMessage, params, options, via)) as CreateMessageResult;
   }
 
@@ -182,24 +184,24 @@ export class ServerSession {
 
   /** Tells the client a URL-mode elicitation finished. */
   notifyElicitationComplete(elicitationId: string): Promise<void> {
-    return this.dispatcher.notify(NOTIFICATIONS.elicitationComplete, { elicitationId });
+    return this.#notify(NOTIFICATIONS.elicitationComplete, { elicitationId });
   }
 
   /** Sends `notifications/message` when `level` passes the session's level (all pass until the client sets one). */
   async log(level: LoggingLevel, data: unknown, logger?: string, via?: RequestContext): Promise<void> {
     if (!this.#client || this.dispatcher.closed || !passes(level, this.#logLevel)) return;
     const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
-    await (via ? via.notify(NOTIFICATIONS.message, params) : this.dispatcher.notify(NOTIFICATIONS.message, params));
+    await this.#notify(NOTIFICATIONS.message, params, via);
   }
 
   /** `notifications/resources/updated`, only when this session subscribed to `uri`. */
   async resourceUpdated(uri: string): Promise<void> {
-    if (this.subscriptions.has(uri) && !this.dispatcher.closed) await this.dispatcher.notify(NOTIFICATIONS.resourcesUpdated, { uri });
+    if (this.subscriptions.has(uri) && !this.dispatcher.closed) await this.#notify(NOTIFICATIONS.resourcesUpdated, { uri });
   }
 
   /** `notifications/<kind>/list_changed`, when the session was told at initialize that it would get them. */
   async listChanged(kind: ListKind): Promise<void> {
-    if (this.#declared[kind]?.listChanged && !this.dispatcher.closed) await this.dispatcher.notify(LIST_CHANGED[kind]);
+    if (this.#declared[kind]?.listChanged && !this.dispatcher.closed) await this.#notify(LIST_CHANGED[kind], undefined);
   }
 
   #initialize(params: InitializeRequestParams): InitializeResult {
@@ -234,16 +236,38 @@ export class ServerSession {
     if (!own?.beforeInitialize && !this.#client) throw new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} before initialize: the session is not initialized`);
     const context = new SessionHandlerContext(this, request);
     // Only the methods of the two tables are registered, so a method not in the first is in the second.
-    return own ? own.run(this, params as never, context) : (this.host.featureHandlers().get(method) as FeatureHandler)(params as never, context);
+    const result = own ? own.run(this, params as never, context) : (this.host.featureHandlers().get(method) as FeatureHandler)(params as never, context);
+    // Revision downgrade of results (after the handler: initialize settles the version it is read from).
+    return encodedResult(this.dispatcher.codec.version, method, result);
   }
 
   #request(method: string, params: JsonObject | undefined, options: ClientCallOptions = {}, via: RequestContext | undefined): Promise<unknown> {
-    return via ? via.request(method, params, options) : this.dispatcher.request(method, params, options);
+    // Revision downgrade of the server's own requests.
+    const version = this.dispatcher.codec.version;
+    const encoded = encodeServerRequestFor(version, method, params);
+    if (encoded === NOT_IN_REVISION) return Promise.reject(new MCPError(MCP_CODES.METHOD_NOT_FOUND, `${method} does not exist in protocol revision ${version}`));
+    const wire = encoded as JsonObject | undefined;
+    return via ? via.request(method, wire, options) : this.dispatcher.request(method, wire, options);
+  }
+
+  /** Every notification of the session goes out here; one its revision lacks is not sent. */
+  async #notify(method: string, params: JsonObject | undefined, via?: RequestContext): Promise<void> {
+    // Revision downgrade of the server's notifications.
+    const encoded = encodeNotificationFor(this.dispatcher.codec.version, method, params);
+    if (encoded === NOT_IN_REVISION) return;
+    const wire = encoded as JsonObject | undefined;
+    await (via ? via.notify(method, wire) : this.dispatcher.notify(method, wire));
   }
 
   #missingCapability(capability: string): MCPError {
     return new MCPError(MCP_CODES.METHOD_NOT_FOUND, `The client did not declare the ${capability} capability`);
   }
+}
+
+/** A result in the session's revision; the newest takes it as it is, without waiting on it. */
+function encodedResult(version: ProtocolVersion, method: string, result: unknown): unknown {
+  if (version === LATEST_PROTOCOL_VERSION) return result;
+  return result instanceof Promise ? result.then((value: unknown) => encodeResultFor(version, method, value)) : encodeResultFor(version, method, result);
 }
 
 function passes(level: LoggingLevel, threshold: LoggingLevel | undefined): boolean {
