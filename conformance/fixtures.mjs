@@ -1,8 +1,10 @@
-// The fixture server's contents: exactly the tools, resources, prompts, completions and logging
-// the server scenarios of @modelcontextprotocol/conformance 0.1.16 ask for (see README.md, where
-// each scenario names the fixture it needs). Names, texts and schemas follow the scenario
-// descriptions in the suite's sources (src/scenarios/server/*.ts); no zod, plain JSON Schema.
+// The fixture server's contents: exactly the tools, resources, prompts, completions and logging the
+// server scenarios of @modelcontextprotocol/conformance ask for — 0.1.16 (2025 sessions) here, and
+// 0.2.0-alpha.12 at 2026-07-28 (stateless era) from fixtures-2026.mjs, on the same MCPServer (see
+// README.md, where each scenario names the fixture it needs). Names, texts and schemas follow the
+// scenario descriptions in the suite's sources (src/scenarios/server/*.ts); no zod, plain JSON Schema.
 import { MCPServer } from "@suaveplan/mcp";
+import { addStatelessEraFixtures, JSON_SCHEMA_2020_12_INPUT } from "./fixtures-2026.mjs";
 
 // A 1×1 red PNG and a minimal WAV (the same bytes as the suite's reference "everything" server).
 export const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -26,7 +28,11 @@ const completeFrom = (values) => (typed) => values.filter((value) => value.start
 export function createFixtureServer(hooks = {}) {
   const server = new MCPServer(
     { name: "suaveplan-conformance-fixture", version: "1.0.0" },
-    { instructions: "Fixture server for the MCP conformance suite (@modelcontextprotocol/conformance 0.1.16)." },
+    {
+      instructions: "Fixture server for the MCP conformance suite (@modelcontextprotocol/conformance 0.1.16 and 0.2.0-alpha.12).",
+      // Stateless era: how long clients may keep discover, list and read results (the scenarios only check the hints are there and valid).
+      cache: { discover: { ttlMs: 60_000, cacheScope: "public" }, lists: { ttlMs: 60_000, cacheScope: "public" }, read: { ttlMs: 60_000, cacheScope: "private" } },
+    },
   );
 
   // ---- tools ------------------------------------------------------------------------------------
@@ -228,21 +234,11 @@ export function createFixtureServer(hooks = {}) {
     },
   );
 
-  // json-schema-2020-12 (pending, SEP-1613): $schema, $defs and additionalProperties must survive tools/list
+  // json-schema-2020-12 (pending in both suites; SEP-1613, SEP-2106): $schema, $defs (with $anchor), additionalProperties,
+  // allOf/anyOf and if/then/else must survive tools/list unchanged
   server.tool(
     "json_schema_2020_12_tool",
-    {
-      description: "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)",
-      inputSchema: {
-        $schema: "https://json-schema.org/draft/2020-12/schema",
-        type: "object",
-        $defs: {
-          address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" } } },
-        },
-        properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
-        additionalProperties: false,
-      },
-    },
+    { description: "Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)", inputSchema: JSON_SCHEMA_2020_12_INPUT },
     (args) => ({ content: [text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`)] }),
   );
 
@@ -328,5 +324,8 @@ export function createFixtureServer(hooks = {}) {
   }));
 
   // logging-set-level and ping are answered by MCPServer itself; `logging` is always declared.
+
+  // Last, so that test_simple_text stays the first tool listed and test://static-text the first resource.
+  addStatelessEraFixtures(server);
   return server;
 }

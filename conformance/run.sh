@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite (@modelcontextprotocol/conformance 0.1.16) against
-# @suaveplan/mcp: every server scenario (--suite all, pending ones included) against the fixture
-# server, then every client scenario with the fixture client. Prints pass/fail counts per side and
-# exits non-zero on any failure.
+# Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against @suaveplan/mcp:
+#   1. 0.1.16, every server scenario (--suite all, pending ones included) against the fixture server;
+#   2. 0.2.0-alpha.12, the 2026-07-28 requirement set (--requirements 2026-07-28: its scored scenarios,
+#      plus the not-scored pending and tasks-* ones) against the SAME fixture server process;
+#   3. 0.1.16, every client scenario with the fixture client.
+# Prints pass/fail counts per run and exits non-zero on any failure: for run 2, a FAILURE in a scored
+# scenario or in one of the three pending ones (json-schema-2020-12, http-header-validation,
+# http-custom-header-server-validation); the tasks-* extension scenarios are reported only.
 #
 #   bash conformance/run.sh            (npm run conformance)
 #
 # Environment:
+#   CONFORMANCE_RUNS="..."        which runs, space-separated, of: server (1), server-2026 (2), client (3);
+#                                 default all three
 #   CONFORMANCE_CLIENT_AUTH=1     also run the auth/* client scenarios (the fixture client does not play
 #                                 them yet: a later issue; by default they are listed as skipped)
 #   CONFORMANCE_SKIP_BUILD=1      do not run `npx vite build` first
@@ -22,20 +28,37 @@ TOOLS="$CONF/.tools"
 SUITE_VERSION="0.1.16"
 NODE22="$TOOLS/node_modules/node/bin/node"
 CLI="$TOOLS/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+# The 2026-07-28 suite has its own prefix (one npm project cannot hold two versions of one package); it runs on the same Node 22.
+TOOLS_2026="$CONF/.tools-2026"
+SUITE_2026_VERSION="0.2.0-alpha.12"
+SUITE_2026_PACKAGE="$TOOLS_2026/node_modules/@modelcontextprotocol/conformance"
+CLI_2026="$SUITE_2026_PACKAGE/dist/index.js"
+REQUIREMENTS_2026="$SUITE_2026_PACKAGE/requirements/2026-07-28.yaml"
 RESULTS="${CONFORMANCE_RESULTS:-$CONF/.results/$(date -u +%Y%m%dT%H%M%SZ)}"
+RUNS=" ${CONFORMANCE_RUNS:-server server-2026 client} "
 SERVER_SUITE_TIMEOUT_S=900   # the whole server suite (32 scenarios, each a few seconds at most)
+SERVER_2026_SCENARIO_TIMEOUT_MS=30000 # one 2026 scenario (the CLI's --timeout: a hung one becomes a scenario-timeout FAILURE)
+SERVER_2026_SUITE_TIMEOUT_S=1200      # the whole 2026 run (50 scenarios, each a few seconds at most)
 CLIENT_SCENARIO_TIMEOUT_S=90 # one client scenario; the suite itself kills the client after 30 s
 SERVER_START_TIMEOUT_S=20
+
+runs() { [[ "$RUNS" == *" $1 "* ]]; }
+for run in $RUNS; do
+  case "$run" in server | server-2026 | client) ;; *) echo "CONFORMANCE_RUNS: unknown run '$run' (server, server-2026, client)" >&2; exit 2 ;; esac
+done
+RUNS_LABEL="$(echo $RUNS)"
 
 cd "$ROOT"
 mkdir -p "$RESULTS"
 
 # ---- tools: Node 22 (the CLI needs it) and the suite, under conformance/.tools ----------------------
+suite_version() { "$NODE22" -p "require('$1/node_modules/@modelcontextprotocol/conformance/package.json').version" 2>/dev/null; }
 tools_ready() {
   [[ -x "$NODE22" && -f "$CLI" ]] || return 1
   [[ "$("$NODE22" --version 2>/dev/null)" == v22.* ]] || return 1
-  [[ "$("$NODE22" -p "require('$TOOLS/node_modules/@modelcontextprotocol/conformance/package.json').version" 2>/dev/null)" == "$SUITE_VERSION" ]]
+  [[ "$(suite_version "$TOOLS")" == "$SUITE_VERSION" ]]
 }
+tools_2026_ready() { [[ -f "$CLI_2026" && -f "$REQUIREMENTS_2026" && "$(suite_version "$TOOLS_2026")" == "$SUITE_2026_VERSION" ]]; }
 if ! tools_ready; then
   echo "== installing node@22 and @modelcontextprotocol/conformance@$SUITE_VERSION into conformance/.tools"
   mkdir -p "$TOOLS"
@@ -43,7 +66,14 @@ if ! tools_ready; then
   npm install --prefix "$TOOLS" --no-audit --no-fund --save-exact "node@22" "@modelcontextprotocol/conformance@$SUITE_VERSION"
   tools_ready || { echo "conformance/.tools is not usable after npm install (is node@22's install script allowed to run?)" >&2; exit 1; }
 fi
-echo "== tools: node $("$NODE22" --version), @modelcontextprotocol/conformance $SUITE_VERSION"
+if runs server-2026 && ! tools_2026_ready; then
+  echo "== installing @modelcontextprotocol/conformance@$SUITE_2026_VERSION into conformance/.tools-2026"
+  mkdir -p "$TOOLS_2026"
+  [[ -f "$TOOLS_2026/package.json" ]] || printf '{ "name": "suaveplan-conformance-tools-2026", "private": true }\n' > "$TOOLS_2026/package.json"
+  npm install --prefix "$TOOLS_2026" --no-audit --no-fund --save-exact "@modelcontextprotocol/conformance@$SUITE_2026_VERSION"
+  tools_2026_ready || { echo "conformance/.tools-2026 is not usable after npm install" >&2; exit 1; }
+fi
+echo "== tools: node $("$NODE22" --version), @modelcontextprotocol/conformance $SUITE_VERSION$(runs server-2026 && echo " and $SUITE_2026_VERSION")"
 
 suite() { "$NODE22" --import "$CONF/loopback.mjs" "$CLI" "$@"; }
 
@@ -72,64 +102,84 @@ trap stop_server EXIT
 trap 'stop_server; exit 130' INT
 trap 'stop_server; exit 143' TERM
 
-echo "== starting the fixture server (127.0.0.1, a free port)"
-PORT=0 node "$CONF/server.mjs" > "$RESULTS/server.stdout.log" 2> "$RESULTS/server.log" &
-SERVER_PID=$!
-URL=""
-for _ in $(seq 1 $((SERVER_START_TIMEOUT_S * 10))); do
-  URL="$(grep -oE 'http://127\.0\.0\.1:[0-9]+/mcp' "$RESULTS/server.log" | head -n 1 || true)"
-  [[ -n "$URL" ]] && break
-  kill -0 "$SERVER_PID" 2>/dev/null || break
-  sleep 0.1
-done
-if [[ -z "$URL" ]]; then
-  cat "$RESULTS/server.log" >&2
-  echo "the fixture server did not print its URL within ${SERVER_START_TIMEOUT_S}s" >&2
-  exit 1
+# One process serves both server runs (each request is served in its own era).
+if runs server || runs server-2026; then
+  echo "== starting the fixture server (127.0.0.1, a free port)"
+  PORT=0 node "$CONF/server.mjs" > "$RESULTS/server.stdout.log" 2> "$RESULTS/server.log" &
+  SERVER_PID=$!
+  URL=""
+  for _ in $(seq 1 $((SERVER_START_TIMEOUT_S * 10))); do
+    URL="$(grep -oE 'http://127\.0\.0\.1:[0-9]+/mcp' "$RESULTS/server.log" | head -n 1 || true)"
+    [[ -n "$URL" ]] && break
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [[ -z "$URL" ]]; then
+    cat "$RESULTS/server.log" >&2
+    echo "the fixture server did not print its URL within ${SERVER_START_TIMEOUT_S}s" >&2
+    exit 1
+  fi
+  echo "   $URL"
 fi
-echo "   $URL"
 
-# ---- server scenarios -----------------------------------------------------------------------------
-echo "== server scenarios: --suite all against $URL (log: $RESULTS/server-suite.log)"
+# ---- server scenarios, 0.1.16 (2025 sessions) ----------------------------------------------------
 server_rc=0
-timeout "$SERVER_SUITE_TIMEOUT_S" "$NODE22" --import "$CONF/loopback.mjs" "$CLI" server --url "$URL" --suite all -o "$RESULTS/server" \
-  > "$RESULTS/server-suite.log" 2>&1 || server_rc=$?
-if [[ $server_rc -eq 124 ]]; then echo "   the server suite timed out after ${SERVER_SUITE_TIMEOUT_S}s"; fi
-kill -0 "$SERVER_PID" 2>/dev/null || echo "   the fixture server is gone (log: $RESULTS/server.log)"
-mkdir -p "$RESULTS/server"
 server_summary_rc=0
-node "$CONF/summarize.mjs" server "$RESULTS/server" | tee "$RESULTS/server-summary.txt" || server_summary_rc=$?
+if runs server; then
+  echo "== server scenarios: --suite all against $URL (log: $RESULTS/server-suite.log)"
+  timeout "$SERVER_SUITE_TIMEOUT_S" "$NODE22" --import "$CONF/loopback.mjs" "$CLI" server --url "$URL" --suite all -o "$RESULTS/server" \
+    > "$RESULTS/server-suite.log" 2>&1 || server_rc=$?
+  if [[ $server_rc -eq 124 ]]; then echo "   the server suite timed out after ${SERVER_SUITE_TIMEOUT_S}s"; fi
+  kill -0 "$SERVER_PID" 2>/dev/null || echo "   the fixture server is gone (log: $RESULTS/server.log)"
+  mkdir -p "$RESULTS/server"
+  node "$CONF/summarize.mjs" server "$RESULTS/server" | tee "$RESULTS/server-summary.txt" || server_summary_rc=$?
+fi
+
+# ---- server scenarios, 0.2.0-alpha.12 at 2026-07-28 (stateless), same fixture server process -------
+server_2026_rc=0
+server_2026_summary_rc=0
+if runs server-2026; then
+  echo "== server scenarios: --requirements 2026-07-28 ($SUITE_2026_VERSION) against $URL (log: $RESULTS/server-2026-suite.log)"
+  timeout "$SERVER_2026_SUITE_TIMEOUT_S" "$NODE22" --import "$CONF/loopback.mjs" "$CLI_2026" server --url "$URL" --requirements 2026-07-28 \
+    --timeout "$SERVER_2026_SCENARIO_TIMEOUT_MS" -o "$RESULTS/server-2026" > "$RESULTS/server-2026-suite.log" 2>&1 || server_2026_rc=$?
+  if [[ $server_2026_rc -eq 124 ]]; then echo "   the 2026 server run timed out after ${SERVER_2026_SUITE_TIMEOUT_S}s"; fi
+  kill -0 "$SERVER_PID" 2>/dev/null || echo "   the fixture server is gone (log: $RESULTS/server.log)"
+  mkdir -p "$RESULTS/server-2026"
+  node "$CONF/summarize-2026.mjs" "$RESULTS/server-2026" "$REQUIREMENTS_2026" | tee "$RESULTS/server-2026-summary.txt" || server_2026_summary_rc=$?
+fi
 stop_server
 
-# ---- client scenarios -----------------------------------------------------------------------------
-mapfile -t CLIENT_SCENARIOS < <(suite list --client | sed -nE 's/^  - ([^ ]+).*/\1/p')
-if [[ ${#CLIENT_SCENARIOS[@]} -eq 0 ]]; then echo "could not list the suite's client scenarios" >&2; exit 1; fi
-echo "== client scenarios (${#CLIENT_SCENARIOS[@]} in the suite), --command \"node conformance/client.mjs\""
-: > "$RESULTS/client-verdicts.txt"
-skipped=()
-for scenario in "${CLIENT_SCENARIOS[@]}"; do
-  if [[ "$scenario" == auth/* && "${CONFORMANCE_CLIENT_AUTH:-}" != "1" ]]; then
-    skipped+=("$scenario")
-    continue
-  fi
-  safe="${scenario//\//_}"
-  rc=0
-  timeout "$CLIENT_SCENARIO_TIMEOUT_S" "$NODE22" --import "$CONF/loopback.mjs" "$CLI" client \
-    --command "node conformance/client.mjs" --scenario "$scenario" --timeout 30000 -o "$RESULTS/client/$safe" \
-    > "$RESULTS/client-$safe.log" 2>&1 || rc=$?
-  echo "$scenario $rc" >> "$RESULTS/client-verdicts.txt"
-done
-mkdir -p "$RESULTS/client"
+# ---- client scenarios, 0.1.16 ----------------------------------------------------------------------
 client_summary_rc=0
-node "$CONF/summarize.mjs" client "$RESULTS/client" "$RESULTS/client-verdicts.txt" | tee "$RESULTS/client-summary.txt" || client_summary_rc=$?
-if [[ ${#skipped[@]} -gt 0 ]]; then
-  echo "client: ${#skipped[@]} auth/* scenarios skipped (set CONFORMANCE_CLIENT_AUTH=1 to run them): ${skipped[*]}"
+if runs client; then
+  mapfile -t CLIENT_SCENARIOS < <(suite list --client | sed -nE 's/^  - ([^ ]+).*/\1/p')
+  if [[ ${#CLIENT_SCENARIOS[@]} -eq 0 ]]; then echo "could not list the suite's client scenarios" >&2; exit 1; fi
+  echo "== client scenarios (${#CLIENT_SCENARIOS[@]} in the suite), --command \"node conformance/client.mjs\""
+  : > "$RESULTS/client-verdicts.txt"
+  skipped=()
+  for scenario in "${CLIENT_SCENARIOS[@]}"; do
+    if [[ "$scenario" == auth/* && "${CONFORMANCE_CLIENT_AUTH:-}" != "1" ]]; then
+      skipped+=("$scenario")
+      continue
+    fi
+    safe="${scenario//\//_}"
+    rc=0
+    timeout "$CLIENT_SCENARIO_TIMEOUT_S" "$NODE22" --import "$CONF/loopback.mjs" "$CLI" client \
+      --command "node conformance/client.mjs" --scenario "$scenario" --timeout 30000 -o "$RESULTS/client/$safe" \
+      > "$RESULTS/client-$safe.log" 2>&1 || rc=$?
+    echo "$scenario $rc" >> "$RESULTS/client-verdicts.txt"
+  done
+  mkdir -p "$RESULTS/client"
+  node "$CONF/summarize.mjs" client "$RESULTS/client" "$RESULTS/client-verdicts.txt" | tee "$RESULTS/client-summary.txt" || client_summary_rc=$?
+  if [[ ${#skipped[@]} -gt 0 ]]; then
+    echo "client: ${#skipped[@]} auth/* scenarios skipped (set CONFORMANCE_CLIENT_AUTH=1 to run them): ${skipped[*]}"
+  fi
 fi
 
 # ---- verdict --------------------------------------------------------------------------------------
 echo "== results in $RESULTS"
-if [[ $server_rc -ne 0 || $server_summary_rc -ne 0 || $client_summary_rc -ne 0 ]]; then
-  echo "CONFORMANCE: FAILED (server suite exit $server_rc)"
+if [[ $server_rc -ne 0 || $server_summary_rc -ne 0 || $server_2026_rc -ne 0 || $server_2026_summary_rc -ne 0 || $client_summary_rc -ne 0 ]]; then
+  echo "CONFORMANCE: FAILED (runs: $RUNS_LABEL; server suite exit $server_rc, 2026 server run exit $server_2026_rc, 2026 summary exit $server_2026_summary_rc)"
   exit 1
 fi
-echo "CONFORMANCE: PASSED"
+echo "CONFORMANCE: PASSED (runs: $RUNS_LABEL)"

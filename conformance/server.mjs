@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The fixture server for the server scenarios of @modelcontextprotocol/conformance 0.1.16:
-// fixtures.mjs's MCPServer over Streamable HTTP on 127.0.0.1:$PORT, path /mcp.
+// The fixture server for the server scenarios of @modelcontextprotocol/conformance 0.1.16 (2025
+// sessions) and 0.2.0-alpha.12 (2026-07-28, stateless): fixtures.mjs's MCPServer over Streamable HTTP
+// on 127.0.0.1:$PORT, path /mcp. One handler serves both eras; each request is routed by its own era.
 //
 //   PORT=3001 node conformance/server.mjs       (PORT unset or 0: a free port)
 //   npm run --silent conformance:server
@@ -22,8 +23,9 @@ const log = (...parts) => console.error("[conformance-server]", ...parts);
 
 let handler;
 const server = createFixtureServer({
-  // test_reconnection (SEP-1699): end the SSE stream of the POST this call came on, keep the call.
-  closeRequestStream: (ctx) => handler.closeSSEStream(ctx.session.id, ctx.requestId),
+  // test_reconnection (SEP-1699): end the SSE stream of the POST this call came on, keep the call
+  // (a session's stream only: a stateless-era request has no stream to resume).
+  closeRequestStream: (ctx) => (ctx.session ? handler.closeSSEStream(ctx.session.id, ctx.requestId) : false),
 });
 
 // Stateful sessions, SSE answers, the default in-memory event store (Last-Event-ID replay) and the

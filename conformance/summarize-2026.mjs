@@ -1,0 +1,109 @@
+// Summarises a `--requirements 2026-07-28` server run of @modelcontextprotocol/conformance 0.2.x
+// (the checks.json files it writes with `-o <dir>`), against the requirement file of the installed suite.
+//
+//   node conformance/summarize-2026.mjs <results-dir> <requirements/2026-07-28.yaml>
+//
+// Three groups, from the requirement file:
+//   scored    the `server:` list — what the suite's own exit code is about;
+//   pending   `not_scored` server entries with reason `pending` — the suite reports them only, but here
+//             they must pass too;
+//   reported  the other `not_scored` server entries (the tasks-* extension) — listed, never failing.
+// A scenario of the first two groups fails on any FAILURE check, and when it left no checks.json (it did
+// not run, or threw outside its own checks: the suite's console log says which). WARNING, SKIPPED and
+// INFO never fail. Exit status 1 when a scored or pending scenario failed.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const [dir, requirementsFile] = process.argv.slice(2);
+if (!dir || !requirementsFile) {
+  console.error("usage: node conformance/summarize-2026.mjs <results-dir> <requirements.yaml>");
+  process.exit(2);
+}
+
+/**
+ * The server scenarios of a requirement file: `server:` items are scored; `not_scored:` entries with
+ * `leg: server` carry their reason. Reads only the shape that file has (top-level keys, `- ` items,
+ * `key: value` lines), not YAML at large.
+ */
+function serverRequirements(source) {
+  const scored = [];
+  const notScored = [];
+  let section;
+  let entry;
+  for (const line of source.split("\n")) {
+    if (/^\S/.test(line) && !line.startsWith("#")) section = line.replace(/:.*$/, "");
+    const item = /^ {2}- (?:scenario: )?(\S+)\s*$/.exec(line);
+    if (section === "server" && item) scored.push(item[1]);
+    if (section !== "not_scored") continue;
+    if (item) notScored.push((entry = { scenario: item[1] }));
+    const field = /^ {4}(leg|reason): (\S+)\s*$/.exec(line);
+    if (field && entry) entry[field[1]] = field[2];
+  }
+  return { scored, notScored: notScored.filter((e) => e.leg === "server") };
+}
+
+/** scenario → { checks, order } for every `server-<scenario>-<timestamp>` folder (checks undefined when it holds no checks.json). */
+function resultsOf(root) {
+  const found = new Map();
+  if (!existsSync(root)) return found;
+  for (const name of readdirSync(root)) {
+    const folder = join(root, name);
+    const match = /^server-(.+)-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z)$/.exec(name);
+    if (!match || !statSync(folder).isDirectory()) continue;
+    const file = join(folder, "checks.json");
+    const checks = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : undefined;
+    found.set(match[1], { checks, order: match[2] });
+  }
+  return found;
+}
+
+const count = (checks = []) => {
+  const of = (status) => checks.filter((check) => check.status === status).length;
+  return { passed: of("SUCCESS"), failed: of("FAILURE"), warnings: of("WARNING") };
+};
+
+/** Prints one group; returns its scenario and check counts. */
+function report(title, names, results, { details }) {
+  console.log(`-- ${title}`);
+  const totals = { scenarios: names.length, scenariosPassed: 0, passed: 0, failed: 0, warnings: 0 };
+  for (const name of names) {
+    const result = results.get(name);
+    const counts = count(result?.checks);
+    for (const key of ["passed", "failed", "warnings"]) totals[key] += counts[key];
+    const ok = result?.checks !== undefined && counts.failed === 0;
+    if (ok) totals.scenariosPassed++;
+    const note = !result ? " (did not run)" : result.checks === undefined ? " (no checks.json: it threw outside its checks, see the suite log)" : "";
+    console.log(`  ${ok ? "PASS" : "FAIL"} ${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.warnings} warnings${note}`);
+    if (!details) continue;
+    for (const check of (result?.checks ?? []).filter((c) => c.status === "FAILURE" || c.status === "WARNING")) {
+      // Messages can span lines (the wire-schema check quotes each offending message on its own line).
+      const message = String(check.errorMessage ?? check.description).replaceAll("\n", "\n           ");
+      console.log(`         ${check.status} ${check.id}: ${message}`);
+    }
+  }
+  return totals;
+}
+
+const line = (label, t) => {
+  const scenarios = `${t.scenariosPassed}/${t.scenarios} scenarios passed, ${t.scenarios - t.scenariosPassed} failed`;
+  return `${label}: ${scenarios}; checks: ${t.passed} SUCCESS, ${t.failed} FAILURE, ${t.warnings} WARNING`;
+};
+
+const { scored, notScored } = serverRequirements(readFileSync(requirementsFile, "utf8"));
+const results = resultsOf(dir);
+const pending = notScored.filter((e) => e.reason === "pending").map((e) => e.scenario);
+const reported = notScored.filter((e) => e.reason !== "pending").map((e) => e.scenario);
+const known = new Set([...scored, ...pending, ...reported]);
+// A scenario the requirement file does not name would be a suite/requirements mismatch: held to the scored bar.
+const unknown = [...results.keys()].filter((name) => !known.has(name));
+const byRunOrder = (names) => names.toSorted((a, b) => (results.get(a)?.order ?? "~").localeCompare(results.get(b)?.order ?? "~"));
+
+const scoredTotals = report("scored (the suite's verdict)", byRunOrder([...scored, ...unknown]), results, { details: true });
+const pendingTotals = report("pending (not scored by the suite; required here)", byRunOrder(pending), results, { details: true });
+const reportedTotals = report("not scored, reported only (extensions)", byRunOrder(reported), results, { details: false });
+console.log(line("server 2026-07-28 scored", scoredTotals));
+console.log(line("server 2026-07-28 pending (required here)", pendingTotals));
+console.log(line("server 2026-07-28 not scored (ignored)", reportedTotals));
+if (scored.length === 0) console.log(`no scored server scenarios found in ${requirementsFile}`);
+const failed = scored.length === 0 || scoredTotals.scenariosPassed < scoredTotals.scenarios || pendingTotals.scenariosPassed < pendingTotals.scenarios;
+process.exit(failed ? 1 : 0);
