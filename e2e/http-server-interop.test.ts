@@ -128,7 +128,7 @@ function interopServer(observed: Observed, handlerRef: { current?: StreamableHtt
   server.tool("roots", {}, async (_args, ctx) => ({ content: [{ type: "text", text: (await ctx.listRoots()).roots.map((root) => root.uri).join(",") }] }));
   server.tool("poll-me", {}, async (_args, ctx) => {
     await report(ctx, observed, 1, 2, "before the poll");
-    const closed = await handlerRef.current?.closeSSEStream(ctx.session.id, ctx.requestId);
+    const closed = await handlerRef.current?.closeSSEStream(ctx.session?.id ?? "", ctx.requestId);
     // Sent while the client is away: it comes with the replay when the client polls back.
     await report(ctx, observed, 2, 2, "after the poll");
     await heardAll(observed);

@@ -1,5 +1,6 @@
 import { ALL_PROTOCOL_VERSIONS, type AnyProtocolVersion, type ProtocolVersion, type StatelessProtocolVersion } from "../constants/index.js";
 import { JSONRPC_ERROR_CODES } from "../error-codes/error-codes.js";
+import { revisionHas } from "./revision-features.js";
 
 /** How a revision carries its version, client and capabilities: an `initialize` handshake per session, or `_meta` on every request. */
 export type Era = "session" | "stateless";
@@ -20,6 +21,8 @@ export interface RevisionProfile {
   readonly declaresCompletions: boolean;
   /** Whether URL-mode elicitation exists. */
   readonly urlElicitation: boolean;
+  /** Whether sampling requests may offer the model tools (`tools`, `toolChoice`). */
+  readonly samplingTools: boolean;
   /** Whether an SSE stream starts with a priming event (SEP-1699, 2025-11-25): older clients choke on its empty data. */
   readonly primingEvent: boolean;
   /** The wire code of "resource not found": -32002 up to 2025-11-25, -32602 (with `data.uri`) after. */
@@ -29,23 +32,26 @@ export interface RevisionProfile {
 type SessionProfile = RevisionProfile & { readonly version: ProtocolVersion; readonly era: "session" };
 type StatelessProfile = RevisionProfile & { readonly version: StatelessProtocolVersion; readonly era: "stateless" };
 
-const SESSION_DEFAULTS = {
-  era: "session",
-  batching: false,
-  invalidToolArguments: "protocol-error",
-  declaresCompletions: true,
-  urlElicitation: false,
-  primingEvent: false,
-  resourceNotFoundCode: JSONRPC_ERROR_CODES.RESOURCE_NOT_FOUND,
-} as const;
+/** A session-era profile: what the revision has is read from the feature table the downgrade uses (one place per fact). */
+function sessionProfile(version: ProtocolVersion, rules: Pick<RevisionProfile, "batching" | "invalidToolArguments" | "primingEvent">): SessionProfile {
+  return {
+    version,
+    era: "session",
+    ...rules,
+    declaresCompletions: revisionHas(version, "completions"),
+    urlElicitation: revisionHas(version, "urlElicitation"),
+    samplingTools: revisionHas(version, "samplingTools"),
+    resourceNotFoundCode: JSONRPC_ERROR_CODES.RESOURCE_NOT_FOUND,
+  };
+}
 
 export const PROFILES: Readonly<Record<ProtocolVersion, SessionProfile> & Record<StatelessProtocolVersion, StatelessProfile>> = {
-  "2024-11-05": { ...SESSION_DEFAULTS, version: "2024-11-05", declaresCompletions: false },
+  "2024-11-05": sessionProfile("2024-11-05", { batching: false, invalidToolArguments: "protocol-error", primingEvent: false }),
   // `batching` as each revision's codec has it (a test holds the two together).
-  "2025-03-26": { ...SESSION_DEFAULTS, version: "2025-03-26", batching: true },
-  "2025-06-18": { ...SESSION_DEFAULTS, version: "2025-06-18" },
+  "2025-03-26": sessionProfile("2025-03-26", { batching: true, invalidToolArguments: "protocol-error", primingEvent: false }),
+  "2025-06-18": sessionProfile("2025-06-18", { batching: false, invalidToolArguments: "protocol-error", primingEvent: false }),
   // Stryker disable next-line StringLiteral: only "protocol-error" is asked for; any other value makes bad arguments a tool error
-  "2025-11-25": { ...SESSION_DEFAULTS, version: "2025-11-25", invalidToolArguments: "tool-error", urlElicitation: true, primingEvent: true },
+  "2025-11-25": sessionProfile("2025-11-25", { batching: false, invalidToolArguments: "tool-error", primingEvent: true }),
   "2026-07-28": {
     version: "2026-07-28",
     era: "stateless",
@@ -53,6 +59,7 @@ export const PROFILES: Readonly<Record<ProtocolVersion, SessionProfile> & Record
     invalidToolArguments: "tool-error",
     declaresCompletions: true,
     urlElicitation: true,
+    samplingTools: true,
     primingEvent: false,
     resourceNotFoundCode: JSONRPC_ERROR_CODES.INVALID_PARAMS,
   },

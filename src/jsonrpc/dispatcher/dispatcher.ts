@@ -305,7 +305,8 @@ export class JsonRpcDispatcher implements ContextHost {
     const entry = this.#requestHandlers.get(method) ?? (this.#routed?.methods.has(method) ? this.#routed.entry : undefined);
     if (!entry) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${method}` }));
     if (this.#inflight.has(id)) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Request id ${JSON.stringify(id)} is already in use by a request in progress` }));
-    const checked = checkParams(this.#incomingRequestSchema(method) ?? entry.schema, message.params);
+    // Routed requests are validated by their router, which knows each one's revision (a connection may serve two eras).
+    const checked = entry === this.#routed?.entry ? { ok: true as const, value: message.params } : checkParams(this.#incomingRequestSchema(method) ?? entry.schema, message.params);
     if (!checked.ok) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` }));
     const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.#protocolVersion });
     const inflight = new InflightRequest(this, id, method, message.params, inbound, record, this.#events ? performance.now() : 0);

@@ -1,12 +1,15 @@
 import type { RequestContext } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import { revisionHas } from "../../protocol/downgrade.js";
+import type { ProtocolVersion } from "../../constants/index.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult, LoggingLevel } from "../../schemas/schemas.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
-import type { HandlerContext } from "./mcp-server.types.js";
-import type { ClientCallOptions, ServerSession } from "./session.js";
+import type { HandlerContext, InputOptions, NegotiatedClient, RequestClient } from "./mcp-server.types.js";
+import type { ServerSession } from "./session.js";
 
-/** The context of one request a session serves: the dispatcher's request context plus the session's ways back to its client. */
+/** Session era: the context of one request a session serves — the dispatcher's request context plus the session's ways back to its client. */
 export class SessionHandlerContext implements HandlerContext {
+  readonly era = "session";
+
   constructor(
     readonly session: ServerSession,
     private readonly request: RequestContext,
@@ -28,6 +31,24 @@ export class SessionHandlerContext implements HandlerContext {
     return this.request.inbound;
   }
 
+  get principal(): unknown {
+    return this.request.inbound?.authInfo;
+  }
+
+  get protocolVersion(): ProtocolVersion {
+    return this.session.protocolVersion;
+  }
+
+  /** The client as it presented itself at initialize (handlers run only after it). */
+  get client(): RequestClient {
+    const client = this.session.client as NegotiatedClient;
+    return { info: client.info, capabilities: client.capabilities };
+  }
+
+  get logLevel(): LoggingLevel | undefined {
+    return this.session.logLevel;
+  }
+
   progress(progress: number, total?: number, message?: string): Promise<void> {
     // Revision downgrade of progress: the dispatcher builds the notification, the revision says whether it has a message.
     return this.request.progress(progress, total, revisionHas(this.session.protocolVersion, "progressMessage") ? message : undefined);
@@ -38,17 +59,17 @@ export class SessionHandlerContext implements HandlerContext {
   }
 
   /** Asks the client's model, as part of this request (cancelled with it). */
-  createMessage(params: CreateMessageRequestParams, options?: ClientCallOptions): Promise<CreateMessageResult> {
+  createMessage(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult> {
     return this.session.createMessage(params, options, this.request);
   }
 
   /** Asks the user through the client, as part of this request. */
-  elicitInput(params: ElicitRequestParams, options?: ClientCallOptions): Promise<ElicitResult> {
+  elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult> {
     return this.session.elicitInput(params, options, this.request);
   }
 
   /** The client's roots, as part of this request. */
-  listRoots(options?: ClientCallOptions): Promise<ListRootsResult> {
+  listRoots(options?: InputOptions): Promise<ListRootsResult> {
     return this.session.listRoots(options, this.request);
   }
 }

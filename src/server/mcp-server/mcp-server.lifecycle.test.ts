@@ -131,7 +131,7 @@ describe("MCPServer: authorize", () => {
     const seen: string[] = [];
     const server = new MCPServer(info, {
       authorize: ({ method, params, session }) => {
-        seen.push(`${method} ${session.client ? "initialized" : "new"} ${JSON.stringify(params ?? null).slice(0, 20)}`);
+        seen.push(`${method} ${session?.client ? "initialized" : "new"} ${JSON.stringify(params ?? null).slice(0, 20)}`);
         return method !== "tools/call";
       },
     });

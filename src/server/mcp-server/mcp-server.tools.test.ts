@@ -233,7 +233,7 @@ describe("MCPServer: tools/call", () => {
     const server = new MCPServer(info);
     const seen = vi.fn();
     server.tool("who", {}, (_args, context) => {
-      seen(context.requestId, context.meta, context.session.client?.info.name, context.inbound);
+      seen(context.requestId, context.meta, context.client.info?.name, context.inbound);
       return { content: [] };
     });
     const { client } = await sdkClientOf(server);

@@ -1,4 +1,4 @@
-import { METHODS } from "../../constants/index.js";
+import { METHODS, STATELESS_PROTOCOL_VERSIONS, type StatelessProtocolVersion } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { toMCPError } from "../../error-codes/mcp-error.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
@@ -11,14 +11,21 @@ import type {
   PaginatedRequestParams,
   ServerCapabilities,
 } from "../../schemas/schemas.js";
-import type { Transport } from "../../transport/transport/transport.types.js";
+import type { InboundContext, Transport } from "../../transport/transport/transport.types.js";
+import type { JsonObject, JsonRpcId } from "../../types/types.js";
+import { InMemoryChangeFeed, type ChangeFeed, type ListKind } from "../../stores/change-feed.js";
+import { InMemoryRequestStateKeys } from "../../stores/request-state-keys.js";
+import { RequestStateSealer } from "../stateless/request-state.js";
+import type { RequestChannel } from "../stateless/stateless-context.js";
+import { StatelessRequests, type StatelessAnswer, type StatelessHost } from "../stateless/stateless-requests.js";
 import { encodeCapabilitiesFor } from "../../protocol/downgrade.js";
 import { loadJsonSchemaConverter } from "../../schemas/wire-loader.js";
 import { UriTemplate } from "../../uri-template/uri-template.js";
 import { complete, hasCompleters } from "./completion.js";
-import type { SessionHandlerContext } from "./handler-context.js";
 import type {
   ArgumentsSchema,
+  CacheHint,
+  HandlerContext,
   MCPServerOptions,
   PromptConfig,
   PromptHandler,
@@ -33,11 +40,12 @@ import type {
 import { paginate } from "./pagination.js";
 import { getPrompt, promptOnTheWire } from "./prompts.js";
 import { Registry } from "./registry.js";
-import { listAllResources, readResource, templateOnTheWire, type StaticResourceConfig, type TemplateConfig } from "./resources.js";
+import { listAllResources, readResource, resourceEntryOf, templateOnTheWire, type StaticResourceConfig, type TemplateConfig } from "./resources.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
-import type { FeatureHandler, ServerHost } from "./server-host.js";
-import { ServerSession, type ListKind } from "./session.js";
-import { callTool, checkTool, toolOnTheWire, type AnyToolConfig, type AnyToolHandler } from "./tools.js";
+import type { FeatureHandler } from "./server-host.js";
+import { ServerSession } from "./session.js";
+import { callTool, checkTool, toolHeaderParams, toolOnTheWire, type AnyToolConfig, type AnyToolHandler } from "./tools.js";
+import type { HeaderParam } from "../../protocol/mcp-headers.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -45,9 +53,15 @@ const DEFAULT_PAGE_SIZE = 100;
  * An MCP server: the tools, resources and prompts it owns, served to any number of sessions at
  * once (`start(transport)` per connection). Each session negotiates its own revision.
  */
-export class MCPServer implements ServerHost {
+export class MCPServer implements StatelessHost {
   readonly #sessions = new Set<ServerSession>();
   readonly #changed = new Set<ListKind>();
+  readonly changes: ChangeFeed;
+  readonly #closing = new AbortController();
+  readonly statelessVersions: readonly StatelessProtocolVersion[];
+  readonly servesSessions: boolean;
+  #sealer: RequestStateSealer | undefined;
+  #stateless: StatelessRequests | undefined;
   /** zod's JSON Schema converter on its way, for a zod/mini tool schema; starts and tool lists wait for it. */
   #converterLoading: Promise<void> | undefined;
   readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), (name, config) => {
@@ -61,7 +75,61 @@ export class MCPServer implements ServerHost {
   constructor(
     readonly info: Implementation,
     readonly options: MCPServerOptions = {},
-  ) {}
+  ) {
+    const eras = options.eras ?? ["session", "stateless"];
+    this.statelessVersions = eras.includes("stateless") ? [...STATELESS_PROTOCOL_VERSIONS] : [];
+    this.servesSessions = eras.includes("session");
+    this.changes = options.changeFeed ?? new InMemoryChangeFeed();
+    // One listener per server: it fans each change out to the sessions connected now.
+    this.changes.subscribe((change) => void this.#toEverySession((session) => (change.kind === "list" ? session.listChanged(change.list) : session.resourceUpdated(change.uri))));
+  }
+
+  get closing(): AbortSignal {
+    return this.#closing.signal;
+  }
+
+  /** Stateless era: seals and opens `requestState` (with the configured keys, or a key of this process). */
+  get sealer(): RequestStateSealer {
+    const settings = this.options.requestState;
+    return (this.#sealer ??= new RequestStateSealer(settings?.keys ?? new InMemoryRequestStateKeys(), settings?.ttlMs === undefined ? {} : { ttlMs: settings.ttlMs }));
+  }
+
+  /**
+   * Serves one stateless-era (2026-07-28) request: what a transport calls for a request whose
+   * `_meta` names its protocol version. Its notifications go to `channel`; its answer is returned.
+   */
+  serveStateless(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
+    return (this.#stateless ??= new StatelessRequests(this)).serve(id, method, params, channel);
+  }
+
+  /** Stateless era over HTTP: the `Mcp-Param-*` headers a call of tool `name` must carry (undefined for an unknown tool: the call fails on its own). */
+  headerParamsOf(name: unknown): readonly HeaderParam[] | undefined {
+    const entry = typeof name === "string" ? this.#tools.get(name) : undefined;
+    return entry && toolHeaderParams(entry);
+  }
+
+  principalOf(inbound: InboundContext | undefined): string | undefined {
+    const own = this.options.principalOf;
+    if (own) return own(inbound);
+    return inbound?.authInfo === undefined ? undefined : principalText(inbound.authInfo);
+  }
+
+  /** Stateless era: the caching hint of a cacheable result, from the server's defaults and what the entries behind it say. */
+  cacheHintFor(method: string, params: JsonObject | undefined): CacheHint {
+    const hints = this.options.cache;
+    if (method === METHODS.serverDiscover) return hints?.discover ?? this.#listDefault();
+    if (method === METHODS.resourcesRead) {
+      const entry = resourceEntryOf(String(params?.["uri"]), this.#resources, this.#templates);
+      return entry?.config.cache ?? hints?.read ?? { ttlMs: 0, cacheScope: "private" };
+    }
+    const entries: readonly { readonly config: { readonly cache?: CacheHint } }[] =
+      method === METHODS.toolsList ? this.#tools.enabled() : method === METHODS.promptsList ? this.#prompts.enabled() : method === METHODS.resourcesTemplatesList ? this.#templates.enabled() : [...this.#resources.enabled(), ...this.#templates.enabled()];
+    return narrowest(hints?.lists ?? this.#listDefault(), entries);
+  }
+
+  #listDefault(): CacheHint {
+    return { ttlMs: 0, cacheScope: this.options.authorize ? "private" : "public" };
+  }
 
   /** The sessions now connected. */
   get sessions(): ReadonlySet<ServerSession> {
@@ -121,9 +189,9 @@ export class MCPServer implements ServerHost {
     return session;
   }
 
-  /** Tells every session subscribed to `uri` that it changed. */
+  /** Tells every session subscribed to `uri`, and every listen stream that asked for it, that it changed. */
   markResourceUpdated(uri: string): Promise<void> {
-    return this.#toEverySession((session) => session.resourceUpdated(uri));
+    return this.changes.publish({ kind: "resource", uri });
   }
 
   /** A log message to every session, each filtered by its own level. */
@@ -131,8 +199,9 @@ export class MCPServer implements ServerHost {
     return this.#toEverySession((session) => session.log(level, data, logger));
   }
 
-  /** Closes every session. */
+  /** Closes every session, and ends every listen stream with its result. */
   async close(): Promise<void> {
+    this.#closing.abort();
     await Promise.all([...this.#sessions].map((session) => session.close()));
   }
 
@@ -155,13 +224,13 @@ export class MCPServer implements ServerHost {
   *#featureHandlers(): Iterable<readonly [string, FeatureHandler]> {
     const page = <T>(items: readonly T[], params: PaginatedRequestParams | undefined) => paginate(items, params?.cursor, this.options.pageSize ?? DEFAULT_PAGE_SIZE);
     yield [METHODS.toolsList, (params: PaginatedRequestParams | undefined) => this.#withTools(() => listResult("tools", page(this.#tools.enabled().map(toolOnTheWire), params)))];
-    yield [METHODS.toolsCall, (params: CallToolRequestParams, context: SessionHandlerContext) => this.#withTools(() => callTool(this.#tools.get(params.name), params, context, context.session.rules))];
-    yield [METHODS.resourcesList, async (params: PaginatedRequestParams | undefined, context: SessionHandlerContext) => listResult("resources", page(await listAllResources(this.#resources, this.#templates, context), params))];
+    yield [METHODS.toolsCall, (params: CallToolRequestParams, context: HandlerContext, profile: RevisionProfile) => this.#withTools(() => callTool(this.#tools.get(params.name), params, context, profile))];
+    yield [METHODS.resourcesList, async (params: PaginatedRequestParams | undefined, context: HandlerContext) => listResult("resources", page(await listAllResources(this.#resources, this.#templates, context), params))];
     yield [METHODS.resourcesTemplatesList, (params: PaginatedRequestParams | undefined) => listResult("resourceTemplates", page(this.#templates.enabled().map(templateOnTheWire), params))];
-    yield [METHODS.resourcesRead, (params: { uri: string }, context: SessionHandlerContext) => readResource(params.uri, this.#resources, this.#templates, context)];
+    yield [METHODS.resourcesRead, (params: { uri: string }, context: HandlerContext) => readResource(params.uri, this.#resources, this.#templates, context)];
     yield [METHODS.promptsList, (params: PaginatedRequestParams | undefined) => listResult("prompts", page(this.#prompts.enabled().map(promptOnTheWire), params))];
-    yield [METHODS.promptsGet, (params: GetPromptRequestParams, context: SessionHandlerContext) => getPrompt(this.#prompts.get(params.name), params, context)];
-    yield [METHODS.completionComplete, (params: CompleteRequestParams, context: SessionHandlerContext) => complete(params, { prompts: this.#prompts, templates: this.#templates }, context)];
+    yield [METHODS.promptsGet, (params: GetPromptRequestParams, context: HandlerContext) => getPrompt(this.#prompts.get(params.name), params, context)];
+    yield [METHODS.completionComplete, (params: CompleteRequestParams, context: HandlerContext) => complete(params, { prompts: this.#prompts, templates: this.#templates }, context)];
   }
 
   /** Loads zod's converter for a tool registered with a zod/mini schema (once per process). */
@@ -186,9 +255,7 @@ export class MCPServer implements ServerHost {
   #flushListChanged(): void {
     const kinds = [...this.#changed];
     this.#changed.clear();
-    void this.#toEverySession(async (session) => {
-      for (const kind of kinds) await session.listChanged(kind);
-    });
+    for (const kind of kinds) this.changes.publish({ kind: "list", list: kind }).catch((error: unknown) => this.options.onProtocolError?.(toMCPError(error, MCP_CODES.TRANSPORT_ERROR), undefined));
   }
 
   /** Fan-out: a session whose connection fails does not stop the others; its failure is reported. */
@@ -198,6 +265,26 @@ export class MCPServer implements ServerHost {
 
   #report(error: unknown, session: ServerSession): void {
     this.options.onProtocolError?.(toMCPError(error, MCP_CODES.TRANSPORT_ERROR), session);
+  }
+}
+
+/** The hint of a list: the server's, narrowed by its entries' (the shortest ttl; private if any is). */
+function narrowest(hint: CacheHint, entries: readonly { readonly config: { readonly cache?: CacheHint } }[]): CacheHint {
+  let { ttlMs, cacheScope } = hint;
+  for (const { config } of entries) {
+    if (!config.cache) continue;
+    ttlMs = Math.min(ttlMs, config.cache.ttlMs);
+    if (config.cache.cacheScope === "private") cacheScope = "private";
+  }
+  return { ttlMs, cacheScope };
+}
+
+/** The principal of a caller, as a string a requestState is bound to. */
+function principalText(authInfo: unknown): string {
+  try {
+    return JSON.stringify(authInfo) ?? String(authInfo);
+  } catch {
+    return String(authInfo);
   }
 }
 

@@ -1,5 +1,8 @@
 import type { $ZodType, output } from "zod/v4/core";
-import type { ProtocolVersion } from "../../constants/index.js";
+import type { AnyProtocolVersion, ProtocolVersion } from "../../constants/index.js";
+import type { Era } from "../../protocol/profiles.js";
+import type { ChangeFeed } from "../../stores/change-feed.js";
+import type { RequestStateKeys } from "../../stores/request-state-keys.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import type { EventBus, MCPEventMap } from "../../events/events.js";
 import type { TimeoutOptions } from "../../jsonrpc/dispatcher/dispatcher.types.js";
@@ -51,37 +54,110 @@ export interface MCPServerOptions extends TimeoutOptions {
   readonly telemetry?: Telemetry | null | undefined;
   readonly events?: EventBus<MCPEventMap> | undefined;
   /** Told of what cannot be answered (see the dispatcher); default: nothing. */
-  readonly onProtocolError?: (error: MCPError, session: ServerSession) => void;
+  readonly onProtocolError?: (error: MCPError, session: ServerSession | undefined) => void;
+  /** The eras served (default both): `["stateless"]` serves 2026-07-28 only, `["session"]` the handshake revisions only. */
+  readonly eras?: readonly Era[];
+  /** Where the server's changes go and its sessions and listen streams hear them (default: a feed of this process). Processes that serve one deployment share one. */
+  readonly changeFeed?: ChangeFeed;
+  /** Stateless era: how `requestState` is sealed (default: a key of this process, made on first use; several processes configure shared keys). */
+  readonly requestState?: { readonly keys?: RequestStateKeys; readonly ttlMs?: number };
+  /** Stateless era: the principal a `requestState` is bound to (default: the transport's `authInfo` as JSON; none without it). */
+  readonly principalOf?: (inbound: InboundContext | undefined) => string | undefined;
+  /** Stateless era: caching hints of discover and the lists; per registration, `cache` on a tool, prompt, resource or template narrows its list's. */
+  readonly cache?: CacheHints;
+}
+
+/** A result's caching hint (stateless era): how long it stays fresh, and whether shared caches may keep it. */
+export interface CacheHint {
+  readonly ttlMs: number;
+  readonly cacheScope: "public" | "private";
+}
+
+/**
+ * The server's caching hints. Defaults: lists and discover `{ ttlMs: 0, cacheScope: "public" }`
+ * ("private" when the server has an `authorize` hook: lists may then differ by caller),
+ * `resources/read` `{ ttlMs: 0, cacheScope: "private" }`.
+ */
+export interface CacheHints {
+  readonly discover?: CacheHint;
+  readonly lists?: CacheHint;
+  readonly read?: CacheHint;
 }
 
 export interface AuthorizeRequest {
   readonly method: string;
   readonly params: unknown;
-  readonly session: ServerSession;
+  /** The session of a session-era request; undefined in the stateless era. */
+  readonly session: ServerSession | undefined;
   /** What the transport knows: HTTP headers, verified auth info. */
   readonly inbound: InboundContext | undefined;
 }
 
-/** What every handler of a server gets: the request, its session and the way back to the client. */
-export interface HandlerContext {
-  readonly requestId: JsonRpcId;
+/** The client as one request presents it: from `initialize` in the session era, from the request's `_meta` in the stateless era. */
+export interface RequestClient {
+  readonly info: Implementation | undefined;
+  readonly capabilities: ClientCapabilities;
+}
+
+/** What a handler knows about the request it serves, whichever era it came in. */
+export interface RequestScope {
+  readonly protocolVersion: AnyProtocolVersion;
+  readonly era: Era;
+  readonly client: RequestClient;
+  /** The least severe level the client wants log messages of; undefined: every level (session era before `logging/setLevel`), or none (stateless era without `logLevel`). */
+  readonly logLevel: LoggingLevel | undefined;
+  /** What the transport's authentication established (`InboundContext.authInfo`). */
+  readonly principal: unknown;
+  /** Fires when the request is cancelled, its connection closes, or (stateless era) its answer is decided without the handler. */
   readonly signal: AbortSignal;
+  /** The session in the session era; undefined in the stateless era, which has none. */
+  readonly session: SessionHandle | undefined;
+}
+
+/** What a handler may do with its session (session era). */
+export interface SessionHandle {
+  readonly id: string;
+  /** The resource URIs the client subscribed to. */
+  readonly subscriptions: ReadonlySet<string>;
+  /** A log message to the whole session, filtered by its level. */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /** Tells the client a URL-mode elicitation finished (2025-11-25). */
+  notifyElicitationComplete(elicitationId: string): Promise<void>;
+}
+
+/** Options of a request for input (elicitation, sampling, roots). */
+export interface InputOptions extends ClientCallOptions {
+  /**
+   * Stateless era: the key of this input in the round's `inputRequests` (default: one made from the
+   * order of the handler's requests, which stays the same as long as the handler asks in the same order).
+   */
+  readonly key?: string;
+}
+
+/**
+ * What every handler of a server gets: the request's scope and the ways back to the client. Input
+ * from the client works alike in both eras: a real request to a session client, an
+ * `input_required` round in the stateless era (the handler runs again, from the start, with the answers).
+ */
+export interface HandlerContext extends RequestScope {
+  readonly requestId: JsonRpcId;
   readonly meta: JsonObject | undefined;
-  readonly session: ServerSession;
   readonly inbound: InboundContext | undefined;
   /** Reports progress when the client asked for it (a no-op otherwise). */
   progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** A log message for this request's session, filtered by its level. */
+  /** A log message for this request, filtered by the level in scope. */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Asks the client's model (`sampling/createMessage`) as part of this request. */
-  createMessage(params: CreateMessageRequestParams, options?: ClientCallOptions): Promise<CreateMessageResult>;
+  createMessage(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
   /** Asks the user through the client (`elicitation/create`) as part of this request. */
-  elicitInput(params: ElicitRequestParams, options?: ClientCallOptions): Promise<ElicitResult>;
+  elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
   /** The client's roots (`roots/list`) as part of this request. */
-  listRoots(options?: ClientCallOptions): Promise<ListRootsResult>;
+  listRoots(options?: InputOptions): Promise<ListRootsResult>;
 }
 
 interface Described {
+  /** Stateless era: this entry's caching hint; its list takes the shortest ttl and "private" if any entry is private (a resource's also applies to reading it). */
+  readonly cache?: CacheHint;
   readonly title?: string;
   readonly description?: string;
   readonly icons?: Icon[];

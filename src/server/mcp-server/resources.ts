@@ -11,11 +11,12 @@ export type ResourceEntry = Entry<StaticResourceConfig, ResourceReader>;
 export type TemplateEntry = Entry<TemplateConfig, TemplateReader>;
 
 export function resourceOnTheWire(entry: ResourceEntry): Resource {
-  return { uri: entry.key, ...entry.config };
+  const { cache: _cache, ...config } = entry.config;
+  return { uri: entry.key, ...config };
 }
 
 export function templateOnTheWire(entry: TemplateEntry): ResourceTemplate {
-  const { uriTemplate, list: _list, complete: _complete, ...rest } = entry.config;
+  const { uriTemplate, list: _list, complete: _complete, cache: _cache, ...rest } = entry.config;
   return { name: entry.key, uriTemplate: uriTemplate.template, ...rest };
 }
 
@@ -28,7 +29,12 @@ export async function listAllResources(resources: Registry<StaticResourceConfig,
   return listed;
 }
 
-/** A static resource by exact URI, else the first template that matches; -32002 when none does. */
+/** The registration a URI reads from: a static resource by exact URI, else the first template that matches. */
+export function resourceEntryOf(uri: string, resources: Registry<StaticResourceConfig, ResourceReader>, templates: Registry<TemplateConfig, TemplateReader>): ResourceEntry | TemplateEntry | undefined {
+  return resources.get(uri) ?? templates.enabled().find((template) => template.config.uriTemplate.match(uri) !== undefined);
+}
+
+/** A static resource by exact URI, else the first template that matches; not found (-32002, or -32602 in the stateless era) when none does. */
 export async function readResource(uri: string, resources: Registry<StaticResourceConfig, ResourceReader>, templates: Registry<TemplateConfig, TemplateReader>, context: HandlerContext): Promise<ReadResourceResult> {
   const resource = resources.get(uri);
   if (resource) return resource.handler(uri, context);

@@ -1,17 +1,31 @@
-import type { Implementation, ServerCapabilities } from "../../schemas/schemas.js";
-import type { SessionHandlerContext } from "./handler-context.js";
-import type { MCPServerOptions } from "./mcp-server.types.js";
+import type { StatelessProtocolVersion } from "../../constants/index.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
+import type { JsonObject, JsonRpcId } from "../../types/types.js";
+import type { RequestChannel } from "../stateless/stateless-context.js";
+import type { StatelessAnswer } from "../stateless/stateless-requests.js";
+import type { Implementation, ServerCapabilities } from "../../schemas/schemas.js";
+import type { ChangeFeed } from "../../stores/change-feed.js";
+import type { HandlerContext, MCPServerOptions } from "./mcp-server.types.js";
 
-/** A feature method's handler, as the session runs it. */
-export type FeatureHandler = (params: never, context: SessionHandlerContext) => unknown;
+/** A feature method's handler, as either era's request path runs it. */
+export type FeatureHandler = (params: never, context: HandlerContext, profile: RevisionProfile) => unknown;
 
-/** What a session needs from the server that owns it. */
+/** What a request path needs from the server that owns it, in either era. */
 export interface ServerHost {
   readonly info: Implementation;
   readonly options: MCPServerOptions;
+  /** Where the server's changes go; sessions and listen streams hear them from here. */
+  readonly changes: ChangeFeed;
+  /** Fires when the server closes (listen streams end gracefully). */
+  readonly closing: AbortSignal;
   /** The capabilities to declare to a client of this revision, from what is registered now. */
-  capabilitiesFor(rules: RevisionProfile): ServerCapabilities;
+  capabilitiesFor(profile: RevisionProfile): ServerCapabilities;
   /** The handlers of the tools, resources, prompts and completion methods. */
   featureHandlers(): ReadonlyMap<string, FeatureHandler>;
+  /** Whether the session era is served (`initialize` is answered). */
+  readonly servesSessions: boolean;
+  /** The stateless-era revisions served (none when the server serves the session era only). */
+  readonly statelessVersions: readonly StatelessProtocolVersion[];
+  /** Serves one stateless-era request (see MCPServer.serveStateless). */
+  serveStateless(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer>;
 }

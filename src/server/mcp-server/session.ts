@@ -1,7 +1,11 @@
 import { LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, isProtocolVersion, type ProtocolVersion } from "../../constants/index.js";
+import type { Era } from "../../protocol/profiles.js";
+import type { ListKind } from "../../stores/change-feed.js";
+import { checkInputAnswer } from "../core/input-answers.js";
+import { missingCapabilityFor } from "../core/input-capabilities.js";
+import { claimsStatelessEra } from "../stateless/request-meta.js";
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
-import { compileJsonSchema } from "../../json-schema/json-schema.js";
 import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import type { RequestContext, RequestOptions } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import { LOGGING_LEVELS } from "../../constants/index.js";
@@ -16,10 +20,10 @@ import type {
   LoggingLevel,
   ServerCapabilities,
 } from "../../schemas/schemas.js";
-import { NOT_IN_REVISION, encodeNotificationFor, encodeResultFor, encodeServerRequestFor, revisionHas } from "../../protocol/downgrade.js";
+import { NOT_IN_REVISION, encodeNotificationFor, encodeResultFor, encodeServerRequestFor } from "../../protocol/downgrade.js";
 import type { JsonObject } from "../../types/types.js";
 import { SessionHandlerContext } from "./handler-context.js";
-import type { MCPServerOptions, NegotiatedClient } from "./mcp-server.types.js";
+import type { MCPServerOptions, NegotiatedClient, SessionHandle } from "./mcp-server.types.js";
 import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
 import type { FeatureHandler, ServerHost } from "./server-host.js";
 
@@ -31,8 +35,6 @@ interface SessionMethod {
   readonly run: (session: ServerSession, params: never, context: SessionHandlerContext) => unknown;
 }
 
-/** List kinds whose changes a session is told of. */
-export type ListKind = "tools" | "resources" | "prompts";
 
 const LIST_CHANGED: Readonly<Record<ListKind, string>> = {
   tools: NOTIFICATIONS.toolsListChanged,
@@ -44,8 +46,10 @@ const LIST_CHANGED: Readonly<Record<ListKind, string>> = {
  * One client connection of an MCPServer: its negotiated revision, client capabilities, log level,
  * subscriptions and in-flight requests. Nothing here is shared with another session.
  */
-export class ServerSession {
+export class ServerSession implements SessionHandle {
   readonly subscriptions = new Set<string>();
+  /** The era this connection is pinned to: by `initialize` (session), or by its first stateless-era request other than discover. */
+  #era: Era | undefined;
   #client: NegotiatedClient | undefined;
   #declared: ServerCapabilities = {};
   #logLevel: LoggingLevel | undefined;
@@ -101,7 +105,7 @@ export class ServerSession {
     let methods = ServerSession.#served.get(host);
     // Stryker disable next-line ConditionalExpression: a set built afresh for every session holds the same methods (the server's handlers are built once)
     if (!methods) {
-      methods = new Set([...ServerSession.#ownMethods.keys(), ...host.featureHandlers().keys()]);
+      methods = new Set([...ServerSession.#ownMethods.keys(), ...host.featureHandlers().keys(), METHODS.serverDiscover, METHODS.subscriptionsListen]);
       ServerSession.#served.set(host, methods);
     }
     return methods;
@@ -151,35 +155,26 @@ export class ServerSession {
   }
 
   /** `sampling/createMessage`; refused unless the client declared sampling (and tool use, when tools are given). */
-  async createMessage(params: CreateMessageRequestParams, options?: ClientCallOptions, via?: RequestContext): Promise<CreateMessageResult> {
-    const sampling = this.#client?.capabilities.sampling;
-    if (!sampling) throw this.#missingCapability("sampling");
-    const toolUse = sampling.tools && revisionHas(this.dispatcher.codec.version, "samplingTools");
-    if ((params.tools !== undefined || params.toolChoice !== undefined) && !toolUse) throw this.#missingCapability("sampling.tools");
-    return (await this.#request(METHODS.samplingCreateMessage, params, options, via)) as CreateMessageResult;
+  createMessage(params: CreateMessageRequestParams, options?: ClientCallOptions, via?: RequestContext): Promise<CreateMessageResult> {
+    return this.#askClient(METHODS.samplingCreateMessage, params, options, via) as Promise<CreateMessageResult>;
   }
 
   /** `elicitation/create` in form or URL mode; a form answer is checked against the requested schema. */
-  async elicitInput(params: ElicitRequestParams, options?: ClientCallOptions, via?: RequestContext): Promise<ElicitResult> {
-    const elicitation = this.#client?.capabilities.elicitation;
-    if (params.mode === "url") {
-      if (!(elicitation?.url && this.rules.urlElicitation)) throw this.#missingCapability("elicitation.url");
-      return (await this.#request(METHODS.elicitationCreate, params, options, via)) as ElicitResult;
-    }
-    // `elicitation: {}` (no modes named) is how older clients declare form mode.
-    if (!(elicitation && (elicitation.form || !elicitation.url))) throw this.#missingCapability("elicitation.form");
-    const result = (await this.#request(METHODS.elicitationCreate, params, options, via)) as ElicitResult;
-    if (result.action === "accept") {
-      const checked = compileJsonSchema(params.requestedSchema).validate(result.content ?? {});
-      if (!checked.ok) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The client's elicitation answer does not match the requested schema: ${checked.issues}`, { data: result });
-    }
-    return result;
+  elicitInput(params: ElicitRequestParams, options?: ClientCallOptions, via?: RequestContext): Promise<ElicitResult> {
+    return this.#askClient(METHODS.elicitationCreate, params, options, via) as Promise<ElicitResult>;
   }
 
   /** `roots/list`; refused unless the client declared roots. */
-  async listRoots(options?: ClientCallOptions, via?: RequestContext): Promise<ListRootsResult> {
-    if (!this.#client?.capabilities.roots) throw this.#missingCapability("roots");
-    return (await this.#request(METHODS.rootsList, undefined, options, via)) as ListRootsResult;
+  listRoots(options?: ClientCallOptions, via?: RequestContext): Promise<ListRootsResult> {
+    return this.#askClient(METHODS.rootsList, undefined, options, via) as Promise<ListRootsResult>;
+  }
+
+  /** A request for input: refused unless the client declared what it needs; its answer checked. */
+  async #askClient(method: string, params: JsonObject | undefined, options: ClientCallOptions | undefined, via: RequestContext | undefined): Promise<unknown> {
+    const lacking = missingCapabilityFor(method, params, this.#client?.capabilities ?? {}, this.rules);
+    if (lacking) throw new MCPError(MCP_CODES.METHOD_NOT_FOUND, `The client did not declare the ${lacking.name} capability`);
+    // The dispatcher checked the answer's shape against the session's revision.
+    return checkInputAnswer(method, params, await this.#request(method, params, options, via), true);
   }
 
   /** Tells the client a URL-mode elicitation finished. */
@@ -206,6 +201,12 @@ export class ServerSession {
 
   #initialize(params: InitializeRequestParams): InitializeResult {
     if (this.#client) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_REQUEST, "The session is already initialized");
+    const stateless = this.host.statelessVersions;
+    // A server of the stateless era only names its versions: an old client may have nothing else to show its user.
+    if (!this.host.servesSessions || this.#era === "stateless") {
+      throw new JsonRpcError(JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION, `This server speaks protocol revision ${stateless.join(", ")} (no initialize): send each request with its _meta`, { supported: [...stateless], requested: params.protocolVersion });
+    }
+    this.#era = "session";
     const version = isProtocolVersion(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
     this.dispatcher.setProtocolVersion(version);
     this.#client = { protocolVersion: version, capabilities: params.capabilities, info: params.clientInfo };
@@ -215,8 +216,31 @@ export class ServerSession {
     return instructions === undefined ? result : { ...result, instructions };
   }
 
-  /** Every request of this session: authorized (when the server has the hook), refused before initialize unless allowed, then run. */
+  /**
+   * Every request of this connection. One that claims the stateless era (its `_meta` names a
+   * version) is served statelessly, unless `initialize` pinned the connection to the session era;
+   * the rest are validated against the session's revision, authorized (when the server has the
+   * hook), refused before initialize unless allowed, then run.
+   */
   #serve(params: unknown, request: RequestContext): unknown {
+    if (this.#era !== "session" && this.host.statelessVersions.length > 0 && claimsStatelessEra(params)) return this.#serveStateless(params as JsonObject, request);
+    const schemas = this.dispatcher.codec.clientRequests[request.method];
+    if (!schemas) throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, `Method not found: ${request.method}`);
+    const checked = schemas.params.validate(params);
+    if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid params for ${request.method}: ${checked.issues}`);
+    return this.#serveSession(checked.value, request);
+  }
+
+  /** Stateless era on this connection (stdio): notifications of the request go out on it, tied to the request; `notifications/cancelled` aborts it. */
+  async #serveStateless(params: JsonObject, request: RequestContext): Promise<unknown> {
+    // Discover is answered without pinning: a client probes with it before it knows the era.
+    if (request.method !== METHODS.serverDiscover) this.#era = "stateless";
+    const answer = await this.host.serveStateless(request.id, request.method, params, { signal: request.signal, inbound: request.inbound, notify: (method, body) => request.notify(method, body) });
+    if ("result" in answer) return answer.result;
+    throw new JsonRpcError(answer.error.code, answer.error.message, answer.error.data);
+  }
+
+  #serveSession(params: unknown, request: RequestContext): unknown {
     const authorize = this.host.options.authorize;
     // Without a hook there is nothing to wait for: no promise and no suspended call per request.
     return authorize ? this.#serveAuthorized(authorize, params, request) : this.#run(params, request);
@@ -236,7 +260,7 @@ export class ServerSession {
     if (!own?.beforeInitialize && !this.#client) throw new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} before initialize: the session is not initialized`);
     const context = new SessionHandlerContext(this, request);
     // Only the methods of the two tables are registered, so a method not in the first is in the second.
-    const result = own ? own.run(this, params as never, context) : (this.host.featureHandlers().get(method) as FeatureHandler)(params as never, context);
+    const result = own ? own.run(this, params as never, context) : (this.host.featureHandlers().get(method) as FeatureHandler)(params as never, context, this.rules);
     // Revision downgrade of results (after the handler: initialize settles the version it is read from).
     return encodedResult(this.dispatcher.codec.version, method, result);
   }
@@ -259,9 +283,6 @@ export class ServerSession {
     await (via ? via.notify(method, wire) : this.dispatcher.notify(method, wire));
   }
 
-  #missingCapability(capability: string): MCPError {
-    return new MCPError(MCP_CODES.METHOD_NOT_FOUND, `The client did not declare the ${capability} capability`);
-  }
 }
 
 /** A result in the session's revision; the newest takes it as it is, without waiting on it. */

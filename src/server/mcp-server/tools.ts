@@ -1,4 +1,5 @@
-import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
+import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
+import { headerParamsOf, type HeaderParam } from "../../protocol/mcp-headers.js";
 import { JsonRpcError, MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import type { CallToolRequestParams, CallToolResult, Tool } from "../../schemas/schemas.js";
 import type { Entry } from "./registry.js";
@@ -16,6 +17,8 @@ interface PreparedTool {
   readonly input: PreparedSchema;
   readonly output: PreparedSchema | undefined;
   readonly wire: Tool;
+  /** Stateless era over HTTP: the arguments its clients mirror into `Mcp-Param-*` headers (`x-mcp-header`). */
+  readonly headers: readonly HeaderParam[];
 }
 
 // Keyed by the config object: `update()` replaces it, so a changed schema is prepared afresh.
@@ -29,14 +32,16 @@ export function prepareTool(name: string, config: AnyToolConfig): PreparedTool {
     const owner = `tool ${JSON.stringify(name)}`;
     const input = config.inputSchema ? prepareObjectSchema(config.inputSchema, "input", owner) : EMPTY_INPUT;
     const output = config.outputSchema ? prepareObjectSchema(config.outputSchema, "output", owner) : undefined;
-    tool = { input, output, wire: describeTool(name, config, input, output) };
+    const headers = headerParamsOf(input.jsonSchema);
+    if (!headers.ok) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The x-mcp-header annotations of ${owner} are invalid: ${headers.reason}`);
+    tool = { input, output, wire: describeTool(name, config, input, output), headers: headers.params };
     prepared.set(config, tool);
   }
   return tool;
 }
 
 function describeTool(name: string, config: AnyToolConfig, input: PreparedSchema, output: PreparedSchema | undefined): Tool {
-  const { inputSchema: _input, outputSchema: _output, ...rest } = config;
+  const { inputSchema: _input, outputSchema: _output, cache: _cache, ...rest } = config;
   const tool = { name, ...rest, inputSchema: input.jsonSchema } as Tool;
   return output ? { ...tool, outputSchema: output.jsonSchema as Tool["outputSchema"] } : tool;
 }
@@ -55,6 +60,11 @@ export function checkTool(name: string, config: AnyToolConfig): boolean {
   checkWaitingSchema(config.inputSchema, "input", owner);
   checkWaitingSchema(config.outputSchema, "output", owner);
   return true;
+}
+
+/** The header-mirrored arguments of a tool. */
+export function toolHeaderParams(entry: ToolEntry): readonly HeaderParam[] {
+  return prepareTool(entry.key, entry.config).headers;
 }
 
 export function toolOnTheWire(entry: ToolEntry): Tool {

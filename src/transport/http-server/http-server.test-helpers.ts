@@ -173,7 +173,7 @@ export function testServer(gate: Gate = new Gate(), options: MCPServerOptions = 
     gate.entered++;
     await ctx.progress(0, 1, "waiting");
     await gate.opened;
-    return { content: [{ type: "text", text: `waited in ${ctx.session.id}` }] };
+    return { content: [{ type: "text", text: `waited in ${ctx.session?.id}` }] };
   });
   server.tool("ask", {}, async (_args, ctx) => {
     const answer = await ctx.createMessage({ messages: [{ role: "user", content: { type: "text", text: "hi?" } }], maxTokens: 5 });

@@ -1,5 +1,6 @@
 import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { headersWith } from "../headers.js";
+import type { JsonRpcId } from "../../types/types.js";
 import type { HttpReply } from "./http-server.types.js";
 
 /** The HTTP headers MCP defines, lower-cased as `Headers` reports them. */
@@ -17,9 +18,9 @@ export function emptyReply(status: number, headers: Record<string, string> = {})
   return { status, headers };
 }
 
-/** An HTTP error whose body is a JSON-RPC error response without id, as the spec allows. */
-export function errorReply(status: number, message: string, options: { code?: number; headers?: Record<string, string> } = {}): HttpReply {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: options.code ?? TRANSPORT_ERROR_CODE, message } });
+/** An HTTP error whose body is a JSON-RPC error response: for the request `id` when it is known, else without one (null), as the spec allows. */
+export function errorReply(status: number, message: string, options: { code?: number; headers?: Record<string, string>; id?: JsonRpcId } = {}): HttpReply {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: options.id ?? null, error: { code: options.code ?? TRANSPORT_ERROR_CODE, message } });
   return { status, headers: headersWith(options.headers ?? {}, { "content-type": "application/json" }), body };
 }
 

@@ -6,12 +6,14 @@ import { headerVersion } from "./protocol-version.js";
 import { readPostedMessages } from "./read-post.js";
 import { MCP_HEADERS, errorReply, invalidRequestReply } from "./responses.js";
 import { newSessionId } from "./session-id.js";
+import { isStatelessEraPost, statelessEraPost } from "./stateless-era-post.js";
 import { rulesOf, type StreamableEndpoint } from "./streamable-endpoint.js";
 
 /** POST in stateful mode: initialize opens a session; anything else needs one (`Mcp-Session-Id`). */
 export async function statefulPost(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
   const read = await readPostedMessages(exchange, endpoint.maxBodyBytes, true);
   if (!read.ok) return read.reply;
+  if (isStatelessEraPost(endpoint, exchange, read.posted)) return statelessEraPost(endpoint, exchange, inbound, read.posted);
   if (read.posted.initialize) return openSession(endpoint, exchange, inbound, read.posted);
   const found = endpoint.findSession(exchange, inbound);
   if (!found.ok) return found.reply;

@@ -6,6 +6,7 @@ import type { HttpExchange, HttpReply } from "./http-server.types.js";
 import { PROFILES } from "../../protocol/profiles.js";
 import { ASSUMED_PROTOCOL_VERSION, headerVersion } from "./protocol-version.js";
 import { readPostedMessages } from "./read-post.js";
+import { isStatelessEraPost, statelessEraPost } from "./stateless-era-post.js";
 import { emptyReply, errorReply, invalidRequestReply } from "./responses.js";
 import { newSessionId } from "./session-id.js";
 import type { StreamableEndpoint, StreamableSession } from "./streamable-endpoint.js";
@@ -22,6 +23,7 @@ const STATELESS_INITIALIZE_ID = "stateless-initialize";
 export async function statelessPost(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
   const read = await readPostedMessages(exchange, endpoint.maxBodyBytes, true);
   if (!read.ok) return read.reply;
+  if (isStatelessEraPost(endpoint, exchange, read.posted)) return statelessEraPost(endpoint, exchange, inbound, read.posted);
   const header = headerVersion(exchange);
   if (!header.ok) return header.reply;
   const version = header.version ?? ASSUMED_PROTOCOL_VERSION;

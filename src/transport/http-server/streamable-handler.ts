@@ -14,7 +14,8 @@ import { streamableDelete, streamableGet } from "./streamable-get.js";
  */
 export function streamableHttpHandler(server: MCPServer, options: StreamableHttpOptions = {}): StreamableHttpHandler {
   const endpoint = new StreamableEndpoint(server, options);
-  const methods = endpoint.stateless
+  // A server of the stateless era only has no GET stream and no session to DELETE: those get 405.
+  const methods = endpoint.stateless || !server.servesSessions
     ? { POST: statelessPost.bind(undefined, endpoint) }
     : { GET: streamableGet.bind(undefined, endpoint), POST: statefulPost.bind(undefined, endpoint), DELETE: streamableDelete.bind(undefined, endpoint) };
   const door = new FrontDoor(options, { paths: options.path === undefined ? undefined : [options.path], methods, closed: () => endpoint.closed });

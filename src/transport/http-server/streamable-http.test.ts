@@ -231,7 +231,7 @@ describe("POST: what is refused, with which status", () => {
   });
 
   it("500, never an unanswered request, when serving fails unexpectedly", async () => {
-    const broken = { start: () => Promise.reject(new Error("no more sessions today")) } as unknown as MCPServer;
+    const broken = { servesSessions: true, statelessVersions: [], start: () => Promise.reject(new Error("no more sessions today")) } as unknown as MCPServer;
     const response = await handlerOf({}, broken).fetch(httpRequest({ body: initializeMessage() }));
     expect(response.status).toBe(500);
     expect(await errorOf(response)).toMatchObject({ code: -32603, message: expect.stringContaining("no more sessions today") });

@@ -1,0 +1,94 @@
+import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
+import { JsonRpcError, MCPError, describeThrown } from "../../error-codes/mcp-error.js";
+import type { RevisionProfile } from "../../protocol/profiles.js";
+import type { ClientCapabilities } from "../../schemas/schemas.js";
+import type { JsonObject } from "../../types/types.js";
+import { checkInputAnswer } from "../core/input-answers.js";
+import { missingCapabilityFor } from "../core/input-capabilities.js";
+
+/** One request for input as it goes into `inputRequests`. */
+export interface InputRequest {
+  readonly method: string;
+  readonly params: JsonObject;
+}
+
+/** What a round keeps in its sealed `requestState`: the answers the handler used, and the keys the round asked for. */
+export interface RoundState {
+  readonly answers: Readonly<Record<string, unknown>>;
+  readonly asked: readonly string[];
+}
+
+/** What the handler's pending requests for input are rejected with once the round's answer is decided. */
+export function inputRequiredError(): MCPError {
+  return new MCPError(MCP_CODES.REQUEST_CANCELLED, "The request answered input_required: the client will retry it with the answers");
+}
+
+/**
+ * The requests for input of one run of a handler in the stateless era. An input the client already
+ * answered (in this request's `inputResponses`, or in an earlier round, carried in `requestState`)
+ * resolves at once; one it did not is collected, and once the handler has asked for everything it
+ * asks for in the same turn, `decided` resolves: the request is answered `input_required` with all of
+ * them, and the handler's run is abandoned (its pending inputs reject, its signal fires).
+ */
+export class InputRounds {
+  readonly #known: ReadonlyMap<string, unknown>;
+  readonly #used = new Map<string, unknown>();
+  readonly #missing = new Map<string, InputRequest>();
+  readonly #waiting: ((error: MCPError) => void)[] = [];
+  #asked = 0;
+  #decide!: () => void;
+  /** Resolves once the round needs the client: a macrotask after the first unanswered input, so inputs asked together land in one round. */
+  readonly decided = new Promise<void>((resolve) => (this.#decide = resolve));
+
+  constructor(
+    known: ReadonlyMap<string, unknown>,
+    private readonly capabilities: ClientCapabilities,
+    private readonly profile: RevisionProfile,
+  ) {
+    this.#known = known;
+  }
+
+  /** The known answers: those of earlier rounds, and this request's `inputResponses` to what the last round asked (extra keys are ignored). */
+  static known(state: RoundState | undefined, responses: Readonly<Record<string, unknown>> | undefined): Map<string, unknown> {
+    const known = new Map<string, unknown>(state ? Object.entries(state.answers) : []);
+    const asked = state ? new Set(state.asked) : undefined;
+    for (const [key, answer] of Object.entries(responses ?? {})) if (!asked || asked.has(key)) known.set(key, answer);
+    return known;
+  }
+
+  get missing(): ReadonlyMap<string, InputRequest> {
+    return this.#missing;
+  }
+
+  /** Answers this run used, and what the round asks: what the next round's `requestState` carries. */
+  get state(): RoundState {
+    return { answers: Object.fromEntries(this.#used), asked: [...this.#missing.keys()] };
+  }
+
+  ask(method: string, params: JsonObject | undefined, key: string | undefined): Promise<unknown> {
+    const name = key ?? `${method.split("/")[0] as string}-${this.#asked}`;
+    this.#asked++;
+    const lacking = missingCapabilityFor(method, params, this.capabilities, this.profile);
+    if (lacking) {
+      return Promise.reject(new JsonRpcError(JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY, `The request did not declare the ${lacking.name} client capability`, { requiredCapabilities: lacking.required }));
+    }
+    if (this.#known.has(name)) {
+      try {
+        const answer = checkInputAnswer(method, params, this.#known.get(name));
+        this.#used.set(name, answer);
+        return Promise.resolve(answer);
+      } catch (error) {
+        return Promise.reject(new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `inputResponses["${name}"]: ${describeThrown(error)}`));
+      }
+    }
+    if (this.#missing.size === 0) setTimeout(() => this.#decide(), 0);
+    this.#missing.set(name, params === undefined ? { method, params: {} } : { method, params });
+    return new Promise((_resolve, reject) => this.#waiting.push(reject));
+  }
+
+  /** Ends the abandoned run: its pending inputs reject, so its `finally` blocks run. */
+  release(): void {
+    const error = inputRequiredError();
+    for (const reject of this.#waiting.splice(0)) reject(error);
+  }
+}

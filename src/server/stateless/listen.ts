@@ -1,0 +1,76 @@
+import { META_KEYS, NOTIFICATIONS } from "../../constants/index.js";
+import { PROFILES } from "../../protocol/profiles.js";
+import type { Change } from "../../stores/change-feed.js";
+import type { JsonObject } from "../../types/types.js";
+import type { StatelessHandlerContext } from "./stateless-context.js";
+import type { StatelessHost } from "./stateless-requests.js";
+
+/** What a listen request asks to hear of. */
+interface NotificationFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+const LIST_CHANGED = {
+  tools: { filter: "toolsListChanged", method: NOTIFICATIONS.toolsListChanged },
+  prompts: { filter: "promptsListChanged", method: NOTIFICATIONS.promptsListChanged },
+  resources: { filter: "resourcesListChanged", method: NOTIFICATIONS.resourcesListChanged },
+} as const;
+
+/** The part of what was asked that this server can honour: kinds of change it has (its capabilities say which). */
+function honoured(host: StatelessHost, asked: NotificationFilter): NotificationFilter {
+  const capabilities = host.capabilitiesFor(PROFILES["2026-07-28"]);
+  const filter: NotificationFilter = {};
+  if (asked.toolsListChanged && capabilities.tools) filter.toolsListChanged = true;
+  if (asked.promptsListChanged && capabilities.prompts) filter.promptsListChanged = true;
+  if (asked.resourcesListChanged && capabilities.resources) filter.resourcesListChanged = true;
+  if (asked.resourceSubscriptions && capabilities.resources) filter.resourceSubscriptions = [...new Set(asked.resourceSubscriptions)];
+  return filter;
+}
+
+/** The notification a change becomes on a stream with this filter, if it asked for it. */
+function notificationOf(change: Change, filter: NotificationFilter): { method: string; params: JsonObject } | undefined {
+  if (change.kind === "resource") return filter.resourceSubscriptions?.includes(change.uri) ? { method: NOTIFICATIONS.resourcesUpdated, params: { uri: change.uri } } : undefined;
+  const list = LIST_CHANGED[change.list];
+  return filter[list.filter] ? { method: list.method, params: {} } : undefined;
+}
+
+/**
+ * `subscriptions/listen`: the acknowledgement first (with the honoured filter), then each requested
+ * change as it happens, every message tagged with the listen request's id. Ends without an answer
+ * when the client leaves (its signal), with a result when the server closes.
+ */
+export function serveListen(host: StatelessHost, params: JsonObject, context: StatelessHandlerContext): Promise<JsonObject> {
+  if (context.signal.aborted) return Promise.reject(context.signal.reason as Error);
+  const tag = { [META_KEYS.subscriptionId]: context.requestId };
+  const filter = honoured(host, (params["notifications"] ?? {}));
+  const send = (method: string, body: JsonObject): void => {
+    context.channel.notify(method, { ...body, _meta: tag }).catch(() => undefined);
+  };
+  send(NOTIFICATIONS.subscriptionsAcknowledged, { notifications: filter });
+  const unsubscribe = host.changes.subscribe((change) => {
+    const notification = notificationOf(change, filter);
+    if (notification) send(notification.method, notification.params);
+  });
+  return new Promise((resolve, reject) => {
+    const end = (): void => {
+      unsubscribe();
+      context.signal.removeEventListener("abort", cancelled);
+      host.closing.removeEventListener("abort", closed);
+    };
+    const cancelled = (): void => {
+      end();
+      reject(context.signal.reason);
+    };
+    const closed = (): void => {
+      end();
+      resolve({ _meta: tag });
+    };
+    // The server may have closed before the stream opened.
+    if (host.closing.aborted) return closed();
+    context.signal.addEventListener("abort", cancelled);
+    host.closing.addEventListener("abort", closed);
+  });
+}

@@ -1,0 +1,80 @@
+import { LOGGING_LEVELS, METHODS, NOTIFICATIONS, type StatelessProtocolVersion } from "../../constants/index.js";
+import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult, LoggingLevel } from "../../schemas/schemas.js";
+import type { InboundContext } from "../../transport/transport/transport.types.js";
+import type { JsonObject, JsonRpcId, ProgressToken } from "../../types/types.js";
+import type { HandlerContext, InputOptions, RequestClient } from "../mcp-server/mcp-server.types.js";
+import type { InputRounds } from "./input-rounds.js";
+import type { RequestMeta } from "./request-meta.js";
+
+/** Where a stateless-era request's notifications go: its own response stream (HTTP) or its connection (stdio), never elsewhere. */
+export interface RequestChannel {
+  readonly signal: AbortSignal;
+  readonly inbound: InboundContext | undefined;
+  notify(method: string, params: JsonObject): Promise<void>;
+}
+
+/** Stateless era: the context of one request, built from its `_meta` alone. */
+export class StatelessHandlerContext implements HandlerContext {
+  readonly era = "stateless";
+  readonly session = undefined;
+  readonly protocolVersion: StatelessProtocolVersion;
+  readonly client: RequestClient;
+  readonly logLevel: LoggingLevel | undefined;
+  readonly #progressToken: ProgressToken | undefined;
+
+  constructor(
+    readonly requestId: JsonRpcId,
+    readonly meta: JsonObject | undefined,
+    scope: RequestMeta,
+    readonly channel: RequestChannel,
+    private readonly rounds: InputRounds | undefined,
+    /** The signal the handler sees: the channel's, and the end of its round. */
+    readonly signal: AbortSignal,
+  ) {
+    this.protocolVersion = scope.protocolVersion;
+    this.client = { info: scope.clientInfo, capabilities: scope.capabilities };
+    this.logLevel = scope.logLevel;
+    const token = meta?.["progressToken"];
+    this.#progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
+  }
+
+  get inbound(): InboundContext | undefined {
+    return this.channel.inbound;
+  }
+
+  get principal(): unknown {
+    return this.channel.inbound?.authInfo;
+  }
+
+  async progress(progress: number, total?: number, message?: string): Promise<void> {
+    if (this.#progressToken === undefined || this.signal.aborted) return;
+    const params: JsonObject = { progressToken: this.#progressToken, progress };
+    if (total !== undefined) params["total"] = total;
+    if (message !== undefined) params["message"] = message;
+    await this.channel.notify(NOTIFICATIONS.progress, params);
+  }
+
+  /** Only when the request named a level, and only at or above it. */
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    const threshold = this.logLevel;
+    if (threshold === undefined || this.signal.aborted || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(threshold)) return;
+    await this.channel.notify(NOTIFICATIONS.message, logger === undefined ? { level, data: data } : { level, logger, data: data });
+  }
+
+  createMessage(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult> {
+    return this.#ask(METHODS.samplingCreateMessage, params, options) as Promise<CreateMessageResult>;
+  }
+
+  elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult> {
+    return this.#ask(METHODS.elicitationCreate, params, options) as Promise<ElicitResult>;
+  }
+
+  listRoots(options?: InputOptions): Promise<ListRootsResult> {
+    return this.#ask(METHODS.rootsList, undefined, options) as Promise<ListRootsResult>;
+  }
+
+  #ask(method: string, params: JsonObject | undefined, options: InputOptions | undefined): Promise<unknown> {
+    if (!this.rounds) return Promise.reject(new Error(`${method} is not available here: only tools/call, prompts/get and resources/read can ask the client for input`));
+    return this.rounds.ask(method, params, options?.key);
+  }
+}

@@ -1,0 +1,148 @@
+import { METHODS, META_KEYS, type StatelessProtocolVersion } from "../../constants/index.js";
+import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
+import { JsonRpcError, MCPError, toWireError } from "../../error-codes/mcp-error.js";
+import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
+import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
+import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
+import type { JsonObject, JsonRpcId } from "../../types/types.js";
+import type { FeatureHandler, ServerHost } from "../mcp-server/server-host.js";
+import { InputRounds, inputRequiredError, type RoundState } from "./input-rounds.js";
+import { serveListen } from "./listen.js";
+import { readRequestMeta, type RequestMeta } from "./request-meta.js";
+import { requestDigest, type RequestStateSealer, type StateBinding } from "./request-state.js";
+import { StatelessHandlerContext, type RequestChannel } from "./stateless-context.js";
+
+/** How a stateless-era request ended: a result, or an error refused before any handler ran (`envelope`: HTTP 4xx) or raised by one. */
+export type StatelessAnswer = { readonly result: JsonObject } | { readonly error: JsonRpcErrorObject; readonly envelope: boolean };
+
+/** The methods that may answer `input_required` (and whose handlers may ask the client for input). */
+const ROUND_METHODS: ReadonlySet<string> = new Set([METHODS.toolsCall, METHODS.promptsGet, METHODS.resourcesRead]);
+
+/** The results that carry caching hints. */
+const CACHEABLE: ReadonlySet<string> = new Set([METHODS.serverDiscover, METHODS.toolsList, METHODS.promptsList, METHODS.resourcesList, METHODS.resourcesTemplatesList, METHODS.resourcesRead]);
+
+/** What the stateless era needs from the server beyond a session's needs. */
+export interface StatelessHost extends ServerHost {
+  readonly statelessVersions: readonly StatelessProtocolVersion[];
+  readonly sealer: RequestStateSealer;
+  principalOf(inbound: RequestChannel["inbound"]): string | undefined;
+  cacheHintFor(method: string, params: JsonObject | undefined): { readonly ttlMs: number; readonly cacheScope: "public" | "private" };
+}
+
+/** A round of input: what its `requestState` is bound to, and what the client brought back from the last one. */
+interface Round {
+  readonly binding: StateBinding;
+  readonly state: RoundState | undefined;
+}
+
+function envelopeError(error: unknown): StatelessAnswer {
+  return { error: toWireError(error), envelope: true };
+}
+
+/**
+ * The stateless era's request path: `_meta` read and checked, params validated against the
+ * revision's codec, the caller authorized, the handler run (again, for each round of input), the
+ * result encoded for the revision. Nothing of a request outlives its answer: no session, no
+ * dispatcher, no state in memory between rounds.
+ */
+export class StatelessRequests {
+  readonly #own: ReadonlyMap<string, FeatureHandler>;
+
+  constructor(private readonly host: StatelessHost) {
+    this.#own = new Map<string, FeatureHandler>([
+      [METHODS.serverDiscover, () => this.#discover()],
+      // Only the stateless path runs it, always with its own context.
+      [METHODS.subscriptionsListen, ((params: JsonObject, context: StatelessHandlerContext) => serveListen(this.host, params, context)) as unknown as FeatureHandler],
+    ]);
+  }
+
+  async serve(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
+    let scope: RequestMeta;
+    let validated: JsonObject | undefined;
+    let round: Round | undefined;
+    try {
+      scope = readRequestMeta(params, this.host.statelessVersions);
+      await loadWire();
+      validated = this.#validate(scope.protocolVersion, method, params);
+      await this.#authorize(method, validated, channel);
+      if (ROUND_METHODS.has(method)) round = await this.#openRound(method, validated, channel);
+    } catch (error) {
+      return envelopeError(error);
+    }
+    const profile = PROFILES[scope.protocolVersion];
+    try {
+      const result = round ? await this.#inRounds(round, id, method, validated, scope, channel, profile) : await this.#run(id, method, validated, scope, channel, profile);
+      return { result: this.#encode(method, validated, result) };
+    } catch (error) {
+      const wire = toWireError(error);
+      return { error: wire.code === JSONRPC_ERROR_CODES.RESOURCE_NOT_FOUND ? { ...wire, code: profile.resourceNotFoundCode } : wire, envelope: false };
+    }
+  }
+
+  #validate(version: StatelessProtocolVersion, method: string, params: JsonObject | undefined): JsonObject | undefined {
+    const schemas = wireLayer().codecFor(version).clientRequests[method];
+    if (!schemas) throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, `Method not found: ${method} is not part of protocol revision ${version}`);
+    const checked = schemas.params.validate(params);
+    if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid params for ${method}: ${checked.issues}`);
+    return checked.value as JsonObject | undefined;
+  }
+
+  async #authorize(method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<void> {
+    const authorize = this.host.options.authorize;
+    if (authorize && !(await authorize({ method, params, session: undefined, inbound: channel.inbound }))) throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${method}`);
+  }
+
+  #handler(method: string): FeatureHandler {
+    // The codec admits only the revision's methods: each is one of the era's own or a feature method.
+    return this.#own.get(method) ?? (this.host.featureHandlers().get(method) as FeatureHandler);
+  }
+
+  #run(id: JsonRpcId, method: string, params: JsonObject | undefined, scope: RequestMeta, channel: RequestChannel, profile: RevisionProfile): unknown {
+    const context = new StatelessHandlerContext(id, params?.["_meta"] as JsonObject | undefined, scope, channel, undefined, channel.signal);
+    return this.#handler(method)(params as never, context, profile);
+  }
+
+  /** Runs a handler that may ask for input: to completion, or until it asked for what the client has not answered yet. */
+  async #inRounds(round: Round, id: JsonRpcId, method: string, params: JsonObject | undefined, scope: RequestMeta, channel: RequestChannel, profile: RevisionProfile): Promise<unknown> {
+    const { binding, state } = round;
+    const rounds = new InputRounds(InputRounds.known(state, params?.["inputResponses"] as Record<string, unknown> | undefined), scope.capabilities, profile);
+    const ended = new AbortController();
+    const context = new StatelessHandlerContext(id, params?.["_meta"] as JsonObject | undefined, scope, channel, rounds, AbortSignal.any([channel.signal, ended.signal]));
+    const running = Promise.resolve().then(() => this.#handler(method)(params as never, context, profile));
+    const first = await Promise.race([running.then((value) => ({ value })), rounds.decided.then(() => undefined)]);
+    if (first !== undefined) return first.value;
+    ended.abort(inputRequiredError());
+    rounds.release();
+    // The abandoned run ends as it likes; nobody reads its outcome.
+    running.catch(() => undefined);
+    const requestState = await this.host.sealer.seal(rounds.state, binding);
+    return { resultType: "input_required", inputRequests: Object.fromEntries(rounds.missing), requestState };
+  }
+
+  /** The binding of the round's `requestState`, and the state the client echoed (checked: a tampered, expired or foreign one is refused). */
+  async #openRound(method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<Round> {
+    const binding: StateBinding = { principal: this.host.principalOf(channel.inbound), method, digest: await requestDigest(method, params) };
+    const requestState = params?.["requestState"];
+    if (requestState === undefined) return { binding, state: undefined };
+    const opened = await this.host.sealer.open(requestState, binding);
+    if (!opened.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `requestState rejected (${opened.reason}): retry the request from the start, without it`);
+    return { binding, state: opened.data as RoundState };
+  }
+
+  #discover(): JsonObject {
+    const capabilities = this.host.capabilitiesFor(PROFILES["2026-07-28"]);
+    const instructions = this.host.options.instructions;
+    const result: JsonObject = { supportedVersions: [...this.host.statelessVersions], capabilities: capabilities };
+    if (instructions !== undefined) result["instructions"] = instructions;
+    return result;
+  }
+
+  /** A complete result as the revision has it: `resultType`, the server in `_meta`, caching hints where they belong. */
+  #encode(method: string, params: JsonObject | undefined, value: unknown): JsonObject {
+    const result = value as JsonObject;
+    const meta = { ...(result["_meta"] as JsonObject | undefined), [META_KEYS.serverInfo]: this.host.info as unknown as JsonObject };
+    const encoded: JsonObject = { ...result, resultType: result["resultType"] ?? "complete", _meta: meta };
+    if (encoded["resultType"] === "complete" && CACHEABLE.has(method)) Object.assign(encoded, this.host.cacheHintFor(method, params));
+    return encoded;
+  }
+}

@@ -1,0 +1,111 @@
+import { JSONRPC_VERSION, isStatelessProtocolVersion } from "../../constants/index.js";
+import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
+import { MCPError } from "../../error-codes/mcp-error.js";
+import type { WireMessage } from "../../jsonrpc/dispatcher/classify.js";
+import { STATELESS_HEADERS, checkStatelessHeaders } from "../../protocol/mcp-headers.js";
+import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
+import { claimsStatelessEra, requestedVersion } from "../../server/stateless/request-meta.js";
+import type { RequestChannel } from "../../server/stateless/stateless-context.js";
+import type { StatelessAnswer } from "../../server/stateless/stateless-requests.js";
+import type { JsonRpcId } from "../../types/types.js";
+import { headersWith } from "../headers.js";
+import type { InboundContext } from "../transport/transport.types.js";
+import type { HttpExchange, HttpReply } from "./http-server.types.js";
+import type { PostedMessages } from "./messages.js";
+import { MCP_HEADERS, emptyReply, errorReply, invalidRequestReply, sseHeaders } from "./responses.js";
+import { SseConnection } from "./sse-connection.js";
+import type { StreamableEndpoint } from "./streamable-endpoint.js";
+
+/** HTTP status of a stateless-era error: 404 for an unknown method, 403 for a caller `authorize` refused, 400 for a request refused before its handler ran or for the revision's own codes; 200 with the error in the body otherwise. */
+function statusOf(error: JsonRpcErrorObject, envelope: boolean): number {
+  if (error.code === JSONRPC_ERROR_CODES.METHOD_NOT_FOUND) return 404;
+  if (error.code === JSONRPC_ERROR_CODES.UNAUTHORIZED) return 403;
+  if (envelope || error.code === JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY) return 400;
+  return 200;
+}
+
+function mismatch(message: string, id: JsonRpcId): HttpReply {
+  return errorReply(400, message, { code: JSONRPC_ERROR_CODES.HEADER_MISMATCH, id });
+}
+
+/** Whether a POST belongs to the stateless era: no session named, and its message (or its protocol version header) says 2026-07-28 or later. */
+export function isStatelessEraPost(endpoint: StreamableEndpoint, exchange: HttpExchange, posted: PostedMessages): boolean {
+  if (endpoint.server.statelessVersions.length === 0 || exchange.header(MCP_HEADERS.sessionId) !== null) return false;
+  return isStatelessProtocolVersion(exchange.header(MCP_HEADERS.protocolVersion)) || posted.messages.some((message) => claimsStatelessEra(message.params));
+}
+
+/**
+ * A stateless-era POST: one message; a request is checked against its headers (the protocol
+ * version, `Mcp-Method`, `Mcp-Name`, the tool's `Mcp-Param-*`), served by the server's stateless
+ * request path and answered with JSON — or, once the request sends a notification first (progress,
+ * a log message, a listen stream), with an SSE stream that ends with the answer. No session, no
+ * dispatcher, no transport object; closing the response cancels the request.
+ */
+export async function statelessEraPost(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext, posted: PostedMessages): Promise<HttpReply> {
+  if (posted.batch) return invalidRequestReply("a 2026-07-28 POST carries one JSON-RPC message, not a batch");
+  const message = posted.messages[0] as WireMessage;
+  // Cancellation is closing the response stream in this era: a notification has nothing to act on.
+  if (message.method === undefined) return invalidRequestReply("a client sends requests and notifications, not responses");
+  if (message.id === undefined) return emptyReply(202);
+  const refused = checkHeaders(endpoint, exchange, message);
+  if (refused) return refused;
+  return answer(exchange, inbound, message.id as JsonRpcId, endpoint.options.keepAliveMs ?? 15_000, (channel) => endpoint.server.serveStateless(message.id as JsonRpcId, message.method as string, message.params, channel));
+}
+
+function checkHeaders(endpoint: StreamableEndpoint, exchange: HttpExchange, message: WireMessage): HttpReply | undefined {
+  const version = requestedVersion(message.params);
+  const header = exchange.header(STATELESS_HEADERS.protocolVersion);
+  // A mismatch is told before whether the version is served (the spec's precedence).
+  if (version !== undefined && header !== version) {
+    const why = header === null ? "MCP-Protocol-Version is required and must equal params._meta's protocol version" : `MCP-Protocol-Version ${JSON.stringify(header.slice(0, 64))} differs from params._meta's ${JSON.stringify(version.slice(0, 64))}`;
+    return mismatch(`Header mismatch: ${why}`, message.id as JsonRpcId);
+  }
+  const method = message.method as string;
+  const toolParams = method === "tools/call" ? endpoint.server.headerParamsOf(message.params?.["name"]) : undefined;
+  const problem = checkStatelessHeaders((name) => exchange.header(name), method, message.params, toolParams);
+  return problem === undefined ? undefined : mismatch(`Header mismatch: ${problem}`, message.id as JsonRpcId);
+}
+
+type Serve = (channel: RequestChannel) => Promise<StatelessAnswer>;
+
+/** Answers with JSON unless a notification comes before the answer: then with an event stream. */
+function answer(exchange: HttpExchange, inbound: InboundContext, id: JsonRpcId, keepAliveMs: number, serve: Serve): Promise<HttpReply> {
+  const cancel = new AbortController();
+  let stream: SseConnection | undefined;
+  let reply!: (reply: HttpReply) => void;
+  const replied = new Promise<HttpReply>((resolve) => (reply = resolve));
+  const leave = () => {
+    cancel.abort(new MCPError(MCP_CODES.REQUEST_CANCELLED, "The client closed the response"));
+    // Nobody reads this reply; it only lets the exchange end.
+    if (!stream) reply(emptyReply(499));
+  };
+  const stopWatching = exchange.onClientGone(leave);
+  const write = (data: string): void => {
+    if (!stream) {
+      stream = new SseConnection({ keepAliveMs, onClientGone: leave });
+      stopWatching();
+      reply({ status: 200, headers: sseHeaders({}), body: stream });
+    }
+    stream.write({ event: "message", data });
+  };
+  const channel: RequestChannel = {
+    signal: cancel.signal,
+    inbound,
+    // The request's context sends nothing once its signal fired (the client left).
+    notify: (method, params) => Promise.resolve(write(JSON.stringify({ jsonrpc: JSONRPC_VERSION, method, params }))),
+  };
+  const finish = (answered: StatelessAnswer): void => {
+    const body = JSON.stringify("result" in answered ? { jsonrpc: JSONRPC_VERSION, id, result: answered.result } : { jsonrpc: JSONRPC_VERSION, id, error: answered.error });
+    if (stream) {
+      stream.write({ event: "message", data: body });
+      stream.close();
+      return;
+    }
+    stopWatching();
+    reply({ status: "result" in answered ? 200 : statusOf(answered.error, answered.envelope), headers: headersWith({}, { "content-type": "application/json" }), body });
+  };
+  void serve(channel).then((answered) => {
+    if (!cancel.signal.aborted) finish(answered);
+  });
+  return replied;
+}
