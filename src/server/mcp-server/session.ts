@@ -42,6 +42,9 @@ const LIST_CHANGED: Readonly<Record<ListKind, string>> = {
   prompts: NOTIFICATIONS.promptsListChanged,
 };
 
+let ownMethods: ReadonlyMap<string, SessionMethod> | undefined;
+const served = /* @__PURE__ */ new WeakMap<ServerHost, ReadonlySet<string>>();
+
 /**
  * One client connection of an MCPServer: its negotiated revision, client capabilities, log level,
  * subscriptions and in-flight requests. Nothing here is shared with another session.
@@ -60,53 +63,58 @@ export class ServerSession implements SessionHandle {
   /**
    * The methods a session answers from its own state. They, like the server's feature handlers, are
    * shared by every session: a session registers one function for all of its methods, so it holds
-   * no closure per method.
+   * no closure per method. Built on first use, not as a static field: a class with a static
+   * initializer is kept by bundlers in apps that never use it (a client-only app).
    */
-  static readonly #ownMethods: ReadonlyMap<string, SessionMethod> = new Map<string, SessionMethod>([
-    [METHODS.initialize, { beforeInitialize: true, run: (session, params: InitializeRequestParams) => session.#initialize(params) }],
-    // Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {} as well
-    [METHODS.ping, { beforeInitialize: true, run: () => ({}) }],
-    [
-      METHODS.loggingSetLevel,
-      {
-        beforeInitialize: false,
-        run: (session, params: { level: LoggingLevel }) => {
-          session.#logLevel = params.level;
-          return {};
-        },
-      },
-    ],
-    [
-      METHODS.resourcesSubscribe,
-      {
-        beforeInitialize: false,
-        run: (session, params: { uri: string }) => {
-          session.subscriptions.add(params.uri);
-          return {};
-        },
-      },
-    ],
-    [
-      METHODS.resourcesUnsubscribe,
-      {
-        beforeInitialize: false,
-        run: (session, params: { uri: string }) => {
-          session.subscriptions.delete(params.uri);
-          return {};
-        },
-      },
-    ],
-  ]);
+  static #ownMethods(): ReadonlyMap<string, SessionMethod> {
+    return (ownMethods ??= ServerSession.#buildOwnMethods());
+  }
 
-  static readonly #served = new WeakMap<ServerHost, ReadonlySet<string>>();
+  static #buildOwnMethods(): ReadonlyMap<string, SessionMethod> {
+    return new Map<string, SessionMethod>([
+      [METHODS.initialize, { beforeInitialize: true, run: (session, params: InitializeRequestParams) => session.#initialize(params) }],
+      // Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {} as well
+      [METHODS.ping, { beforeInitialize: true, run: () => ({}) }],
+      [
+        METHODS.loggingSetLevel,
+        {
+          beforeInitialize: false,
+          run: (session, params: { level: LoggingLevel }) => {
+            session.#logLevel = params.level;
+            return {};
+          },
+        },
+      ],
+      [
+        METHODS.resourcesSubscribe,
+        {
+          beforeInitialize: false,
+          run: (session, params: { uri: string }) => {
+            session.subscriptions.add(params.uri);
+            return {};
+          },
+        },
+      ],
+      [
+        METHODS.resourcesUnsubscribe,
+        {
+          beforeInitialize: false,
+          run: (session, params: { uri: string }) => {
+            session.subscriptions.delete(params.uri);
+            return {};
+          },
+        },
+      ],
+    ]);
+  }
 
   /** Every method a session of `host` answers: one set per server, shared by its sessions. */
   static #servedBy(host: ServerHost): ReadonlySet<string> {
-    let methods = ServerSession.#served.get(host);
+    let methods = served.get(host);
     // Stryker disable next-line ConditionalExpression: a set built afresh for every session holds the same methods (the server's handlers are built once)
     if (!methods) {
-      methods = new Set([...ServerSession.#ownMethods.keys(), ...host.featureHandlers().keys(), METHODS.serverDiscover, METHODS.subscriptionsListen]);
-      ServerSession.#served.set(host, methods);
+      methods = new Set([...ServerSession.#ownMethods().keys(), ...host.featureHandlers().keys(), METHODS.serverDiscover, METHODS.subscriptionsListen]);
+      served.set(host, methods);
     }
     return methods;
   }
@@ -256,7 +264,7 @@ export class ServerSession implements SessionHandle {
   /** Runs a method's handler; what it throws (also synchronously) becomes the dispatcher's error response. */
   #run(params: unknown, request: RequestContext): unknown {
     const method = request.method;
-    const own = ServerSession.#ownMethods.get(method);
+    const own = ServerSession.#ownMethods().get(method);
     if (!own?.beforeInitialize && !this.#client) throw new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} before initialize: the session is not initialized`);
     const context = new SessionHandlerContext(this, request);
     // Only the methods of the two tables are registered, so a method not in the first is in the second.
