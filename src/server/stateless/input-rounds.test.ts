@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { streamableHttpHandler } from "../../transport/http-server/streamable-handler.js";
+import { JsonRpcError } from "../../error-codes/mcp-error.js";
 import { MCPServer } from "../mcp-server/mcp-server.js";
+import { urlElicitationRequired } from "../mcp-server/url-elicitation.js";
 import type { MCPServerOptions } from "../mcp-server/mcp-server.types.js";
 import { answerOf, modernRequest } from "./stateless.test-helpers.js";
 
@@ -124,6 +126,32 @@ describe("multi-round-trip requests (2026-07-28): one input API, the handler run
     expect(wrongKey.answer.result).toMatchObject({ resultType: "input_required", inputRequests: { user_name: expect.any(Object) } });
     const extra = await call(handler, 2, { name: "hello", arguments: {}, inputResponses: { user_name: { action: "accept", content: { name: "Al" } }, extra: { action: "decline" } } });
     expect(extra.answer.result).toMatchObject({ resultType: "complete" });
+  });
+
+  it("turns a handler's -32042 (URL elicitation required) into a round of URL elicitations, never the code itself", async () => {
+    const server = new MCPServer({ name: "url", version: "1" });
+    let done = false;
+    server.tool("connect", { description: "needs the user to sign in first" }, async (_args, ctx) => {
+      await ctx.elicitInput({ message: "Your name?", requestedSchema: NAME_SCHEMA }, { key: "who" });
+      if (!done) throw urlElicitationRequired([{ mode: "url", elicitationId: "e1", url: "https://example.com/login", message: "Sign in" }]);
+      return { content: [{ type: "text", text: "connected" }] };
+    });
+    server.tool("plain-error", { description: "a protocol error" }, () => {
+      throw new JsonRpcError(-32602, "bad input");
+    });
+    const handler = streamableHttpHandler(server);
+    handlers.push(handler);
+    const answered = { who: { action: "accept", content: { name: "Al" } } };
+    const first = await call(handler, 1, { name: "connect", arguments: {}, inputResponses: answered }, { elicitation: { form: {}, url: {} } });
+    expect(first.answer.result).toMatchObject({ resultType: "input_required", inputRequests: { "url-0": { method: "elicitation/create", params: { mode: "url", url: "https://example.com/login", message: "Sign in" } } } });
+    expect(first.answer.result?.inputRequests?.["url-0"]?.params).not.toHaveProperty("elicitationId");
+    done = true;
+    const second = await call(handler, 2, { name: "connect", arguments: {}, inputResponses: { "url-0": { action: "accept" } }, requestState: first.answer.result?.requestState }, { elicitation: { form: {}, url: {} } });
+    expect(second.answer.result).toMatchObject({ resultType: "complete", content: [{ text: "connected" }] });
+    done = false;
+    const formOnly = await call(handler, 3, { name: "connect", arguments: {}, inputResponses: answered }, { elicitation: { form: {} } });
+    expect([formOnly.status, formOnly.answer.error]).toEqual([400, { code: -32021, message: expect.stringContaining("elicitation.url"), data: { requiredCapabilities: { elicitation: { url: {} } } } }]);
+    expect((await call(handler, 4, { name: "plain-error", arguments: {} })).answer.error).toMatchObject({ code: -32602, message: "bad input" });
   });
 
   it("works for prompts too", async () => {

@@ -4,7 +4,7 @@ import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { ClientCapabilities } from "../../schemas/schemas.js";
 import type { JsonObject } from "../../types/types.js";
 import { checkInputAnswer } from "../core/input-answers.js";
-import { missingCapabilityFor } from "../core/input-capabilities.js";
+import { missingCapabilityFor, type MissingCapability } from "../core/input-capabilities.js";
 
 /** One request for input as it goes into `inputRequests`. */
 export interface InputRequest {
@@ -16,6 +16,11 @@ export interface InputRequest {
 export interface RoundState {
   readonly answers: Readonly<Record<string, unknown>>;
   readonly asked: readonly string[];
+}
+
+/** The refusal of a request for input the client cannot answer: -32021 naming what it lacks. */
+export function missingCapabilityError(lacking: MissingCapability): JsonRpcError {
+  return new JsonRpcError(JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY, `The request did not declare the ${lacking.name} client capability`, { requiredCapabilities: lacking.required });
 }
 
 /** What the handler's pending requests for input are rejected with once the round's answer is decided. */
@@ -69,9 +74,7 @@ export class InputRounds {
     const name = key ?? `${method.split("/")[0] as string}-${this.#asked}`;
     this.#asked++;
     const lacking = missingCapabilityFor(method, params, this.capabilities, this.profile);
-    if (lacking) {
-      return Promise.reject(new JsonRpcError(JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY, `The request did not declare the ${lacking.name} client capability`, { requiredCapabilities: lacking.required }));
-    }
+    if (lacking) return Promise.reject(missingCapabilityError(lacking));
     if (this.#known.has(name)) {
       try {
         const answer = checkInputAnswer(method, params, this.#known.get(name));

@@ -6,7 +6,8 @@ import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
 import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
 import type { FeatureHandler, ServerHost } from "../mcp-server/server-host.js";
-import { InputRounds, inputRequiredError, type RoundState } from "./input-rounds.js";
+import { missingCapabilityFor } from "../core/input-capabilities.js";
+import { InputRounds, inputRequiredError, missingCapabilityError, type RoundState } from "./input-rounds.js";
 import { serveListen } from "./listen.js";
 import { readRequestMeta, type RequestMeta } from "./request-meta.js";
 import { requestDigest, type RequestStateSealer, type StateBinding } from "./request-state.js";
@@ -109,14 +110,30 @@ export class StatelessRequests {
     const ended = new AbortController();
     const context = new StatelessHandlerContext(id, params?.["_meta"] as JsonObject | undefined, scope, channel, rounds, AbortSignal.any([channel.signal, ended.signal]));
     const running = Promise.resolve().then(() => this.#handler(method)(params as never, context, profile));
-    const first = await Promise.race([running.then((value) => ({ value })), rounds.decided.then(() => undefined)]);
-    if (first !== undefined) return first.value;
+    const first = await Promise.race([running.then((value) => ({ value }), (error: unknown) => ({ error })), rounds.decided.then(() => undefined)]);
+    if (first !== undefined) return "value" in first ? first.value : this.#urlRound(first.error, rounds, binding, scope, profile);
     ended.abort(inputRequiredError());
     rounds.release();
     // The abandoned run ends as it likes; nobody reads its outcome.
     running.catch(() => undefined);
     const requestState = await this.host.sealer.seal(rounds.state, binding);
     return { resultType: "input_required", inputRequests: Object.fromEntries(rounds.missing), requestState };
+  }
+
+  /**
+   * A handler written for 2025-11-25 throws -32042 (`urlElicitationRequired`) until the user went
+   * through the URL flow; this era has no such code: its faithful form is a round asking for those
+   * URL elicitations (never sent to a client that did not declare URL mode). Anything else is rethrown.
+   */
+  async #urlRound(error: unknown, rounds: InputRounds, binding: StateBinding, scope: RequestMeta, profile: RevisionProfile): Promise<unknown> {
+    if (!(error instanceof JsonRpcError && error.code === JSONRPC_ERROR_CODES.URL_ELICITATION_REQUIRED)) throw error;
+    const lacking = missingCapabilityFor(METHODS.elicitationCreate, { mode: "url" }, scope.capabilities, profile);
+    if (lacking) throw missingCapabilityError(lacking);
+    const elicitations = (error.data as { elicitations: JsonObject[] }).elicitations;
+    // The revision's URL elicitations have no id: the client learns the outcome by retrying.
+    const inputRequests = Object.fromEntries(elicitations.map(({ elicitationId: _id, ...params }, index) => [`url-${index}`, { method: METHODS.elicitationCreate, params }]));
+    const requestState = await this.host.sealer.seal({ answers: rounds.state.answers, asked: Object.keys(inputRequests) }, binding);
+    return { resultType: "input_required", inputRequests, requestState };
   }
 
   /** The binding of the round's `requestState`, and the state the client echoed (checked: a tampered, expired or foreign one is refused). */
