@@ -18,10 +18,20 @@ export const MODULES = {
   },
   "mcp-server": {
     mutate: [
-      "src/server/mcp-server/{mcp-server,session,server-host,handler-context,tools,resources,prompts,completion,pagination,registry,url-elicitation,revision-rules}.ts",
+      "src/server/mcp-server/{mcp-server,session,server-host,handler-context,tools,resources,prompts,completion,pagination,registry,url-elicitation}.ts",
+      "src/server/core/{input-answers,input-capabilities}.ts",
     ],
     tests: UNIT,
   },
+  "stateless-server": {
+    mutate: [
+      "src/server/stateless/{stateless-requests,stateless-context,input-rounds,listen,request-meta,request-state,base64url}.ts",
+      "src/transport/http-server/stateless-era-post.ts",
+      "src/stores/{change-feed,request-state-keys}.ts",
+    ],
+    tests: UNIT,
+  },
+  protocol: { mutate: ["src/protocol/{profiles,revision-features,downgrade,downgrade-items,downgrade-requests,mcp-headers,header-params,header-encoding}.ts"], tests: UNIT },
   "mcp-client": {
     mutate: ["src/client/mcp-client/{mcp-client,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output}.ts"],
     tests: "mutation/vitest.client.config.ts",
