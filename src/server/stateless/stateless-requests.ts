@@ -9,7 +9,9 @@ import type { FeatureHandler, ServerHost } from "../mcp-server/server-host.js";
 import { missingCapabilityFor } from "../core/input-capabilities.js";
 import { InputRounds, inputRequiredError, missingCapabilityError, type RoundState } from "./input-rounds.js";
 import { serveListen } from "./listen.js";
-import { readRequestMeta, type RequestMeta } from "./request-meta.js";
+import { readRequestMeta, requestedVersion, type RequestMeta } from "./request-meta.js";
+import { connectionTelemetry } from "../../telemetry/telemetry-loader.js";
+import type { RequestOutcome } from "../../events/events.js";
 import { requestDigest, type RequestStateSealer, type StateBinding } from "./request-state.js";
 import { StatelessHandlerContext, type RequestChannel } from "./stateless-context.js";
 
@@ -57,7 +59,21 @@ export class StatelessRequests {
     ]);
   }
 
+  /** One request, recorded as the dispatcher records a session's: a span and metrics (when OpenTelemetry is in use), and the server's events. */
   async serve(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
+    const { events, telemetry } = this.host.options;
+    const record = (telemetry === undefined ? await connectionTelemetry() : telemetry)?.incomingRequest({ side: "server", method, id, params, protocolVersion: requestedVersion(params) });
+    const startedAt = events ? performance.now() : 0;
+    events?.emit("request:received", { side: "server", method, id });
+    const answer = await (record ? record.run(() => this.#answer(id, method, params, channel)) : this.#answer(id, method, params, channel));
+    const outcome: RequestOutcome = channel.signal.aborted ? "cancelled" : "result" in answer ? "success" : "error";
+    if ("error" in answer && outcome === "error") record?.end("error", { type: String(answer.error.code), code: answer.error.code, message: answer.error.message });
+    else record?.end(outcome);
+    events?.emit("request:completed", { side: "server", method, id, durationMs: performance.now() - startedAt, outcome });
+    return answer;
+  }
+
+  async #answer(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
     let scope: RequestMeta;
     let validated: JsonObject | undefined;
     let round: Round | undefined;

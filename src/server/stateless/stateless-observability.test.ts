@@ -1,0 +1,34 @@
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { describe, expect, it } from "vitest";
+
+import { EventBus, type MCPEventMap } from "../../events/events.js";
+import { Telemetry } from "../../telemetry/telemetry.js";
+import { streamableHttpHandler } from "../../transport/http-server/streamable-handler.js";
+import { MCPServer } from "../mcp-server/mcp-server.js";
+import { modernRequest } from "./stateless.test-helpers.js";
+
+describe("stateless-era requests are observed as session requests are", () => {
+  it("records a SERVER span per request (the trace context from _meta) and the server's request events", async () => {
+    const exporter = new InMemorySpanExporter();
+    const telemetry = new Telemetry({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }), propagator: new W3CTraceContextPropagator() });
+    const events = new EventBus<MCPEventMap>();
+    const seen: string[] = [];
+    events.on("request:received", ({ method, id }) => seen.push(`received ${method} ${String(id)}`));
+    events.on("request:completed", ({ method, outcome, durationMs }) => seen.push(`completed ${method} ${outcome} ${typeof durationMs}`));
+    const server = new MCPServer({ name: "observed", version: "1" }, { telemetry, events });
+    server.tool("ok", { description: "fine" }, () => ({ content: [] }));
+    const handler = streamableHttpHandler(server);
+    const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    await (await handler.fetch(modernRequest(1, "tools/call", { name: "ok", arguments: {} }, { extra: { traceparent } }))).text();
+    await (await handler.fetch(modernRequest(2, "tools/call", { name: "missing", arguments: {} }))).text();
+    await handler.close();
+    expect(seen).toEqual(["received tools/call 1", "completed tools/call success number", "received tools/call 2", "completed tools/call error number"]);
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((span) => [span.name, span.attributes["mcp.protocol.version"], span.attributes["error.type"]])).toEqual([
+      ["tools/call ok", "2026-07-28", undefined],
+      ["tools/call missing", "2026-07-28", "-32602"],
+    ]);
+    expect(spans[0]?.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
+  });
+});
