@@ -9,6 +9,8 @@ import type { RequestMeta } from "./request-meta.js";
 /** Where a stateless-era request's notifications go: its own response stream (HTTP) or its connection (stdio), never elsewhere. */
 export interface RequestChannel {
   readonly signal: AbortSignal;
+  /** The connection records the request itself (a dispatcher's span, metrics and events): the request path does not again. */
+  readonly recorded?: boolean;
   readonly inbound: InboundContext | undefined;
   notify(method: string, params: JsonObject): Promise<void>;
 }

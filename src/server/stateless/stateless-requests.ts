@@ -61,6 +61,7 @@ export class StatelessRequests {
 
   /** One request, recorded as the dispatcher records a session's: a span and metrics (when OpenTelemetry is in use), and the server's events. */
   async serve(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
+    if (channel.recorded) return this.#answer(id, method, params, channel);
     const { events, telemetry } = this.host.options;
     const record = (telemetry === undefined ? await connectionTelemetry() : telemetry)?.incomingRequest({ side: "server", method, id, params, protocolVersion: requestedVersion(params) });
     const startedAt = events ? performance.now() : 0;
