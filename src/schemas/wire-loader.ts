@@ -22,6 +22,11 @@ export function loadWire(): Promise<Wire> {
   return wire.load();
 }
 
+/** Whether the wire layer is loaded (a request path that loads it itself skips the wait once it is). */
+export function wireLoaded(): boolean {
+  return wire.current() !== undefined;
+}
+
 /** The wire layer, loaded by a connection; what runs before any asks to connect first. */
 export function wireLayer(): Wire {
   const layer = wire.current();

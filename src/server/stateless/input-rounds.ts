@@ -18,6 +18,8 @@ export interface RoundState {
   readonly asked: readonly string[];
 }
 
+const NOTHING_KNOWN: ReadonlyMap<string, unknown> = new Map();
+
 /** The refusal of a request for input the client cannot answer: -32021 naming what it lacks. */
 export function missingCapabilityError(lacking: MissingCapability): JsonRpcError {
   return new JsonRpcError(JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY, `The request did not declare the ${lacking.name} client capability`, { requiredCapabilities: lacking.required });
@@ -32,7 +34,7 @@ export function inputRequiredError(): MCPError {
  * The requests for input of one run of a handler in the stateless era. An input the client already
  * answered (in this request's `inputResponses`, or in an earlier round, carried in `requestState`)
  * resolves at once; one it did not is collected, and once the handler has asked for everything it
- * asks for in the same turn, `decided` resolves: the request is answered `input_required` with all of
+ * asks for in the same turn, the `whenDecided` callback runs: the request is answered `input_required` with all of
  * them, and the handler's run is abandoned (its pending inputs reject, its signal fires).
  */
 export class InputRounds {
@@ -41,9 +43,8 @@ export class InputRounds {
   readonly #missing = new Map<string, InputRequest>();
   readonly #waiting: ((error: MCPError) => void)[] = [];
   #asked = 0;
-  #decide!: () => void;
-  /** Resolves once the round needs the client: a macrotask after the first unanswered input, so inputs asked together land in one round. */
-  readonly decided = new Promise<void>((resolve) => (this.#decide = resolve));
+  /** Told once the round needs the client: a macrotask after the first unanswered input, so inputs asked together land in one round. */
+  whenDecided: () => void = () => undefined;
 
   constructor(
     known: ReadonlyMap<string, unknown>,
@@ -54,7 +55,9 @@ export class InputRounds {
   }
 
   /** The known answers: those of earlier rounds, and this request's `inputResponses` to what the last round asked (extra keys are ignored). */
-  static known(state: RoundState | undefined, responses: Readonly<Record<string, unknown>> | undefined): Map<string, unknown> {
+  static known(state: RoundState | undefined, responses: Readonly<Record<string, unknown>> | undefined): ReadonlyMap<string, unknown> {
+    // Most calls are first rounds: nothing known, nothing to build.
+    if (!state && !responses) return NOTHING_KNOWN;
     const known = new Map<string, unknown>(state ? Object.entries(state.answers) : []);
     const asked = state ? new Set(state.asked) : undefined;
     for (const [key, answer] of Object.entries(responses ?? {})) if (!asked || asked.has(key)) known.set(key, answer);
@@ -84,7 +87,7 @@ export class InputRounds {
         return Promise.reject(new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `inputResponses["${name}"]: ${describeThrown(error)}`));
       }
     }
-    if (this.#missing.size === 0) setTimeout(() => this.#decide(), 0);
+    if (this.#missing.size === 0) setTimeout(() => this.whenDecided(), 0);
     this.#missing.set(name, params === undefined ? { method, params: {} } : { method, params });
     return new Promise((_resolve, reject) => this.#waiting.push(reject));
   }

@@ -24,20 +24,46 @@ export class StatelessHandlerContext implements HandlerContext {
   readonly logLevel: LoggingLevel | undefined;
   readonly #progressToken: ProgressToken | undefined;
 
+  /** Why the run was abandoned (its round went to the client); undefined while it counts. */
+  #endedBy: Error | undefined;
+  #ending: AbortController | undefined;
+  #signal: AbortSignal | undefined;
+
   constructor(
     readonly requestId: JsonRpcId,
     readonly meta: JsonObject | undefined,
     scope: RequestMeta,
     readonly channel: RequestChannel,
     private readonly rounds: InputRounds | undefined,
-    /** The signal the handler sees: the channel's, and the end of its round. */
-    readonly signal: AbortSignal,
   ) {
     this.protocolVersion = scope.protocolVersion;
     this.client = { info: scope.clientInfo, capabilities: scope.capabilities };
     this.logLevel = scope.logLevel;
     const token = meta?.["progressToken"];
     this.#progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
+  }
+
+  /**
+   * Fires when the client leaves or (a run that may ask for input) when the request is answered
+   * `input_required` without it. Made when first read: most handlers never read it.
+   */
+  get signal(): AbortSignal {
+    if (this.#signal) return this.#signal;
+    if (!this.rounds) return (this.#signal = this.channel.signal);
+    this.#ending = new AbortController();
+    if (this.#endedBy) this.#ending.abort(this.#endedBy);
+    return (this.#signal = AbortSignal.any([this.channel.signal, this.#ending.signal]));
+  }
+
+  /** The run is abandoned: its signal fires, and it sends nothing more. */
+  end(reason: Error): void {
+    this.#endedBy = reason;
+    this.#ending?.abort(reason);
+  }
+
+  /** Whether nothing may be sent for the request any more. */
+  get #over(): boolean {
+    return this.#endedBy !== undefined || this.channel.signal.aborted;
   }
 
   get inbound(): InboundContext | undefined {
@@ -49,7 +75,7 @@ export class StatelessHandlerContext implements HandlerContext {
   }
 
   async progress(progress: number, total?: number, message?: string): Promise<void> {
-    if (this.#progressToken === undefined || this.signal.aborted) return;
+    if (this.#progressToken === undefined || this.#over) return;
     const params: JsonObject = { progressToken: this.#progressToken, progress };
     if (total !== undefined) params["total"] = total;
     if (message !== undefined) params["message"] = message;
@@ -59,7 +85,7 @@ export class StatelessHandlerContext implements HandlerContext {
   /** Only when the request named a level, and only at or above it. */
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     const threshold = this.logLevel;
-    if (threshold === undefined || this.signal.aborted || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(threshold)) return;
+    if (threshold === undefined || this.#over || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(threshold)) return;
     await this.channel.notify(NOTIFICATIONS.message, logger === undefined ? { level, data: data } : { level, logger, data: data });
   }
 

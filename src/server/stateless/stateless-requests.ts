@@ -3,14 +3,15 @@ import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js
 import { JsonRpcError, MCPError, toWireError } from "../../error-codes/mcp-error.js";
 import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
-import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
+import { loadWire, wireLayer, wireLoaded } from "../../schemas/wire-loader.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
+import type { MCPServerOptions } from "../mcp-server/mcp-server.types.js";
 import type { FeatureHandler, ServerHost } from "../mcp-server/server-host.js";
 import { missingCapabilityFor } from "../core/input-capabilities.js";
 import { InputRounds, inputRequiredError, missingCapabilityError, type RoundState } from "./input-rounds.js";
 import { serveListen } from "./listen.js";
 import { readRequestMeta, requestedVersion, type RequestMeta } from "./request-meta.js";
-import { connectionTelemetry } from "../../telemetry/telemetry-loader.js";
+import { connectionTelemetry, openTelemetryInUse } from "../../telemetry/telemetry-loader.js";
 import type { RequestOutcome } from "../../events/events.js";
 import { requestDigest, type RequestStateSealer, type StateBinding } from "./request-state.js";
 import { StatelessHandlerContext, type RequestChannel } from "./stateless-context.js";
@@ -34,7 +35,7 @@ export interface StatelessHost extends ServerHost {
 
 /** A round of input: what its `requestState` is bound to, and what the client brought back from the last one. */
 interface Round {
-  readonly binding: StateBinding;
+  readonly binding: () => Promise<StateBinding>;
   readonly state: RoundState | undefined;
 }
 
@@ -63,7 +64,10 @@ export class StatelessRequests {
   async serve(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
     if (channel.recorded) return this.#answer(id, method, params, channel);
     const { events, telemetry } = this.host.options;
-    const record = (telemetry === undefined ? await connectionTelemetry() : telemetry)?.incomingRequest({ side: "server", method, id, params, protocolVersion: requestedVersion(params) });
+    // Without OpenTelemetry in the process there is nothing to load or wait for.
+    const chosen = telemetry === undefined ? (openTelemetryInUse() ? await connectionTelemetry() : undefined) : telemetry;
+    const record = chosen?.incomingRequest({ side: "server", method, id, params, protocolVersion: requestedVersion(params) });
+    if (!record && !events) return this.#answer(id, method, params, channel);
     const startedAt = events ? performance.now() : 0;
     events?.emit("request:received", { side: "server", method, id });
     const answer = await (record ? record.run(() => this.#answer(id, method, params, channel)) : this.#answer(id, method, params, channel));
@@ -80,9 +84,9 @@ export class StatelessRequests {
     let round: Round | undefined;
     try {
       scope = readRequestMeta(params, this.host.statelessVersions);
-      await loadWire();
+      if (!wireLoaded()) await loadWire();
       validated = this.#validate(scope.protocolVersion, method, params);
-      await this.#authorize(method, validated, channel);
+      if (this.host.options.authorize) await this.#authorize(method, validated, channel);
       if (ROUND_METHODS.has(method)) round = await this.#openRound(method, validated, channel);
     } catch (error) {
       return envelopeError(error);
@@ -106,8 +110,8 @@ export class StatelessRequests {
   }
 
   async #authorize(method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<void> {
-    const authorize = this.host.options.authorize;
-    if (authorize && !(await authorize({ method, params, session: undefined, inbound: channel.inbound }))) throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${method}`);
+    const authorize = this.host.options.authorize as NonNullable<MCPServerOptions["authorize"]>;
+    if (!(await authorize({ method, params, session: undefined, inbound: channel.inbound }))) throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${method}`);
   }
 
   #handler(method: string): FeatureHandler {
@@ -116,24 +120,28 @@ export class StatelessRequests {
   }
 
   #run(id: JsonRpcId, method: string, params: JsonObject | undefined, scope: RequestMeta, channel: RequestChannel, profile: RevisionProfile): unknown {
-    const context = new StatelessHandlerContext(id, params?.["_meta"] as JsonObject | undefined, scope, channel, undefined, channel.signal);
+    const context = new StatelessHandlerContext(id, params?.["_meta"] as JsonObject | undefined, scope, channel, undefined);
     return this.#handler(method)(params as never, context, profile);
   }
 
   /** Runs a handler that may ask for input: to completion, or until it asked for what the client has not answered yet. */
   async #inRounds(round: Round, id: JsonRpcId, method: string, params: JsonObject | undefined, scope: RequestMeta, channel: RequestChannel, profile: RevisionProfile): Promise<unknown> {
-    const { binding, state } = round;
-    const rounds = new InputRounds(InputRounds.known(state, params?.["inputResponses"] as Record<string, unknown> | undefined), scope.capabilities, profile);
-    const ended = new AbortController();
-    const context = new StatelessHandlerContext(id, params?.["_meta"] as JsonObject | undefined, scope, channel, rounds, AbortSignal.any([channel.signal, ended.signal]));
-    const running = Promise.resolve().then(() => this.#handler(method)(params as never, context, profile));
-    const first = await Promise.race([running.then((value) => ({ value }), (error: unknown) => ({ error })), rounds.decided.then(() => undefined)]);
-    if (first !== undefined) return "value" in first ? first.value : this.#urlRound(first.error, rounds, binding, scope, profile);
-    ended.abort(inputRequiredError());
+    const rounds = new InputRounds(InputRounds.known(round.state, params?.["inputResponses"] as Record<string, unknown> | undefined), scope.capabilities, profile);
+    const context = new StatelessHandlerContext(id, params?.["_meta"] as JsonObject | undefined, scope, channel, rounds);
+    let running: Promise<unknown>;
+    try {
+      running = Promise.resolve(this.#handler(method)(params as never, context, profile));
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    const first = await new Promise<{ value: unknown } | { error: unknown } | undefined>((resolve) => {
+      running.then((value) => resolve({ value }), (error: unknown) => resolve({ error }));
+      rounds.whenDecided = () => resolve(undefined);
+    });
+    if (first !== undefined) return "value" in first ? first.value : this.#urlRound(first.error, rounds, round, scope, profile);
+    context.end(inputRequiredError());
     rounds.release();
-    // The abandoned run ends as it likes; nobody reads its outcome.
-    running.catch(() => undefined);
-    const requestState = await this.host.sealer.seal(rounds.state, binding);
+    const requestState = await this.host.sealer.seal(rounds.state, await round.binding());
     return { resultType: "input_required", inputRequests: Object.fromEntries(rounds.missing), requestState };
   }
 
@@ -142,23 +150,25 @@ export class StatelessRequests {
    * through the URL flow; this era has no such code: its faithful form is a round asking for those
    * URL elicitations (never sent to a client that did not declare URL mode). Anything else is rethrown.
    */
-  async #urlRound(error: unknown, rounds: InputRounds, binding: StateBinding, scope: RequestMeta, profile: RevisionProfile): Promise<unknown> {
+  async #urlRound(error: unknown, rounds: InputRounds, round: Round, scope: RequestMeta, profile: RevisionProfile): Promise<unknown> {
     if (!(error instanceof JsonRpcError && error.code === JSONRPC_ERROR_CODES.URL_ELICITATION_REQUIRED)) throw error;
     const lacking = missingCapabilityFor(METHODS.elicitationCreate, { mode: "url" }, scope.capabilities, profile);
     if (lacking) throw missingCapabilityError(lacking);
     const elicitations = (error.data as { elicitations: JsonObject[] }).elicitations;
     // The revision's URL elicitations have no id: the client learns the outcome by retrying.
     const inputRequests = Object.fromEntries(elicitations.map(({ elicitationId: _id, ...params }, index) => [`url-${index}`, { method: METHODS.elicitationCreate, params }]));
-    const requestState = await this.host.sealer.seal({ answers: rounds.state.answers, asked: Object.keys(inputRequests) }, binding);
+    const requestState = await this.host.sealer.seal({ answers: rounds.state.answers, asked: Object.keys(inputRequests) }, await round.binding());
     return { resultType: "input_required", inputRequests, requestState };
   }
 
   /** The binding of the round's `requestState`, and the state the client echoed (checked: a tampered, expired or foreign one is refused). */
   async #openRound(method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<Round> {
-    const binding: StateBinding = { principal: this.host.principalOf(channel.inbound), method, digest: await requestDigest(method, params) };
+    // The digest (a SHA-256 off the thread) is made only for a state to open or to seal: most calls need neither.
+    let made: Promise<StateBinding> | undefined;
+    const binding = (): Promise<StateBinding> => (made ??= requestDigest(method, params).then((digest) => ({ principal: this.host.principalOf(channel.inbound), method, digest })));
     const requestState = params?.["requestState"];
     if (requestState === undefined) return { binding, state: undefined };
-    const opened = await this.host.sealer.open(requestState, binding);
+    const opened = await this.host.sealer.open(requestState, await binding());
     if (!opened.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `requestState rejected (${opened.reason}): retry the request from the start, without it`);
     return { binding, state: opened.data as RoundState };
   }

@@ -107,13 +107,13 @@ describe("MCPServer: stateless-era settings", () => {
 
 function contextOf(signal: AbortSignal): StatelessHandlerContext {
   const channel = { signal, inbound: undefined, notify: () => Promise.resolve() };
-  return new StatelessHandlerContext(3, undefined, { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: undefined, logLevel: undefined }, channel, undefined, signal);
+  return new StatelessHandlerContext(3, undefined, { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: undefined, logLevel: undefined }, channel, undefined);
 }
 
 function recording(logLevel: "info" | undefined, signal: AbortSignal = new AbortController().signal) {
   const sent: unknown[] = [];
   const channel = { signal, inbound: undefined, notify: (method: string, params: Record<string, unknown>) => Promise.resolve(void sent.push([method, params])) };
-  const context = new StatelessHandlerContext(1, undefined, { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: undefined, logLevel }, channel, undefined, signal);
+  const context = new StatelessHandlerContext(1, undefined, { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: undefined, logLevel }, channel, undefined);
   return { context, sent };
 }
 

@@ -70,12 +70,15 @@ type Serve = (channel: RequestChannel) => Promise<StatelessAnswer>;
 
 /** Answers with JSON unless a notification comes before the answer: then with an event stream. */
 function answer(exchange: HttpExchange, inbound: InboundContext, id: JsonRpcId, keepAliveMs: number, serve: Serve): Promise<HttpReply> {
-  const cancel = new AbortController();
+  // The request's abort signal is made when something reads it (most requests end before their client could leave).
+  let controller: AbortController | undefined;
+  let cancelled: MCPError | undefined;
   let stream: SseConnection | undefined;
   let reply!: (reply: HttpReply) => void;
   const replied = new Promise<HttpReply>((resolve) => (reply = resolve));
   const leave = () => {
-    cancel.abort(new MCPError(MCP_CODES.REQUEST_CANCELLED, "The client closed the response"));
+    cancelled = new MCPError(MCP_CODES.REQUEST_CANCELLED, "The client closed the response");
+    controller?.abort(cancelled);
     // Nobody reads this reply; it only lets the exchange end.
     if (!stream) reply(emptyReply(499));
   };
@@ -89,7 +92,13 @@ function answer(exchange: HttpExchange, inbound: InboundContext, id: JsonRpcId, 
     stream.write({ event: "message", data });
   };
   const channel: RequestChannel = {
-    signal: cancel.signal,
+    get signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (cancelled) controller.abort(cancelled);
+      }
+      return controller.signal;
+    },
     inbound,
     // The request's context sends nothing once its signal fired (the client left).
     notify: (method, params) => Promise.resolve(write(JSON.stringify({ jsonrpc: JSONRPC_VERSION, method, params }))),
@@ -105,7 +114,7 @@ function answer(exchange: HttpExchange, inbound: InboundContext, id: JsonRpcId, 
     reply({ status: "result" in answered ? 200 : statusOf(answered.error, answered.envelope), headers: headersWith({}, { "content-type": "application/json" }), body });
   };
   void serve(channel).then((answered) => {
-    if (!cancel.signal.aborted) finish(answered);
+    if (!cancelled) finish(answered);
   });
   return replied;
 }
