@@ -1,11 +1,23 @@
 #!/usr/bin/env node
-// A standalone loop for `node --cpu-prof bench/profile.mjs <ours|sdk1|sdk2|limit> <echo|ping> [count]`:
-// one contender, in-process, so a profile shows only its hot path. Prints µs per call (CPU).
+// A standalone loop for `node --cpu-prof bench/profile.mjs <contender> <what> [count]`, so a profile
+// shows only one contender's hot path. Prints µs per call (CPU).
+//   echo | ping      ours, sdk1, sdk2 or limit in-process (client and server).
+//   http-2026        ours, sdk2 or limit: the 2026-07-28 HTTP row, server and the shared raw client in this process.
+//   lines-2026       ours only: our server in-process, fed the stdio 2026-07-28 row's JSON lines (no child).
+//   lines-session    the same lines in the session era (initialize, then plain tools/call).
 import { IN_PROCESS, sequentialCalls, sequentialPings } from "./scenarios/in-process.mjs";
+import { HTTP_2026 } from "./scenarios/stateless.mjs";
+import { oursLines } from "./impls/ours.mjs";
+import { sessionStdioClient, statelessStdioClient } from "./impls/stateless-client.mjs";
 
 const [name = "ours", what = "echo", countText = "50000"] = process.argv.slice(2);
 const count = Number(countText);
-const connection = await IN_PROCESS[name]();
+const connect = {
+  "http-2026": () => HTTP_2026[name](),
+  "lines-2026": async () => statelessStdioClient(await oursLines()),
+  "lines-session": async () => sessionStdioClient(await oursLines()),
+}[what] ?? IN_PROCESS[name];
+const connection = await connect();
 const work = what === "ping" ? () => sequentialPings(connection, count) : () => sequentialCalls(connection, count, { text: "x".repeat(16) });
 await work(); // warm-up
 const before = process.cpuUsage();

@@ -7,6 +7,7 @@ import { interleave, ratios, timed, median } from "./lib/measure.mjs";
 import { httpContenders } from "./scenarios/http.mjs";
 import { IN_PROCESS, concurrentCalls, sequentialCalls, sequentialPings } from "./scenarios/in-process.mjs";
 import { heapPerPendingClientRequest, heapPerPendingServerRequest, heapPerSession, sessionSetup } from "./scenarios/memory.mjs";
+import { HTTP_2026, STDIO_2026 } from "./scenarios/stateless.mjs";
 import { STDIO, STDIO_JSON_SCHEMA_TOOL } from "./scenarios/stdio.mjs";
 
 // The SDKs' HTTP clients add an abort listener per request to one long-lived signal, and Node warns
@@ -79,7 +80,10 @@ const echo = (bytes) => (c, n) => sequentialCalls(c, n, payload(bytes));
 const inFlight = (k) => (c, n) => concurrentCalls(c, n, k, payload(16));
 const pings = (c, n) => sequentialPings(c, n);
 
-/** [title, unit, how it runs] — `run` returns per-contender samples; per-unit figures divide by `per`. */
+// The stdio 2026-07-28 rows also time our child in the session era, by the same client.
+const VS_SESSION = { extra: [["ours", "session", "ours 2026-07-28 / ours session era"]] };
+
+/** [title, unit, how it runs, { extra: [[a, b, label]] }?] — `run` returns per-contender samples; per-unit figures divide by `per`. */
 const scenarios = [
   ["in-process: sequential tools/call (echo)", scale(20000), () => throughput(IN_PROCESS, echo(16), scale(20000))],
   ["in-process: 64 in flight tools/call (echo)", scale(19200), () => throughput(IN_PROCESS, inFlight(64), scale(19200))],
@@ -94,6 +98,8 @@ const scenarios = [
   ["stdio: 1 KB argument", scale(2000), () => throughput(STDIO, echo(1024), scale(2000), { childCpu: true })],
   ["stdio: 64 KB argument", scale(200), () => throughput(STDIO, echo(64 * 1024), scale(200), { childCpu: true })],
   ["stdio: 1 MB argument", scale(20), () => throughput(STDIO, echo(1024 * 1024), scale(20), { childCpu: true })],
+  ["stdio 2026-07-28: sequential tools/call (echo)", scale(3000), () => throughput(STDIO_2026, echo(16), scale(3000), { childCpu: true }), VS_SESSION],
+  ["stdio 2026-07-28: 64 in flight tools/call (echo)", scale(6400), () => throughput(STDIO_2026, inFlight(64), scale(6400), { childCpu: true }), VS_SESSION],
   ...[
     ["sse", "Streamable HTTP, SSE answers"],
     ["json", "Streamable HTTP, JSON answers"],
@@ -102,6 +108,8 @@ const scenarios = [
     [`HTTP ${label}: sequential tools/call (echo)`, scale(1000), () => throughput(httpContenders(mode), echo(16), scale(1000))],
     [`HTTP ${label}: 16 in flight tools/call (echo)`, scale(1600), () => throughput(httpContenders(mode), inFlight(16), scale(1600))],
   ]),
+  ["HTTP Streamable HTTP, 2026-07-28: sequential tools/call (echo)", scale(1000), () => throughput(HTTP_2026, echo(16), scale(1000))],
+  ["HTTP Streamable HTTP, 2026-07-28: 16 in flight tools/call (echo)", scale(1600), () => throughput(HTTP_2026, inFlight(16), scale(1600))],
   ["HTTP Streamable HTTP, JSON answers: sequential, ours over the platform fetch", scale(1000), () => throughput(httpContenders("json", { platformFetch: true }), echo(16), scale(1000))],
   ["memory: session set-up (full client, in-process)", scale(500), () => setupTimes(scale(500))],
 ];
@@ -118,7 +126,7 @@ const f = (x) => (x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(2));
 const results = [];
 const started = performance.now();
 
-for (const [title, per, run] of scenarios) {
+for (const [title, per, run, { extra = [] } = {}] of scenarios) {
   if (!selected(title)) continue;
   const samples = await run();
   const has = (name) => name in samples;
@@ -135,8 +143,10 @@ for (const [title, per, run] of scenarios) {
     sdk1VsLimit: ratio("sdk1", "limit"),
     sdk2VsLimit: ratio("sdk2", "limit"),
   };
+  if (extra.length > 0) row.extra = extra.map(([a, b, label]) => ({ label, a, b, ...ratio(a, b) }));
   results.push(row);
   console.log(`${title}: ours/limit cpu ${f(row.oursVsLimit?.cpu)}× · ours/sdk1 ${f(row.oursVsSdk1?.cpu)}× · ours/sdk2 ${f(row.oursVsSdk2?.cpu)}× · sdk1/limit ${f(row.sdk1VsLimit?.cpu)}× · sdk2/limit ${f(row.sdk2VsLimit?.cpu)}×`);
+  for (const e of row.extra ?? []) console.log(`  ${e.label}: cpu ${f(e.cpu)}× · wall ${f(e.wall)}×`);
 }
 
 for (const { title, measure } of memory) {
@@ -169,15 +179,19 @@ const table = [
       : `| ${r.title} | ${pair(r.oursVsLimit)} | ${pair(r.oursVsSdk1)} | ${pair(r.oursVsSdk2)} | ${f(r.sdk1VsLimit?.cpu)} | ${f(r.sdk2VsLimit?.cpu)} | ${NAMES.map((n) => perUnit(r, n)).join(" · ")} |`,
   ),
 ].join("\n");
+const extraRows = results.flatMap((r) => (r.extra ?? []).map((e) => `| ${r.title} | ${e.label} | ${pair(e)} | ${perUnit(r, e.a)} · ${perUnit(r, e.b)} |`));
+const extraTable = extraRows.length === 0 ? "" : ["| scenario | comparison | ratio (cpu · wall) | per call, CPU µs |", "| --- | --- | --- | --- |", ...extraRows].join("\n");
+const tables = extraTable ? `${table}\n\n${extraTable}` : table;
 const notes = [
   "CPU time is this process's user + system time; over stdio the child's CPU time (read with a `cpu` tool before and after) is added, and for spawn → first call the child's whole life.",
   "HTTP: server and client in this process on 127.0.0.1; the limit is node:http answering a JSON POST with a JSON body, called with node:http (kept-alive); our client goes over `nodeFetch()` of our Node entry (one row over the platform fetch), the SDKs' over the platform fetch, their default. SDK 2.x's web-standard server transport is served through the same node:http bridge as ours; SDK 2.x has no legacy HTTP+SSE server (n/a).",
+  "2026-07-28 rows: every contender is called by one raw client (`impls/stateless-client.mjs`: the request with its `_meta`, over HTTP with `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` on node:http kept-alive; over stdio as lines), so only the server differs. HTTP: ours is `streamableHttpHandler` served by `serveHttp`; SDK 2.x's `createMcpHandler` (a server from its factory per request, as it documents) through the same node:http bridge; the limit the same node:http server as above, answering what the other two answer. Stdio: ours, SDK 2.x's `serveStdio` child and the limit's child; the second table compares our child with itself in the session era (initialize, then plain tools/call) under the same line client.",
   "Memory: heap used after forced GC, per unit; the server side is driven by a bare JSON-RPC driver, the client side calls a server end that never answers; memory ratios are of the medians of 3 runs.",
 ];
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 if (!ONLY) {
   writeFileSync(new URL("./results/latest.json", import.meta.url), JSON.stringify({ date: new Date().toISOString(), node: process.version, quick: QUICK, repetitions: REPS, elapsedSeconds: elapsedS, results }, null, 2));
-  writeFileSync(new URL("./results/latest.md", import.meta.url), `# Benchmark results\n\nNode ${process.version}, ${REPS} repetitions, medians of per-repetition ratios (lower is better for ours), ${elapsedS.toFixed(0)} s.\n\n${table}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`);
+  writeFileSync(new URL("./results/latest.md", import.meta.url), `# Benchmark results\n\nNode ${process.version}, ${REPS} repetitions, medians of per-repetition ratios (lower is better for ours), ${elapsedS.toFixed(0)} s.\n\n${tables}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`);
 }
-console.log(`\n${table}\n\n(${elapsedS.toFixed(0)} s)`);
+console.log(`\n${tables}\n\n(${elapsedS.toFixed(0)} s)`);
 for (const [name, count] of warnings) console.log(`${name}: ${count} warnings`);

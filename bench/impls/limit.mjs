@@ -9,11 +9,19 @@ export function limitAnswer(request) {
     case "tools/list":
       return { tools: LIMIT_TOOLS };
     case "tools/call":
-      return request.params.name === "cpu" ? cpuResult() : { content: [{ type: "text", text: request.params.arguments.text }] };
+      return request.params.name === "cpu" ? cpuResult() : echoResult(request.params);
     default:
       return {};
   }
 }
+
+// A 2026-07-28 request (its params carry `_meta`) gets what ours and SDK 2.x answer it: the
+// revision's `resultType` and the server named in `_meta`.
+const SERVER_META = { "io.modelcontextprotocol/serverInfo": { name: "bench", version: "1.0.0" } };
+const echoResult = (params) =>
+  params["_meta"] === undefined
+    ? { content: [{ type: "text", text: params.arguments.text }] }
+    : { content: [{ type: "text", text: params.arguments.text }], resultType: "complete", _meta: SERVER_META };
 
 const LIMIT_TOOLS = [
   { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
@@ -67,8 +75,8 @@ export async function limitInProcess() {
 // specification's safe set): a variable such as NODE_EXTRA_CA_CERTS would cost the child 15 ms at start.
 const CHILD_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
 
-/** The limit over stdio: a child that echoes JSON lines, newline framing on this side. */
-export async function limitStdio(script) {
+/** A stdio child spoken to in JSON lines: `write` one message's text, `onLine` for each line it answers. */
+export async function spawnLineChild(script) {
   const { spawn } = await import("node:child_process");
   const env = Object.fromEntries(CHILD_ENV.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]));
   const child = spawn(process.execPath, [script], { stdio: ["pipe", "pipe", "inherit"], env });
@@ -76,7 +84,7 @@ export async function limitStdio(script) {
     child.once("spawn", resolve);
     child.once("error", reject);
   });
-  const { connection, receive } = limitClient((text) => child.stdin.write(`${text}\n`));
+  let receive;
   let partial = [];
   child.stdout.setEncoding("utf8");
   child.stdout.on("data", (chunk) => {
@@ -91,9 +99,9 @@ export async function limitStdio(script) {
     }
     if (start < chunk.length) partial.push(chunk.slice(start));
   });
-  await connection.initialize();
   return {
-    ...connection,
+    write: (text) => child.stdin.write(`${text}\n`),
+    onLine: (listener) => (receive = listener),
     close: async () => {
       const exited = new Promise((resolve) => child.once("close", resolve));
       child.stdin.end();
@@ -102,20 +110,34 @@ export async function limitStdio(script) {
   };
 }
 
-/**
- * The limit over HTTP: a plain node:http server answering each JSON POST with a JSON body, and on
- * this side node:http over a kept-alive connection (the platform fetch costs about 3.5 times its CPU
- * per request: it is no floor).
- */
-export async function limitHttp() {
-  const { Agent } = await import("node:http");
-  const { listen, postText, readBody } = await import("./http-util.mjs");
-  const agent = new Agent({ keepAlive: true });
-  const served = await listen(async (request, response) => {
+/** The limit over stdio: a child that echoes JSON lines, newline framing on this side. */
+export async function limitStdio(script) {
+  const child = await spawnLineChild(script);
+  const { connection, receive } = limitClient(child.write);
+  child.onLine(receive);
+  await connection.initialize();
+  return { ...connection, close: child.close };
+}
+
+/** The limit's HTTP server: node:http answering each JSON POST with a JSON body, whatever its headers. */
+export async function limitHttpServer() {
+  const { listen, readBody } = await import("./http-util.mjs");
+  return listen(async (request, response) => {
     const message = JSON.parse(await readBody(request));
     const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: limitAnswer(message) });
     response.writeHead(200, { "content-type": "application/json" }).end(body);
   });
+}
+
+/**
+ * The limit over HTTP: its server, and on this side node:http over a kept-alive connection (the
+ * platform fetch costs about 3.5 times its CPU per request: it is no floor).
+ */
+export async function limitHttp() {
+  const { Agent } = await import("node:http");
+  const { postText } = await import("./http-util.mjs");
+  const agent = new Agent({ keepAlive: true });
+  const served = await limitHttpServer();
   const url = `${served.url}/mcp`;
   const { connection, receive } = limitClient(async (text) => receive(await postText(agent, url, { "content-type": "application/json", accept: "application/json" }, text)));
   await connection.initialize();

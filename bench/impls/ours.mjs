@@ -56,3 +56,25 @@ export async function oursHttp(mode, { platformFetch = false } = {}) {
     },
   });
 }
+
+/** Our server for the 2026-07-28 rows: `streamableHttpHandler(server)` served by `serveHttp`; the client is the scenario's. */
+export async function oursStatelessHttp() {
+  const handler = streamableHttpHandler(oursServer());
+  const served = await serveHttp(handler, { port: 0 });
+  return {
+    url: new URL("/mcp", served.url).href,
+    close: async () => {
+      await handler.close();
+      await served.close();
+    },
+  };
+}
+
+/** Our server in-process behind JSON lines, as a stdio child would see them (for `profile.mjs`): `{ write, onLine, close }`. */
+export async function oursLines() {
+  const [clientEnd, serverEnd] = InMemoryTransport.pair();
+  let receive;
+  await clientEnd.start({ onMessage: (message) => receive(JSON.stringify(message)), onMalformed: () => undefined, onClose: () => undefined });
+  await oursServer().start(serverEnd);
+  return { write: (text) => void clientEnd.send(JSON.parse(text)), onLine: (listener) => (receive = listener), close: () => clientEnd.close() };
+}

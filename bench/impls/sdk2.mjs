@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { InMemoryTransport, McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { createMcpHandler, InMemoryTransport, McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { serveHttp } from "@suaveplan/mcp/node";
 import { cpuResult } from "./limit.mjs";
 import { sdkConnection } from "./sdk-connection.mjs";
@@ -52,4 +52,21 @@ export async function sdk2Http(mode) {
       await served.close();
     },
   });
+}
+
+/**
+ * SDK 2.x for the 2026-07-28 rows: `createMcpHandler` with its documented per-request server factory.
+ * It is a web-standard handler; the SDK's Node adapter (`toNodeHandler` of `@modelcontextprotocol/node`)
+ * is not among our dependencies, so it is served through the same node:http bridge as the rows above.
+ */
+export async function sdk2StatelessHttp() {
+  const handler = createMcpHandler(() => sdk2Server());
+  const served = await serveHttp(handler, { port: 0 });
+  return {
+    url: new URL("/mcp", served.url).href,
+    close: async () => {
+      await handler.close();
+      await served.close();
+    },
+  };
 }
