@@ -243,7 +243,15 @@ export class ServerSession implements SessionHandle {
   async #serveStateless(params: JsonObject, request: RequestContext): Promise<unknown> {
     // Discover is answered without pinning: a client probes with it before it knows the era.
     if (request.method !== METHODS.serverDiscover) this.#era = "stateless";
-    const answer = await this.host.serveStateless(request.id, request.method, params, { signal: request.signal, inbound: request.inbound, recorded: true, notify: (method, body) => request.notify(method, body) });
+    const answer = await this.host.serveStateless(request.id, request.method, params, {
+      // Read only when the handler asks: the dispatcher makes a request's signal on first use.
+      get signal() {
+        return request.signal;
+      },
+      inbound: request.inbound,
+      recorded: true,
+      notify: (method, body) => request.notify(method, body),
+    });
     if ("result" in answer) return answer.result;
     throw new JsonRpcError(answer.error.code, answer.error.message, answer.error.data);
   }

@@ -51,6 +51,7 @@ function envelopeError(error: unknown): StatelessAnswer {
  */
 export class StatelessRequests {
   readonly #own: ReadonlyMap<string, FeatureHandler>;
+  #serverMeta: JsonObject | undefined;
 
   constructor(private readonly host: StatelessHost) {
     this.#own = new Map<string, FeatureHandler>([
@@ -184,7 +185,9 @@ export class StatelessRequests {
   /** A complete result as the revision has it: `resultType`, the server in `_meta`, caching hints where they belong. */
   #encode(method: string, params: JsonObject | undefined, value: unknown): JsonObject {
     const result = value as JsonObject;
-    const meta = { ...(result["_meta"] as JsonObject | undefined), [META_KEYS.serverInfo]: this.host.info as unknown as JsonObject };
+    const own = result["_meta"] as JsonObject | undefined;
+    // Results without a `_meta` of their own share one (it is only ever serialised).
+    const meta = own === undefined ? (this.#serverMeta ??= { [META_KEYS.serverInfo]: this.host.info as unknown as JsonObject }) : { ...own, [META_KEYS.serverInfo]: this.host.info as unknown as JsonObject };
     const encoded: JsonObject = { ...result, resultType: result["resultType"] ?? "complete", _meta: meta };
     if (encoded["resultType"] === "complete" && CACHEABLE.has(method)) Object.assign(encoded, this.host.cacheHintFor(method, params));
     return encoded;
