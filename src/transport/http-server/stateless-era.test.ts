@@ -93,7 +93,8 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
   it("checks Mcp-Method and Mcp-Name against the body (400, -32020)", async () => {
     const handler = handlerOf(dualServer());
     const wrongMethod = await handler.fetch(modernRequest(1, "tools/list", {}, { headers: { "mcp-method": "prompts/list" } }));
-    expect([wrongMethod.status, await wrongMethod.json()]).toMatchObject([400, { id: 1, error: { code: -32020 } }]);
+    const message = "Header mismatch: Mcp-Method header value 'prompts/list' does not match body value 'tools/list'";
+    expect([wrongMethod.status, await wrongMethod.json()]).toEqual([400, { jsonrpc: "2.0", id: 1, error: { code: -32020, message } }]);
     const noName = await handler.fetch(modernRequest(2, "tools/call", { name: "echo", arguments: {} }, { headers: { "mcp-name": null } }));
     expect([noName.status, await noName.json()]).toMatchObject([400, { id: 2, error: { code: -32020 } }]);
   });
