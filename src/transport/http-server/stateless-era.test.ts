@@ -151,6 +151,18 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
     expect(accepted.status).toBe(202);
   });
 
+  it("answers a lone invalid message with -32600 and its usable id, an invalid batch with id null", async () => {
+    const handler = handlerOf(dualServer());
+    const wrongVersion = await handler.fetch(postOf({ ...modernMessage(7, "tools/list"), jsonrpc: "1.0" }));
+    expect([wrongVersion.status, await wrongVersion.json()]).toEqual([400, { jsonrpc: "2.0", id: 7, error: { code: -32600, message: 'Invalid Request: the "jsonrpc" member must be exactly "2.0"' } }]);
+    const listParams = await handler.fetch(postOf({ ...modernMessage("p", "tools/list"), params: [1] }));
+    expect(await listParams.json()).toMatchObject({ id: "p", error: { code: -32600 } });
+    const fractional = await handler.fetch(postOf({ ...modernMessage(1.5, "tools/list") }));
+    expect(await fractional.json()).toMatchObject({ id: null, error: { code: -32600 } });
+    const batch = await handler.fetch(postOf([{ ...modernMessage(8, "tools/list"), jsonrpc: "1.0" }] as unknown as Record<string, unknown>));
+    expect(await batch.json()).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
   it("serves only the stateless era when asked: GET and DELETE get 405, initialize names the versions", async () => {
     const handler = handlerOf(dualServer({ eras: ["stateless"] }));
     expect((await handler.fetch(httpRequest({ method: "GET" }))).status).toBe(405);
