@@ -1,5 +1,5 @@
 import { METHODS, NOTIFICATIONS } from "../../constants/index.js";
-import { classify, describeInvalid, type WireMessage } from "../../jsonrpc/dispatcher/classify.js";
+import { classify, describeInvalid, idOfInvalid, type WireMessage } from "../../jsonrpc/dispatcher/classify.js";
 import type { JsonRpcId } from "../../types/types.js";
 import type { HttpReply } from "./http-server.types.js";
 import { invalidRequestReply } from "./responses.js";
@@ -15,8 +15,8 @@ export interface PostedMessages {
 
 export type PostedMessagesCheck = { readonly ok: true; readonly posted: PostedMessages } | { readonly ok: false; readonly reply: HttpReply };
 
-function refuse(detail: string): PostedMessagesCheck {
-  return { ok: false, reply: invalidRequestReply(detail) };
+function refuse(detail: string, id: JsonRpcId | null = null): PostedMessagesCheck {
+  return { ok: false, reply: invalidRequestReply(detail, id) };
 }
 
 /** Checks a parsed POST body: one JSON-RPC message or a non-empty batch of them, ids unique, initialize alone. */
@@ -28,7 +28,8 @@ export function checkPostedMessages(body: unknown): PostedMessagesCheck {
   let initialize = false;
   for (const message of messages) {
     const kind = classify(message);
-    if (kind === "invalid") return refuse(describeInvalid(message));
+    // A lone message's usable id is echoed, as the dispatcher does; a refused batch has no one id.
+    if (kind === "invalid") return refuse(describeInvalid(message), batch ? null : idOfInvalid(message));
     if (kind !== "request") continue;
     const { id, method } = message as WireMessage;
     if (requestIds.includes(id as JsonRpcId)) return refuse(`request id ${JSON.stringify(id)} appears twice`);

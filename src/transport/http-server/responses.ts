@@ -19,7 +19,7 @@ export function emptyReply(status: number, headers: Record<string, string> = {})
 }
 
 /** An HTTP error whose body is a JSON-RPC error response: for the request `id` when it is known, else without one (null), as the spec allows. */
-export function errorReply(status: number, message: string, options: { code?: number; headers?: Record<string, string>; id?: JsonRpcId } = {}): HttpReply {
+export function errorReply(status: number, message: string, options: { code?: number; headers?: Record<string, string>; id?: JsonRpcId | null } = {}): HttpReply {
   const body = JSON.stringify({ jsonrpc: "2.0", id: options.id ?? null, error: { code: options.code ?? TRANSPORT_ERROR_CODE, message } });
   return { status, headers: headersWith(options.headers ?? {}, { "content-type": "application/json" }), body };
 }
@@ -28,8 +28,9 @@ export function parseErrorReply(detail: string): HttpReply {
   return errorReply(400, `Parse error: ${detail}`, { code: JSONRPC_ERROR_CODES.PARSE_ERROR });
 }
 
-export function invalidRequestReply(detail: string): HttpReply {
-  return errorReply(400, `Invalid Request: ${detail}`, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST });
+/** A 400 for a message that is not a valid JSON-RPC request, answering `id` when the message has a usable one. */
+export function invalidRequestReply(detail: string, id: JsonRpcId | null = null): HttpReply {
+  return errorReply(400, `Invalid Request: ${detail}`, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, id });
 }
 
 export function methodNotAllowed(allow: string): HttpReply {

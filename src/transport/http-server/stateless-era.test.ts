@@ -93,7 +93,8 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
   it("checks Mcp-Method and Mcp-Name against the body (400, -32020)", async () => {
     const handler = handlerOf(dualServer());
     const wrongMethod = await handler.fetch(modernRequest(1, "tools/list", {}, { headers: { "mcp-method": "prompts/list" } }));
-    expect([wrongMethod.status, await wrongMethod.json()]).toMatchObject([400, { id: 1, error: { code: -32020 } }]);
+    const message = "Header mismatch: Mcp-Method header value 'prompts/list' does not match body value 'tools/list'";
+    expect([wrongMethod.status, await wrongMethod.json()]).toEqual([400, { jsonrpc: "2.0", id: 1, error: { code: -32020, message } }]);
     const noName = await handler.fetch(modernRequest(2, "tools/call", { name: "echo", arguments: {} }, { headers: { "mcp-name": null } }));
     expect([noName.status, await noName.json()]).toMatchObject([400, { id: 2, error: { code: -32020 } }]);
   });
@@ -148,6 +149,18 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
     expect([batch.status, await batch.json()]).toMatchObject([400, { error: { code: -32600 } }]);
     const accepted = await handler.fetch(postOf({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: modernMessage(0, "x")["params"] } }));
     expect(accepted.status).toBe(202);
+  });
+
+  it("answers a lone invalid message with -32600 and its usable id, an invalid batch with id null", async () => {
+    const handler = handlerOf(dualServer());
+    const wrongVersion = await handler.fetch(postOf({ ...modernMessage(7, "tools/list"), jsonrpc: "1.0" }));
+    expect([wrongVersion.status, await wrongVersion.json()]).toEqual([400, { jsonrpc: "2.0", id: 7, error: { code: -32600, message: 'Invalid Request: the "jsonrpc" member must be exactly "2.0"' } }]);
+    const listParams = await handler.fetch(postOf({ ...modernMessage("p", "tools/list"), params: [1] }));
+    expect(await listParams.json()).toMatchObject({ id: "p", error: { code: -32600 } });
+    const fractional = await handler.fetch(postOf({ ...modernMessage(1.5, "tools/list") }));
+    expect(await fractional.json()).toMatchObject({ id: null, error: { code: -32600 } });
+    const batch = await handler.fetch(postOf([{ ...modernMessage(8, "tools/list"), jsonrpc: "1.0" }] as unknown as Record<string, unknown>));
+    expect(await batch.json()).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
   it("serves only the stateless era when asked: GET and DELETE get 405, initialize names the versions", async () => {
