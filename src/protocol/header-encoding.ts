@@ -8,8 +8,6 @@ const SUFFIX = "?=";
 const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
 /** What a value may hold to travel unencoded: SP and visible ASCII, no space at either end. */
 const PLAIN_SAFE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
-/** The optional whitespace (SP, HTAB) around a field value, which is not part of it. */
-const SURROUNDING_OWS = /^[\t ]+|[\t ]+$/g;
 
 const UTF8_DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -28,12 +26,17 @@ export function encodeHeaderValue(value: string): string {
  * anything else is the literal text, which may hold only HTAB, SP and visible ASCII.
  */
 export function decodeHeaderValue(raw: string): { ok: true; value: string } | { ok: false; reason: string } {
-  const text = raw.replace(SURROUNDING_OWS, "");
+  const text = trimFieldValue(raw);
   // `=?base64?=` starts with the prefix and ends with the suffix, sharing a `?`: it is a literal.
   if (text.length >= PREFIX.length + SUFFIX.length && text.startsWith(PREFIX) && text.endsWith(SUFFIX)) {
     return decodeBase64Text(text.slice(PREFIX.length, -SUFFIX.length));
   }
   return FIELD_VALUE.test(text) ? { ok: true, value: text } : { ok: false, reason: "holds a character that is not visible ASCII, space or tab" };
+}
+
+/** A received field value without the optional whitespace (SP, HTAB) around it (RFC 9110 §5.5), which `Headers` drops itself but another lookup may not. */
+export function trimFieldValue(raw: string): string {
+  return raw.replace(/^[\t ]+|[\t ]+$/g, "");
 }
 
 function decodeBase64Text(payload: string): { ok: true; value: string } | { ok: false; reason: string } {

@@ -63,7 +63,7 @@ function checkHeaders(endpoint: StreamableEndpoint, exchange: HttpExchange, mess
   const method = message.method as string;
   const toolParams = method === "tools/call" ? endpoint.server.headerParamsOf(message.params?.["name"]) : undefined;
   const problem = checkStatelessHeaders((name) => exchange.header(name), method, message.params, toolParams);
-  return problem === undefined ? undefined : mismatch(`Header mismatch: ${problem}`, message.id as JsonRpcId);
+  return problem === undefined ? undefined : mismatch(problem, message.id as JsonRpcId);
 }
 
 type Serve = (channel: RequestChannel) => Promise<StatelessAnswer>;
