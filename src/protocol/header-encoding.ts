@@ -1,4 +1,4 @@
-import { decodeBase64, encodeBase64 } from "./base64.js";
+import { decodeBase64, encodeBase64 } from "./bytes-text.js";
 
 /** The sentinel around a Base64-encoded header value: `=?base64?<base64 of the UTF-8 bytes>?=` (lower case, exactly). */
 const PREFIX = "=?base64?";

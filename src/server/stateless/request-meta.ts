@@ -1,6 +1,7 @@
 import { LOGGING_LEVELS, META_KEYS, isStatelessProtocolVersion, type StatelessProtocolVersion } from "../../constants/index.js";
 import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError } from "../../error-codes/mcp-error.js";
+import { isJsonObject } from "../../json-schema/json-values.js";
 import type { ClientCapabilities, Implementation, LoggingLevel } from "../../schemas/schemas.js";
 
 /** What a stateless-era request says of itself in `params._meta`. */
@@ -11,14 +12,10 @@ export interface RequestMeta {
   readonly logLevel: LoggingLevel | undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The `_meta` of params, when there is an object there. */
 export function metaOf(params: unknown): Record<string, unknown> | undefined {
-  const meta = isRecord(params) ? params["_meta"] : undefined;
-  return isRecord(meta) ? meta : undefined;
+  const meta = isJsonObject(params) ? params["_meta"] : undefined;
+  return isJsonObject(meta) ? meta : undefined;
 }
 
 /** Whether a request claims the stateless era: its `_meta` names a protocol version (any value, even one we do not speak). */
@@ -49,9 +46,9 @@ export function readRequestMeta(params: unknown, served: readonly string[]): Req
     throw new JsonRpcError(JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${JSON.stringify(version.slice(0, 64))}`, { supported: [...served], requested: version });
   }
   const capabilities = meta?.[META_KEYS.clientCapabilities];
-  if (!isRecord(capabilities)) throw invalid(`params._meta["${META_KEYS.clientCapabilities}"] is required: an object of the client's capabilities ({} for none)`);
+  if (!isJsonObject(capabilities)) throw invalid(`params._meta["${META_KEYS.clientCapabilities}"] is required: an object of the client's capabilities ({} for none)`);
   const clientInfo = meta?.[META_KEYS.clientInfo];
-  if (clientInfo !== undefined && !(isRecord(clientInfo) && typeof clientInfo["name"] === "string" && typeof clientInfo["version"] === "string")) {
+  if (clientInfo !== undefined && !(isJsonObject(clientInfo) && typeof clientInfo["name"] === "string" && typeof clientInfo["version"] === "string")) {
     throw invalid(`params._meta["${META_KEYS.clientInfo}"] must be an object with a string name and version`);
   }
   const logLevel = meta?.[META_KEYS.logLevel];

@@ -1,7 +1,7 @@
 import { METHODS } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
-import { decodeBase64, encodeBase64 } from "../../protocol/base64.js";
+import { decodeBase64, encodeBase64 } from "../../protocol/bytes-text.js";
 import { MIN_REQUEST_STATE_SECRET_BYTES, REQUEST_STATE_KEY_ID, type RequestStateKey, type RequestStateKeys } from "../../stores/request-state-keys.js";
 
 export interface StateBinding {

@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { decodeBase64, encodeBase64 } from "./base64.js";
+import { decodeBase64, encodeBase64, randomHex } from "./bytes-text.js";
 
 const runs = (normal: number): number => Number(process.env["FUZZ_RUNS"]) || normal;
 const SEED = 20260728;
@@ -56,5 +56,14 @@ describe("decodeBase64", () => {
     expect(decodeBase64("AA AA")).toBeUndefined();
     expect(decodeBase64("-_==")).toBeUndefined();
     expect(decodeBase64("")).toEqual(new Uint8Array(0));
+  });
+});
+
+describe("randomHex", () => {
+  it("gives two lower-case hex digits per random byte, another text each time", () => {
+    const texts = Array.from({ length: 50 }, () => randomHex(12));
+    for (const text of texts) expect(text).toMatch(/^[0-9a-f]{24}$/);
+    expect(new Set(texts).size).toBe(texts.length);
+    expect(randomHex(0)).toBe("");
   });
 });

@@ -1,3 +1,5 @@
+// Bytes as text: the library's one Base64 (padded, or base64url unpadded), and random bytes in hex.
+
 /** Base64 of `bytes` (RFC 4648 §4, padded), or with `url` its URL-safe form without padding (§5). */
 export function encodeBase64(bytes: Uint8Array, url = false): string {
   let binary = "";
@@ -22,4 +24,9 @@ export function decodeBase64(text: string, url = false): Uint8Array<ArrayBuffer>
   const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
   // atob is lenient (missing padding, any unused bits): only the canonical text is taken.
   return encodeBase64(bytes, url) === text ? bytes : undefined;
+}
+
+/** `byteCount` random bytes (crypto.getRandomValues) as lower-case hex: ids that are unguessable and plain ASCII. */
+export function randomHex(byteCount: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(byteCount)), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
