@@ -29,14 +29,12 @@ export interface StatelessHost extends ServerHost {
   cacheHintFor(method: string, params: JsonObject | undefined): { readonly ttlMs: number; readonly cacheScope: "public" | "private" };
 }
 
+type Run = (rounds?: InputRounds, ended?: AbortSignal) => unknown;
+
 /** A round of input: what its `requestState` is bound to, and what the client brought back from the last one. */
 interface Round {
   readonly binding: StateBinding;
   readonly state: RoundState | undefined;
-}
-
-function envelopeError(error: unknown): StatelessAnswer {
-  return { error: toWireError(error), envelope: true };
 }
 
 /**
@@ -46,15 +44,7 @@ function envelopeError(error: unknown): StatelessAnswer {
  * dispatcher, no state in memory between rounds.
  */
 export class StatelessRequests {
-  readonly #own: ReadonlyMap<string, FeatureHandler>;
-
-  constructor(private readonly host: StatelessHost) {
-    this.#own = new Map<string, FeatureHandler>([
-      [METHODS.serverDiscover, () => this.#discover()],
-      // Only the stateless path runs it, always with its own context.
-      [METHODS.subscriptionsListen, ((params: JsonObject, context: StatelessHandlerContext) => serveListen(this.host, params, context)) as unknown as FeatureHandler],
-    ]);
-  }
+  constructor(private readonly host: StatelessHost) {}
 
   async serve(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
     let scope: RequestMeta;
@@ -67,11 +57,15 @@ export class StatelessRequests {
       await this.#authorize(method, validated, channel);
       if (ROUND_METHODS.has(method)) round = await this.#openRound(method, validated, channel);
     } catch (error) {
-      return envelopeError(error);
+      return { error: toWireError(error), envelope: true };
     }
     const profile = PROFILES[scope.protocolVersion];
+    const handler = this.#handler(method);
+    // The handler's signal: the channel's, and the end of its round when it may ask for input.
+    const run: Run = (rounds, ended) =>
+      handler(validated as never, new StatelessHandlerContext(id, validated?.["_meta"] as JsonObject | undefined, scope, channel, rounds, ended ? AbortSignal.any([channel.signal, ended]) : channel.signal), profile);
     try {
-      const result = round ? await this.#inRounds(round, id, method, validated, scope, channel, profile) : await this.#run(id, method, validated, scope, channel, profile);
+      const result = await (round ? this.#inRounds(round, validated?.["inputResponses"] as Record<string, unknown> | undefined, scope, profile, run) : run());
       return { result: this.#encode(method, validated, result) };
     } catch (error) {
       const wire = toWireError(error);
@@ -92,30 +86,26 @@ export class StatelessRequests {
     if (authorize && !(await authorize({ method, params, session: undefined, inbound: channel.inbound }))) throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${method}`);
   }
 
+  /** The codec admits only the revision's methods: each is one of the era's own or a feature method. */
   #handler(method: string): FeatureHandler {
-    // The codec admits only the revision's methods: each is one of the era's own or a feature method.
-    return this.#own.get(method) ?? (this.host.featureHandlers().get(method) as FeatureHandler);
-  }
-
-  #run(id: JsonRpcId, method: string, params: JsonObject | undefined, scope: RequestMeta, channel: RequestChannel, profile: RevisionProfile): unknown {
-    const context = new StatelessHandlerContext(id, params?.["_meta"] as JsonObject | undefined, scope, channel, undefined, channel.signal);
-    return this.#handler(method)(params as never, context, profile);
+    if (method === METHODS.serverDiscover) return () => this.#discover();
+    // Only the stateless path runs it, always with its own context.
+    if (method === METHODS.subscriptionsListen) return ((params: JsonObject, context: StatelessHandlerContext) => serveListen(this.host, params, context)) as unknown as FeatureHandler;
+    return this.host.featureHandlers().get(method) as FeatureHandler;
   }
 
   /** Runs a handler that may ask for input: to completion, or until it asked for what the client has not answered yet. */
-  async #inRounds(round: Round, id: JsonRpcId, method: string, params: JsonObject | undefined, scope: RequestMeta, channel: RequestChannel, profile: RevisionProfile): Promise<unknown> {
-    const { binding, state } = round;
-    const rounds = new InputRounds(InputRounds.known(state, params?.["inputResponses"] as Record<string, unknown> | undefined), scope.capabilities, profile);
+  async #inRounds(round: Round, responses: Record<string, unknown> | undefined, scope: RequestMeta, profile: RevisionProfile, run: Run): Promise<unknown> {
+    const rounds = new InputRounds(InputRounds.known(round.state, responses), scope.capabilities, profile);
     const ended = new AbortController();
-    const context = new StatelessHandlerContext(id, params?.["_meta"] as JsonObject | undefined, scope, channel, rounds, AbortSignal.any([channel.signal, ended.signal]));
-    const running = Promise.resolve().then(() => this.#handler(method)(params as never, context, profile));
+    const running = Promise.resolve().then(() => run(rounds, ended.signal));
     const first = await Promise.race([running.then((value) => ({ value })), rounds.decided.then(() => undefined)]);
     if (first !== undefined) return first.value;
     ended.abort(inputRequiredError());
     rounds.release();
     // The abandoned run ends as it likes; nobody reads its outcome.
     running.catch(() => undefined);
-    const requestState = await this.host.sealer.seal(rounds.state, binding);
+    const requestState = await this.host.sealer.seal(rounds.state, round.binding);
     return { resultType: "input_required", inputRequests: Object.fromEntries(rounds.missing), requestState };
   }
 
