@@ -101,11 +101,11 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
   it("says what does not match once, in the -32020 message", async () => {
     const handler = handlerOf(dualServer());
     const wrongMethod = await handler.fetch(modernRequest(1, "tools/list", {}, { headers: { "mcp-method": "prompts/list" } }));
-    expect((await wrongMethod.json()).error.message).toBe("Header mismatch: Mcp-Method header value 'prompts/list' does not match body value 'tools/list'");
+    expect(await wrongMethod.json()).toMatchObject({ error: { message: "Header mismatch: Mcp-Method header value 'prompts/list' does not match body value 'tools/list'" } });
     const noName = await handler.fetch(modernRequest(2, "tools/call", { name: "echo", arguments: {} }, { headers: { "mcp-name": null } }));
-    expect((await noName.json()).error.message).toBe("Header mismatch: the Mcp-Name header is missing");
+    expect(await noName.json()).toMatchObject({ error: { message: "Header mismatch: the Mcp-Name header is missing" } });
     const headless = await handler.fetch(modernRequest(3, "tools/list", {}, { headers: { "mcp-protocol-version": null } }));
-    expect((await headless.json()).error.message).toBe("Header mismatch: MCP-Protocol-Version is required and must equal params._meta's protocol version");
+    expect(await headless.json()).toMatchObject({ error: { message: "Header mismatch: MCP-Protocol-Version is required and must equal params._meta's protocol version" } });
   });
 
   it("gives list results caching hints, narrowed by what the entries say", async () => {
