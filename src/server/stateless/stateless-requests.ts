@@ -3,12 +3,13 @@ import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js
 import { JsonRpcError, MCPError, toWireError } from "../../error-codes/mcp-error.js";
 import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
+import type { ClientCapabilities } from "../../schemas/schemas.js";
 import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
 import type { FeatureHandler, ServerHost } from "../mcp-server/server-host.js";
 import { InputRounds, inputRequiredError, type RoundState } from "./input-rounds.js";
 import { serveListen } from "./listen.js";
-import { readRequestMeta, type RequestMeta } from "./request-meta.js";
+import { servedVersionOf } from "./request-meta.js";
 import { requestDigest, type RequestStateSealer, type StateBinding } from "./request-state.js";
 import { StatelessHandlerContext, type RequestChannel } from "./stateless-context.js";
 
@@ -47,25 +48,25 @@ export class StatelessRequests {
   constructor(private readonly host: StatelessHost) {}
 
   async serve(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
-    let scope: RequestMeta;
-    let validated: JsonObject | undefined;
+    let version: StatelessProtocolVersion;
+    let validated: JsonObject;
     let round: Round | undefined;
     try {
-      scope = readRequestMeta(params, this.host.statelessVersions);
+      version = servedVersionOf(params, this.host.statelessVersions);
       await loadWire();
-      validated = this.#validate(scope.protocolVersion, method, params);
+      validated = this.#validate(version, method, params);
       await this.#authorize(method, validated, channel);
       if (ROUND_METHODS.has(method)) round = await this.#openRound(method, validated, channel);
     } catch (error) {
       return { error: toWireError(error), envelope: true };
     }
-    const profile = PROFILES[scope.protocolVersion];
+    const profile = PROFILES[version];
     const handler = this.#handler(method);
+    const meta = validated["_meta"] as JsonObject;
     // The handler's signal: the channel's, and the end of its round when it may ask for input.
-    const run: Run = (rounds, ended) =>
-      handler(validated as never, new StatelessHandlerContext(id, validated?.["_meta"] as JsonObject | undefined, scope, channel, rounds, ended ? AbortSignal.any([channel.signal, ended]) : channel.signal), profile);
+    const run: Run = (rounds, ended) => handler(validated as never, new StatelessHandlerContext(id, meta, version, channel, rounds, ended ? AbortSignal.any([channel.signal, ended]) : channel.signal), profile);
     try {
-      const result = await (round ? this.#inRounds(round, validated?.["inputResponses"] as Record<string, unknown> | undefined, scope, profile, run) : run());
+      const result = await (round ? this.#inRounds(round, validated["inputResponses"] as Record<string, unknown> | undefined, meta[META_KEYS.clientCapabilities] as ClientCapabilities, profile, run) : run());
       return { result: this.#encode(method, validated, result) };
     } catch (error) {
       const wire = toWireError(error);
@@ -73,12 +74,13 @@ export class StatelessRequests {
     }
   }
 
-  #validate(version: StatelessProtocolVersion, method: string, params: JsonObject | undefined): JsonObject | undefined {
+  /** The params as the revision's schema has them (with `_meta`: the version was read from it). */
+  #validate(version: StatelessProtocolVersion, method: string, params: JsonObject | undefined): JsonObject {
     const schemas = wireLayer().codecFor(version).clientRequests[method];
     if (!schemas) throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, `Method not found: ${method} is not part of protocol revision ${version}`);
     const checked = schemas.params.validate(params);
     if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid params for ${method}: ${checked.issues}`);
-    return checked.value as JsonObject | undefined;
+    return checked.value as JsonObject;
   }
 
   async #authorize(method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<void> {
@@ -95,8 +97,8 @@ export class StatelessRequests {
   }
 
   /** Runs a handler that may ask for input: to completion, or until it asked for what the client has not answered yet. */
-  async #inRounds(round: Round, responses: Record<string, unknown> | undefined, scope: RequestMeta, profile: RevisionProfile, run: Run): Promise<unknown> {
-    const rounds = new InputRounds(InputRounds.known(round.state, responses), scope.capabilities, profile);
+  async #inRounds(round: Round, responses: Record<string, unknown> | undefined, capabilities: ClientCapabilities, profile: RevisionProfile, run: Run): Promise<unknown> {
+    const rounds = new InputRounds(InputRounds.known(round.state, responses), capabilities, profile);
     const ended = new AbortController();
     const running = Promise.resolve().then(() => run(rounds, ended.signal));
     const first = await Promise.race([running.then((value) => ({ value })), rounds.decided.then(() => undefined)]);
