@@ -65,24 +65,23 @@ export class InputRounds {
     return { answers: Object.fromEntries(this.#used), asked: [...this.#missing.keys()] };
   }
 
-  ask(method: string, params: JsonObject | undefined, key: string | undefined): Promise<unknown> {
+  async ask(method: string, params: JsonObject | undefined, key: string | undefined): Promise<unknown> {
     const name = key ?? `${method.split("/")[0] as string}-${this.#asked}`;
     this.#asked++;
     const lacking = missingCapabilityFor(method, params, this.capabilities, this.profile);
-    if (lacking) {
-      return Promise.reject(new JsonRpcError(JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY, `The request did not declare the ${lacking.name} client capability`, { requiredCapabilities: lacking.required }));
-    }
+    if (lacking) throw new JsonRpcError(JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY, `The request did not declare the ${lacking.name} client capability`, { requiredCapabilities: lacking.required });
     if (this.#known.has(name)) {
+      let answer: unknown;
       try {
-        const answer = checkInputAnswer(method, params, this.#known.get(name));
-        this.#used.set(name, answer);
-        return Promise.resolve(answer);
+        answer = checkInputAnswer(method, params, this.#known.get(name));
       } catch (error) {
-        return Promise.reject(new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `inputResponses["${name}"]: ${describeThrown(error)}`));
+        throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `inputResponses["${name}"]: ${describeThrown(error)}`);
       }
+      this.#used.set(name, answer);
+      return answer;
     }
     if (this.#missing.size === 0) setTimeout(() => this.#decide(), 0);
-    this.#missing.set(name, params === undefined ? { method, params: {} } : { method, params });
+    this.#missing.set(name, { method, params: params ?? {} });
     return new Promise((_resolve, reject) => this.#waiting.push(reject));
   }
 

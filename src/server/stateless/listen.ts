@@ -23,9 +23,7 @@ const LIST_CHANGED = {
 function honoured(host: StatelessHost, asked: NotificationFilter): NotificationFilter {
   const capabilities = host.capabilitiesFor(PROFILES["2026-07-28"]);
   const filter: NotificationFilter = {};
-  if (asked.toolsListChanged && capabilities.tools) filter.toolsListChanged = true;
-  if (asked.promptsListChanged && capabilities.prompts) filter.promptsListChanged = true;
-  if (asked.resourcesListChanged && capabilities.resources) filter.resourcesListChanged = true;
+  for (const [kind, { filter: key }] of Object.entries(LIST_CHANGED)) if (asked[key] && capabilities[kind as keyof typeof LIST_CHANGED]) filter[key] = true;
   if (asked.resourceSubscriptions && capabilities.resources) filter.resourceSubscriptions = [...new Set(asked.resourceSubscriptions)];
   return filter;
 }
