@@ -1,12 +1,12 @@
 import { METHODS, META_KEYS, type StatelessProtocolVersion } from "../../constants/index.js";
-import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
-import { JsonRpcError, MCPError, toWireError } from "../../error-codes/mcp-error.js";
+import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
+import { JsonRpcError, toWireError } from "../../error-codes/mcp-error.js";
 import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
 import type { ClientCapabilities } from "../../schemas/schemas.js";
 import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
-import type { FeatureHandler, ServerHost } from "../mcp-server/server-host.js";
+import { authorize, checkedParams, type FeatureHandler, type ServerHost } from "../mcp-server/server-host.js";
 import { InputRounds, inputRequiredError, type RoundState } from "./input-rounds.js";
 import { serveListen } from "./listen.js";
 import { servedVersionOf } from "./request-meta.js";
@@ -76,16 +76,12 @@ export class StatelessRequests {
 
   /** The params as the revision's schema has them (with `_meta`: the version was read from it). */
   #validate(version: StatelessProtocolVersion, method: string, params: JsonObject | undefined): JsonObject {
-    const schemas = wireLayer().codecFor(version).clientRequests[method];
-    if (!schemas) throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, `Method not found: ${method} is not part of protocol revision ${version}`);
-    const checked = schemas.params.validate(params);
-    if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid params for ${method}: ${checked.issues}`);
-    return checked.value as JsonObject;
+    return checkedParams(wireLayer().codecFor(version), method, params, `Method not found: ${method} is not part of protocol revision ${version}`) as JsonObject;
   }
 
-  async #authorize(method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<void> {
-    const authorize = this.host.options.authorize;
-    if (authorize && !(await authorize({ method, params, session: undefined, inbound: channel.inbound }))) throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${method}`);
+  async #authorize(method: string, params: JsonObject, channel: RequestChannel): Promise<void> {
+    const hook = this.host.options.authorize;
+    if (hook) await authorize(hook, { method, params, session: undefined, inbound: channel.inbound });
   }
 
   /** The codec admits only the revision's methods: each is one of the era's own or a feature method. */
