@@ -1,6 +1,6 @@
 import { LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, isProtocolVersion, type ProtocolVersion } from "../../constants/index.js";
 import type { Era } from "../../protocol/profiles.js";
-import type { ListKind } from "../../stores/change-feed.js";
+import { LIST_CHANGED, type ListKind } from "../../stores/change-feed.js";
 import { checkInputAnswer } from "../core/input-answers.js";
 import { missingCapabilityFor } from "../core/input-capabilities.js";
 import { claimsStatelessEra } from "../stateless/request-meta.js";
@@ -36,11 +36,6 @@ interface SessionMethod {
 }
 
 
-const LIST_CHANGED: Readonly<Record<ListKind, string>> = {
-  tools: NOTIFICATIONS.toolsListChanged,
-  resources: NOTIFICATIONS.resourcesListChanged,
-  prompts: NOTIFICATIONS.promptsListChanged,
-};
 
 let ownMethods: ReadonlyMap<string, SessionMethod> | undefined;
 const served = /* @__PURE__ */ new WeakMap<ServerHost, ReadonlySet<string>>();
