@@ -9,7 +9,7 @@ const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
 /** What a value may hold to travel unencoded: SP and visible ASCII, no space at either end. */
 const PLAIN_SAFE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
 
-const UTF8_DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const UTF8_DECODER = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * A header value as sent: the value itself when it is plain (visible ASCII and inner spaces only),

@@ -1,4 +1,4 @@
-import { METHODS } from "../constants/index.js";
+import type { RequestMethod } from "../constants/index.js";
 import { isJsonObject } from "../json-schema/json-values.js";
 import { decodeHeaderValue, trimFieldValue } from "./header-encoding.js";
 import { headerParamArgument, headerParamText, type HeaderParam } from "./header-params.js";
@@ -9,15 +9,18 @@ export { headerParamArgument, headerParamsOf, headerParamText, headerParamValue,
 /** Header names as `Headers` reports them (lower case). */
 export const STATELESS_HEADERS = { method: "mcp-method", name: "mcp-name", paramPrefix: "mcp-param-", protocolVersion: "mcp-protocol-version" } as const;
 
-/** The body field `Mcp-Name` mirrors, by method (the tasks extension routes its per-task requests by `taskId`). */
-const NAME_FIELDS: ReadonlyMap<string, string> = new Map([
-  [METHODS.toolsCall, "name"],
-  [METHODS.promptsGet, "name"],
-  [METHODS.resourcesRead, "uri"],
-  [METHODS.tasksGet, "taskId"],
+/**
+ * The body field `Mcp-Name` mirrors, by method (the tasks extension routes its per-task requests by
+ * `taskId`). Literal names: a Map of METHODS' members would leave their reads in bundles that never use it.
+ */
+const NAME_FIELDS: ReadonlyMap<string, string> = /* @__PURE__ */ new Map([
+  ["tools/call", "name"],
+  ["prompts/get", "name"],
+  ["resources/read", "uri"],
+  ["tasks/get", "taskId"],
   ["tasks/update", "taskId"],
-  [METHODS.tasksCancel, "taskId"],
-]);
+  ["tasks/cancel", "taskId"],
+] satisfies [RequestMethod | "tasks/update", string][]);
 
 /** How much of a value an error message repeats. */
 const SHOWN_CHARS = 64;

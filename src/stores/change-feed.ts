@@ -7,11 +7,12 @@ export type Change = { readonly kind: "list"; readonly list: ListKind } | { read
 export type ListKind = "tools" | "resources" | "prompts";
 
 /** The notification that tells a client a list changed. */
-export const LIST_CHANGED: Readonly<Record<ListKind, string>> = {
-  tools: NOTIFICATIONS.toolsListChanged,
-  resources: NOTIFICATIONS.resourcesListChanged,
-  prompts: NOTIFICATIONS.promptsListChanged,
-};
+export const LIST_CHANGED: Readonly<Record<ListKind, string>> = /* @__PURE__ */ listChanged();
+
+// Built by a pure call: bundlers keep a top-level object's reads of NOTIFICATIONS in apps that never use it.
+function listChanged(): Record<ListKind, string> {
+  return { tools: NOTIFICATIONS.toolsListChanged, resources: NOTIFICATIONS.resourcesListChanged, prompts: NOTIFICATIONS.promptsListChanged };
+}
 
 export type ChangeListener = (change: Change) => void;
 

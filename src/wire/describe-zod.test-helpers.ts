@@ -7,7 +7,7 @@ import { ALL_PROTOCOL_VERSIONS, type AnyProtocolVersion } from "../constants/ind
 import type { RevisionCodec } from "../schemas/codec.js";
 import { CODECS } from "../schemas/codecs.js";
 import { ElicitationCompleteNotificationParamsSchema, URLElicitationRequiredErrorDataSchema } from "../schemas/revisions/2025-11-25.js";
-import type { RevisionTable, WireFields, WireLiteral, WireNode, WireTables } from "./wire-tables.types.js";
+import type { RevisionTable, WireLiteral, WireNode, WireTables } from "./wire-tables.types.js";
 
 type Schema = z.core.$ZodType;
 interface Check {
@@ -88,7 +88,7 @@ class TableBuilder {
     }
     for (const option of options) {
       const node = this.nodes[option];
-      const tag = node && typeof node[0] !== "string" ? (node as WireFields).find(([key]) => key === def.discriminator) : undefined;
+      const tag = node && typeof node[0] !== "string" ? node.find(([key]) => key === def.discriminator) : undefined;
       if (tag === undefined || this.nodes[tag[1]]?.[0] !== "values") throw new Error(`Discriminated union on ${def.discriminator}: an option without a literal tag`);
     }
     return ["discriminated", def.discriminator, options];

@@ -1,4 +1,4 @@
-import { METHODS, META_KEYS, type StatelessProtocolVersion } from "../../constants/index.js";
+import { METHODS, META_KEYS, type RequestMethod, type StatelessProtocolVersion } from "../../constants/index.js";
 import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError, toWireError } from "../../error-codes/mcp-error.js";
 import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
@@ -16,11 +16,12 @@ import { StatelessHandlerContext, type RequestChannel } from "./stateless-contex
 /** How a stateless-era request ended: a result, or an error refused before any handler ran (`envelope`: HTTP 4xx) or raised by one. */
 export type StatelessAnswer = { readonly result: JsonObject } | { readonly error: JsonRpcErrorObject; readonly envelope: boolean };
 
+// Method names as literals (checked against RequestMethod): a Set of METHODS' members would leave their reads in bundles that never use it.
 /** The methods that may answer `input_required` (and whose handlers may ask the client for input). */
-const ROUND_METHODS: ReadonlySet<string> = new Set([METHODS.toolsCall, METHODS.promptsGet, METHODS.resourcesRead]);
+const ROUND_METHODS: ReadonlySet<string> = /* @__PURE__ */ new Set(["tools/call", "prompts/get", "resources/read"] satisfies RequestMethod[]);
 
 /** The results that carry caching hints. */
-const CACHEABLE: ReadonlySet<string> = new Set([METHODS.serverDiscover, METHODS.toolsList, METHODS.promptsList, METHODS.resourcesList, METHODS.resourcesTemplatesList, METHODS.resourcesRead]);
+const CACHEABLE: ReadonlySet<string> = /* @__PURE__ */ new Set(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] satisfies RequestMethod[]);
 
 /** What the stateless era needs from the server beyond a session's needs. */
 export interface StatelessHost extends ServerHost {
