@@ -1,8 +1,8 @@
 // How the library checks a value with a zod schema: zod's own parse, never through zod's eval-based
 // fast path (CSP and edge runtimes forbid it), with issues summarised into a line fit for a JSON-RPC
 // error message. It imports no zod: the parse comes from the caller (zod's `safeParse`, or the
-// schema's own method). A tool's arguments go straight to zod: on such small objects zod 4 is as
-// quick as the pre-check (precheck.ts), which `validate` of `@suaveplan/mcp/schemas` asks first.
+// schema's own method). A tool's arguments go straight to zod: on such small objects the pre-check
+// (precheck.ts) does not pay (schemas.md, "The pre-check"); `validate` of `@suaveplan/mcp/schemas` asks it first.
 import type * as z from "zod/mini";
 
 import { summarizeIssues } from "../wire/issues.js";
