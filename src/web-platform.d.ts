@@ -69,6 +69,10 @@ interface SubtleCrypto {
   digest(algorithm: "SHA-256", data: Uint8Array): Promise<ArrayBuffer>;
 }
 
+/** Base64 of a binary string (each character one byte), and back; `atob` throws on what is not Base64. */
+declare function btoa(data: string): string;
+declare function atob(data: string): string;
+
 interface TextEncoder {
   encode(input?: string): Uint8Array;
 }

@@ -76,11 +76,12 @@ export function describeName(name: string): string {
   return truncate(JSON.stringify(name));
 }
 
-function toJsonText(value: unknown): string {
+/** A value as JSON text, or as `String(value)` where JSON has none (undefined, a BigInt, a cycle). */
+export function toJsonText(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
-    // Not JSON (a BigInt, a cycle): the schema came from code, not from the wire.
+    // Not JSON (a BigInt, a cycle): it came from code, not from the wire.
     return String(value);
   }
 }

@@ -10,16 +10,16 @@ const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set([
   "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies",
 ]);
 
-/** Calls `visit` with each schema directly inside `schema` (not inside `const`, `enum`, `default`…). */
-export function forEachSubschema(schema: JsonObject, pointer: string, visit: (subschema: unknown, pointer: string) => void): void {
+/** Calls `visit` with each schema directly inside `schema` (not inside `const`, `enum`, `default`…), its keyword, and its name in a map of schemas. */
+export function forEachSubschema(schema: JsonObject, pointer: string, visit: (subschema: unknown, pointer: string, keyword: string, name?: string) => void): void {
   for (const [keyword, value] of Object.entries(schema)) {
     const at = appendPointer(pointer, keyword);
     if (SCHEMA_MAP_KEYWORDS.has(keyword) && isJsonObject(value)) {
-      for (const [name, subschema] of Object.entries(value)) visit(subschema, appendPointer(at, name));
+      for (const [name, subschema] of Object.entries(value)) visit(subschema, appendPointer(at, name), keyword, name);
     } else if (SCHEMA_LIST_KEYWORDS.has(keyword) && Array.isArray(value)) {
-      value.forEach((subschema, index) => visit(subschema, appendPointer(at, index)));
+      value.forEach((subschema, index) => visit(subschema, appendPointer(at, index), keyword));
     } else if (SCHEMA_KEYWORDS.has(keyword)) {
-      visit(value, at);
+      visit(value, at, keyword);
     }
   }
 }

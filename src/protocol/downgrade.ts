@@ -3,7 +3,7 @@
 // dropped otherwise. The newest revision gets everything as it is (the same object, no copy); an
 // older one gets copies of only the objects that change. Nothing given is ever modified.
 // The decisions, row by row: "What each revision receives" in src/schemas/schemas.md.
-import { METHODS, NOTIFICATIONS, isProtocolVersion, type AnyProtocolVersion, type ProtocolVersion } from "../constants/index.js";
+import { METHODS, NOTIFICATIONS, isProtocolVersion, type AnyProtocolVersion, type NotificationMethod, type ProtocolVersion, type RequestMethod } from "../constants/index.js";
 import { blockFor, implementationFor, isObj, mapField, promptFor, resourceFor, toolFor, toolResultFor, without, type Obj } from "./downgrade-items.js";
 import { elicitationFor, samplingFor } from "./downgrade-requests.js";
 import { NOT_IN_REVISION, revisionOf, type Feature, type Revision } from "./revision-features.js";
@@ -25,16 +25,18 @@ function initializeFor(revision: Revision, result: Obj): Obj {
 
 type Encoder = (revision: Revision, value: Obj) => Obj;
 
-const RESULTS: Readonly<Record<string, Encoder>> = {
-  [METHODS.initialize]: initializeFor,
-  [METHODS.toolsList]: (revision, result) => mapField(result, "tools", (tool) => toolFor(revision, tool)),
-  [METHODS.toolsCall]: toolResultFor,
-  [METHODS.resourcesList]: (revision, result) => mapField(result, "resources", (resource) => resourceFor(revision, resource)),
-  [METHODS.resourcesTemplatesList]: (revision, result) => mapField(result, "resourceTemplates", (template) => resourceFor(revision, template)),
-  [METHODS.resourcesRead]: (revision, result) => mapField(result, "contents", (contents) => without(contents, revision.blockKeys)),
-  [METHODS.promptsList]: (revision, result) => mapField(result, "prompts", (prompt) => promptFor(revision, prompt)),
-  [METHODS.promptsGet]: (revision, result) => mapField(result, "messages", (message) => promptMessageFor(revision, message)),
-};
+// The tables below name methods by their literals (checked against the method types): computed keys
+// read from METHODS would stay in bundles that never use the tables.
+const RESULTS: Readonly<Partial<Record<string, Encoder>>> = {
+  initialize: initializeFor,
+  "tools/list": (revision, result) => mapField(result, "tools", (tool) => toolFor(revision, tool)),
+  "tools/call": toolResultFor,
+  "resources/list": (revision, result) => mapField(result, "resources", (resource) => resourceFor(revision, resource)),
+  "resources/templates/list": (revision, result) => mapField(result, "resourceTemplates", (template) => resourceFor(revision, template)),
+  "resources/read": (revision, result) => mapField(result, "contents", (contents) => without(contents, revision.blockKeys)),
+  "prompts/list": (revision, result) => mapField(result, "prompts", (prompt) => promptFor(revision, prompt)),
+  "prompts/get": (revision, result) => mapField(result, "messages", (message) => promptMessageFor(revision, message)),
+} satisfies Partial<Record<RequestMethod, Encoder>>;
 
 /** A prompt message holds one block, which every revision can carry in some form. */
 function promptMessageFor(revision: Revision, message: Obj): Obj {
@@ -51,15 +53,15 @@ export function encodeResultFor(version: ProtocolVersion, method: string, result
 }
 
 /** The requests and notifications a server sends that not every revision has, and the feature each comes with. */
-const ONLY_WITH: Readonly<Record<string, Feature>> = {
-  [METHODS.elicitationCreate]: "elicitation",
-  [METHODS.tasksGet]: "tasks",
-  [METHODS.tasksResult]: "tasks",
-  [METHODS.tasksList]: "tasks",
-  [METHODS.tasksCancel]: "tasks",
-  [NOTIFICATIONS.tasksStatus]: "tasks",
-  [NOTIFICATIONS.elicitationComplete]: "urlElicitation",
-};
+const ONLY_WITH: Readonly<Partial<Record<string, Feature>>> = {
+  "elicitation/create": "elicitation",
+  "tasks/get": "tasks",
+  "tasks/result": "tasks",
+  "tasks/list": "tasks",
+  "tasks/cancel": "tasks",
+  "notifications/tasks/status": "tasks",
+  "notifications/elicitation/complete": "urlElicitation",
+} satisfies Partial<Record<RequestMethod | NotificationMethod, Feature>>;
 
 function lacks(revision: Revision, method: string): boolean {
   const feature = ONLY_WITH[method];

@@ -1,18 +1,15 @@
+import { decodeBase64, encodeBase64 } from "./bytes-text.js";
+
 /** The sentinel around a Base64-encoded header value: `=?base64?<base64 of the UTF-8 bytes>?=` (lower case, exactly). */
 const PREFIX = "=?base64?";
 const SUFFIX = "?=";
 
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-/** Canonical padded Base64: whole quads, then at most one quad ending in `==` or `=`. */
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** What a plain value may hold once the HTTP layer has dropped the surrounding whitespace: HTAB, SP and visible ASCII. */
 const FIELD_VALUE = /^[\t\x20-\x7e]*$/;
 /** What a value may hold to travel unencoded: SP and visible ASCII, no space at either end. */
 const PLAIN_SAFE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
-/** The optional whitespace (SP, HTAB) around a field value, which is not part of it. */
-const SURROUNDING_OWS = /^[\t ]+|[\t ]+$/g;
 
-const UTF8_DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const UTF8_DECODER = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
  * A header value as sent: the value itself when it is plain (visible ASCII and inner spaces only),
@@ -20,7 +17,7 @@ const UTF8_DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * never mistakes a literal for an encoding. Lone surrogates have no UTF-8 form and become U+FFFD.
  */
 export function encodeHeaderValue(value: string): string {
-  return PLAIN_SAFE.test(value) && !value.startsWith(PREFIX) ? value : `${PREFIX}${base64(new TextEncoder().encode(value))}${SUFFIX}`;
+  return PLAIN_SAFE.test(value) && !value.startsWith(PREFIX) ? value : `${PREFIX}${encodeBase64(new TextEncoder().encode(value))}${SUFFIX}`;
 }
 
 /**
@@ -29,7 +26,7 @@ export function encodeHeaderValue(value: string): string {
  * anything else is the literal text, which may hold only HTAB, SP and visible ASCII.
  */
 export function decodeHeaderValue(raw: string): { ok: true; value: string } | { ok: false; reason: string } {
-  const text = raw.replace(SURROUNDING_OWS, "");
+  const text = trimFieldValue(raw);
   // `=?base64?=` starts with the prefix and ends with the suffix, sharing a `?`: it is a literal.
   if (text.length >= PREFIX.length + SUFFIX.length && text.startsWith(PREFIX) && text.endsWith(SUFFIX)) {
     return decodeBase64Text(text.slice(PREFIX.length, -SUFFIX.length));
@@ -37,38 +34,17 @@ export function decodeHeaderValue(raw: string): { ok: true; value: string } | { 
   return FIELD_VALUE.test(text) ? { ok: true, value: text } : { ok: false, reason: "holds a character that is not visible ASCII, space or tab" };
 }
 
+/** A received field value without the optional whitespace (SP, HTAB) around it (RFC 9110 §5.5), which `Headers` drops itself but another lookup may not. */
+export function trimFieldValue(raw: string): string {
+  return raw.replace(/^[\t ]+|[\t ]+$/g, "");
+}
+
 function decodeBase64Text(payload: string): { ok: true; value: string } | { ok: false; reason: string } {
-  const bytes = unbase64(payload);
+  const bytes = decodeBase64(payload);
   if (bytes === undefined) return { ok: false, reason: "is not canonical padded Base64" };
   try {
     return { ok: true, value: UTF8_DECODER.decode(bytes) };
   } catch {
     return { ok: false, reason: "is Base64 of bytes that are not UTF-8" };
   }
-}
-
-function base64(bytes: Uint8Array): string {
-  let out = "";
-  for (let i = 0; i < bytes.length; i += 3) {
-    // Missing bytes of the last group read as 0 (`undefined << n` is 0 in JS) and become padding.
-    const count = Math.min(3, bytes.length - i);
-    const group = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
-    for (let digit = 0; digit < 4; digit++) out += digit <= count ? ALPHABET.charAt((group >> (18 - 6 * digit)) & 63) : "=";
-  }
-  return out;
-}
-
-/** The bytes of canonical padded Base64, or undefined: other characters, bad length or padding, or non-zero bits after the last byte. */
-function unbase64(text: string): Uint8Array | undefined {
-  if (!STRICT_BASE64.test(text)) return undefined;
-  const padding = text.length - text.replace(/=+$/, "").length;
-  // The bits past the last byte (4 with `==`, 2 with `=`) must be zero, so each byte string has one encoding.
-  if ((ALPHABET.indexOf(text.charAt(text.length - 1 - padding)) & ((1 << (2 * padding)) - 1)) !== 0) return undefined;
-  const bytes = new Uint8Array((text.length / 4) * 3 - padding);
-  for (let i = 0, length = 0; i < text.length; i += 4) {
-    let group = 0;
-    for (let j = 0; j < 4; j++) group = (group << 6) | Math.max(0, ALPHABET.indexOf(text.charAt(i + j)));
-    for (let shift = 16; shift >= 0 && length < bytes.length; shift -= 8) bytes[length++] = (group >> shift) & 255;
-  }
-  return bytes;
 }

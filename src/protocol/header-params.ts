@@ -1,4 +1,6 @@
 import { appendPointer } from "../json-schema/json-pointer.js";
+import { isJsonObject } from "../json-schema/json-values.js";
+import { forEachSubschema } from "../json-schema/subschemas.js";
 import { encodeHeaderValue } from "./header-encoding.js";
 
 /** One tool parameter mirrored into a `Mcp-Param-{header}` request header. */
@@ -21,14 +23,6 @@ const HEADER_TYPES: ReadonlySet<unknown> = new Set(["string", "integer", "boolea
 /** Deeper than any real schema; also ends the walk of a cyclic object built in code. */
 const MAX_DEPTH = 1000;
 
-/** Keywords whose value is a subschema or an array of subschemas (every draft's spelling). */
-const SUBSCHEMA_KEYWORDS = [
-  "additionalProperties", "items", "prefixItems", "additionalItems", "contains", "not", "if", "then", "else", "allOf", "anyOf", "oneOf",
-  "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
-] as const;
-/** Keywords whose value maps names to subschemas. `properties` is walked apart: it alone keeps a property reachable. */
-const SCHEMA_MAP_KEYWORDS = ["$defs", "definitions", "patternProperties", "dependentSchemas", "dependencies"] as const;
-
 interface Visit {
   readonly schema: Json;
   readonly pointer: string;
@@ -47,7 +41,7 @@ interface Visit {
 export function headerParamsOf(inputSchema: Record<string, unknown>): { ok: true; params: readonly HeaderParam[] } | { ok: false; reason: string } {
   const params: HeaderParam[] = [];
   const names = new Set<string>();
-  const stack: Visit[] = isObject(inputSchema) ? [{ schema: inputSchema, pointer: "", path: [], depth: 0 }] : [];
+  const stack: Visit[] = isJsonObject(inputSchema) ? [{ schema: inputSchema, pointer: "", path: [], depth: 0 }] : [];
   while (stack.length > 0) {
     const visit = stack.pop() as Visit;
     if (visit.depth > MAX_DEPTH) return { ok: false, reason: `the inputSchema nests deeper than ${MAX_DEPTH} levels` };
@@ -83,24 +77,13 @@ function headerType(type: unknown): HeaderParam["type"] | undefined {
 
 function childrenOf({ schema, pointer, path, depth }: Visit): Visit[] {
   const children: Visit[] = [];
-  const add = (value: unknown, at: string, reach: readonly string[] | undefined): void => {
-    if (isObject(value)) children.push({ schema: value, pointer: at, path: reach, depth: depth + 1 });
+  const add = (value: unknown, at: string, keyword?: string, name?: string): void => {
+    // Only a `properties` chain from the root keeps a property reachable.
+    if (isJsonObject(value)) children.push({ schema: value, pointer: at, path: keyword === "properties" && path ? [...path, name as string] : undefined, depth: depth + 1 });
   };
-  const properties = schema["properties"];
-  if (isObject(properties)) {
-    const at = appendPointer(pointer, "properties");
-    for (const [key, value] of Object.entries(properties)) add(value, appendPointer(at, key), path === undefined ? undefined : [...path, key]);
-  }
-  for (const keyword of SUBSCHEMA_KEYWORDS) {
-    const value = schema[keyword];
-    if (value === undefined) continue;
-    if (Array.isArray(value)) value.forEach((item, index) => add(item, appendPointer(appendPointer(pointer, keyword), index), undefined));
-    else add(value, appendPointer(pointer, keyword), undefined);
-  }
-  for (const keyword of SCHEMA_MAP_KEYWORDS) {
-    const value = schema[keyword];
-    if (isObject(value)) for (const [key, item] of Object.entries(value)) add(item, appendPointer(appendPointer(pointer, keyword), key), undefined);
-  }
+  forEachSubschema(schema, pointer, add);
+  // A schema too, though the validator never applies it.
+  add(schema["contentSchema"], appendPointer(pointer, "contentSchema"));
   return children;
 }
 
@@ -108,7 +91,7 @@ function childrenOf({ schema, pointer, path, depth }: Visit): Visit[] {
 export function headerParamArgument(param: HeaderParam, args: unknown): unknown {
   let value = args;
   for (const key of param.path) {
-    if (!isObject(value) || !Object.hasOwn(value, key)) return undefined;
+    if (!isJsonObject(value) || !Object.hasOwn(value, key)) return undefined;
     value = value[key];
   }
   return value;
@@ -134,6 +117,3 @@ export function headerParamValue(param: HeaderParam, value: unknown): string | u
   return text === undefined ? undefined : encodeHeaderValue(text);
 }
 
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -1,5 +1,6 @@
-import { METHODS } from "../constants/index.js";
-import { decodeHeaderValue } from "./header-encoding.js";
+import type { RequestMethod } from "../constants/index.js";
+import { isJsonObject } from "../json-schema/json-values.js";
+import { decodeHeaderValue, trimFieldValue } from "./header-encoding.js";
 import { headerParamArgument, headerParamText, type HeaderParam } from "./header-params.js";
 
 export { decodeHeaderValue, encodeHeaderValue } from "./header-encoding.js";
@@ -8,15 +9,18 @@ export { headerParamArgument, headerParamsOf, headerParamText, headerParamValue,
 /** Header names as `Headers` reports them (lower case). */
 export const STATELESS_HEADERS = { method: "mcp-method", name: "mcp-name", paramPrefix: "mcp-param-", protocolVersion: "mcp-protocol-version" } as const;
 
-/** The body field `Mcp-Name` mirrors, by method (the tasks extension routes its per-task requests by `taskId`). */
-const NAME_FIELDS: ReadonlyMap<string, string> = new Map([
-  [METHODS.toolsCall, "name"],
-  [METHODS.promptsGet, "name"],
-  [METHODS.resourcesRead, "uri"],
-  [METHODS.tasksGet, "taskId"],
+/**
+ * The body field `Mcp-Name` mirrors, by method (the tasks extension routes its per-task requests by
+ * `taskId`). Literal names: a Map of METHODS' members would leave their reads in bundles that never use it.
+ */
+const NAME_FIELDS: ReadonlyMap<string, string> = /* @__PURE__ */ new Map([
+  ["tools/call", "name"],
+  ["prompts/get", "name"],
+  ["resources/read", "uri"],
+  ["tasks/get", "taskId"],
   ["tasks/update", "taskId"],
-  [METHODS.tasksCancel, "taskId"],
-]);
+  ["tasks/cancel", "taskId"],
+] satisfies [RequestMethod | "tasks/update", string][]);
 
 /** How much of a value an error message repeats. */
 const SHOWN_CHARS = 64;
@@ -28,7 +32,7 @@ const SHOWN_CHARS = 64;
  */
 export function expectedMcpName(method: string, params: Record<string, unknown> | undefined): string | undefined {
   const field = NAME_FIELDS.get(method);
-  const value = field === undefined || !isObject(params) ? undefined : params[field];
+  const value = field === undefined || !isJsonObject(params) ? undefined : params[field];
   return typeof value === "string" ? value : undefined;
 }
 
@@ -49,25 +53,26 @@ export function checkStatelessHeaders(
   params: Record<string, unknown> | undefined,
   toolParams: readonly HeaderParam[] | undefined,
 ): string | undefined {
-  return checkMethod(header(STATELESS_HEADERS.method), method) ?? checkName(header(STATELESS_HEADERS.name), expectedMcpName(method, params)) ?? checkParams(header, params, toolParams);
+  const problem = checkMethod(header(STATELESS_HEADERS.method), method) ?? checkName(header(STATELESS_HEADERS.name), expectedMcpName(method, params)) ?? checkParams(header, params, toolParams);
+  return problem && `Header mismatch: ${problem}`;
 }
 
 function checkMethod(raw: string | null, method: string): string | undefined {
-  if (raw === null) return "Header mismatch: the Mcp-Method header is missing";
-  const value = raw.replace(/^[\t ]+|[\t ]+$/g, "");
+  if (raw === null) return "the Mcp-Method header is missing";
+  const value = trimFieldValue(raw);
   return value === method ? undefined : mismatch("Mcp-Method", value, method);
 }
 
 function checkName(raw: string | null, expected: string | undefined): string | undefined {
   if (expected === undefined) return undefined;
-  if (raw === null) return "Header mismatch: the Mcp-Name header is missing";
+  if (raw === null) return "the Mcp-Name header is missing";
   const decoded = decodeHeaderValue(raw);
-  if (!decoded.ok) return `Header mismatch: the Mcp-Name header value ${decoded.reason}`;
+  if (!decoded.ok) return `the Mcp-Name header value ${decoded.reason}`;
   return decoded.value === expected ? undefined : mismatch("Mcp-Name", decoded.value, expected);
 }
 
 function checkParams(header: (name: string) => string | null, params: Record<string, unknown> | undefined, toolParams: readonly HeaderParam[] | undefined): string | undefined {
-  const args = isObject(params) ? params["arguments"] : undefined;
+  const args = isJsonObject(params) ? params["arguments"] : undefined;
   for (const param of toolParams ?? []) {
     const problem = checkParam(header(STATELESS_HEADERS.paramPrefix + param.header.toLowerCase()), param, headerParamArgument(param, args));
     if (problem !== undefined) return problem;
@@ -78,12 +83,12 @@ function checkParams(header: (name: string) => string | null, params: Record<str
 function checkParam(raw: string | null, param: HeaderParam, value: unknown): string | undefined {
   const name = `Mcp-Param-${param.header}`;
   const argument = `argument ${show(param.path.join("."))}`;
-  if (value === undefined || value === null) return raw === null ? undefined : `Header mismatch: the ${name} header is sent but the ${argument} is absent or null`;
+  if (value === undefined || value === null) return raw === null ? undefined : `the ${name} header is sent but the ${argument} is absent or null`;
   const expected = headerParamText(param, value);
-  if (expected === undefined) return `Header mismatch: the ${argument} is not ${param.type === "integer" ? "a safe integer" : `a ${param.type}`}, so no ${name} header can carry it`;
-  if (raw === null) return `Header mismatch: the ${name} header is missing (the ${argument} is present)`;
+  if (expected === undefined) return `the ${argument} is not ${param.type === "integer" ? "a safe integer" : `a ${param.type}`}, so no ${name} header can carry it`;
+  if (raw === null) return `the ${name} header is missing (the ${argument} is present)`;
   const decoded = decodeHeaderValue(raw);
-  if (!decoded.ok) return `Header mismatch: the ${name} header value ${decoded.reason}`;
+  if (!decoded.ok) return `the ${name} header value ${decoded.reason}`;
   const equal = param.type === "integer" ? integerText(decoded.value) === expected : decoded.value === expected;
   return equal ? undefined : mismatch(name, decoded.value, expected);
 }
@@ -100,7 +105,7 @@ function integerText(text: string): string | undefined {
 }
 
 function mismatch(name: string, headerValue: string, bodyValue: string): string {
-  return `Header mismatch: ${name} header value ${show(headerValue)} does not match body value ${show(bodyValue)}`;
+  return `${name} header value ${show(headerValue)} does not match body value ${show(bodyValue)}`;
 }
 
 /** A value quoted for a message, cut to its first 64 characters (never inside a surrogate pair). */
@@ -108,8 +113,4 @@ function show(value: string): string {
   if (value.length <= SHOWN_CHARS) return `'${value}'`;
   const cut = /[\uD800-\uDBFF]/.test(value.charAt(SHOWN_CHARS - 1)) ? SHOWN_CHARS - 1 : SHOWN_CHARS;
   return `'${value.slice(0, cut)}…'`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -45,25 +45,32 @@ function sessionProfile(version: ProtocolVersion, rules: Pick<RevisionProfile, "
   };
 }
 
-export const PROFILES: Readonly<Record<ProtocolVersion, SessionProfile> & Record<StatelessProtocolVersion, StatelessProfile>> = {
-  "2024-11-05": sessionProfile("2024-11-05", { batching: false, invalidToolArguments: "protocol-error", primingEvent: false }),
-  // `batching` as each revision's codec has it (a test holds the two together).
-  "2025-03-26": sessionProfile("2025-03-26", { batching: true, invalidToolArguments: "protocol-error", primingEvent: false }),
-  "2025-06-18": sessionProfile("2025-06-18", { batching: false, invalidToolArguments: "protocol-error", primingEvent: false }),
-  // Stryker disable next-line StringLiteral: only "protocol-error" is asked for; any other value makes bad arguments a tool error
-  "2025-11-25": sessionProfile("2025-11-25", { batching: false, invalidToolArguments: "tool-error", primingEvent: true }),
-  "2026-07-28": {
-    version: "2026-07-28",
-    era: "stateless",
-    batching: false,
-    invalidToolArguments: "tool-error",
-    declaresCompletions: true,
-    urlElicitation: true,
-    samplingTools: true,
-    primingEvent: false,
-    resourceNotFoundCode: JSONRPC_ERROR_CODES.INVALID_PARAMS,
-  },
-};
+type Profiles = Readonly<Record<ProtocolVersion, SessionProfile> & Record<StatelessProtocolVersion, StatelessProfile>>;
+
+export const PROFILES: Profiles = /* @__PURE__ */ profiles();
+
+// Built by a pure call: the table's calls would stay in bundles that never read it.
+function profiles(): Profiles {
+  return {
+    "2024-11-05": sessionProfile("2024-11-05", { batching: false, invalidToolArguments: "protocol-error", primingEvent: false }),
+    // `batching` as each revision's codec has it (a test holds the two together).
+    "2025-03-26": sessionProfile("2025-03-26", { batching: true, invalidToolArguments: "protocol-error", primingEvent: false }),
+    "2025-06-18": sessionProfile("2025-06-18", { batching: false, invalidToolArguments: "protocol-error", primingEvent: false }),
+    // Stryker disable next-line StringLiteral: only "protocol-error" is asked for; any other value makes bad arguments a tool error
+    "2025-11-25": sessionProfile("2025-11-25", { batching: false, invalidToolArguments: "tool-error", primingEvent: true }),
+    "2026-07-28": {
+      version: "2026-07-28",
+      era: "stateless",
+      batching: false,
+      invalidToolArguments: "tool-error",
+      declaresCompletions: true,
+      urlElicitation: true,
+      samplingTools: true,
+      primingEvent: false,
+      resourceNotFoundCode: JSONRPC_ERROR_CODES.INVALID_PARAMS,
+    },
+  };
+}
 
 /** The profile of a revision this library speaks. */
 export function profileOf(version: AnyProtocolVersion): RevisionProfile {

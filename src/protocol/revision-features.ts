@@ -70,7 +70,12 @@ function revision(version: ProtocolVersion): Revision {
   };
 }
 
-const REVISIONS = Object.fromEntries(PROTOCOL_VERSIONS.map((version) => [version, revision(version)])) as Readonly<Record<ProtocolVersion, Revision>>;
+// Built by a pure call, so a bundle that never downgrades leaves the table out.
+const REVISIONS = /* @__PURE__ */ revisions();
+
+function revisions(): Readonly<Record<ProtocolVersion, Revision>> {
+  return Object.fromEntries(PROTOCOL_VERSIONS.map((version) => [version, revision(version)])) as Record<ProtocolVersion, Revision>;
+}
 
 export function revisionOf(version: ProtocolVersion): Revision {
   return REVISIONS[version];

@@ -1,12 +1,13 @@
-// How the library checks a value with a zod schema: the pre-check first, then zod's own parse, never
-// through zod's eval-based fast path (CSP and edge runtimes forbid it), with issues summarised into a
-// line fit for a JSON-RPC error message. It imports no zod: the parse comes from the caller (zod's
-// `safeParse`, or the schema's own method).
+// How the library checks a value with a zod schema: zod's own parse, never through zod's eval-based
+// fast path (CSP and edge runtimes forbid it), with issues summarised into a line fit for a JSON-RPC
+// error message. It imports no zod: the parse comes from the caller (zod's `safeParse`, or the
+// schema's own method). A tool's arguments go straight to zod: on such small objects the pre-check
+// (precheck.ts) does not pay (schemas.md, "The pre-check"); `validate` of `@suaveplan/mcp/schemas` asks it first.
 import type * as z from "zod/mini";
 
 import { summarizeIssues } from "../wire/issues.js";
 import type { ValidationResult } from "../wire/wire-schema.js";
-import { precheckOf, VALID, type ZodParse } from "./precheck.js";
+import type { ZodParse } from "./precheck.js";
 
 // reportInput keeps each issue's input, which tells a missing field from a mistyped one. `async:
 // false` is what safeParse sets on its own copy of these options anyway; giving it here lets that
@@ -16,8 +17,6 @@ const PARSE_OPTIONS: z.core.ParseContextInternal<z.core.$ZodIssue> = { jitless: 
 
 /** Checks `value` with `schema` through `parse`; on failure, `issues` reads like `params.name: expected string, received number`. */
 export function validateWithZod<S extends z.core.$ZodType>(parse: ZodParse, schema: S, value: unknown): ValidationResult<z.output<S>> {
-  // The common valid message is vouched for without a copy; zod parses the rest (and explains refusals).
-  if (precheckOf(schema, parse)(value) === VALID) return { ok: true, value: value as z.output<S> };
   const parsed = parse(schema, value, PARSE_OPTIONS);
   if (parsed.success) return { ok: true, value: parsed.data as z.output<S> };
   return { ok: false, issues: summarizeIssues(parsed.error.issues) };

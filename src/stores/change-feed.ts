@@ -1,8 +1,18 @@
+import { NOTIFICATIONS } from "../constants/index.js";
+
 /** What changed on a server: one of its lists, or one resource. */
 export type Change = { readonly kind: "list"; readonly list: ListKind } | { readonly kind: "resource"; readonly uri: string };
 
 /** The lists whose changes clients are told of. */
 export type ListKind = "tools" | "resources" | "prompts";
+
+/** The notification that tells a client a list changed. */
+export const LIST_CHANGED: Readonly<Record<ListKind, string>> = /* @__PURE__ */ listChanged();
+
+// Built by a pure call: bundlers keep a top-level object's reads of NOTIFICATIONS in apps that never use it.
+function listChanged(): Record<ListKind, string> {
+  return { tools: NOTIFICATIONS.toolsListChanged, resources: NOTIFICATIONS.resourcesListChanged, prompts: NOTIFICATIONS.promptsListChanged };
+}
 
 export type ChangeListener = (change: Change) => void;
 

@@ -1,5 +1,6 @@
 import { MCP_CODES } from "../error-codes/error-codes.js";
 import { MCPError } from "../error-codes/mcp-error.js";
+import { randomHex } from "../protocol/bytes-text.js";
 
 export interface RequestStateKey {
   readonly id: string;
@@ -55,7 +56,7 @@ export class InMemoryRequestStateKeys implements RequestStateKeys {
   }
 
   rotate(): void {
-    const key: RequestStateKey = Object.freeze({ id: randomId(), secret: crypto.getRandomValues(new Uint8Array(MIN_REQUEST_STATE_SECRET_BYTES)) });
+    const key: RequestStateKey = Object.freeze({ id: randomHex(12), secret: crypto.getRandomValues(new Uint8Array(MIN_REQUEST_STATE_SECRET_BYTES)) });
     this.#keys = [key, ...this.#keys].slice(0, this.#keep + 1);
   }
 }
@@ -68,10 +69,6 @@ function checkedKey(given: unknown, position: number): RequestStateKey {
   if (bytes === undefined) throw invalidConfig(`request-state key #${position}: secret must be a Uint8Array or a string`);
   if (bytes.length < MIN_REQUEST_STATE_SECRET_BYTES) throw invalidConfig(`request-state key #${position}: secret must have at least ${MIN_REQUEST_STATE_SECRET_BYTES} bytes`);
   return Object.freeze({ id, secret: bytes });
-}
-
-function randomId(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
 function invalidConfig(message: string): MCPError {

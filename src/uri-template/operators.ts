@@ -33,7 +33,7 @@ function operator(row: Operator): Operator {
 }
 
 /** Simple string expansion: `{var}`. */
-export const SIMPLE_OPERATOR = operator({
+export const SIMPLE_OPERATOR = /* @__PURE__ */ operator({
   symbol: "",
   first: "",
   separator: ",",
@@ -46,56 +46,58 @@ export const SIMPLE_OPERATOR = operator({
   splitAtFirstOccurrence: false,
 });
 
-const SYMBOL_OPERATORS: readonly Operator[] = [
-  { ...SIMPLE_OPERATOR, symbol: "+", allowReserved: true, stopChars: "" },
-  { ...SIMPLE_OPERATOR, symbol: "#", first: "#", allowReserved: true, stopChars: "", splitAtFirstOccurrence: true },
-  { ...SIMPLE_OPERATOR, symbol: ".", first: ".", separator: "." },
-  {
-    ...SIMPLE_OPERATOR,
-    symbol: "/",
-    first: "/",
-    separator: "/",
-    stopChars: RESERVED_BUT_COMMA.replace("/", ""),
-    boundedSeparators: true,
-  },
-  {
-    ...SIMPLE_OPERATOR,
-    symbol: ";",
-    first: ";",
-    separator: ";",
-    named: true,
-    stopChars: "/?#",
-    pool: ";",
-    splitAtFirstOccurrence: true,
-  },
-  {
-    ...SIMPLE_OPERATOR,
-    symbol: "?",
-    first: "?",
-    separator: "&",
-    named: true,
-    ifEmpty: "=",
-    stopChars: "#",
-    pool: "?",
-    splitAtFirstOccurrence: true,
-  },
-  {
-    ...SIMPLE_OPERATOR,
-    symbol: "&",
-    first: "&",
-    separator: "&",
-    named: true,
-    ifEmpty: "=",
-    stopChars: "#",
-    pool: "?",
-    splitAtFirstOccurrence: true,
-  },
-].map(operator);
-
 /** The operators that start with a character of their own, by that character. */
-export const OPERATOR_BY_SYMBOL: ReadonlyMap<string, Operator> = new Map(
-  SYMBOL_OPERATORS.map((row) => [row.symbol, row]),
-);
+export const OPERATOR_BY_SYMBOL: ReadonlyMap<string, Operator> = /* @__PURE__ */ operatorsBySymbol();
+
+// Built by a pure call, so a bundle that never parses a template leaves the table out.
+function operatorsBySymbol(): ReadonlyMap<string, Operator> {
+  const rows: readonly Operator[] = [
+    { ...SIMPLE_OPERATOR, symbol: "+", allowReserved: true, stopChars: "" },
+    { ...SIMPLE_OPERATOR, symbol: "#", first: "#", allowReserved: true, stopChars: "", splitAtFirstOccurrence: true },
+    { ...SIMPLE_OPERATOR, symbol: ".", first: ".", separator: "." },
+    {
+      ...SIMPLE_OPERATOR,
+      symbol: "/",
+      first: "/",
+      separator: "/",
+      stopChars: RESERVED_BUT_COMMA.replace("/", ""),
+      boundedSeparators: true,
+    },
+    {
+      ...SIMPLE_OPERATOR,
+      symbol: ";",
+      first: ";",
+      separator: ";",
+      named: true,
+      stopChars: "/?#",
+      pool: ";",
+      splitAtFirstOccurrence: true,
+    },
+    {
+      ...SIMPLE_OPERATOR,
+      symbol: "?",
+      first: "?",
+      separator: "&",
+      named: true,
+      ifEmpty: "=",
+      stopChars: "#",
+      pool: "?",
+      splitAtFirstOccurrence: true,
+    },
+    {
+      ...SIMPLE_OPERATOR,
+      symbol: "&",
+      first: "&",
+      separator: "&",
+      named: true,
+      ifEmpty: "=",
+      stopChars: "#",
+      pool: "?",
+      splitAtFirstOccurrence: true,
+    },
+  ];
+  return new Map(rows.map((row) => [row.symbol, operator(row)]));
+}
 
 /** Operator characters RFC 6570 keeps for future extensions: a template using one is malformed. */
 export const RESERVED_OPERATORS = "=,!@|";

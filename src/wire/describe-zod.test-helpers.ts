@@ -55,7 +55,7 @@ class TableBuilder {
     enum: (_def, checks, internals) => literalValues(checks, internals),
     optional: (def) => ["optional", this.ref(def["innerType"] as Schema)],
     nullable: (def) => ["nullable", this.ref(def["innerType"] as Schema)],
-    array: (def, checks) => ["array", this.ref(def["element"] as Schema), boundOf(checks, "min_length"), boundOf(checks, "max_length")],
+    array: (def, checks) => arrayNode(this.ref(def["element"] as Schema), boundOf(checks, "min_length"), boundOf(checks, "max_length")),
     object: (def) => this.#describeObject(def as unknown as z.core.$ZodObjectDef),
     record: (def) => this.#describeRecord(def as unknown as z.core.$ZodRecordDef),
     union: (def) => this.#describeUnion(def as unknown as z.core.$ZodUnionDef & { discriminator?: string }),
@@ -64,13 +64,13 @@ class TableBuilder {
   #describeObject(def: z.core.$ZodObjectDef): WireNode {
     const catchall = def.catchall?.["_zod"].def.type;
     if (catchall !== "unknown") throw new Error("Wire tables hold loose objects only");
-    const fields = Object.entries(def.shape).map(([key, field]): readonly [string, number] => {
+    return Object.entries(def.shape).map(([key, field]): readonly [string, number] => {
       const internals = field["_zod"];
       const optional = internals.optin === "optional" && internals.optout === "optional";
       if (optional !== (internals.def.type === "optional")) throw new Error(`Field ${key}: only z.optional makes a field optional in wire tables`);
-      return [key, this.ref(field)];
+      if (key.endsWith("?")) throw new Error(`Field ${key}: a key ending in "?" reads as an optional field in wire tables`);
+      return optional ? [`${key}?`, this.ref((internals.def as z.core.$ZodOptionalDef).innerType)] : [key, this.ref(field)];
     });
-    return ["object", fields];
   }
 
   #describeRecord(def: z.core.$ZodRecordDef): WireNode {
@@ -88,7 +88,7 @@ class TableBuilder {
     }
     for (const option of options) {
       const node = this.nodes[option];
-      const tag = node?.[0] === "object" ? node[1].find(([key]) => key === def.discriminator) : undefined;
+      const tag = node && typeof node[0] !== "string" ? node.find(([key]) => key === def.discriminator) : undefined;
       if (tag === undefined || this.nodes[tag[1]]?.[0] !== "values") throw new Error(`Discriminated union on ${def.discriminator}: an option without a literal tag`);
     }
     return ["discriminated", def.discriminator, options];
@@ -120,6 +120,12 @@ function describeNumber(def: Record<string, unknown>, checks: readonly Check[]):
   }
   const bound = (name: string): number | null => checks.find((check) => check.check === name)?.value ?? null;
   return ["number", bound("greater_than"), bound("less_than")];
+}
+
+/** An array node, without the bounds it does not have at its end. */
+function arrayNode(element: number, minLength: number | null, maxLength: number | null): WireNode {
+  if (maxLength !== null) return ["array", element, minLength, maxLength];
+  return minLength === null ? ["array", element] : ["array", element, minLength];
 }
 
 function boundOf(checks: readonly Check[], name: "min_length" | "max_length"): number | null {

@@ -3,7 +3,7 @@
 // message without allocating, and a full run that answers exactly as the zod schema it was
 // generated from would (the same value, the same issues), for everything else.
 import { type Issue, summarizeIssues } from "./issues.js";
-import type { WireLiteral, WireNode } from "./wire-tables.types.js";
+import type { WireFields, WireLiteral, WireNode } from "./wire-tables.types.js";
 
 export type ValidationResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: string };
 
@@ -101,6 +101,7 @@ export class WireSchemaTable {
   }
 
   #compile(node: WireNode): Compiled {
+    if (isFields(node)) return object(node.map(([key, index]) => (key.endsWith("?") ? { key: key.slice(0, -1), node: optional(this.#node(index)) } : { key, node: this.#node(index) })));
     switch (node[0]) {
       case "string":
       case "boolean":
@@ -118,9 +119,7 @@ export class WireSchemaTable {
       case "nullable":
         return nullable(this.#node(node[1]));
       case "array":
-        return array(this.#node(node[1]), node[2], node[3]);
-      case "object":
-        return object(node[1].map(([key, index]) => ({ key, node: this.#node(index) })));
+        return array(this.#node(node[1]), node[2] ?? null, node[3] ?? null);
       case "record":
         return record(this.#node(node[1]));
       case "union":
@@ -130,6 +129,11 @@ export class WireSchemaTable {
     }
     return discriminated(node[1], node[2].map((index) => this.#node(index)));
   }
+}
+
+/** An object node is its fields alone; every other node starts with its kind. */
+function isFields(node: WireNode): node is WireFields {
+  return typeof node[0] !== "string";
 }
 
 function validateWith(node: Compiled, value: unknown): ValidationResult<unknown> {

@@ -24,8 +24,10 @@ function generatedSource(): string {
     "// `UPDATE_WIRE_TABLES=1 npx vitest run src/wire/wire-tables.test.ts` writes it again.",
     'import type { WireTables } from "./wire-tables.types.js";',
     "",
-    "// One JSON.parse of a string costs less at start-up than the same object literal.",
-    `export const WIRE_TABLES: WireTables = /* @__PURE__ */ JSON.parse('${json}');`,
+    "// One JSON.parse of a string costs less at start-up than the same object literal. The JSON is",
+    "// written with ' for \" (swapped back before parsing: microseconds), so that a minifier does not",
+    "// escape each of its quotes (minifiers write strings in double quotes).",
+    `export const WIRE_TABLES: WireTables = /* @__PURE__ */ JSON.parse("${json.replaceAll('"', "'")}".replace(/'/g, '"'));`,
     "",
   ].join("\n");
 }

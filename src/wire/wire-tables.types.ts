@@ -6,8 +6,12 @@ import type { AnyProtocolVersion } from "../constants/index.js";
 /** A literal value a node accepts (zod `literal` and `enum`). */
 export type WireLiteral = string | number | boolean | null;
 
-/** One schema. Object nodes are loose (unknown keys pass through); an `optional` field may be absent. */
+/** An object's fields, `[key, node]`: a key that ends in "?" names a field that may be absent (zod `optional`, which a node of its own is only elsewhere, as method params that may be left out). */
+export type WireFields = readonly (readonly [key: string, node: number])[];
+
+/** One schema: an object (its fields alone; object nodes are loose: unknown keys pass through), or a kind and its parts. */
 export type WireNode =
+  | WireFields
   | readonly ["string"]
   | readonly ["boolean"]
   | readonly ["unknown"]
@@ -16,8 +20,7 @@ export type WireNode =
   | readonly [kind: "values", values: readonly WireLiteral[]]
   | readonly [kind: "optional", inner: number]
   | readonly [kind: "nullable", inner: number]
-  | readonly [kind: "array", element: number, minLength: number | null, maxLength: number | null]
-  | readonly [kind: "object", fields: readonly (readonly [key: string, node: number])[]]
+  | readonly [kind: "array", element: number, minLength?: number | null, maxLength?: number]
   | readonly [kind: "record", value: number]
   | readonly [kind: "union", options: readonly number[]]
   | readonly [kind: "discriminated", key: string, options: readonly number[]];

@@ -34,12 +34,17 @@ interface ListKindInfo {
   readonly cachedAs: keyof ListCacheOptions;
 }
 
-export const LIST_KINDS: { readonly [K in ListKind]: ListKindInfo } = {
-  tools: { method: METHODS.toolsList, changedBy: NOTIFICATIONS.toolsListChanged, cachedAs: "tools" },
-  resources: { method: METHODS.resourcesList, changedBy: NOTIFICATIONS.resourcesListChanged, cachedAs: "resources" },
-  resourceTemplates: { method: METHODS.resourcesTemplatesList, changedBy: NOTIFICATIONS.resourcesListChanged, cachedAs: "resources" },
-  prompts: { method: METHODS.promptsList, changedBy: NOTIFICATIONS.promptsListChanged, cachedAs: "prompts" },
-};
+// Built by a pure call: bundlers keep a top-level object's reads of METHODS and NOTIFICATIONS in apps that never use it.
+export const LIST_KINDS: { readonly [K in ListKind]: ListKindInfo } = /* @__PURE__ */ listKinds();
+
+function listKinds(): { readonly [K in ListKind]: ListKindInfo } {
+  return {
+    tools: { method: METHODS.toolsList, changedBy: NOTIFICATIONS.toolsListChanged, cachedAs: "tools" },
+    resources: { method: METHODS.resourcesList, changedBy: NOTIFICATIONS.resourcesListChanged, cachedAs: "resources" },
+    resourceTemplates: { method: METHODS.resourcesTemplatesList, changedBy: NOTIFICATIONS.resourcesListChanged, cachedAs: "resources" },
+    prompts: { method: METHODS.promptsList, changedBy: NOTIFICATIONS.promptsListChanged, cachedAs: "prompts" },
+  };
+}
 
 export const DEFAULT_MAX_LIST_PAGES = 1000;
 

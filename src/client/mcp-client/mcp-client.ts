@@ -44,16 +44,21 @@ import { registerServerRequests } from "./server-requests.js";
 import { ToolOutputChecker } from "./tool-output.js";
 
 /** Server notifications that listeners hear as they are, by the event name they hear them under. */
-const FORWARDED_NOTIFICATIONS = {
-  [NOTIFICATIONS.message]: "log",
-  [NOTIFICATIONS.resourcesUpdated]: "resourceUpdated",
-  [NOTIFICATIONS.progress]: "progress",
-  [NOTIFICATIONS.toolsListChanged]: "toolsListChanged",
-  [NOTIFICATIONS.resourcesListChanged]: "resourcesListChanged",
-  [NOTIFICATIONS.promptsListChanged]: "promptsListChanged",
-} as const satisfies Record<string, keyof MCPClientEventMap>;
+const FORWARDED_NOTIFICATIONS = /* @__PURE__ */ forwardedNotifications();
 
-const LIST_KIND_NAMES = Object.keys(LIST_KINDS) as ListKind[];
+// Built by a pure call: bundlers keep a top-level object's reads of NOTIFICATIONS in apps that never use it.
+function forwardedNotifications() {
+  return {
+    [NOTIFICATIONS.message]: "log",
+    [NOTIFICATIONS.resourcesUpdated]: "resourceUpdated",
+    [NOTIFICATIONS.progress]: "progress",
+    [NOTIFICATIONS.toolsListChanged]: "toolsListChanged",
+    [NOTIFICATIONS.resourcesListChanged]: "resourcesListChanged",
+    [NOTIFICATIONS.promptsListChanged]: "promptsListChanged",
+  } as const satisfies Record<string, keyof MCPClientEventMap>;
+}
+
+const LIST_KIND_NAMES = /* @__PURE__ */ Object.keys(LIST_KINDS) as ListKind[];
 
 type ListCaches = { readonly [K in ListKind]: ListCache<ItemOf<K>> };
 

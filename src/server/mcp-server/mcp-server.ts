@@ -21,6 +21,7 @@ import { StatelessRequests, type StatelessAnswer, type StatelessHost } from "../
 import { encodeCapabilitiesFor } from "../../protocol/downgrade.js";
 import { loadJsonSchemaConverter } from "../../schemas/wire-loader.js";
 import { UriTemplate } from "../../uri-template/uri-template.js";
+import { toJsonText } from "../../json-schema/json-values.js";
 import { complete, hasCompleters } from "./completion.js";
 import type {
   ArgumentsSchema,
@@ -111,7 +112,8 @@ export class MCPServer implements StatelessHost {
   principalOf(inbound: InboundContext | undefined): string | undefined {
     const own = this.options.principalOf;
     if (own) return own(inbound);
-    return inbound?.authInfo === undefined ? undefined : principalText(inbound.authInfo);
+    // The principal a requestState is bound to: the caller's authInfo as JSON.
+    return inbound?.authInfo === undefined ? undefined : toJsonText(inbound.authInfo);
   }
 
   /** Stateless era: the caching hint of a cacheable result, from the server's defaults and what the entries behind it say. */
@@ -277,15 +279,6 @@ function narrowest(hint: CacheHint, entries: readonly { readonly config: { reado
     if (config.cache.cacheScope === "private") cacheScope = "private";
   }
   return { ttlMs, cacheScope };
-}
-
-/** The principal of a caller, as a string a requestState is bound to. */
-function principalText(authInfo: unknown): string {
-  try {
-    return JSON.stringify(authInfo) ?? String(authInfo);
-  } catch {
-    return String(authInfo);
-  }
 }
 
 function listResult<K extends string, T>(key: K, page: { items: T[]; nextCursor?: string }): Record<K, T[]> & { nextCursor?: string } {

@@ -1,11 +1,14 @@
 import type { StatelessProtocolVersion } from "../../constants/index.js";
+import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
+import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
 import type { RequestChannel } from "../stateless/stateless-context.js";
 import type { StatelessAnswer } from "../stateless/stateless-requests.js";
 import type { Implementation, ServerCapabilities } from "../../schemas/schemas.js";
 import type { ChangeFeed } from "../../stores/change-feed.js";
-import type { HandlerContext, MCPServerOptions } from "./mcp-server.types.js";
+import type { WireCodec } from "../../wire/wire-codecs.js";
+import type { AuthorizeRequest, HandlerContext, MCPServerOptions } from "./mcp-server.types.js";
 
 /** A feature method's handler, as either era's request path runs it. */
 export type FeatureHandler = (params: never, context: HandlerContext, profile: RevisionProfile) => unknown;
@@ -28,4 +31,18 @@ export interface ServerHost {
   readonly statelessVersions: readonly StatelessProtocolVersion[];
   /** Serves one stateless-era request (see MCPServer.serveStateless). */
   serveStateless(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer>;
+}
+
+/** A request's params as its revision's codec has them: -32601 (`unknown`) for a method it lacks, -32602 for params its schema refuses. */
+export function checkedParams(codec: Pick<WireCodec, "clientRequests">, method: string, params: unknown, unknown: string): unknown {
+  const schemas = codec.clientRequests[method];
+  if (!schemas) throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, unknown);
+  const checked = schemas.params.validate(params);
+  if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid params for ${method}: ${checked.issues}`);
+  return checked.value;
+}
+
+/** Asks the server's `authorize` hook; a refusal is MCP.UNAUTHORIZED. */
+export async function authorize(hook: NonNullable<MCPServerOptions["authorize"]>, request: AuthorizeRequest): Promise<void> {
+  if (!(await hook(request))) throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${request.method}`);
 }

@@ -1,6 +1,6 @@
 import { LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, isProtocolVersion, type ProtocolVersion } from "../../constants/index.js";
 import type { Era } from "../../protocol/profiles.js";
-import type { ListKind } from "../../stores/change-feed.js";
+import { LIST_CHANGED, type ListKind } from "../../stores/change-feed.js";
 import { checkInputAnswer } from "../core/input-answers.js";
 import { missingCapabilityFor } from "../core/input-capabilities.js";
 import { claimsStatelessEra } from "../stateless/request-meta.js";
@@ -25,7 +25,7 @@ import type { JsonObject } from "../../types/types.js";
 import { SessionHandlerContext } from "./handler-context.js";
 import type { MCPServerOptions, NegotiatedClient, SessionHandle } from "./mcp-server.types.js";
 import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
-import type { FeatureHandler, ServerHost } from "./server-host.js";
+import { authorize, checkedParams, type FeatureHandler, type ServerHost } from "./server-host.js";
 
 export type ClientCallOptions = Omit<RequestOptions, "relatedRequestId">;
 
@@ -36,11 +36,6 @@ interface SessionMethod {
 }
 
 
-const LIST_CHANGED: Readonly<Record<ListKind, string>> = {
-  tools: NOTIFICATIONS.toolsListChanged,
-  resources: NOTIFICATIONS.resourcesListChanged,
-  prompts: NOTIFICATIONS.promptsListChanged,
-};
 
 let ownMethods: ReadonlyMap<string, SessionMethod> | undefined;
 const served = /* @__PURE__ */ new WeakMap<ServerHost, ReadonlySet<string>>();
@@ -232,11 +227,7 @@ export class ServerSession implements SessionHandle {
    */
   #serve(params: unknown, request: RequestContext): unknown {
     if (this.#era !== "session" && this.host.statelessVersions.length > 0 && claimsStatelessEra(params)) return this.#serveStateless(params as JsonObject, request);
-    const schemas = this.dispatcher.codec.clientRequests[request.method];
-    if (!schemas) throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, `Method not found: ${request.method}`);
-    const checked = schemas.params.validate(params);
-    if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid params for ${request.method}: ${checked.issues}`);
-    return this.#serveSession(checked.value, request);
+    return this.#serveSession(checkedParams(this.dispatcher.codec, request.method, params, `Method not found: ${request.method}`), request);
   }
 
   /** Stateless era on this connection (stdio): notifications of the request go out on it, tied to the request; `notifications/cancelled` aborts it. */
@@ -257,15 +248,13 @@ export class ServerSession implements SessionHandle {
   }
 
   #serveSession(params: unknown, request: RequestContext): unknown {
-    const authorize = this.host.options.authorize;
+    const hook = this.host.options.authorize;
     // Without a hook there is nothing to wait for: no promise and no suspended call per request.
-    return authorize ? this.#serveAuthorized(authorize, params, request) : this.#run(params, request);
+    return hook ? this.#serveAuthorized(hook, params, request) : this.#run(params, request);
   }
 
-  async #serveAuthorized(authorize: NonNullable<MCPServerOptions["authorize"]>, params: unknown, request: RequestContext): Promise<unknown> {
-    if (!(await authorize({ method: request.method, params, session: this, inbound: request.inbound }))) {
-      throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${request.method}`);
-    }
+  async #serveAuthorized(hook: NonNullable<MCPServerOptions["authorize"]>, params: unknown, request: RequestContext): Promise<unknown> {
+    await authorize(hook, { method: request.method, params, session: this, inbound: request.inbound });
     return this.#run(params, request);
   }
 

@@ -18,7 +18,7 @@ export interface RoundState {
   readonly asked: readonly string[];
 }
 
-const NOTHING_KNOWN: ReadonlyMap<string, unknown> = new Map();
+const NOTHING_KNOWN: ReadonlyMap<string, unknown> = /* @__PURE__ */ new Map();
 
 /** The refusal of a request for input the client cannot answer: -32021 naming what it lacks. */
 export function missingCapabilityError(lacking: MissingCapability): JsonRpcError {
@@ -73,22 +73,23 @@ export class InputRounds {
     return { answers: Object.fromEntries(this.#used), asked: [...this.#missing.keys()] };
   }
 
-  ask(method: string, params: JsonObject | undefined, key: string | undefined): Promise<unknown> {
+  async ask(method: string, params: JsonObject | undefined, key: string | undefined): Promise<unknown> {
     const name = key ?? `${method.split("/")[0] as string}-${this.#asked}`;
     this.#asked++;
     const lacking = missingCapabilityFor(method, params, this.capabilities, this.profile);
-    if (lacking) return Promise.reject(missingCapabilityError(lacking));
+    if (lacking) throw missingCapabilityError(lacking);
     if (this.#known.has(name)) {
+      let answer: unknown;
       try {
-        const answer = checkInputAnswer(method, params, this.#known.get(name));
-        this.#used.set(name, answer);
-        return Promise.resolve(answer);
+        answer = checkInputAnswer(method, params, this.#known.get(name));
       } catch (error) {
-        return Promise.reject(new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `inputResponses["${name}"]: ${describeThrown(error)}`));
+        throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `inputResponses["${name}"]: ${describeThrown(error)}`);
       }
+      this.#used.set(name, answer);
+      return answer;
     }
     if (this.#missing.size === 0) setTimeout(() => this.whenDecided(), 0);
-    this.#missing.set(name, params === undefined ? { method, params: {} } : { method, params });
+    this.#missing.set(name, { method, params: params ?? {} });
     return new Promise((_resolve, reject) => this.#waiting.push(reject));
   }
 

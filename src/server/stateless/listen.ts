@@ -1,6 +1,6 @@
 import { META_KEYS, NOTIFICATIONS } from "../../constants/index.js";
 import { PROFILES } from "../../protocol/profiles.js";
-import type { Change } from "../../stores/change-feed.js";
+import { LIST_CHANGED, type Change } from "../../stores/change-feed.js";
 import type { JsonObject } from "../../types/types.js";
 import type { StatelessHandlerContext } from "./stateless-context.js";
 import type { StatelessHost } from "./stateless-requests.js";
@@ -13,19 +13,14 @@ interface NotificationFilter {
   resourceSubscriptions?: string[];
 }
 
-const LIST_CHANGED = {
-  tools: { filter: "toolsListChanged", method: NOTIFICATIONS.toolsListChanged },
-  prompts: { filter: "promptsListChanged", method: NOTIFICATIONS.promptsListChanged },
-  resources: { filter: "resourcesListChanged", method: NOTIFICATIONS.resourcesListChanged },
-} as const;
+/** The list kinds, in the order an acknowledgement names them. */
+const LISTS = ["tools", "prompts", "resources"] as const;
 
 /** The part of what was asked that this server can honour: kinds of change it has (its capabilities say which). */
 function honoured(host: StatelessHost, asked: NotificationFilter): NotificationFilter {
   const capabilities = host.capabilitiesFor(PROFILES["2026-07-28"]);
   const filter: NotificationFilter = {};
-  if (asked.toolsListChanged && capabilities.tools) filter.toolsListChanged = true;
-  if (asked.promptsListChanged && capabilities.prompts) filter.promptsListChanged = true;
-  if (asked.resourcesListChanged && capabilities.resources) filter.resourcesListChanged = true;
+  for (const kind of LISTS) if (asked[`${kind}ListChanged`] && capabilities[kind]) filter[`${kind}ListChanged`] = true;
   if (asked.resourceSubscriptions && capabilities.resources) filter.resourceSubscriptions = [...new Set(asked.resourceSubscriptions)];
   return filter;
 }
@@ -33,8 +28,7 @@ function honoured(host: StatelessHost, asked: NotificationFilter): NotificationF
 /** The notification a change becomes on a stream with this filter, if it asked for it. */
 function notificationOf(change: Change, filter: NotificationFilter): { method: string; params: JsonObject } | undefined {
   if (change.kind === "resource") return filter.resourceSubscriptions?.includes(change.uri) ? { method: NOTIFICATIONS.resourcesUpdated, params: { uri: change.uri } } : undefined;
-  const list = LIST_CHANGED[change.list];
-  return filter[list.filter] ? { method: list.method, params: {} } : undefined;
+  return filter[`${change.list}ListChanged`] ? { method: LIST_CHANGED[change.list], params: {} } : undefined;
 }
 
 /**

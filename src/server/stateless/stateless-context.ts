@@ -1,10 +1,9 @@
-import { LOGGING_LEVELS, METHODS, NOTIFICATIONS, type StatelessProtocolVersion } from "../../constants/index.js";
-import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult, LoggingLevel } from "../../schemas/schemas.js";
+import { LOGGING_LEVELS, META_KEYS, METHODS, NOTIFICATIONS, type StatelessProtocolVersion } from "../../constants/index.js";
+import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Implementation, ListRootsResult, LoggingLevel } from "../../schemas/schemas.js";
 import type { InboundContext } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId, ProgressToken } from "../../types/types.js";
 import type { HandlerContext, InputOptions, RequestClient } from "../mcp-server/mcp-server.types.js";
 import type { InputRounds } from "./input-rounds.js";
-import type { RequestMeta } from "./request-meta.js";
 
 /** Where a stateless-era request's notifications go: its own response stream (HTTP) or its connection (stdio), never elsewhere. */
 export interface RequestChannel {
@@ -19,27 +18,25 @@ export interface RequestChannel {
 export class StatelessHandlerContext implements HandlerContext {
   readonly era = "stateless";
   readonly session = undefined;
-  readonly protocolVersion: StatelessProtocolVersion;
   readonly client: RequestClient;
   readonly logLevel: LoggingLevel | undefined;
   readonly #progressToken: ProgressToken | undefined;
-
   /** Why the run was abandoned (its round went to the client); undefined while it counts. */
   #endedBy: Error | undefined;
   #ending: AbortController | undefined;
   #signal: AbortSignal | undefined;
 
+  /** `meta`: the request's `_meta`, checked by the revision's schema. */
   constructor(
     readonly requestId: JsonRpcId,
-    readonly meta: JsonObject | undefined,
-    scope: RequestMeta,
+    readonly meta: JsonObject,
+    readonly protocolVersion: StatelessProtocolVersion,
     readonly channel: RequestChannel,
     private readonly rounds: InputRounds | undefined,
   ) {
-    this.protocolVersion = scope.protocolVersion;
-    this.client = { info: scope.clientInfo, capabilities: scope.capabilities };
-    this.logLevel = scope.logLevel;
-    const token = meta?.["progressToken"];
+    this.client = { info: meta[META_KEYS.clientInfo] as Implementation | undefined, capabilities: meta[META_KEYS.clientCapabilities] as ClientCapabilities };
+    this.logLevel = meta[META_KEYS.logLevel] as LoggingLevel | undefined;
+    const token = meta["progressToken"];
     this.#progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
   }
 

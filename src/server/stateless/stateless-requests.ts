@@ -1,29 +1,31 @@
-import { METHODS, META_KEYS, type StatelessProtocolVersion } from "../../constants/index.js";
-import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
-import { JsonRpcError, MCPError, toWireError } from "../../error-codes/mcp-error.js";
+import { METHODS, META_KEYS, type RequestMethod, type StatelessProtocolVersion } from "../../constants/index.js";
+import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
+import { JsonRpcError, toWireError } from "../../error-codes/mcp-error.js";
 import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
+import type { ClientCapabilities } from "../../schemas/schemas.js";
 import { loadWire, wireLayer, wireLoaded } from "../../schemas/wire-loader.js";
-import type { JsonObject, JsonRpcId } from "../../types/types.js";
-import type { MCPServerOptions } from "../mcp-server/mcp-server.types.js";
-import type { FeatureHandler, ServerHost } from "../mcp-server/server-host.js";
+import type { RequestOutcome } from "../../events/events.js";
+import { connectionTelemetry, openTelemetryInUse } from "../../telemetry/telemetry-loader.js";
 import { missingCapabilityFor } from "../core/input-capabilities.js";
+import type { MCPServerOptions } from "../mcp-server/mcp-server.types.js";
+import type { JsonObject, JsonRpcId } from "../../types/types.js";
+import { authorize, checkedParams, type FeatureHandler, type ServerHost } from "../mcp-server/server-host.js";
 import { InputRounds, inputRequiredError, missingCapabilityError, type RoundState } from "./input-rounds.js";
 import { serveListen } from "./listen.js";
-import { readRequestMeta, requestedVersion, type RequestMeta } from "./request-meta.js";
-import { connectionTelemetry, openTelemetryInUse } from "../../telemetry/telemetry-loader.js";
-import type { RequestOutcome } from "../../events/events.js";
+import { requestedVersion, servedVersionOf } from "./request-meta.js";
 import { requestDigest, type RequestStateSealer, type StateBinding } from "./request-state.js";
 import { StatelessHandlerContext, type RequestChannel } from "./stateless-context.js";
 
 /** How a stateless-era request ended: a result, or an error refused before any handler ran (`envelope`: HTTP 4xx) or raised by one. */
 export type StatelessAnswer = { readonly result: JsonObject } | { readonly error: JsonRpcErrorObject; readonly envelope: boolean };
 
+// Method names as literals (checked against RequestMethod): a Set of METHODS' members would leave their reads in bundles that never use it.
 /** The methods that may answer `input_required` (and whose handlers may ask the client for input). */
-const ROUND_METHODS: ReadonlySet<string> = new Set([METHODS.toolsCall, METHODS.promptsGet, METHODS.resourcesRead]);
+const ROUND_METHODS: ReadonlySet<string> = /* @__PURE__ */ new Set(["tools/call", "prompts/get", "resources/read"] satisfies RequestMethod[]);
 
 /** The results that carry caching hints. */
-const CACHEABLE: ReadonlySet<string> = new Set([METHODS.serverDiscover, METHODS.toolsList, METHODS.promptsList, METHODS.resourcesList, METHODS.resourcesTemplatesList, METHODS.resourcesRead]);
+const CACHEABLE: ReadonlySet<string> = /* @__PURE__ */ new Set(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"] satisfies RequestMethod[]);
 
 /** What the stateless era needs from the server beyond a session's needs. */
 export interface StatelessHost extends ServerHost {
@@ -33,14 +35,13 @@ export interface StatelessHost extends ServerHost {
   cacheHintFor(method: string, params: JsonObject | undefined): { readonly ttlMs: number; readonly cacheScope: "public" | "private" };
 }
 
-/** A round of input: what its `requestState` is bound to, and what the client brought back from the last one. */
+/** Runs the handler with a context of its own (with a round of input, for the methods that may ask). */
+type Run = (rounds?: InputRounds) => { readonly context: StatelessHandlerContext; readonly running: unknown };
+
+/** A round of input: what its `requestState` is bound to (made when first needed), and what the client brought back from the last one. */
 interface Round {
   readonly binding: () => Promise<StateBinding>;
   readonly state: RoundState | undefined;
-}
-
-function envelopeError(error: unknown): StatelessAnswer {
-  return { error: toWireError(error), envelope: true };
 }
 
 /**
@@ -50,16 +51,9 @@ function envelopeError(error: unknown): StatelessAnswer {
  * dispatcher, no state in memory between rounds.
  */
 export class StatelessRequests {
-  readonly #own: ReadonlyMap<string, FeatureHandler>;
   #serverMeta: JsonObject | undefined;
 
-  constructor(private readonly host: StatelessHost) {
-    this.#own = new Map<string, FeatureHandler>([
-      [METHODS.serverDiscover, () => this.#discover()],
-      // Only the stateless path runs it, always with its own context.
-      [METHODS.subscriptionsListen, ((params: JsonObject, context: StatelessHandlerContext) => serveListen(this.host, params, context)) as unknown as FeatureHandler],
-    ]);
-  }
+  constructor(private readonly host: StatelessHost) {}
 
   /** One request, recorded as the dispatcher records a session's: a span and metrics (when OpenTelemetry is in use), and the server's events. */
   async serve(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
@@ -80,21 +74,27 @@ export class StatelessRequests {
   }
 
   async #answer(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
-    let scope: RequestMeta;
-    let validated: JsonObject | undefined;
+    let version: StatelessProtocolVersion;
+    let validated: JsonObject;
     let round: Round | undefined;
     try {
-      scope = readRequestMeta(params, this.host.statelessVersions);
+      version = servedVersionOf(params, this.host.statelessVersions);
       if (!wireLoaded()) await loadWire();
-      validated = this.#validate(scope.protocolVersion, method, params);
+      validated = this.#validate(version, method, params);
       if (this.host.options.authorize) await this.#authorize(method, validated, channel);
       if (ROUND_METHODS.has(method)) round = await this.#openRound(method, validated, channel);
     } catch (error) {
-      return envelopeError(error);
+      return { error: toWireError(error), envelope: true };
     }
-    const profile = PROFILES[scope.protocolVersion];
+    const profile = PROFILES[version];
+    const handler = this.#handler(method);
+    const meta = validated["_meta"] as JsonObject;
+    const run: Run = (rounds) => {
+      const context = new StatelessHandlerContext(id, meta, version, channel, rounds);
+      return { context, running: handler(validated as never, context, profile) };
+    };
     try {
-      const result = round ? await this.#inRounds(round, id, method, validated, scope, channel, profile) : await this.#run(id, method, validated, scope, channel, profile);
+      const result = await (round ? this.#inRounds(round, validated["inputResponses"] as Record<string, unknown> | undefined, meta[META_KEYS.clientCapabilities] as ClientCapabilities, profile, run) : run().running);
       return { result: this.#encode(method, validated, result) };
     } catch (error) {
       const wire = toWireError(error);
@@ -102,36 +102,32 @@ export class StatelessRequests {
     }
   }
 
-  #validate(version: StatelessProtocolVersion, method: string, params: JsonObject | undefined): JsonObject | undefined {
-    const schemas = wireLayer().codecFor(version).clientRequests[method];
-    if (!schemas) throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, `Method not found: ${method} is not part of protocol revision ${version}`);
-    const checked = schemas.params.validate(params);
-    if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid params for ${method}: ${checked.issues}`);
-    return checked.value as JsonObject | undefined;
+  /** The params as the revision's schema has them (with `_meta`: the version was read from it). */
+  #validate(version: StatelessProtocolVersion, method: string, params: JsonObject | undefined): JsonObject {
+    return checkedParams(wireLayer().codecFor(version), method, params, `Method not found: ${method} is not part of protocol revision ${version}`) as JsonObject;
   }
 
-  async #authorize(method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<void> {
-    const authorize = this.host.options.authorize as NonNullable<MCPServerOptions["authorize"]>;
-    if (!(await authorize({ method, params, session: undefined, inbound: channel.inbound }))) throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${method}`);
+  async #authorize(method: string, params: JsonObject, channel: RequestChannel): Promise<void> {
+    await authorize(this.host.options.authorize as NonNullable<MCPServerOptions["authorize"]>, { method, params, session: undefined, inbound: channel.inbound });
   }
 
+  /** The codec admits only the revision's methods: each is one of the era's own or a feature method. */
   #handler(method: string): FeatureHandler {
-    // The codec admits only the revision's methods: each is one of the era's own or a feature method.
-    return this.#own.get(method) ?? (this.host.featureHandlers().get(method) as FeatureHandler);
-  }
-
-  #run(id: JsonRpcId, method: string, params: JsonObject | undefined, scope: RequestMeta, channel: RequestChannel, profile: RevisionProfile): unknown {
-    const context = new StatelessHandlerContext(id, params?.["_meta"] as JsonObject | undefined, scope, channel, undefined);
-    return this.#handler(method)(params as never, context, profile);
+    if (method === METHODS.serverDiscover) return () => this.#discover();
+    // Only the stateless path runs it, always with its own context.
+    if (method === METHODS.subscriptionsListen) return ((params: JsonObject, context: StatelessHandlerContext) => serveListen(this.host, params, context)) as unknown as FeatureHandler;
+    return this.host.featureHandlers().get(method) as FeatureHandler;
   }
 
   /** Runs a handler that may ask for input: to completion, or until it asked for what the client has not answered yet. */
-  async #inRounds(round: Round, id: JsonRpcId, method: string, params: JsonObject | undefined, scope: RequestMeta, channel: RequestChannel, profile: RevisionProfile): Promise<unknown> {
-    const rounds = new InputRounds(InputRounds.known(round.state, params?.["inputResponses"] as Record<string, unknown> | undefined), scope.capabilities, profile);
-    const context = new StatelessHandlerContext(id, params?.["_meta"] as JsonObject | undefined, scope, channel, rounds);
+  async #inRounds(round: Round, responses: Record<string, unknown> | undefined, capabilities: ClientCapabilities, profile: RevisionProfile, run: Run): Promise<unknown> {
+    const rounds = new InputRounds(InputRounds.known(round.state, responses), capabilities, profile);
+    let context: StatelessHandlerContext | undefined;
     let running: Promise<unknown>;
     try {
-      running = Promise.resolve(this.#handler(method)(params as never, context, profile));
+      const started = run(rounds);
+      context = started.context;
+      running = Promise.resolve(started.running);
     } catch (error) {
       running = Promise.reject(error);
     }
@@ -139,8 +135,8 @@ export class StatelessRequests {
       running.then((value) => resolve({ value }), (error: unknown) => resolve({ error }));
       rounds.whenDecided = () => resolve(undefined);
     });
-    if (first !== undefined) return "value" in first ? first.value : this.#urlRound(first.error, rounds, round, scope, profile);
-    context.end(inputRequiredError());
+    if (first !== undefined) return "value" in first ? first.value : this.#urlRound(first.error, rounds, round, capabilities, profile);
+    (context as StatelessHandlerContext).end(inputRequiredError());
     rounds.release();
     const requestState = await this.host.sealer.seal(rounds.state, await round.binding());
     return { resultType: "input_required", inputRequests: Object.fromEntries(rounds.missing), requestState };
@@ -151,9 +147,9 @@ export class StatelessRequests {
    * through the URL flow; this era has no such code: its faithful form is a round asking for those
    * URL elicitations (never sent to a client that did not declare URL mode). Anything else is rethrown.
    */
-  async #urlRound(error: unknown, rounds: InputRounds, round: Round, scope: RequestMeta, profile: RevisionProfile): Promise<unknown> {
+  async #urlRound(error: unknown, rounds: InputRounds, round: Round, capabilities: ClientCapabilities, profile: RevisionProfile): Promise<unknown> {
     if (!(error instanceof JsonRpcError && error.code === JSONRPC_ERROR_CODES.URL_ELICITATION_REQUIRED)) throw error;
-    const lacking = missingCapabilityFor(METHODS.elicitationCreate, { mode: "url" }, scope.capabilities, profile);
+    const lacking = missingCapabilityFor(METHODS.elicitationCreate, { mode: "url" }, capabilities, profile);
     if (lacking) throw missingCapabilityError(lacking);
     const elicitations = (error.data as { elicitations: JsonObject[] }).elicitations;
     // The revision's URL elicitations have no id: the client learns the outcome by retrying.

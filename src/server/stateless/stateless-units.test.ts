@@ -5,22 +5,28 @@ import { InMemoryChangeFeed } from "../../stores/change-feed.js";
 import { staticRequestStateKeys } from "../../stores/request-state-keys.js";
 import { MCPServer } from "../mcp-server/mcp-server.js";
 import { serveListen } from "./listen.js";
-import { readRequestMeta } from "./request-meta.js";
+import { servedVersionOf } from "./request-meta.js";
 import { StatelessHandlerContext } from "./stateless-context.js";
 import { meta } from "./stateless.test-helpers.js";
 
 const info = { name: "units", version: "1" };
 
-describe("readRequestMeta", () => {
-  it("refuses a clientInfo that is not an implementation", () => {
+describe("the request's _meta", () => {
+  it("refuses a clientInfo that is not an implementation", async () => {
+    const server = new MCPServer(info);
+    const channel = { signal: new AbortController().signal, inbound: undefined, notify: () => Promise.resolve() };
     for (const clientInfo of ["me", { name: "x" }, { name: 1, version: "1" }]) {
-      expect(() => readRequestMeta({ _meta: meta({ clientInfo: clientInfo as never }) }, ["2026-07-28"])).toThrow(expect.objectContaining({ code: -32602, message: expect.stringContaining("clientInfo") }));
+      const answer = await server.serveStateless(1, "server/discover", { _meta: meta({ clientInfo: clientInfo as never }) }, channel);
+      expect(answer).toMatchObject({ error: { code: -32602, message: expect.stringContaining("clientInfo") }, envelope: true });
     }
-    expect(readRequestMeta({ _meta: meta({ logLevel: "error" }) }, ["2026-07-28"])).toEqual({ protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "test-client", version: "1.0.0" }, logLevel: "error" });
+    let seen: unknown;
+    server.tool("who", {}, (_args, ctx) => ((seen = [ctx.client, ctx.logLevel, ctx.protocolVersion]), { content: [] }));
+    await server.serveStateless(2, "tools/call", { name: "who", _meta: meta({ logLevel: "error" }) }, channel);
+    expect(seen).toEqual([{ info: { name: "test-client", version: "1.0.0" }, capabilities: {} }, "error", "2026-07-28"]);
   });
 
   it("refuses a version it speaks but does not serve, naming the ones it serves", () => {
-    expect(() => readRequestMeta({ _meta: meta() }, [])).toThrow(expect.objectContaining({ code: -32022, data: { supported: [], requested: "2026-07-28" } }));
+    expect(() => servedVersionOf({ _meta: meta() }, [])).toThrow(expect.objectContaining({ code: -32022, data: { supported: [], requested: "2026-07-28" } }));
   });
 });
 
@@ -107,13 +113,13 @@ describe("MCPServer: stateless-era settings", () => {
 
 function contextOf(signal: AbortSignal): StatelessHandlerContext {
   const channel = { signal, inbound: undefined, notify: () => Promise.resolve() };
-  return new StatelessHandlerContext(3, undefined, { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: undefined, logLevel: undefined }, channel, undefined);
+  return new StatelessHandlerContext(3, meta(), "2026-07-28", channel, undefined);
 }
 
 function recording(logLevel: "info" | undefined, signal: AbortSignal = new AbortController().signal) {
   const sent: unknown[] = [];
   const channel = { signal, inbound: undefined, notify: (method: string, params: Record<string, unknown>) => Promise.resolve(void sent.push([method, params])) };
-  const context = new StatelessHandlerContext(1, undefined, { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: undefined, logLevel }, channel, undefined);
+  const context = new StatelessHandlerContext(1, logLevel === undefined ? meta() : meta({ logLevel }), "2026-07-28", channel, undefined);
   return { context, sent };
 }
 

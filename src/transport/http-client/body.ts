@@ -19,7 +19,7 @@ export interface ChunkReader {
 }
 
 // Shared: it decodes whole texts only (no streaming state), so answers read side by side cannot mix.
-const utf8 = new TextDecoder();
+const utf8 = /* @__PURE__ */ new TextDecoder();
 
 /** Reads at most `maxBytes` of a body as UTF-8; a body that breaks off keeps what was read. */
 export async function readText(response: FetchResponse, maxBytes: number): Promise<BoundedText> {

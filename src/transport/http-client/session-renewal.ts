@@ -10,8 +10,6 @@ import { answeredIdsOf, negotiatedVersionIn, parseFrame } from "./messages.js";
 import { SseParser } from "./sse-parser.js";
 import type { FetchBody, FetchResponse } from "./http-options.js";
 
-const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: NOTIFICATIONS.initialized });
-
 /** The client's own initialize request, as it was sent. */
 export interface KeptInitialize {
   readonly body: string;
@@ -33,7 +31,7 @@ export async function renewSession(http: HttpSession, initialize: KeptInitialize
   if (spoken !== undefined && version !== spoken) {
     throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `The new session speaks protocol version ${version}, the lost one ${spoken}`, { data: { lost: spoken, answered: version } });
   }
-  const accepted = await http.request("POST", { accept: ACCEPT_BOTH, body: INITIALIZED, signal });
+  const accepted = await http.request("POST", { accept: ACCEPT_BOTH, body: JSON.stringify({ jsonrpc: "2.0", method: NOTIFICATIONS.initialized }), signal });
   if (!accepted.ok) throw await httpError(accepted, "POST", http.url);
   discardBody(accepted);
 }

@@ -2,7 +2,7 @@ import { describeThrown } from "../../error-codes/mcp-error.js";
 import type { ChunkReader } from "../http-client/body.js";
 import type { BodyText, EventStreamBody, HttpExchange, HttpReply } from "./http-server.types.js";
 
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** A web `Request` as a handler's core reads it: the `fetch` side of the handlers. */
 export function exchangeOf(request: Request): HttpExchange {

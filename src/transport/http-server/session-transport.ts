@@ -1,6 +1,7 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import { classify, type WireMessage } from "../../jsonrpc/dispatcher/classify.js";
+import { randomHex } from "../../protocol/bytes-text.js";
 import type { JsonRpcId } from "../../types/types.js";
 import type { InboundContext, SendOptions, Transport, TransportReceiver } from "../transport/transport.types.js";
 import type { EventStreamBody } from "./http-server.types.js";
@@ -30,7 +31,7 @@ export class HttpSessionTransport implements Transport {
   #closed = false;
   #nextStreamId = 0;
   /** Stream ids (and so event ids) differ between sessions, so an id from one session names nothing in another. */
-  readonly #streamPrefix = Array.from(crypto.getRandomValues(new Uint8Array(4)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  readonly #streamPrefix = randomHex(4);
 
   constructor(
     readonly sessionId: string | undefined,

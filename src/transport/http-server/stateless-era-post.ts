@@ -17,7 +17,7 @@ import { SseConnection } from "./sse-connection.js";
 import type { StreamableEndpoint } from "./streamable-endpoint.js";
 
 /** HTTP status of a stateless-era error: 404 for an unknown method, 403 for a caller `authorize` refused, 400 for a request refused before its handler ran or for the revision's own codes; 200 with the error in the body otherwise. */
-function statusOf(error: JsonRpcErrorObject, envelope: boolean): number {
+function statusOf(error: JsonRpcErrorObject, envelope: boolean | undefined): number {
   if (error.code === JSONRPC_ERROR_CODES.METHOD_NOT_FOUND) return 404;
   if (error.code === JSONRPC_ERROR_CODES.UNAUTHORIZED) return 403;
   if (envelope || error.code === JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY) return 400;
@@ -103,15 +103,15 @@ function answer(exchange: HttpExchange, inbound: InboundContext, id: JsonRpcId, 
     // The request's context sends nothing once its signal fired (the client left).
     notify: (method, params) => Promise.resolve(write(JSON.stringify({ jsonrpc: JSONRPC_VERSION, method, params }))),
   };
-  const finish = (answered: StatelessAnswer): void => {
-    const body = JSON.stringify("result" in answered ? { jsonrpc: JSONRPC_VERSION, id, result: answered.result } : { jsonrpc: JSONRPC_VERSION, id, error: answered.error });
+  const finish = ({ envelope, ...outcome }: StatelessAnswer & { envelope?: boolean }): void => {
+    const body = JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, ...outcome });
     if (stream) {
-      stream.write({ event: "message", data: body });
+      write(body);
       stream.close();
       return;
     }
     stopWatching();
-    reply({ status: "result" in answered ? 200 : statusOf(answered.error, answered.envelope), headers: headersWith({}, { "content-type": "application/json" }), body });
+    reply({ status: "error" in outcome ? statusOf(outcome.error, envelope) : 200, headers: headersWith({}, { "content-type": "application/json" }), body });
   };
   void serve(channel).then((answered) => {
     if (!cancelled) finish(answered);

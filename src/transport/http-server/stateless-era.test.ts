@@ -99,6 +99,16 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
     expect([noName.status, await noName.json()]).toMatchObject([400, { id: 2, error: { code: -32020 } }]);
   });
 
+  it("says what does not match once, in the -32020 message", async () => {
+    const handler = handlerOf(dualServer());
+    const wrongMethod = await handler.fetch(modernRequest(1, "tools/list", {}, { headers: { "mcp-method": "prompts/list" } }));
+    expect(await wrongMethod.json()).toMatchObject({ error: { message: "Header mismatch: Mcp-Method header value 'prompts/list' does not match body value 'tools/list'" } });
+    const noName = await handler.fetch(modernRequest(2, "tools/call", { name: "echo", arguments: {} }, { headers: { "mcp-name": null } }));
+    expect(await noName.json()).toMatchObject({ error: { message: "Header mismatch: the Mcp-Name header is missing" } });
+    const headless = await handler.fetch(modernRequest(3, "tools/list", {}, { headers: { "mcp-protocol-version": null } }));
+    expect(await headless.json()).toMatchObject({ error: { message: "Header mismatch: MCP-Protocol-Version is required and must equal params._meta's protocol version" } });
+  });
+
   it("gives list results caching hints, narrowed by what the entries say", async () => {
     const server = dualServer({ cache: { lists: { ttlMs: 60_000, cacheScope: "public" } } });
     server.tool("private", { description: "per user", cache: { ttlMs: 5_000, cacheScope: "private" } }, () => ({ content: [] }));

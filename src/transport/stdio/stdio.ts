@@ -46,7 +46,7 @@ export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** Frames waiting together are joined into one write up to this size; a frame past it starts the next write. */
 const MAX_BATCH_SIZE = 64 * 1024;
 
-const WRITTEN: Promise<void> = Promise.resolve();
+const WRITTEN: Promise<void> = /* @__PURE__ */ Promise.resolve();
 
 function isChunkSource(readable: StdioTransportOptions["readable"]): readable is StdioChunkSource {
   return typeof (readable as Partial<StdioChunkSource>).subscribe === "function";
