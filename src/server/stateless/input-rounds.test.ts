@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { streamableHttpHandler } from "../../transport/http-server/streamable-handler.js";
 import { JsonRpcError } from "../../error-codes/mcp-error.js";
@@ -83,6 +83,9 @@ describe("multi-round-trip requests (2026-07-28): one input API, the handler run
     const r2 = await call(handler, 2, { name: "two-rounds", arguments: {}, inputResponses: { step1: { action: "accept", content: { name: "Al" } } }, requestState: r1.answer.result?.requestState });
     expect(Object.keys(r2.answer.result?.inputRequests ?? {})).toEqual(["step2"]);
     expect(r2.answer.result?.requestState).not.toBe(r1.answer.result?.requestState);
+    // A retry that brings the state but no answer is asked again what it left open.
+    const empty = await call(handler, 9, { name: "two-rounds", arguments: {}, requestState: r2.answer.result?.requestState });
+    expect(Object.keys(empty.answer.result?.inputRequests ?? {})).toEqual(["step2"]);
     // An answer to what the round did not ask (step1 again, forged) is ignored: the sealed one stands.
     const forged = { step1: { action: "accept", content: { name: "Mallory" } }, step2: { action: "accept", content: { color: "blue" } } };
     const r3 = await call(handler, 3, { name: "two-rounds", arguments: {}, inputResponses: forged, requestState: r2.answer.result?.requestState });
@@ -152,6 +155,23 @@ describe("multi-round-trip requests (2026-07-28): one input API, the handler run
     const formOnly = await call(handler, 3, { name: "connect", arguments: {}, inputResponses: answered }, { elicitation: { form: {} } });
     expect([formOnly.status, formOnly.answer.error]).toEqual([400, { code: -32021, message: expect.stringContaining("elicitation.url"), data: { requiredCapabilities: { elicitation: { url: {} } } } }]);
     expect((await call(handler, 4, { name: "plain-error", arguments: {} })).answer.error).toMatchObject({ code: -32602, message: "bad input" });
+  });
+
+  it("fires the signal of an abandoned run: a handler that looks after its round went out sees it aborted", async () => {
+    const server = new MCPServer({ name: "late", version: "1" });
+    let seen: unknown;
+    server.tool("careful", { description: "cleans up after an unanswered input" }, async (_args, ctx) => {
+      try {
+        await ctx.elicitInput({ message: "Name?", requestedSchema: NAME_SCHEMA });
+      } catch {
+        seen = [ctx.signal.aborted, (ctx.signal.reason as Error).message];
+      }
+      return { content: [] };
+    });
+    const handler = streamableHttpHandler(server);
+    handlers.push(handler);
+    expect((await call(handler, 1, { name: "careful", arguments: {} })).answer.result).toMatchObject({ resultType: "input_required" });
+    await vi.waitFor(() => expect(seen).toEqual([true, expect.stringContaining("input_required")]));
   });
 
   it("works for prompts too", async () => {

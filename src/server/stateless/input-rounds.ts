@@ -44,7 +44,7 @@ export class InputRounds {
   readonly #waiting: ((error: MCPError) => void)[] = [];
   #asked = 0;
   /** Told once the round needs the client: a macrotask after the first unanswered input, so inputs asked together land in one round. */
-  whenDecided: () => void = () => undefined;
+  whenDecided!: () => void;
 
   constructor(
     known: ReadonlyMap<string, unknown>,

@@ -1,3 +1,4 @@
+import { trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { describe, expect, it, vi } from "vitest";
@@ -47,4 +48,41 @@ describe("stateless-era requests are observed as session requests are", () => {
     await server.close();
     expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(["tools/call ok"]);
   });
+
+  it("records with the process's OpenTelemetry when the server was given none, and without events", async () => {
+    const exporter = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    try {
+      const server = new MCPServer({ name: "global", version: "1" });
+      server.tool("ok", { description: "fine" }, () => ({ content: [] }));
+      const handler = streamableHttpHandler(server);
+      await (await handler.fetch(modernRequest(1, "tools/call", { name: "ok", arguments: {} }))).text();
+      await handler.close();
+      expect(exporter.getFinishedSpans().map((span) => span.name)).toEqual(["tools/call ok"]);
+    } finally {
+      trace.disable();
+    }
+  });
+
+  it("records a request whose client left as cancelled, once its handler is done", async () => {
+    const events = new EventBus<MCPEventMap>();
+    const outcomes: string[] = [];
+    events.on("request:completed", ({ outcome }) => outcomes.push(outcome));
+    const server = new MCPServer({ name: "left", version: "1" }, { events, telemetry: null });
+    let entered!: () => void;
+    const started = new Promise<void>((resolve) => (entered = resolve));
+    server.tool("wait", { description: "ends when cancelled" }, (_args, ctx) => {
+      entered();
+      return new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason as Error)));
+    });
+    const handler = streamableHttpHandler(server);
+    const leaving = new AbortController();
+    const answered = handler.fetch(modernRequest(1, "tools/call", { name: "wait", arguments: {} }, { signal: leaving.signal }));
+    await started;
+    leaving.abort();
+    await answered;
+    await vi.waitFor(() => expect(outcomes).toEqual(["cancelled"]));
+    await handler.close();
+  });
 });
+

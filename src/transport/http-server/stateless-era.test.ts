@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { META_KEYS } from "../../constants/index.js";
 import { MCPServer } from "../../server/mcp-server/mcp-server.js";
@@ -232,6 +232,29 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
     expect(await heard).toMatchObject({ code: "MCP.REQUEST_CANCELLED", message: "The client closed the response" });
     // Nobody reads it: the reply only lets the exchange end.
     expect((await answered).status).toBe(499);
+  });
+
+  it("shows a handler that looks only after its client left that the request is cancelled", async () => {
+    const server = dualServer();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const started = new Promise<void>((resolve) => (entered = resolve));
+    let seen: unknown;
+    server.tool("late-look", { description: "looks at its signal late" }, async (_args, ctx) => {
+      entered();
+      await released;
+      seen = [ctx.signal.aborted, (ctx.signal.reason as Error).message];
+      return { content: [] };
+    });
+    const handler = handlerOf(server);
+    const leaving = new AbortController();
+    const answered = handler.fetch(modernRequest(1, "tools/call", { name: "late-look", arguments: {} }, { signal: leaving.signal }));
+    await started;
+    leaving.abort();
+    expect((await answered).status).toBe(499);
+    release();
+    await vi.waitFor(() => expect(seen).toEqual([true, "The client closed the response"]));
   });
 });
 
