@@ -2,7 +2,7 @@ import { LATEST_PROTOCOL_VERSION, JSONRPC_VERSION, NOTIFICATIONS, type ProtocolV
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError, toWireError } from "../../error-codes/mcp-error.js";
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
-import type { EventBus, MCPEventMap, RequestOutcome } from "../../events/events.js";
+import type { EventBus, MCPEventMap } from "../../events/events.js";
 import type { WireCodec } from "../../wire/wire-codecs.js";
 import type { ValidationResult, WireSchema } from "../../wire/wire-schema.js";
 import { ownParse, validateWithZod } from "../../schemas/zod-validation.js";
@@ -23,6 +23,7 @@ import type {
   SessionInfo,
 } from "./dispatcher.types.js";
 import { InflightRequest, type ContextHost } from "./incoming.js";
+import { endRequest } from "./request-end.js";
 import { DEFAULT_TIMEOUT_MS, OutgoingRequests, type PendingRequest } from "./outgoing.js";
 
 type Response = { jsonrpc: "2.0"; id: JsonRpcId | null; result: unknown } | { jsonrpc: "2.0"; id: JsonRpcId | null; error: JsonRpcErrorObject };
@@ -340,11 +341,7 @@ export class JsonRpcDispatcher implements ContextHost {
   #complete(inflight: InflightRequest, response: Response | undefined): void {
     inflight.done = true;
     this.#inflight.delete(inflight.id);
-    const outcome: RequestOutcome = response === undefined ? "cancelled" : "error" in response ? "error" : "success";
-    if (response && "error" in response) inflight.record?.end("error", { type: String(response.error.code), code: response.error.code, message: response.error.message });
-    else inflight.record?.end(outcome);
-    const events = this.#events;
-    if (events) events.emit("request:completed", { side: this.side, method: inflight.method, id: inflight.id, durationMs: performance.now() - inflight.startedAt, outcome });
+    endRequest({ side: this.side, method: inflight.method, id: inflight.id, record: inflight.record, startedAt: inflight.startedAt }, this.#events, response === undefined, response && "error" in response ? response.error : undefined);
   }
 
   #handleNotification(message: WireMessage, inbound: InboundContext | undefined): void {

@@ -27,7 +27,7 @@ export function missingCapabilityError(lacking: MissingCapability): JsonRpcError
 
 /** What the handler's pending requests for input are rejected with once the round's answer is decided. */
 export function inputRequiredError(): MCPError {
-  return new MCPError(MCP_CODES.REQUEST_CANCELLED, "The request answered input_required: the client will retry it with the answers");
+  return new MCPError(MCP_CODES.REQUEST_CANCELLED, "Answered input_required: the client retries with the answers");
 }
 
 /**

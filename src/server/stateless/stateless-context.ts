@@ -99,7 +99,7 @@ export class StatelessHandlerContext implements HandlerContext {
   }
 
   #ask(method: string, params: JsonObject | undefined, options: InputOptions | undefined): Promise<unknown> {
-    if (!this.rounds) return Promise.reject(new Error(`${method} is not available here: only tools/call, prompts/get and resources/read can ask the client for input`));
+    if (!this.rounds) return Promise.reject(new Error(`${method}: only tools/call, prompts/get and resources/read may ask the client for input`));
     return this.rounds.ask(method, params, options?.key);
   }
 }

@@ -5,7 +5,7 @@ import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
 import type { ClientCapabilities } from "../../schemas/schemas.js";
 import { loadWire, wireLayer, wireLoaded } from "../../schemas/wire-loader.js";
-import type { RequestOutcome } from "../../events/events.js";
+import { endRequest } from "../../jsonrpc/dispatcher/request-end.js";
 import { connectionTelemetry, openTelemetryInUse } from "../../telemetry/telemetry-loader.js";
 import { missingCapabilityFor } from "../core/input-capabilities.js";
 import type { MCPServerOptions } from "../mcp-server/mcp-server.types.js";
@@ -66,10 +66,7 @@ export class StatelessRequests {
     const startedAt = events ? performance.now() : 0;
     events?.emit("request:received", { side: "server", method, id });
     const answer = await (record ? record.run(() => this.#answer(id, method, params, channel)) : this.#answer(id, method, params, channel));
-    const outcome: RequestOutcome = channel.signal.aborted ? "cancelled" : "result" in answer ? "success" : "error";
-    if ("error" in answer && outcome === "error") record?.end("error", { type: String(answer.error.code), code: answer.error.code, message: answer.error.message });
-    else record?.end(outcome);
-    events?.emit("request:completed", { side: "server", method, id, durationMs: performance.now() - startedAt, outcome });
+    endRequest({ side: "server", method, id, record, startedAt }, events, channel.signal.aborted, "error" in answer ? answer.error : undefined);
     return answer;
   }
 
@@ -138,8 +135,12 @@ export class StatelessRequests {
     if (first !== undefined) return "value" in first ? first.value : this.#urlRound(first.error, rounds, round, capabilities, profile);
     (context as StatelessHandlerContext).end(inputRequiredError());
     rounds.release();
-    const requestState = await this.host.sealer.seal(rounds.state, await round.binding());
-    return { resultType: "input_required", inputRequests: Object.fromEntries(rounds.missing), requestState };
+    return this.#inputRequired(Object.fromEntries(rounds.missing), rounds.state, round);
+  }
+
+  /** An `input_required` answer: what it asks, and the state the retry brings back, sealed. */
+  async #inputRequired(inputRequests: JsonObject, state: RoundState, round: Round): Promise<JsonObject> {
+    return { resultType: "input_required", inputRequests, requestState: await this.host.sealer.seal(state, await round.binding()) };
   }
 
   /**
@@ -154,8 +155,7 @@ export class StatelessRequests {
     const elicitations = (error.data as { elicitations: JsonObject[] }).elicitations;
     // The revision's URL elicitations have no id: the client learns the outcome by retrying.
     const inputRequests = Object.fromEntries(elicitations.map(({ elicitationId: _id, ...params }, index) => [`url-${index}`, { method: METHODS.elicitationCreate, params }]));
-    const requestState = await this.host.sealer.seal({ answers: rounds.state.answers, asked: Object.keys(inputRequests) }, await round.binding());
-    return { resultType: "input_required", inputRequests, requestState };
+    return this.#inputRequired(inputRequests, { answers: rounds.state.answers, asked: Object.keys(inputRequests) }, round);
   }
 
   /** The binding of the round's `requestState`, and the state the client echoed (checked: a tampered, expired or foreign one is refused). */
@@ -166,7 +166,7 @@ export class StatelessRequests {
     const requestState = params?.["requestState"];
     if (requestState === undefined) return { binding, state: undefined };
     const opened = await this.host.sealer.open(requestState, await binding());
-    if (!opened.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `requestState rejected (${opened.reason}): retry the request from the start, without it`);
+    if (!opened.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `requestState rejected (${opened.reason}): retry without it`);
     return { binding, state: opened.data as RoundState };
   }
 

@@ -147,9 +147,9 @@ describe("StatelessHandlerContext", () => {
 
   it("refuses input requests outside tools/call, prompts/get and resources/read", async () => {
     const { context } = recording(undefined);
-    await expect(context.listRoots()).rejects.toThrow("roots/list is not available here");
-    await expect(context.elicitInput({ message: "?", requestedSchema: { type: "object", properties: {} } })).rejects.toThrow("elicitation/create is not available here");
-    await expect(context.createMessage({ messages: [], maxTokens: 1 })).rejects.toThrow("sampling/createMessage is not available here");
+    await expect(context.listRoots()).rejects.toThrow("roots/list: only");
+    await expect(context.elicitInput({ message: "?", requestedSchema: { type: "object", properties: {} } })).rejects.toThrow("elicitation/create: only");
+    await expect(context.createMessage({ messages: [], maxTokens: 1 })).rejects.toThrow("sampling/createMessage: only");
   });
 });
 

@@ -45,7 +45,7 @@ export async function statelessEraPost(endpoint: StreamableEndpoint, exchange: H
   if (posted.batch) return invalidRequestReply("a 2026-07-28 POST carries one JSON-RPC message, not a batch");
   const message = posted.messages[0] as WireMessage;
   // Cancellation is closing the response stream in this era: a notification has nothing to act on.
-  if (message.method === undefined) return invalidRequestReply("a client sends requests and notifications, not responses");
+  if (message.method === undefined) return invalidRequestReply("a client sends no responses");
   if (message.id === undefined) return emptyReply(202);
   const refused = checkHeaders(endpoint, exchange, message);
   if (refused) return refused;
