@@ -25,13 +25,12 @@ export const MODULES = {
   },
   "stateless-server": {
     mutate: [
-      "src/server/stateless/{stateless-requests,stateless-context,input-rounds,listen,request-meta,request-state,base64url}.ts",
+      "src/server/stateless/{stateless-requests,stateless-context,input-rounds,listen,request-meta,request-state}.ts",
       "src/transport/http-server/stateless-era-post.ts",
       "src/stores/{change-feed,request-state-keys}.ts",
     ],
     tests: UNIT,
   },
-  protocol: { mutate: ["src/protocol/{profiles,revision-features,downgrade,downgrade-items,downgrade-requests,mcp-headers,header-params,header-encoding}.ts"], tests: UNIT },
   "mcp-client": {
     mutate: ["src/client/mcp-client/{mcp-client,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output}.ts"],
     tests: "mutation/vitest.client.config.ts",

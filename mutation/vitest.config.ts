@@ -11,6 +11,8 @@ const FRESH_GRAPH = [
   "src/schemas/wire-loader.test.ts",
   "src/server/mcp-server/mcp-server.converter.test.ts",
   "src/transport/http-server/streamable-http.resume.test.ts",
+  // Registers with the process's OpenTelemetry API, which a shared graph has set up already.
+  "src/server/stateless/stateless-observability.test.ts",
 ];
 
 export default defineConfig({

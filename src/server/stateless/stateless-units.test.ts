@@ -81,6 +81,11 @@ describe("MCPServer: stateless-era settings", () => {
     expect(new MCPServer(info, { authorize: () => true }).cacheHintFor("tools/list", undefined)).toEqual({ ttlMs: 0, cacheScope: "private" });
   });
 
+  it("offers the key stores from the universal entry, for deployments that share keys", async () => {
+    const entry = await import("../../index.js");
+    expect([typeof entry.staticRequestStateKeys, typeof entry.InMemoryRequestStateKeys, typeof entry.InMemoryChangeFeed]).toEqual(["function", "function", "function"]);
+  });
+
   it("seals requestState with the configured keys and lifetime: shared keys open each other's states, a lifetime ends one", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
