@@ -35,10 +35,13 @@ interface SessionMethod {
   readonly run: (session: ServerSession, params: never, context: SessionHandlerContext) => unknown;
 }
 
+/** Per server, the methods its sessions answer: their own (one table per server) and all of them. */
+interface Served {
+  readonly own: ReadonlyMap<string, SessionMethod>;
+  readonly methods: ReadonlySet<string>;
+}
 
-
-let ownMethods: ReadonlyMap<string, SessionMethod> | undefined;
-const served = /* @__PURE__ */ new WeakMap<ServerHost, ReadonlySet<string>>();
+const served = /* @__PURE__ */ new WeakMap<ServerHost, Served>();
 
 /**
  * One client connection of an MCPServer: its negotiated revision, client capabilities, log level,
@@ -48,6 +51,8 @@ export class ServerSession implements SessionHandle {
   readonly subscriptions = new Set<string>();
   /** The era this connection is pinned to: by `initialize` (session), or by its first stateless-era request other than discover. */
   #era: Era | undefined;
+  /** The server's tables of what its sessions answer (shared, not copied). */
+  readonly #served: Served;
   #client: NegotiatedClient | undefined;
   #declared: ServerCapabilities = {};
   #logLevel: LoggingLevel | undefined;
@@ -58,13 +63,9 @@ export class ServerSession implements SessionHandle {
   /**
    * The methods a session answers from its own state. They, like the server's feature handlers, are
    * shared by every session: a session registers one function for all of its methods, so it holds
-   * no closure per method. Built on first use, not as a static field: a class with a static
-   * initializer is kept by bundlers in apps that never use it (a client-only app).
+   * no closure per method. Built with the server's first session, not as a static field: a class
+   * with a static initializer is kept by bundlers in apps that never use it (a client-only app).
    */
-  static #ownMethods(): ReadonlyMap<string, SessionMethod> {
-    return (ownMethods ??= ServerSession.#buildOwnMethods());
-  }
-
   static #buildOwnMethods(): ReadonlyMap<string, SessionMethod> {
     return new Map<string, SessionMethod>([
       [METHODS.initialize, { beforeInitialize: true, run: (session, params: InitializeRequestParams) => session.#initialize(params) }],
@@ -103,22 +104,24 @@ export class ServerSession implements SessionHandle {
     ]);
   }
 
-  /** Every method a session of `host` answers: one set per server, shared by its sessions. */
-  static #servedBy(host: ServerHost): ReadonlySet<string> {
-    let methods = served.get(host);
-    // Stryker disable next-line ConditionalExpression: a set built afresh for every session holds the same methods (the server's handlers are built once)
-    if (!methods) {
-      methods = new Set([...ServerSession.#ownMethods().keys(), ...host.featureHandlers().keys(), METHODS.serverDiscover, METHODS.subscriptionsListen]);
-      served.set(host, methods);
+  /** What the sessions of `host` answer: one table and one set per server, shared by its sessions. */
+  static #servedBy(host: ServerHost): Served {
+    let entry = served.get(host);
+    // Stryker disable next-line ConditionalExpression: tables built afresh for every session hold the same methods (the server's handlers are built once)
+    if (!entry) {
+      const own = ServerSession.#buildOwnMethods();
+      entry = { own, methods: new Set([...own.keys(), ...host.featureHandlers().keys(), METHODS.serverDiscover, METHODS.subscriptionsListen]) };
+      served.set(host, entry);
     }
-    return methods;
+    return entry;
   }
 
   constructor(
     private readonly host: ServerHost,
     private readonly dispatcher: JsonRpcDispatcher,
   ) {
-    dispatcher.routeRequests(ServerSession.#servedBy(host), (params, request) => this.#serve(params, request));
+    this.#served = ServerSession.#servedBy(host);
+    dispatcher.routeRequests(this.#served.methods, (params, request) => this.#serve(params, request));
     dispatcher.setNotificationHandler(NOTIFICATIONS.rootsListChanged, () => host.options.onRootsListChanged?.(this));
   }
 
@@ -261,7 +264,7 @@ export class ServerSession implements SessionHandle {
   /** Runs a method's handler; what it throws (also synchronously) becomes the dispatcher's error response. */
   #run(params: unknown, request: RequestContext): unknown {
     const method = request.method;
-    const own = ServerSession.#ownMethods().get(method);
+    const own = this.#served.own.get(method);
     if (!own?.beforeInitialize && !this.#client) throw new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} before initialize: the session is not initialized`);
     const context = new SessionHandlerContext(this, request);
     // Only the methods of the two tables are registered, so a method not in the first is in the second.
