@@ -210,7 +210,7 @@ export class ServerSession implements SessionHandle {
     const stateless = this.host.statelessVersions;
     // A server of the stateless era only names its versions: an old client may have nothing else to show its user.
     if (!this.host.servesSessions || this.#era === "stateless") {
-      throw new JsonRpcError(JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION, `This server speaks protocol revision ${stateless.join(", ")} (no initialize): send each request with its _meta`, { supported: [...stateless], requested: params.protocolVersion });
+      throw new JsonRpcError(JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION, `This server speaks only ${stateless.join(", ")}: no initialize, each request carries _meta`, { supported: [...stateless], requested: params.protocolVersion });
     }
     this.#era = "session";
     const version = isProtocolVersion(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
