@@ -31,6 +31,10 @@ export const MODULES = {
     ],
     tests: UNIT,
   },
+  protocol: {
+    mutate: ["src/protocol/{downgrade,downgrade-items,downgrade-requests,revision-features,profiles,mcp-headers,header-params,header-encoding,bytes-text}.ts"],
+    tests: UNIT,
+  },
   "mcp-client": {
     mutate: ["src/client/mcp-client/{mcp-client,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output}.ts"],
     tests: "mutation/vitest.client.config.ts",

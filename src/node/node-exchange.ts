@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describeThrown } from "../error-codes/mcp-error.js";
 import type { BodyText, EventSink, HttpExchange, HttpReply } from "../transport/http-server/http-server.types.js";
-import { headersWith } from "../transport/headers.js";
+import { withFields } from "../types/objects.js";
 
 /**
  * A `node:http` request as a handler's core reads it, with no web objects: headers from Node's
@@ -145,7 +145,7 @@ export function writeReply(reply: HttpReply, res: ServerResponse): void {
     whenClientGone(res, body.open(new NodeEventSink(reply, res)));
     return;
   }
-  res.writeHead(reply.status, body === undefined ? reply.headers : headersWith(reply.headers, { "content-length": String(Buffer.byteLength(body)) }));
+  res.writeHead(reply.status, body === undefined ? reply.headers : withFields(reply.headers, { "content-length": String(Buffer.byteLength(body)) }));
   res.end(body);
 }
 
@@ -183,7 +183,7 @@ class NodeEventSink implements EventSink {
       return;
     }
     this.#held = undefined;
-    this.res.writeHead(this.reply.status, headersWith(this.reply.headers, { "content-length": String(Buffer.byteLength(held)) }));
+    this.res.writeHead(this.reply.status, withFields(this.reply.headers, { "content-length": String(Buffer.byteLength(held)) }));
     this.res.end(held);
   }
 

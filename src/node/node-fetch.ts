@@ -4,7 +4,7 @@
 import type { Agent, IncomingMessage, RequestOptions } from "node:http";
 import type { Socket } from "node:net";
 import type { ChunkReader, FetchBody, FetchInit, FetchLike, FetchResponse } from "../transport/http-client/index.js";
-import { headersWith } from "../transport/headers.js";
+import { withFields } from "../types/objects.js";
 import { TAKES_CANCEL_SIGNALS, type CancelSignal } from "../transport/http-client/request-cancel.js";
 import { joined } from "./node-exchange.js";
 
@@ -59,7 +59,7 @@ function send({ request, agent, where }: Target, init: FetchInit): Promise<Fetch
   const signal: CancelSignal = init.signal;
   if (signal.aborted) return Promise.reject(aborted());
   return new Promise((resolve, reject) => {
-    const headers = init.body === undefined ? init.headers : headersWith(init.headers, { "content-length": String(Buffer.byteLength(init.body)) });
+    const headers = init.body === undefined ? init.headers : withFields(init.headers, { "content-length": String(Buffer.byteLength(init.body)) });
     // Fields named one by one: spreading the options urlToHttpOptions made (no prototype) costs more than the request.
     const requestOptions: RequestOptions = { protocol: where.protocol, hostname: where.hostname, port: where.port, path: where.path, auth: where.auth, method: init.method, headers, agent };
     const outgoing = request(requestOptions, (incoming) => resolve(new NodeResponse(incoming)));

@@ -29,6 +29,7 @@ import type { RequestOutcome } from "../events/events.js";
 import type { JsonObject, JsonRpcId, Side } from "../types/types.js";
 
 import { INSTRUMENTATION_SCOPE, METRIC_NAMES } from "./names.js";
+import { withFields } from "../types/objects.js";
 
 export { INSTRUMENTATION_SCOPE, METRIC_NAMES } from "./names.js";
 
@@ -316,10 +317,10 @@ function ambientLinks(ambient: Context, parent: Context): Link[] | undefined {
 /** Adds the propagator's fields to a copy of `params._meta`; the caller's objects are never touched. */
 function withTraceContext(params: JsonObject | undefined, fields: Record<string, string>): JsonObject | undefined {
   const meta = params?.["_meta"];
-  if (meta === undefined) return { ...params, _meta: fields };
+  if (meta === undefined) return withFields(params, { _meta: fields });
   // A malformed _meta is sent as the caller wrote it; schema validation, not telemetry, reports it.
   if (!isJsonObject(meta)) return params;
-  return { ...params, _meta: { ...meta, ...fields } };
+  return withFields(params, { _meta: withFields(meta, fields) });
 }
 
 function peerOf(side: Side): Side {

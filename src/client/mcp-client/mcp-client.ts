@@ -42,6 +42,7 @@ import type {
 } from "./mcp-client.types.js";
 import { registerServerRequests } from "./server-requests.js";
 import { ToolOutputChecker } from "./tool-output.js";
+import { withFields } from "../../types/objects.js";
 
 /** Server notifications that listeners hear as they are, by the event name they hear them under. */
 const FORWARDED_NOTIFICATIONS = /* @__PURE__ */ forwardedNotifications();
@@ -303,7 +304,7 @@ export class MCPClient {
     // The options go through as they are (a pending request keeps them): a copy only to move `meta` into params.
     if (options?.meta === undefined) return this.#dispatcher.request(method, params, options) as Promise<T>;
     const { meta, ...requestOptions } = options;
-    return this.#dispatcher.request(method, { ...params, _meta: meta }, requestOptions) as Promise<T>;
+    return this.#dispatcher.request(method, withFields(params, { _meta: meta }), requestOptions) as Promise<T>;
   }
 
   async #listPage<K extends ListKind>(kind: K, cursor: string | undefined, options: CallOptions | undefined): Promise<PageOf<K>> {

@@ -25,6 +25,7 @@ import type {
 import { InflightRequest, type ContextHost } from "./incoming.js";
 import { endRequest } from "./request-end.js";
 import { DEFAULT_TIMEOUT_MS, OutgoingRequests, type PendingRequest } from "./outgoing.js";
+import { withFields } from "../../types/objects.js";
 
 type Response = { jsonrpc: "2.0"; id: JsonRpcId | null; result: unknown } | { jsonrpc: "2.0"; id: JsonRpcId | null; error: JsonRpcErrorObject };
 
@@ -431,7 +432,7 @@ function sendOptions(relatedRequestId: JsonRpcId | undefined): { relatedRequestI
 
 function withProgressToken(params: JsonObject | undefined, token: JsonRpcId): JsonObject {
   const meta = params?.["_meta"] as JsonObject | undefined;
-  return { ...params, _meta: { ...meta, progressToken: token } };
+  return withFields(params, { _meta: withFields(meta, { progressToken: token }) });
 }
 
 /** Validates params when there is a schema, also when its own refinement throws (user schemas may). */

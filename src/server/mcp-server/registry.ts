@@ -58,6 +58,7 @@ export class Registry<C, H> {
     };
     return {
       name: entry.key,
+      // oxlint-disable-next-line suave/no-object-accessor -- made once per registration, not per message
       get enabled() {
         return entry.enabled;
       },

@@ -4,6 +4,7 @@ import { LIST_CHANGED, type ListKind } from "../../stores/change-feed.js";
 import { checkInputAnswer } from "../core/input-answers.js";
 import { missingCapabilityFor } from "../core/input-capabilities.js";
 import { claimsStatelessEra } from "../stateless/request-meta.js";
+import { ConnectionChannel } from "../stateless/stateless-context.js";
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
@@ -237,15 +238,7 @@ export class ServerSession implements SessionHandle {
   async #serveStateless(params: JsonObject, request: RequestContext): Promise<unknown> {
     // Discover is answered without pinning: a client probes with it before it knows the era.
     if (request.method !== METHODS.serverDiscover) this.#era = "stateless";
-    const answer = await this.host.serveStateless(request.id, request.method, params, {
-      // Read only when the handler asks: the dispatcher makes a request's signal on first use.
-      get signal() {
-        return request.signal;
-      },
-      inbound: request.inbound,
-      recorded: true,
-      notify: (method, body) => request.notify(method, body),
-    });
+    const answer = await this.host.serveStateless(request.id, request.method, params, new ConnectionChannel(request));
     if ("result" in answer) return answer.result;
     throw new JsonRpcError(answer.error.code, answer.error.message, answer.error.data);
   }

@@ -4,6 +4,7 @@ import { LIST_CHANGED, type Change } from "../../stores/change-feed.js";
 import type { JsonObject } from "../../types/types.js";
 import type { StatelessHandlerContext } from "./stateless-context.js";
 import type { StatelessHost } from "./stateless-requests.js";
+import { withFields } from "../../types/objects.js";
 
 /** What a listen request asks to hear of. */
 interface NotificationFilter {
@@ -41,7 +42,7 @@ export function serveListen(host: StatelessHost, params: JsonObject, context: St
   const tag = { [META_KEYS.subscriptionId]: context.requestId };
   const filter = honoured(host, (params["notifications"] ?? {}));
   const send = (method: string, body: JsonObject): void => {
-    context.channel.notify(method, { ...body, _meta: tag }).catch(() => undefined);
+    context.channel.notify(method, withFields(body, { _meta: tag })).catch(() => undefined);
   };
   send(NOTIFICATIONS.subscriptionsAcknowledged, { notifications: filter });
   const unsubscribe = host.changes.subscribe((change) => {

@@ -1,5 +1,6 @@
 import { LOGGING_LEVELS, META_KEYS, METHODS, NOTIFICATIONS, type StatelessProtocolVersion } from "../../constants/index.js";
 import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Implementation, ListRootsResult, LoggingLevel } from "../../schemas/schemas.js";
+import type { RequestContext } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import type { InboundContext } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId, ProgressToken } from "../../types/types.js";
 import type { HandlerContext, InputOptions, RequestClient } from "../mcp-server/mcp-server.types.js";
@@ -12,6 +13,30 @@ export interface RequestChannel {
   readonly recorded?: boolean;
   readonly inbound: InboundContext | undefined;
   notify(method: string, params: JsonObject): Promise<void>;
+}
+
+/**
+ * The channel of a stateless-era request that came on a connection (stdio): the dispatcher's request
+ * records it, carries its notifications and aborts it on `notifications/cancelled`. A class, not an
+ * object literal: a literal with an accessor is built on V8's slow path and, on Node 20, keeps each
+ * request's objects alive through young-generation collections.
+ */
+export class ConnectionChannel implements RequestChannel {
+  readonly recorded = true;
+  readonly inbound: InboundContext | undefined;
+
+  constructor(private readonly request: RequestContext) {
+    this.inbound = request.inbound;
+  }
+
+  // Read only when the handler asks: the dispatcher makes a request's signal on first use.
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+
+  notify(method: string, params: JsonObject): Promise<void> {
+    return this.request.notify(method, params);
+  }
 }
 
 /** Stateless era: the context of one request, built from its `_meta` alone. */

@@ -16,6 +16,7 @@ import { serveListen } from "./listen.js";
 import { requestedVersion, servedVersionOf } from "./request-meta.js";
 import { requestDigest, type RequestStateSealer, type StateBinding } from "./request-state.js";
 import { StatelessHandlerContext, type RequestChannel } from "./stateless-context.js";
+import { withFields } from "../../types/objects.js";
 
 /** How a stateless-era request ended: a result, or an error refused before any handler ran (`envelope`: HTTP 4xx) or raised by one. */
 export type StatelessAnswer = { readonly result: JsonObject } | { readonly error: JsonRpcErrorObject; readonly envelope: boolean };
@@ -38,9 +39,10 @@ export interface StatelessHost extends ServerHost {
 /** Runs the handler with a context of its own (with a round of input, for the methods that may ask). */
 type Run = (rounds?: InputRounds) => { readonly context: StatelessHandlerContext; readonly running: unknown };
 
-/** A round of input: what its `requestState` is bound to (made when first needed), and what the client brought back from the last one. */
+/** A round of input: what its `requestState` is bound to (made when first needed), and what the client brought back from the last one (`sealed` until opened). */
 interface Round {
   readonly binding: () => Promise<StateBinding>;
+  readonly sealed: unknown;
   readonly state: RoundState | undefined;
 }
 
@@ -79,7 +81,8 @@ export class StatelessRequests {
       if (!wireLoaded()) await loadWire();
       validated = this.#validate(version, method, params);
       if (this.host.options.authorize) await this.#authorize(method, validated, channel);
-      if (ROUND_METHODS.has(method)) round = await this.#openRound(method, validated, channel);
+      if (ROUND_METHODS.has(method)) round = this.#round(method, validated, channel);
+      if (round?.sealed !== undefined) round = await this.#opened(round);
     } catch (error) {
       return { error: toWireError(error), envelope: true };
     }
@@ -95,7 +98,7 @@ export class StatelessRequests {
       return { result: this.#encode(method, validated, result) };
     } catch (error) {
       const wire = toWireError(error);
-      return { error: wire.code === JSONRPC_ERROR_CODES.RESOURCE_NOT_FOUND ? { ...wire, code: profile.resourceNotFoundCode } : wire, envelope: false };
+      return { error: wire.code === JSONRPC_ERROR_CODES.RESOURCE_NOT_FOUND ? withFields(wire, { code: profile.resourceNotFoundCode }) : wire, envelope: false };
     }
   }
 
@@ -158,16 +161,19 @@ export class StatelessRequests {
     return this.#inputRequired(inputRequests, { answers: rounds.state.answers, asked: Object.keys(inputRequests) }, round);
   }
 
-  /** The binding of the round's `requestState`, and the state the client echoed (checked: a tampered, expired or foreign one is refused). */
-  async #openRound(method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<Round> {
+  /** The round a request opens: what its `requestState` is bound to (made when first needed), and the state the client echoed, still sealed. */
+  #round(method: string, params: JsonObject, channel: RequestChannel): Round {
     // The digest (a SHA-256 off the thread) is made only for a state to open or to seal: most calls need neither.
     let made: Promise<StateBinding> | undefined;
     const binding = (): Promise<StateBinding> => (made ??= requestDigest(method, params).then((digest) => ({ principal: this.host.principalOf(channel.inbound), method, digest })));
-    const requestState = params?.["requestState"];
-    if (requestState === undefined) return { binding, state: undefined };
-    const opened = await this.host.sealer.open(requestState, await binding());
+    return { binding, sealed: params["requestState"], state: undefined };
+  }
+
+  /** The round with the state the client echoed, opened (a tampered, expired or foreign one is refused). */
+  async #opened(round: Round): Promise<Round> {
+    const opened = await this.host.sealer.open(round.sealed, await round.binding());
     if (!opened.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `requestState rejected (${opened.reason}): retry without it`);
-    return { binding, state: opened.data as RoundState };
+    return { binding: round.binding, sealed: undefined, state: opened.data as RoundState };
   }
 
   #discover(): JsonObject {
@@ -183,8 +189,8 @@ export class StatelessRequests {
     const result = value as JsonObject;
     const own = result["_meta"] as JsonObject | undefined;
     // Results without a `_meta` of their own share one (it is only ever serialised).
-    const meta = own === undefined ? (this.#serverMeta ??= { [META_KEYS.serverInfo]: this.host.info as unknown as JsonObject }) : { ...own, [META_KEYS.serverInfo]: this.host.info as unknown as JsonObject };
-    const encoded: JsonObject = { ...result, resultType: result["resultType"] ?? "complete", _meta: meta };
+    const meta = own === undefined ? (this.#serverMeta ??= { [META_KEYS.serverInfo]: this.host.info as unknown as JsonObject }) : withFields(own, { [META_KEYS.serverInfo]: this.host.info });
+    const encoded: JsonObject = withFields(result, { resultType: result["resultType"] ?? "complete", _meta: meta });
     if (encoded["resultType"] === "complete" && CACHEABLE.has(method)) Object.assign(encoded, this.host.cacheHintFor(method, params));
     return encoded;
   }

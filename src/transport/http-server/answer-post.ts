@@ -2,7 +2,7 @@ import type { InboundContext } from "../transport/transport.types.js";
 import type { HttpExchange, HttpReply } from "./http-server.types.js";
 import type { JsonOutcome } from "./json-responses.js";
 import type { PostedMessages } from "./messages.js";
-import { headersWith } from "../headers.js";
+import { withFields } from "../../types/objects.js";
 import { emptyReply, errorReply, sseHeaders } from "./responses.js";
 import type { HttpSessionTransport } from "./session-transport.js";
 
@@ -45,7 +45,7 @@ function deliverAll(transport: HttpSessionTransport, posted: PostedMessages, inb
 }
 
 function jsonAnswer(outcome: JsonOutcome, headers: Record<string, string>): HttpReply {
-  if (outcome.kind === "answered") return { status: 200, headers: headersWith(headers, { "content-type": "application/json" }), body: outcome.body };
+  if (outcome.kind === "answered") return { status: 200, headers: withFields(headers, { "content-type": "application/json" }), body: outcome.body };
   if (outcome.kind === "nothing") return emptyReply(202, headers);
   return errorReply(404, "Session not found: it ended before the requests were answered");
 }

@@ -1,5 +1,5 @@
 import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
-import { headersWith } from "../headers.js";
+import { withFields } from "../../types/objects.js";
 import type { JsonRpcId } from "../../types/types.js";
 import type { HttpReply } from "./http-server.types.js";
 
@@ -21,7 +21,7 @@ export function emptyReply(status: number, headers: Record<string, string> = {})
 /** An HTTP error whose body is a JSON-RPC error response: for the request `id` when it is known, else without one (null), as the spec allows. */
 export function errorReply(status: number, message: string, options: { code?: number; headers?: Record<string, string>; id?: JsonRpcId | null } = {}): HttpReply {
   const body = JSON.stringify({ jsonrpc: "2.0", id: options.id ?? null, error: { code: options.code ?? TRANSPORT_ERROR_CODE, message } });
-  return { status, headers: headersWith(options.headers ?? {}, { "content-type": "application/json" }), body };
+  return { status, headers: withFields(options.headers, { "content-type": "application/json" }), body };
 }
 
 export function parseErrorReply(detail: string): HttpReply {
@@ -41,10 +41,10 @@ const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-
 
 /** The headers of a response that streams Server-Sent Events. */
 export function sseHeaders(extra: Record<string, string>): Record<string, string> {
-  return headersWith(extra, SSE_HEADERS);
+  return withFields(extra, SSE_HEADERS);
 }
 
 /** A reply with more headers (CORS); the same reply when there are none to add. */
 export function withHeaders(reply: HttpReply, headers: Record<string, string> | undefined): HttpReply {
-  return headers === undefined ? reply : { ...reply, headers: headersWith(reply.headers, headers) };
+  return headers === undefined ? reply : withFields(reply, { headers: withFields(reply.headers, headers) });
 }

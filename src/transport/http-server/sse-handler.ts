@@ -39,6 +39,7 @@ export function sseHttpHandler(server: MCPServer, options: SseHttpOptions = {}):
       closed = true;
       await registry.closeAll();
     },
+    // oxlint-disable-next-line suave/no-object-accessor -- made once per handler, not per message
     get sessionCount() {
       return registry.size;
     },

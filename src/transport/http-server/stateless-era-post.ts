@@ -7,8 +7,7 @@ import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
 import { claimsStatelessEra, requestedVersion } from "../../server/stateless/request-meta.js";
 import type { RequestChannel } from "../../server/stateless/stateless-context.js";
 import type { StatelessAnswer } from "../../server/stateless/stateless-requests.js";
-import type { JsonRpcId } from "../../types/types.js";
-import { headersWith } from "../headers.js";
+import type { JsonObject, JsonRpcId } from "../../types/types.js";
 import type { InboundContext } from "../transport/transport.types.js";
 import type { HttpExchange, HttpReply } from "./http-server.types.js";
 import type { PostedMessages } from "./messages.js";
@@ -70,51 +69,75 @@ type Serve = (channel: RequestChannel) => Promise<StatelessAnswer>;
 
 /** Answers with JSON unless a notification comes before the answer: then with an event stream. */
 function answer(exchange: HttpExchange, inbound: InboundContext, id: JsonRpcId, keepAliveMs: number, serve: Serve): Promise<HttpReply> {
+  const post = new PostAnswer(exchange, inbound, id, keepAliveMs);
+  void serve(post).then((answered) => post.finish(answered));
+  return post.replied;
+}
+
+/**
+ * One POST's answer, and the channel its request writes to. A class, not an object literal: a
+ * literal with an accessor (`get signal()`) is built on V8's slow path, and on Node 20 the shape
+ * each one gets keeps the request's objects alive through young-generation collections (about 4 KiB
+ * promoted per request, a fifth of a call's CPU going to GC).
+ */
+class PostAnswer implements RequestChannel {
+  readonly replied: Promise<HttpReply>;
   // The request's abort signal is made when something reads it (most requests end before their client could leave).
-  let controller: AbortController | undefined;
-  let cancelled: MCPError | undefined;
-  let stream: SseConnection | undefined;
-  let reply!: (reply: HttpReply) => void;
-  const replied = new Promise<HttpReply>((resolve) => (reply = resolve));
-  const leave = () => {
-    cancelled = new MCPError(MCP_CODES.REQUEST_CANCELLED, "The client closed the response");
-    controller?.abort(cancelled);
-    // Nobody reads this reply; it only lets the exchange end.
-    if (!stream) reply(emptyReply(499));
-  };
-  const stopWatching = exchange.onClientGone(leave);
-  const write = (data: string): void => {
-    if (!stream) {
-      stream = new SseConnection({ keepAliveMs, onClientGone: leave });
-      stopWatching();
-      reply({ status: 200, headers: sseHeaders({}), body: stream });
+  #controller: AbortController | undefined;
+  #cancelled: MCPError | undefined;
+  #stream: SseConnection | undefined;
+  #reply!: (reply: HttpReply) => void;
+  readonly #stopWatching: () => void;
+
+  constructor(
+    exchange: HttpExchange,
+    readonly inbound: InboundContext,
+    private readonly id: JsonRpcId,
+    private readonly keepAliveMs: number,
+  ) {
+    this.replied = new Promise<HttpReply>((resolve) => (this.#reply = resolve));
+    this.#stopWatching = exchange.onClientGone(() => this.#leave());
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#cancelled) this.#controller.abort(this.#cancelled);
     }
-    stream.write({ event: "message", data });
-  };
-  const channel: RequestChannel = {
-    get signal() {
-      if (!controller) {
-        controller = new AbortController();
-        if (cancelled) controller.abort(cancelled);
-      }
-      return controller.signal;
-    },
-    inbound,
-    // The request's context sends nothing once its signal fired (the client left).
-    notify: (method, params) => Promise.resolve(write(JSON.stringify({ jsonrpc: JSONRPC_VERSION, method, params }))),
-  };
-  const finish = ({ envelope, ...outcome }: StatelessAnswer & { envelope?: boolean }): void => {
-    const body = JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, ...outcome });
-    if (stream) {
-      write(body);
-      stream.close();
+    return this.#controller.signal;
+  }
+
+  // The request's context sends nothing once its signal fired (the client left).
+  notify(method: string, params: JsonObject): Promise<void> {
+    this.#write(JSON.stringify({ jsonrpc: JSONRPC_VERSION, method, params }));
+    return Promise.resolve();
+  }
+
+  finish(answered: StatelessAnswer): void {
+    if (this.#cancelled) return;
+    const body = JSON.stringify("error" in answered ? { jsonrpc: JSONRPC_VERSION, id: this.id, error: answered.error } : { jsonrpc: JSONRPC_VERSION, id: this.id, result: answered.result });
+    if (this.#stream) {
+      this.#write(body);
+      this.#stream.close();
       return;
     }
-    stopWatching();
-    reply({ status: "error" in outcome ? statusOf(outcome.error, envelope) : 200, headers: headersWith({}, { "content-type": "application/json" }), body });
-  };
-  void serve(channel).then((answered) => {
-    if (!cancelled) finish(answered);
-  });
-  return replied;
+    this.#stopWatching();
+    this.#reply({ status: "error" in answered ? statusOf(answered.error, answered.envelope) : 200, headers: { "content-type": "application/json" }, body });
+  }
+
+  #leave(): void {
+    this.#cancelled = new MCPError(MCP_CODES.REQUEST_CANCELLED, "The client closed the response");
+    this.#controller?.abort(this.#cancelled);
+    // Nobody reads this reply; it only lets the exchange end.
+    if (!this.#stream) this.#reply(emptyReply(499));
+  }
+
+  #write(data: string): void {
+    if (!this.#stream) {
+      this.#stream = new SseConnection({ keepAliveMs: this.keepAliveMs, onClientGone: () => this.#leave() });
+      this.#stopWatching();
+      this.#reply({ status: 200, headers: sseHeaders({}), body: this.#stream });
+    }
+    this.#stream.write({ event: "message", data });
+  }
 }

@@ -26,6 +26,7 @@ export function streamableHttpHandler(server: MCPServer, options: StreamableHttp
       endpoint.closed = true;
       await endpoint.registry.closeAll();
     },
+    // oxlint-disable-next-line suave/no-object-accessor -- made once per handler, not per message
     get sessionCount() {
       return endpoint.registry.size;
     },
