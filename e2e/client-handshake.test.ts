@@ -169,11 +169,14 @@ describe("MCPClient handshake with the SDK's McpServer", () => {
     };
     const client = new MCPClient(CLIENT_INFO, { telemetry: null });
     await expect(client.connect(broken)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "no wire" });
-    expect(() => new MCPClient(CLIENT_INFO, { protocolVersion: "2026-07-28" as ProtocolVersion })).toThrow(
+    expect(() => new MCPClient(CLIENT_INFO, { protocolVersion: "2027-01-01" as ProtocolVersion })).toThrow(
       expect.objectContaining({
         code: MCP_CODES.PROTOCOL_VERSION_MISMATCH,
-        message: 'protocolVersion "2026-07-28" is not one this client speaks (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25)',
+        message: 'protocolVersion "2027-01-01" is not one this client speaks (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28)',
       }),
+    );
+    expect(() => new MCPClient(CLIENT_INFO, { protocolVersion: "2026-07-28", era: "session" })).toThrow(
+      expect.objectContaining({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH, message: 'protocolVersion "2026-07-28" is of the stateless era, not the session era asked for' }),
     );
   });
 });

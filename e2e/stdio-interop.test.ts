@@ -72,8 +72,11 @@ async function ourClientOn(script: string, args: string[] = [], options: Constru
 describe("our client ↔ our example server, over a child process", () => {
   it("lists and calls tools with progress and structured output, reads resources, gets prompts, completes, logs", async () => {
     const { client } = await ourClientOn(exampleServer);
+    expect(client.era).toBe("stateless");
     const logs: unknown[] = [];
     client.on("log", (message) => logs.push(message.data));
+    // In the stateless era a request carries the level it wants log messages at; none without one.
+    await client.setLoggingLevel("debug");
     expect(client.serverInfo?.name).toBe("weather-example");
     expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(["forecast", "to_fahrenheit"]);
     const progress: string[] = [];

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The main job: starts the example weather server as a child process over stdio and walks the MCP
-// surface with MCPClient, printing a short transcript. Run with `npm run demo` (builds first).
+// surface with MCPClient, printing a short transcript. Run with `npm run demo` (builds first). The
+// client finds the era by itself (the server speaks both: 2026-07-28, stateless); `-- --era session`
+// or `-- --era stateless` tells it which to speak.
 import { fileURLToPath } from "node:url";
 import { MCPClient } from "@suaveplan/mcp";
 import { spawnStdioServer } from "@suaveplan/mcp/node";
@@ -9,14 +11,19 @@ const serverScript = fileURLToPath(new URL("./weather-server.mjs", import.meta.u
 const step = (title) => console.log(`\n── ${title}`);
 const show = (label, value) => console.log(`   ${label}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
 
+const eraFlag = process.argv.indexOf("--era");
+const era = eraFlag === -1 ? "auto" : process.argv[eraFlag + 1];
+if (!["auto", "session", "stateless"].includes(era)) throw new Error(`--era takes auto, session or stateless, not ${era}`);
+
 const transport = await spawnStdioServer({ command: process.execPath, args: [serverScript] });
-const client = new MCPClient({ name: "demo-host", version: "1.0.0" });
+const client = new MCPClient({ name: "demo-host", version: "1.0.0" }, { era });
 client.on("log", (message) => show(`log (${message.level})`, message.data));
 
-step("initialize");
-await client.connect(transport);
-show("server", `${client.serverInfo.title} ${client.serverInfo.version} (pid ${transport.pid})`);
-show("revision", client.protocolVersion);
+step(`connect (era: ${era})`);
+const chosen = await client.connect(transport);
+show("server", `${client.serverInfo.title ?? client.serverInfo.name} ${client.serverInfo.version} (pid ${transport.pid})`);
+show("era", chosen.era === "stateless" ? "stateless (server/discover answered: every request carries its own _meta)" : "session (initialize handshake)");
+show("revision", chosen.protocolVersion);
 show("capabilities", Object.keys(client.serverCapabilities).join(", "));
 show("instructions", client.instructions);
 

@@ -3,9 +3,9 @@ import { JSONRPC_ERROR_CODES, MCP_CODES, WIRE_CODE_OF, mcpCodeOfWire } from "./e
 import { JsonRpcError, MCPError, describeThrown, toMCPError, toWireError } from "./mcp-error.js";
 
 describe("MCP_CODES", () => {
-  it("holds the design's 15 codes, each namespaced MCP.* and named by its key", () => {
+  it("holds the design's 15 codes and the stateless era's input-rounds bound, each namespaced MCP.* and named by its key", () => {
     const entries = Object.entries(MCP_CODES);
-    expect(entries).toHaveLength(15);
+    expect(entries).toHaveLength(16);
     for (const [key, code] of entries) expect(code).toBe(`MCP.${key}`);
   });
 
@@ -14,7 +14,7 @@ describe("MCP_CODES", () => {
     expect(WIRE_CODE_OF[MCP_CODES.NOT_FOUND]).toBe(-32002);
     expect(WIRE_CODE_OF[MCP_CODES.UNAUTHORIZED]).toBe(-32001);
     expect(WIRE_CODE_OF[MCP_CODES.PROTOCOL_VERSION_MISMATCH]).toBe(-32602);
-    for (const local of [MCP_CODES.REQUEST_CANCELLED, MCP_CODES.TIMEOUT, MCP_CODES.TRANSPORT_CLOSED]) expect(WIRE_CODE_OF[local]).toBe(-32603);
+    for (const local of [MCP_CODES.REQUEST_CANCELLED, MCP_CODES.TIMEOUT, MCP_CODES.TRANSPORT_CLOSED, MCP_CODES.INPUT_ROUNDS_EXCEEDED]) expect(WIRE_CODE_OF[local]).toBe(-32603);
   });
 
   it("maps received numbers back to local codes, unknown ones to MCP.HANDLER_FAILED", () => {

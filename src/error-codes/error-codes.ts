@@ -33,6 +33,8 @@ export const MCP_CODES = {
   PROTOCOL_VERSION_MISMATCH: "MCP.PROTOCOL_VERSION_MISMATCH",
   /** A handler raised something that is not an MCP error (the cause is kept). */
   HANDLER_FAILED: "MCP.HANDLER_FAILED",
+  /** A stateless-era call asked for input more rounds than the client allows (`maxInputRounds`). */
+  INPUT_ROUNDS_EXCEEDED: "MCP.INPUT_ROUNDS_EXCEEDED",
 } as const;
 
 export type MCPCode = (typeof MCP_CODES)[keyof typeof MCP_CODES];
@@ -75,6 +77,7 @@ export const WIRE_CODE_OF: Readonly<Record<MCPCode, number>> = {
   "MCP.NOT_FOUND": JSONRPC_ERROR_CODES.RESOURCE_NOT_FOUND,
   "MCP.PROTOCOL_VERSION_MISMATCH": JSONRPC_ERROR_CODES.INVALID_PARAMS,
   "MCP.HANDLER_FAILED": JSONRPC_ERROR_CODES.INTERNAL_ERROR,
+  "MCP.INPUT_ROUNDS_EXCEEDED": JSONRPC_ERROR_CODES.INTERNAL_ERROR,
 };
 
 /** The code a received wire error becomes locally; numbers not listed become `MCP.HANDLER_FAILED`. */

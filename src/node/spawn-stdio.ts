@@ -41,6 +41,8 @@ export async function spawnStdioServer(options: SpawnStdioOptions): Promise<Chil
  * an error carrying the exit code, signal and stderr tail, so pending requests say why they failed.
  */
 export class ChildProcessTransport implements Transport {
+  /** Messages alone, whatever their era (stdio). */
+  readonly carriesStatelessEra = true;
   readonly spawned: Promise<void>;
   readonly exited: Promise<ChildExit>;
   readonly #child: ChildProcessWithoutNullStreams;

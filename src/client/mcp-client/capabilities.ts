@@ -1,6 +1,6 @@
 // The client's capabilities follow from the handlers it was given; how they are written depends on
 // the revision offered, and this table is the one place that knows.
-import type { ProtocolVersion } from "../../constants/index.js";
+import type { AnyProtocolVersion } from "../../constants/index.js";
 import type { ClientCapabilities } from "../../schemas/schemas.js";
 import type { ElicitationOptions, ExtraClientCapabilities, SamplingOptions } from "./mcp-client.types.js";
 
@@ -11,12 +11,13 @@ interface RevisionClientFeatures {
   readonly samplingDetails: boolean;
 }
 
-const FEATURES: Readonly<Record<ProtocolVersion, RevisionClientFeatures>> = {
+const FEATURES: Readonly<Record<AnyProtocolVersion, RevisionClientFeatures>> = {
   "2024-11-05": { elicitation: "absent", samplingDetails: false },
   "2025-03-26": { elicitation: "absent", samplingDetails: false },
   "2025-06-18": { elicitation: "form-only", samplingDetails: false },
   // Stryker disable next-line StringLiteral: only "absent" and "form-only" are tested for; any other value means per-mode
   "2025-11-25": { elicitation: "per-mode", samplingDetails: true },
+  "2026-07-28": { elicitation: "per-mode", samplingDetails: true },
 };
 
 export interface CapabilitySources {
@@ -26,8 +27,8 @@ export interface CapabilitySources {
   readonly elicitation: ElicitationOptions | undefined;
 }
 
-/** The capabilities to declare in `initialize` when offering `version`. */
-export function deriveCapabilities(version: ProtocolVersion, sources: CapabilitySources): ClientCapabilities {
+/** The capabilities to declare when offering `version` (in `initialize`, or in every request's `_meta`). */
+export function deriveCapabilities(version: AnyProtocolVersion, sources: CapabilitySources): ClientCapabilities {
   const features = FEATURES[version];
   const elicitation = sources.elicitation && elicitationCapability(sources.elicitation, features);
   return {

@@ -1,5 +1,5 @@
 // The `initialize` request and the version check on its answer.
-import { isProtocolVersion, METHODS, PROTOCOL_VERSIONS, type ProtocolVersion } from "../../constants/index.js";
+import { isProtocolVersion, METHODS, PROTOCOL_VERSIONS, type AnyProtocolVersion, type ProtocolVersion } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
@@ -10,7 +10,7 @@ import type { ConnectOptions } from "./mcp-client.types.js";
 export type NegotiatedServer = InitializeResult & { readonly protocolVersion: ProtocolVersion };
 
 /** Sends `initialize` and rejects with `MCP.PROTOCOL_VERSION_MISMATCH` when the server answers a revision this client does not speak. */
-export async function initialize(dispatcher: JsonRpcDispatcher, params: InitializeRequestParams, options: ConnectOptions): Promise<NegotiatedServer> {
+export async function initialize(dispatcher: JsonRpcDispatcher<AnyProtocolVersion>, params: InitializeRequestParams, options: ConnectOptions): Promise<NegotiatedServer> {
   const result = (await dispatcher.request(METHODS.initialize, params, options)) as InitializeResult;
   if (!isProtocolVersion(result.protocolVersion)) throw versionMismatch(params.protocolVersion, result.protocolVersion);
   return result as NegotiatedServer;

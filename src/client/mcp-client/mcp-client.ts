@@ -1,5 +1,17 @@
-import { isProtocolVersion, LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, PROTOCOL_VERSIONS, type ProtocolVersion } from "../../constants/index.js";
-import { MCP_CODES } from "../../error-codes/error-codes.js";
+import {
+  ALL_PROTOCOL_VERSIONS,
+  isProtocolVersion,
+  isStatelessProtocolVersion,
+  LATEST_PROTOCOL_VERSION,
+  METHODS,
+  META_KEYS,
+  NOTIFICATIONS,
+  STATELESS_PROTOCOL_VERSIONS,
+  type AnyProtocolVersion,
+  type ProtocolVersion,
+  type StatelessProtocolVersion,
+} from "../../constants/index.js";
+import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import { EventBus } from "../../events/events.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
@@ -34,13 +46,17 @@ import type {
   CompletionContext,
   CompletionReference,
   ConnectOptions,
+  ConnectResult,
+  EraChoice,
   ListCacheOptions,
   MCPClientEventMap,
   MCPClientOptions,
   RootsSource,
   SamplingOptions,
 } from "./mcp-client.types.js";
-import { registerServerRequests } from "./server-requests.js";
+import { inputResponders, registerServerRequests, type InputResponder } from "./server-requests.js";
+import { DEFAULT_MAX_INPUT_ROUNDS, StatelessCalls } from "../era/stateless-calls.js";
+import { discover, fallsBackToSession, type Discovered } from "../era/negotiation.js";
 import { ToolOutputChecker } from "./tool-output.js";
 import { withFields } from "../../types/objects.js";
 
@@ -72,8 +88,11 @@ type ListCaches = { readonly [K in ListKind]: ListCache<ItemOf<K>> };
 export class MCPClient {
   readonly #clientInfo: Implementation;
   readonly #options: MCPClientOptions;
+  /** The era asked for, with the revision of each era this client would speak. */
+  readonly #era: EraChoice;
   readonly #offered: ProtocolVersion;
-  readonly #dispatcher: JsonRpcDispatcher;
+  readonly #stateless: StatelessProtocolVersion;
+  readonly #dispatcher: JsonRpcDispatcher<AnyProtocolVersion>;
   readonly #caches: ListCaches;
   readonly #cachedKinds: ReadonlySet<ListKind>;
   readonly #toolOutput: ToolOutputChecker;
@@ -84,19 +103,23 @@ export class MCPClient {
   /** Set when connect() starts: what this client declared. */
   #declared: ClientCapabilities | undefined;
   #server: NegotiatedServer | undefined;
+  /** Set when the stateless era was chosen: how its requests are made. */
+  #calls: StatelessCalls | undefined;
   #ready = false;
 
   constructor(clientInfo: Implementation, options: MCPClientOptions = {}) {
-    const offered = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
-    if (!isProtocolVersion(offered)) {
-      throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `protocolVersion "${String(offered)}" is not one this client speaks (${PROTOCOL_VERSIONS.join(", ")})`);
+    const pinned = options.protocolVersion;
+    if (pinned !== undefined && !isProtocolVersion(pinned) && !isStatelessProtocolVersion(pinned)) {
+      throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `protocolVersion "${String(pinned)}" is not one this client speaks (${ALL_PROTOCOL_VERSIONS.join(", ")})`);
     }
     this.#clientInfo = clientInfo;
     this.#options = options;
-    this.#offered = offered;
+    this.#era = eraOf(options.era ?? "auto", pinned);
+    this.#offered = isProtocolVersion(pinned) ? pinned : LATEST_PROTOCOL_VERSION;
+    this.#stateless = isStatelessProtocolVersion(pinned) ? pinned : (STATELESS_PROTOCOL_VERSIONS.at(-1) as StatelessProtocolVersion);
     this.#roots = options.roots;
     this.#listeners = this.#newListeners();
-    this.#dispatcher = new JsonRpcDispatcher({
+    this.#dispatcher = new JsonRpcDispatcher<AnyProtocolVersion>({
       ...options, // the timeouts, telemetry and events; the dispatcher ignores the rest
       side: "client",
       onProtocolError: (error) => this.#report(error),
@@ -126,25 +149,87 @@ export class MCPClient {
 
   // ---- Connection ----
 
-  /** Runs the handshake: `initialize`, the version check, then `notifications/initialized`. Once per client. */
-  async connect(transport: Transport, options: ConnectOptions = {}): Promise<void> {
+  /**
+   * Finds the era and revision to speak, once per client. `"auto"`, on a transport that carries the
+   * stateless era, probes with `server/discover` and keeps that era when the server answers it;
+   * otherwise (and in the session era) the handshake runs: `initialize`, the version check, then
+   * `notifications/initialized`. Says what it settled on.
+   */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ConnectResult> {
     if (this.#declared) {
       throw new MCPError(MCP_CODES.ALREADY_CONNECTED, "connect() was already called on this client; use a new MCPClient for another connection");
     }
-    const declared = this.#declare();
+    this.#declared = this.#capabilitiesFor(this.#era === "session" ? this.#offered : this.#stateless);
     try {
       await this.#prepareWire();
       await this.#dispatcher.connect(transport);
-      const params = { protocolVersion: this.#offered, capabilities: declared, clientInfo: this.#clientInfo };
-      this.#server = await initialize(this.#dispatcher, params, options);
-      this.#dispatcher.setProtocolVersion(this.#server.protocolVersion);
-      transport.setProtocolVersion?.(this.#server.protocolVersion);
-      await this.#dispatcher.notify(NOTIFICATIONS.initialized);
-      this.#ready = true;
+      if (this.#era === "stateless" && !transport.carriesStatelessEra) throw this.#eraRefused("this transport does not carry the stateless era (2026-07-28)");
+      if (this.#era !== "session" && transport.carriesStatelessEra) {
+        const discovered = await this.#probe(options);
+        if (discovered) return this.#speakStateless(discovered);
+      }
+      return await this.#handshake(transport, options);
     } catch (error) {
       await this.#dispatcher.close();
       throw error;
     }
+  }
+
+  /** `server/discover`: what the server said, or undefined when `"auto"` should fall back to the session era. */
+  async #probe(options: ConnectOptions): Promise<Discovered | undefined> {
+    // A server of the session era may never answer a request before initialize: "auto" waits for it only so long.
+    const probeOptions: ConnectOptions = this.#era === "auto" ? { ...options, timeoutMs: Math.min(options.timeoutMs ?? Infinity, this.#options.probeTimeoutMs ?? 3000) } : options;
+    const send = (version: StatelessProtocolVersion) => {
+      this.#dispatcher.setProtocolVersion(version);
+      return this.#dispatcher.request(METHODS.serverDiscover, this.#statelessCalls(version).params(undefined), probeOptions);
+    };
+    try {
+      return await discover(send, this.#stateless);
+    } catch (error) {
+      if (this.#era === "auto" && fallsBackToSession(error)) return undefined;
+      throw error;
+    }
+  }
+
+  #speakStateless(discovered: Discovered): ConnectResult {
+    const { version, result } = discovered;
+    const meta: Record<string, unknown> | undefined = result["_meta"];
+    const serverInfo = (meta?.[META_KEYS.serverInfo] ?? (result as { serverInfo?: unknown }).serverInfo) as Implementation | undefined;
+    this.#server = { ...result, serverInfo, protocolVersion: version } as unknown as NegotiatedServer;
+    this.#calls = this.#statelessCalls(version);
+    this.#ready = true;
+    return { era: "stateless", protocolVersion: version };
+  }
+
+  async #handshake(transport: Transport, options: ConnectOptions): Promise<ConnectResult> {
+    const declared = this.#capabilitiesFor(this.#offered);
+    this.#declared = declared;
+    registerServerRequests(this.#dispatcher, this.#responders(declared));
+    this.#dispatcher.setProtocolVersion(this.#offered);
+    const params = { protocolVersion: this.#offered, capabilities: declared, clientInfo: this.#clientInfo };
+    this.#server = await initialize(this.#dispatcher, params, options);
+    this.#dispatcher.setProtocolVersion(this.#server.protocolVersion);
+    transport.setProtocolVersion?.(this.#server.protocolVersion);
+    await this.#dispatcher.notify(NOTIFICATIONS.initialized);
+    this.#ready = true;
+    return { era: "session", protocolVersion: this.#server.protocolVersion };
+  }
+
+  #statelessCalls(version: StatelessProtocolVersion): StatelessCalls {
+    const declared = this.#capabilitiesFor(version);
+    this.#declared = declared;
+    return new StatelessCalls({
+      version,
+      capabilities: declared,
+      clientInfo: this.#clientInfo,
+      maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      responders: this.#responders(declared),
+      send: (method, params, options) => this.#dispatcher.request(method, params, options),
+    });
+  }
+
+  #eraRefused(why: string): MCPError {
+    return new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `This client was asked to speak only the stateless era, but ${why}`);
   }
 
   /** Closes the transport: pending calls reject with `MCP.TRANSPORT_CLOSED`, caches and listeners are dropped. */
@@ -175,14 +260,21 @@ export class MCPClient {
   }
 
   /** The negotiated revision. */
-  get protocolVersion(): ProtocolVersion | undefined {
+  get protocolVersion(): AnyProtocolVersion | undefined {
     return this.#server?.protocolVersion;
+  }
+
+  /** The era spoken, once connected. */
+  get era(): "session" | "stateless" | undefined {
+    if (!this.#server) return undefined;
+    return this.#calls ? "stateless" : "session";
   }
 
   // ---- Server methods ----
 
+  /** `ping`; in the stateless era, which has none, a `server/discover` round trip. */
   async ping(options?: CallOptions): Promise<void> {
-    await this.#request(METHODS.ping, undefined, options);
+    await this.#request(this.#calls ? METHODS.serverDiscover : METHODS.ping, undefined, options);
   }
 
   /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken). */
@@ -192,6 +284,8 @@ export class MCPClient {
   }
 
   #checkedToolResult(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
+    // A round of input is the stateless era's engine's to answer; the tool's result comes after it.
+    if ((result as { resultType?: unknown }).resultType === "input_required") return result;
     if (!("content" in result)) {
       throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `tools/call ${name} was answered with a task, which this client did not ask for`, { data: result });
     }
@@ -199,8 +293,10 @@ export class MCPClient {
     return listing ? listing.then(() => result) : result;
   }
 
+  /** `resources/read`; a resource the server does not have is `MCP.NOT_FOUND` in either era (-32002, or the stateless era's -32602 naming the URI). */
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
-    return this.#request(METHODS.resourcesRead, { uri }, options);
+    const read = this.#request<ReadResourceResult>(METHODS.resourcesRead, { uri }, options);
+    return this.#calls ? read.catch((error: unknown) => Promise.reject(notFoundOf(error, uri))) : read;
   }
 
   async subscribeResource(uri: string, options?: CallOptions): Promise<void> {
@@ -219,8 +315,10 @@ export class MCPClient {
     return this.#request(METHODS.completionComplete, context === undefined ? { ref, argument } : { ref, argument, context }, options);
   }
 
+  /** `logging/setLevel`; in the stateless era the level every later request asks for in its `_meta` (nothing is sent). */
   async setLoggingLevel(level: LoggingLevel, options?: CallOptions): Promise<void> {
-    await this.#request(METHODS.loggingSetLevel, { level }, options);
+    if (this.#calls) this.#calls.logLevel = level;
+    else await this.#request(METHODS.loggingSetLevel, { level }, options);
   }
 
   // ---- Lists: one page, every item (async iteration), all items at once ----
@@ -285,9 +383,10 @@ export class MCPClient {
   /** Tells the server the roots changed (for a roots function whose answer changed). */
   async rootsListChanged(): Promise<void> {
     if (!this.#ready) throw notInitialized(NOTIFICATIONS.rootsListChanged);
-    // Stryker disable next-line OptionalChaining: #ready is set only after #declare(), so #declared is defined here
+    // Stryker disable next-line OptionalChaining: #ready is set only after connect() declared, so #declared is defined here
     if (!this.#declared?.roots) throw rootsNotDeclared();
-    await this.#dispatcher.notify(NOTIFICATIONS.rootsListChanged);
+    // The stateless era has no session to tell: each request that needs the roots asks for them.
+    if (!this.#calls) await this.#dispatcher.notify(NOTIFICATIONS.rootsListChanged);
   }
 
   // ---- Listeners ----
@@ -301,6 +400,7 @@ export class MCPClient {
 
   #request<T>(method: string, params: JsonObject | undefined, options?: CallOptions): Promise<T> {
     if (!this.#ready && !this.#dispatcher.closed) return Promise.reject(notInitialized(method));
+    if (this.#calls) return this.#calls.call(method, params, options) as Promise<T>;
     // The options go through as they are (a pending request keeps them): a copy only to move `meta` into params.
     if (options?.meta === undefined) return this.#dispatcher.request(method, params, options) as Promise<T>;
     const { meta, ...requestOptions } = options;
@@ -324,24 +424,25 @@ export class MCPClient {
     return items.slice();
   }
 
-  /** Derives and records the capabilities, and registers the handlers that honour them. */
-  #declare(): ClientCapabilities {
-    const sampling = normaliseSampling(this.#options.sampling);
-    const declared = deriveCapabilities(this.#offered, {
+  /** The capabilities this client declares when speaking `version`, from the handlers it was given. */
+  #capabilitiesFor(version: AnyProtocolVersion): ClientCapabilities {
+    return deriveCapabilities(version, {
       extra: this.#options.capabilities,
       roots: this.#roots !== undefined,
-      sampling,
+      sampling: normaliseSampling(this.#options.sampling),
       elicitation: this.#options.elicitation,
     });
-    this.#declared = declared;
-    registerServerRequests(this.#dispatcher, {
+  }
+
+  /** What answers the server's requests for input, honouring `declared`. */
+  #responders(declared: ClientCapabilities): ReadonlyMap<string, InputResponder> {
+    return inputResponders({
       declared,
       listRoots: () => this.#listRoots(),
-      sampling,
+      sampling: normaliseSampling(this.#options.sampling),
       elicitation: this.#options.elicitation,
       onUrlElicitationAccepted: (elicitationId) => this.#awaitedElicitations.add(elicitationId),
     });
-    return declared;
   }
 
   async #listRoots(): Promise<readonly Root[]> {
@@ -424,4 +525,22 @@ function rootsNotDeclared(): MCPError {
     MCP_CODES.METHOD_NOT_FOUND,
     "This client did not declare roots: pass options.roots, or call setRoots() before connect()",
   );
+}
+
+/** The era a client speaks given its options: a pinned revision decides it, and must agree with an era asked for. */
+function eraOf(era: EraChoice, pinned: AnyProtocolVersion | undefined): EraChoice {
+  if (pinned === undefined) return era;
+  const pinnedEra = isStatelessProtocolVersion(pinned) ? "stateless" : "session";
+  if (era !== "auto" && era !== pinnedEra) {
+    throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `protocolVersion "${pinned}" is of the ${pinnedEra} era, not the ${era} era asked for`);
+  }
+  return pinnedEra;
+}
+
+/** The stateless era's "resource not found" (-32602 with the URI in `data.uri`) as the local `MCP.NOT_FOUND`; any other error as it is. */
+function notFoundOf(error: unknown, uri: string): unknown {
+  // What a call rejects with is an MCPError: its fields are read as they are.
+  const rejected = error as MCPError;
+  if (rejected.wireCode !== JSONRPC_ERROR_CODES.INVALID_PARAMS || (rejected.data as { uri?: unknown } | undefined)?.uri !== uri) return error;
+  return new MCPError(MCP_CODES.NOT_FOUND, rejected.message, { wireCode: rejected.wireCode, data: rejected.data, cause: rejected });
 }

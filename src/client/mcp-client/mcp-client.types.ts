@@ -1,4 +1,4 @@
-import type { ProtocolVersion } from "../../constants/index.js";
+import type { AnyProtocolVersion } from "../../constants/index.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import type { EventBus, MCPEventMap } from "../../events/events.js";
 import type { RequestOptions, TimeoutOptions } from "../../jsonrpc/dispatcher/dispatcher.types.js";
@@ -10,6 +10,8 @@ import type {
   ElicitRequestFormParams,
   ElicitRequestURLParams,
   ElicitResult,
+  InputRequests,
+  InputRequiredResult,
   LoggingMessageNotificationParams,
   NotificationParams,
   ProgressNotificationParams,
@@ -27,6 +29,30 @@ import type { JsonObject, JsonRpcId } from "../../types/types.js";
 export interface CallOptions extends Omit<RequestOptions, "relatedRequestId"> {
   /** Merged into the request's `params._meta`. */
   readonly meta?: JsonObject;
+  /**
+   * Stateless era: answers a round's requests for input itself (e.g. to show a form between rounds),
+   * with the answers under the server's keys; without it, the client's sampling, elicitation and
+   * roots handlers answer them.
+   */
+  readonly onInputRequired?: (round: InputRound) => JsonObject | Promise<JsonObject>;
+}
+
+/** A round of input a stateless-era call is asked for: what the server asks, by its keys, and the round's number (from 1). */
+export interface InputRound {
+  readonly inputRequests: InputRequests;
+  readonly round: number;
+}
+
+/** An input-required result of the stateless era. */
+export type InputRequired = InputRequiredResult;
+
+/** Which era a client speaks: found by probing (`"auto"`), or only one of them. */
+export type EraChoice = "auto" | "session" | "stateless";
+
+/** What `connect` settled on. */
+export interface ConnectResult {
+  readonly era: "session" | "stateless";
+  readonly protocolVersion: AnyProtocolVersion;
 }
 
 export interface ConnectOptions {
@@ -94,8 +120,21 @@ export interface ExtraClientCapabilities {
 }
 
 export interface MCPClientOptions extends TimeoutOptions {
-  /** The revision offered in `initialize` (default: the newest). The server may answer an older one. */
-  readonly protocolVersion?: ProtocolVersion;
+  /**
+   * The era: `"auto"` (the default) probes with `server/discover` where the transport carries the
+   * stateless era and falls back to `initialize`; `"session"` or `"stateless"` speaks only that one.
+   */
+  readonly era?: EraChoice;
+  /**
+   * The revision to speak: a stateless one (2026-07-28) pins the stateless era; a session one is
+   * offered in `initialize` (default: the newest; the server may answer an older one) and pins the
+   * session era.
+   */
+  readonly protocolVersion?: AnyProtocolVersion;
+  /** Stateless era: rounds of input one call may take (default 10). */
+  readonly maxInputRounds?: number;
+  /** How long `"auto"` waits for the answer to its `server/discover` probe before falling back (default 3000 ms). */
+  readonly probeTimeoutMs?: number;
   readonly capabilities?: ExtraClientCapabilities;
   /** Answers `sampling/createMessage`; declares `sampling`. */
   readonly sampling?: SamplingHandler | SamplingOptions;

@@ -1,4 +1,4 @@
-import { LATEST_PROTOCOL_VERSION, JSONRPC_VERSION, NOTIFICATIONS, type ProtocolVersion } from "../../constants/index.js";
+import { LATEST_PROTOCOL_VERSION, JSONRPC_VERSION, NOTIFICATIONS, type AnyProtocolVersion, type ProtocolVersion } from "../../constants/index.js";
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError, toWireError } from "../../error-codes/mcp-error.js";
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
@@ -53,7 +53,7 @@ function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject): Respons
  * keeps the pending map, runs handlers, answers every request it can parse, validates what arrives
  * against the negotiated revision's codec, and releases everything when the transport closes.
  */
-export class JsonRpcDispatcher implements ContextHost {
+export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> implements ContextHost {
   readonly id: string;
   readonly side: Side;
   readonly #requestHandlers = new Map<string, HandlerEntry<RequestHandler>>();
@@ -69,17 +69,17 @@ export class JsonRpcDispatcher implements ContextHost {
   readonly #onProtocolError: ((error: MCPError) => void) | undefined;
   readonly #onClose: ((error: MCPError | undefined) => void) | undefined;
   readonly #onErrorResponse: ((error: MCPError) => void) | undefined;
-  #protocolVersion: ProtocolVersion;
+  #protocolVersion: V;
   /** The codec of `#protocolVersion`, from the first use after the wire layer loads. */
-  #codec: WireCodec | undefined;
+  #codec: WireCodec<V> | undefined;
   #transport: Transport | undefined;
   #closed = false;
   #nextId = 1;
 
-  constructor(options: DispatcherOptions) {
+  constructor(options: DispatcherOptions<V>) {
     this.side = options.side;
     this.id = options.id ?? `${options.side}-${++dispatcherCount}`;
-    this.#protocolVersion = options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+    this.#protocolVersion = options.protocolVersion ?? (LATEST_PROTOCOL_VERSION as V);
     this.#telemetry = options.telemetry;
     this.#events = options.events;
     this.#onProtocolError = options.onProtocolError;
@@ -94,7 +94,7 @@ export class JsonRpcDispatcher implements ContextHost {
   }
 
   /** The revision messages are checked against (the wire layer loads with `connect`: reading this before throws). */
-  get codec(): WireCodec {
+  get codec(): WireCodec<V> {
     return (this.#codec ??= wireLayer().codecFor(this.#protocolVersion));
   }
 
@@ -112,7 +112,7 @@ export class JsonRpcDispatcher implements ContextHost {
   }
 
   /** Switches to the negotiated revision's schemas. */
-  setProtocolVersion(version: ProtocolVersion): void {
+  setProtocolVersion(version: V): void {
     this.#protocolVersion = version;
     this.#codec = undefined;
   }

@@ -2,7 +2,7 @@ import type { MCPError } from "../../error-codes/mcp-error.js";
 import type { EventBus, MCPEventMap } from "../../events/events.js";
 import type { $ZodType } from "zod/v4/core";
 
-import type { ProtocolVersion } from "../../constants/index.js";
+import type { AnyProtocolVersion, ProtocolVersion } from "../../constants/index.js";
 import type { WireSchema } from "../../wire/wire-schema.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { InboundContext } from "../../transport/transport/transport.types.js";
@@ -20,11 +20,11 @@ export interface TimeoutOptions {
   readonly maxTotalTimeoutMs?: number | undefined;
 }
 
-export interface DispatcherOptions extends TimeoutOptions {
+export interface DispatcherOptions<V extends AnyProtocolVersion = ProtocolVersion> extends TimeoutOptions {
   /** Which end this dispatcher speaks for: decides which half of the codec applies to what arrives. */
   readonly side: Side;
   /** The revision messages are checked against; `setProtocolVersion` changes it once one is negotiated. Default: the newest. */
-  readonly protocolVersion?: ProtocolVersion;
+  readonly protocolVersion?: V;
   /** Metrics and spans; `null` turns them off. Default: one `Telemetry` on the global OpenTelemetry providers. */
   readonly telemetry?: Telemetry | null | undefined;
   readonly events?: EventBus<MCPEventMap> | undefined;

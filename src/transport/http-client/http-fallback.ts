@@ -134,7 +134,7 @@ export class FallbackHttpTransport implements Transport {
 
 /** What `connectHttp` needs of a client: `MCPClient` fits. */
 export interface HttpConnectable {
-  connect(transport: Transport, options?: ConnectOptions): Promise<void>;
+  connect(transport: Transport, options?: ConnectOptions): Promise<unknown>;
 }
 
 export interface ConnectHttpOptions extends FallbackHttpOptions {

@@ -7,6 +7,8 @@ import type { Transport, TransportReceiver } from "../transport/transport.types.
  * receiver never shares an object with the sender and unserialisable values fail at `send`.
  */
 export class InMemoryTransport implements Transport {
+  /** Messages alone, whatever their era. */
+  readonly carriesStatelessEra = true;
   // Set by pair() right after construction; an end never exists without its peer.
   #peer!: InMemoryTransport;
   #receiver: TransportReceiver | undefined;

@@ -57,6 +57,8 @@ function isChunkSource(readable: StdioTransportOptions["readable"]): readable is
  * Platform streams are injected, so the same code runs on Node, Bun, Deno and in a browser worker.
  */
 export class StdioTransport implements Transport {
+  /** Messages alone, whatever their era. */
+  readonly carriesStatelessEra = true;
   readonly #encoder = new TextEncoder();
   readonly #readable: AsyncIterable<Uint8Array> | StdioChunkSource;
   readonly #writable: StdioWritable;

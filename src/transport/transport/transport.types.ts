@@ -37,4 +37,10 @@ export interface Transport {
   readonly sessionId?: string | undefined;
   /** Told the negotiated revision once the handshake is done (Streamable HTTP sends it as a header). */
   setProtocolVersion?(version: string): void;
+  /**
+   * Whether it carries the stateless era (2026-07-28) as well as the session era: a transport of
+   * messages alone (in memory, stdio) does; one whose wire rules differ per era says so once it
+   * follows the stateless era's. Without it, a client speaks the session era.
+   */
+  readonly carriesStatelessEra?: boolean;
 }

@@ -1,0 +1,192 @@
+// Our MCPClient finds the era by itself: against our dual-era MCPServer (in memory, and in a child
+// process over stdio) `"auto"` probes with server/discover and speaks the stateless era (2026-07-28);
+// against a session-only server it falls back to initialize. In the stateless era every request
+// carries the revision's _meta, and input_required rounds are answered by the handlers the host
+// registered (or by the call's own onInputRequired), with progress and cancellation across rounds.
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { InMemoryTransport, MCP_CODES, MCPClient, MCPServer, type MCPClientOptions, type Transport } from "../src/index.js";
+import { spawnStdioServer } from "../src/node/index.js";
+import { dualEraServer } from "./fixtures/dual-era-server.mjs";
+
+const serverScript = fileURLToPath(new URL("./fixtures/dual-era-server.mjs", import.meta.url));
+const CLIENT_INFO = { name: "eras", version: "1.0.0" };
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).toReversed()) await cleanup();
+});
+
+interface Asked {
+  readonly inputs: string[];
+}
+
+/** A client whose handlers answer the fixture's interview: a name, a model's answer, the roots, a confirmation. */
+function hostClient(options: MCPClientOptions = {}): { client: MCPClient; asked: Asked } {
+  const asked: Asked = { inputs: [] };
+  const client = new MCPClient(CLIENT_INFO, {
+    telemetry: null,
+    roots: [{ uri: "file:///work", name: "work" }],
+    sampling: (params) => {
+      asked.inputs.push(`sampling ${params.messages.length}`);
+      return { role: "assistant", content: { type: "text", text: "42" }, model: "test-model" };
+    },
+    elicitation: {
+      form: (params) => {
+        asked.inputs.push(`elicitation ${params.message}`);
+        return params.message === "Your name?" ? { action: "accept", content: { name: "Ada" } } : { action: "accept", content: { ok: true } };
+      },
+    },
+    ...options,
+  });
+  cleanups.push(() => client.close());
+  return { client, asked };
+}
+
+async function inMemory(server: MCPServer): Promise<Transport> {
+  const [clientEnd, serverEnd] = InMemoryTransport.pair();
+  await server.start(serverEnd);
+  cleanups.push(() => server.close());
+  return clientEnd;
+}
+
+describe("MCPClient finds the era", () => {
+  it('speaks the stateless era with a server that answers server/discover ("auto", in memory)', async () => {
+    const { client } = hostClient();
+    expect(client.era).toBeUndefined();
+    await expect(client.connect(await inMemory(dualEraServer(MCPServer)))).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
+    expect(client.era).toBe("stateless");
+    expect(client.protocolVersion).toBe("2026-07-28");
+    expect(client.serverInfo).toEqual({ name: "dual-era", version: "1.0.0" });
+    expect(client.instructions).toBe("both eras");
+    expect(client.serverCapabilities?.tools).toBeDefined();
+    expect(client.capabilities).toEqual({ roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } });
+    const result = await client.callTool("count", { to: 2 });
+    expect(result.structuredContent).toEqual({ counted: 2 });
+    expect((result as { resultType?: unknown }).resultType).toBe("complete");
+    expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(["count", "interview", "add-tool", "touch"]);
+    await client.ping();
+  });
+
+  it("falls back to initialize with a server that serves only the session era, and can be told to speak it", async () => {
+    const sessionOnly = new MCPServer({ name: "old", version: "1.0.0" }, { eras: ["session"] });
+    const { client } = hostClient();
+    await expect(client.connect(await inMemory(sessionOnly))).resolves.toEqual({ era: "session", protocolVersion: "2025-11-25" });
+    expect(client.era).toBe("session");
+    expect(client.serverInfo).toEqual({ name: "old", version: "1.0.0" });
+
+    const { client: pinned } = hostClient({ era: "session" });
+    await expect(pinned.connect(await inMemory(dualEraServer(MCPServer)))).resolves.toEqual({ era: "session", protocolVersion: "2025-11-25" });
+    const { client: older } = hostClient({ protocolVersion: "2025-06-18" });
+    await expect(older.connect(await inMemory(dualEraServer(MCPServer)))).resolves.toEqual({ era: "session", protocolVersion: "2025-06-18" });
+  });
+
+  it("refuses the stateless era where it cannot be had: a session-only server, a transport that does not carry it", async () => {
+    const { client } = hostClient({ era: "stateless" });
+    await expect(client.connect(await inMemory(new MCPServer({ name: "old", version: "1.0.0" }, { eras: ["session"] })))).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
+    expect(client.connected).toBe(false);
+
+    const [clientEnd] = InMemoryTransport.pair();
+    const sessionOnlyWire: Transport = { start: (receiver) => clientEnd.start(receiver), send: (message) => clientEnd.send(message), close: () => clientEnd.close() };
+    const { client: pinned } = hostClient({ protocolVersion: "2026-07-28" });
+    await expect(pinned.connect(sessionOnlyWire)).rejects.toMatchObject({
+      code: MCP_CODES.PROTOCOL_VERSION_MISMATCH,
+      message: "This client was asked to speak only the stateless era, but this transport does not carry the stateless era (2026-07-28)",
+    });
+  });
+});
+
+describe("MCPClient in the stateless era", () => {
+  it("answers input_required rounds with the host's handlers: three inputs in one round, a fourth in the next", async () => {
+    const { client, asked } = hostClient();
+    await client.connect(await inMemory(dualEraServer(MCPServer)));
+    const result = await client.callTool("interview", {});
+    expect(result.structuredContent).toEqual({ era: "stateless", name: "Ada", answer: "42", sent: true });
+    expect(asked.inputs).toEqual(["elicitation Your name?", "sampling 1", "elicitation Send to Ada?"]);
+    const prompt = await client.getPrompt("tour");
+    expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "Tour file:///work" });
+  });
+
+  it("lets a call answer its rounds itself, and bounds the rounds", async () => {
+    const { client, asked } = hostClient({ maxInputRounds: 1 });
+    await client.connect(await inMemory(dualEraServer(MCPServer)));
+    const rounds: string[][] = [];
+    const answers: Record<string, unknown> = {
+      name: { action: "accept", content: { name: "Grace" } },
+      model: { role: "assistant", content: { type: "text", text: "7" }, model: "m" },
+      roots: { roots: [] },
+      confirm: { action: "decline" },
+    };
+    const onInputRequired = ({ inputRequests, round }: { inputRequests: Record<string, unknown>; round: number }) => {
+      rounds.push([String(round), ...Object.keys(inputRequests)]);
+      return Object.fromEntries(Object.keys(inputRequests).map((key) => [key, answers[key]]));
+    };
+    await expect(client.callTool("interview", {}, { onInputRequired })).rejects.toMatchObject({
+      code: MCP_CODES.INPUT_ROUNDS_EXCEEDED,
+      message: "tools/call asked for input more than 1 times (maxInputRounds)",
+    });
+    expect(rounds).toEqual([["1", "name", "model", "roots"]]);
+
+    const { client: patient } = hostClient();
+    await patient.connect(await inMemory(dualEraServer(MCPServer)));
+    rounds.length = 0;
+    const result = await patient.callTool("interview", {}, { onInputRequired });
+    expect(result.structuredContent).toEqual({ era: "stateless", name: "Grace", answer: "7", sent: false });
+    expect(rounds).toEqual([
+      ["1", "name", "model", "roots"],
+      ["2", "confirm"],
+    ]);
+    expect(asked.inputs).toEqual([]);
+  });
+
+  it("stops the rounds when the call is cancelled while the user is asked", async () => {
+    const controller = new AbortController();
+    const { client } = hostClient({
+      elicitation: {
+        form: () => {
+          controller.abort(new Error("the user closed the form"));
+          return { action: "cancel" };
+        },
+      },
+    });
+    await client.connect(await inMemory(dualEraServer(MCPServer)));
+    await expect(client.callTool("interview", {}, { signal: controller.signal })).rejects.toThrow("the user closed the form");
+    // The connection goes on.
+    expect((await client.callTool("count", { to: 1 })).structuredContent).toEqual({ counted: 1 });
+  });
+
+  it("hears progress, and log messages at the level set (carried in each request's _meta)", async () => {
+    const server = new MCPServer({ name: "chatty", version: "1.0.0" });
+    server.tool("work", {}, async (_args, ctx) => {
+      await ctx.progress(1, 2);
+      await ctx.log("info", "working");
+      await ctx.log("debug", "details");
+      return { content: [{ type: "text", text: "done" }] };
+    });
+    const { client } = hostClient();
+    await client.connect(await inMemory(server));
+    const logs: unknown[] = [];
+    client.on("log", (message) => logs.push(message.data));
+    const progress: number[] = [];
+    await client.callTool("work", {}, { onProgress: ({ progress: done }) => progress.push(done) });
+    expect(progress).toEqual([1]);
+    expect(logs).toEqual([]);
+    await client.setLoggingLevel("info");
+    await client.callTool("work", {});
+    expect(logs).toEqual(["working"]);
+  });
+
+  it("speaks the stateless era with our server in a child process over stdio", async () => {
+    const { client, asked } = hostClient();
+    const transport = await spawnStdioServer({ command: process.execPath, args: [serverScript] });
+    await expect(client.connect(transport)).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
+    const progress: number[] = [];
+    const counted = await client.callTool("count", { to: 3 }, { onProgress: ({ progress: done }) => progress.push(done) });
+    expect(counted.structuredContent).toEqual({ counted: 3 });
+    expect(progress).toEqual([1, 2, 3]);
+    expect((await client.callTool("interview", {})).structuredContent).toEqual({ era: "stateless", name: "Ada", answer: "42", sent: true });
+    expect(asked.inputs).toHaveLength(3);
+    expect((await client.readResource("memo://items/12")).contents).toEqual([{ uri: "memo://items/12", text: "item 12" }]);
+    expect((await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).completion.values).toEqual(["Ada", "Alan"]);
+  });
+});

@@ -1,0 +1,172 @@
+// What our MCPClient puts on the wire in the stateless era, and how it reads what comes back, against
+// a scripted server (a raw JSON-RPC end of an in-memory pair): the revision's _meta on every request,
+// the requestState of a round echoed byte for byte (and no requestState when none came), a new id for
+// each retry, no state of one call in a parallel one, a result without resultType taken as complete;
+// and the probe's rules: a -32022 naming a version this client speaks is tried once more, any other
+// answer (or none in time) falls back to initialize.
+import { afterEach, describe, expect, it } from "vitest";
+import { InMemoryTransport, MCP_CODES, MCPClient, type MCPClientOptions } from "../src/index.js";
+
+type Message = { readonly id?: number | string; readonly method?: string; readonly params?: Record<string, unknown> };
+type Answer = { readonly result: unknown } | { readonly error: { code: number; message: string; data?: unknown } } | "silence";
+
+const CLIENT_INFO = { name: "wire", version: "1.0.0" };
+const DISCOVERED = { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": { name: "scripted", version: "1.0.0" } } };
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).toReversed()) await cleanup();
+});
+
+/** A client over an in-memory pair whose other end answers each request with `answer(message)`; `requests` records what came. */
+async function scripted(answer: (message: Message) => Answer, options: MCPClientOptions = {}): Promise<{ client: MCPClient; requests: Message[]; connected: Promise<unknown> }> {
+  const [clientEnd, serverEnd] = InMemoryTransport.pair();
+  const requests: Message[] = [];
+  await serverEnd.start({
+    onMessage: (message) => {
+      const request = message as Message;
+      requests.push(request);
+      if (request.id === undefined) return;
+      const reply = answer(request);
+      if (reply !== "silence") void serverEnd.send({ jsonrpc: "2.0", id: request.id, ...reply });
+    },
+    onMalformed: () => undefined,
+    onClose: () => undefined,
+  });
+  const client = new MCPClient(CLIENT_INFO, { telemetry: null, elicitation: { form: () => ({ action: "accept", content: { ok: true } }) }, ...options });
+  cleanups.push(() => client.close());
+  return { client, requests, connected: client.connect(clientEnd) };
+}
+
+const ask = { confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } } };
+
+describe("MCPClient on the stateless era's wire", () => {
+  it("sends the revision's _meta on every request, echoes requestState byte for byte under a new id, and sends none when none came", async () => {
+    const state = '{"nonce": "n-1",  "spaced":true}';
+    const { client, requests, connected } = await scripted((message) => {
+      if (message.method === "server/discover") return { result: DISCOVERED };
+      if (message.method === "tools/list") return { result: { tools: [] } };
+      const name = message.params?.["name"];
+      const retry = message.params?.["inputResponses"] !== undefined;
+      if (name === "stateful" && !retry) return { result: { resultType: "input_required", inputRequests: ask, requestState: state } };
+      if (name === "stateless" && !retry) return { result: { resultType: "input_required", inputRequests: ask } };
+      if (name === "polled" && message.params?.["requestState"] === undefined) return { result: { resultType: "input_required", requestState: "poll-1" } };
+      return { result: { content: [{ type: "text", text: `${String(name)} done` }] } };
+    });
+    await expect(connected).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
+    expect(requests[0]).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "server/discover",
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+          "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+        },
+      },
+    });
+    expect(client.serverInfo).toEqual({ name: "scripted", version: "1.0.0" });
+
+    const [stateful, plain] = await Promise.all([client.callTool("stateful", { a: 1 }), client.callTool("plain", {}, { meta: { trace: "t" } })]);
+    expect(stateful.content).toEqual([{ type: "text", text: "stateful done" }]);
+    expect(plain.content).toEqual([{ type: "text", text: "plain done" }]);
+    const calls = requests.filter((message) => message.method === "tools/call");
+    const [first, other, retry] = calls;
+    expect(first?.params).toMatchObject({ name: "stateful", arguments: { a: 1 } });
+    expect(first?.params).not.toHaveProperty("requestState");
+    expect(other?.params?.["_meta"]).toEqual({ ...(requests[0]?.params?.["_meta"] as object), trace: "t" });
+    expect(other?.params).not.toHaveProperty("inputResponses");
+    expect(other?.params).not.toHaveProperty("requestState");
+    expect(retry?.id).not.toBe(first?.id);
+    expect(retry?.params).toEqual({ ...first?.params, inputResponses: { confirm: { action: "accept", content: { ok: true } } }, requestState: state });
+
+    await client.callTool("polled", {});
+    const polls = requests.filter((message) => message.params?.["name"] === "polled");
+    expect(polls.map((message) => message.params?.["requestState"])).toEqual([undefined, "poll-1"]);
+    expect(polls[1]?.params).not.toHaveProperty("inputResponses");
+
+    await client.callTool("stateless", {});
+    const [, again] = requests.filter((message) => message.params?.["name"] === "stateless");
+    expect(again?.params?.["inputResponses"]).toEqual({ confirm: { action: "accept", content: { ok: true } } });
+    expect(again?.params).not.toHaveProperty("requestState");
+  });
+
+  it("retries discover in the version a -32022 names, once", async () => {
+    let refused = 0;
+    const { requests, connected } = await scripted((message) => {
+      if (message.method === "server/discover" && refused++ === 0) {
+        return { error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2099-01-01", "2026-07-28"], requested: "2026-07-28" } } };
+      }
+      return { result: DISCOVERED };
+    });
+    await expect(connected).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
+    expect(requests.map((message) => message.method)).toEqual(["server/discover", "server/discover"]);
+
+    const { connected: stubborn } = await scripted(() => ({ error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } }), { era: "stateless" });
+    await expect(stubborn).rejects.toMatchObject({ wireCode: -32022 });
+  });
+
+  it("falls back to initialize on any answer to the probe but a discover result, and on none in time", async () => {
+    const initialized = { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "old", version: "1.0.0" } };
+    const probes: Answer[] = [
+      { error: { code: -32601, message: "Method not found" } },
+      { error: { code: -32600, message: "Server not initialized" } },
+      { error: { code: -32022, message: "no", data: { supported: ["2025-11-25"] } } },
+      { error: { code: -32022, message: "no" } },
+      { result: { not: "a discover result" } },
+      "silence",
+    ];
+    for (const probe of probes) {
+      const { client, requests, connected } = await scripted((message) => (message.method === "server/discover" ? probe : { result: initialized }), { probeTimeoutMs: 20 });
+      await expect(connected).resolves.toEqual({ era: "session", protocolVersion: "2025-11-25" });
+      // A probe with no answer in time is cancelled before the handshake.
+      const cancelled = probe === "silence" ? ["notifications/cancelled"] : [];
+      expect(requests.map((message) => message.method)).toEqual(["server/discover", ...cancelled, "initialize", "notifications/initialized"]);
+      expect(requests.find((message) => message.method === "initialize")?.params).toEqual({ protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: CLIENT_INFO });
+      expect(client.serverInfo).toEqual({ name: "old", version: "1.0.0" });
+    }
+  });
+
+  it("ends the connect when the caller gives up or the connection fails during the probe, and refuses input it has no handler for", async () => {
+    const controller = new AbortController();
+    const waiting = await scripted(() => "silence", { probeTimeoutMs: 60_000 });
+    const [clientEnd, serverEnd] = InMemoryTransport.pair();
+    await serverEnd.start({ onMessage: () => controller.abort(new Error("gave up")), onMalformed: () => undefined, onClose: () => undefined });
+    const client = new MCPClient(CLIENT_INFO, { telemetry: null });
+    await expect(client.connect(clientEnd, { signal: controller.signal })).rejects.toMatchObject({ code: MCP_CODES.REQUEST_CANCELLED });
+    expect(client.connected).toBe(false);
+    await waiting.client.close();
+    await expect(waiting.connected).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+
+    const { client: asked, connected: ready } = await scripted(
+      (message) => (message.method === "server/discover" ? { result: DISCOVERED } : { result: { resultType: "input_required", inputRequests: { where: { method: "roots/list" } } } }),
+    );
+    await ready;
+    await expect(asked.callTool("t", {})).rejects.toMatchObject({
+      code: MCP_CODES.METHOD_NOT_FOUND,
+      message: 'The server asked for roots/list (input "where"), which this client has no handler for',
+    });
+  });
+
+  it("reads the server's info from the discover result's body too, tells no session of changed roots, and reads -32602 naming the URI as not found", async () => {
+    const { client, requests, connected } = await scripted(
+      (message) => {
+        if (message.method === "server/discover") return { result: { supportedVersions: ["2026-07-28"], capabilities: {}, serverInfo: { name: "bodied", version: "2" } } };
+        const uri = message.params?.["uri"];
+        if (uri === "memo://gone") return { error: { code: -32602, message: "Resource not found", data: { uri } } };
+        if (uri === "memo://bad") return { error: { code: -32602, message: "Invalid params", data: { uri: "memo://other" } } };
+        return { error: { code: -32603, message: "Broken" } };
+      },
+      { roots: [{ uri: "file:///a" }] },
+    );
+    await connected;
+    expect(client.serverInfo).toEqual({ name: "bodied", version: "2" });
+    await client.setRoots([{ uri: "file:///b" }]);
+    await client.rootsListChanged();
+    expect(requests.map((message) => message.method)).toEqual(["server/discover"]);
+    await expect(client.readResource("memo://gone")).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND, wireCode: -32602, message: "Resource not found", data: { uri: "memo://gone" } });
+    await expect(client.readResource("memo://bad")).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, wireCode: -32602 });
+    await expect(client.readResource("memo://broken")).rejects.toMatchObject({ code: MCP_CODES.INTERNAL_ERROR, wireCode: -32603 });
+  });
+});

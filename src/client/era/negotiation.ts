@@ -1,0 +1,43 @@
+// Which era a client speaks with a server it knows nothing of: the spec's backward-compatibility
+// rules. A stateless-era probe (`server/discover`) that gets a discover result keeps the stateless
+// era; a -32022 naming a stateless revision this client speaks is tried once more in it; anything
+// else the server says — an error of any code, a result of the wrong shape, no answer in time — means
+// the session era, and `initialize` follows. Only a failure of the connection itself (closed,
+// broken, cancelled, refused) ends the connect.
+import { STATELESS_PROTOCOL_VERSIONS, type StatelessProtocolVersion } from "../../constants/index.js";
+import { JSONRPC_ERROR_CODES, MCP_CODES, type MCPCode } from "../../error-codes/error-codes.js";
+import { MCPError } from "../../error-codes/mcp-error.js";
+import type { DiscoverResult } from "../../schemas/schemas.js";
+
+/** A server's discover result, and the stateless revision it was asked in. */
+export interface Discovered {
+  readonly version: StatelessProtocolVersion;
+  readonly result: DiscoverResult;
+}
+
+/** Outcomes that say nothing of the server's era: the connection failed, or the caller gave up. */
+const CONNECTION_FAILURES: ReadonlySet<MCPCode> = /* @__PURE__ */ new Set<MCPCode>([MCP_CODES.TRANSPORT_CLOSED, MCP_CODES.TRANSPORT_ERROR, MCP_CODES.REQUEST_CANCELLED, MCP_CODES.UNAUTHORIZED]);
+
+/** `server/discover` in `version`, and once more in the revision a -32022 names when this client speaks it. */
+export async function discover(send: (version: StatelessProtocolVersion) => Promise<unknown>, version: StatelessProtocolVersion): Promise<Discovered> {
+  try {
+    return { version, result: (await send(version)) as DiscoverResult };
+  } catch (error) {
+    const shared = sharedVersion(error);
+    if (shared === undefined) throw error;
+    return { version: shared, result: (await send(shared)) as DiscoverResult };
+  }
+}
+
+/** The stateless revision a -32022 error lists as supported that this client speaks (the newest), if any. */
+function sharedVersion(error: unknown): StatelessProtocolVersion | undefined {
+  if (!(error instanceof MCPError) || error.wireCode !== JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION) return undefined;
+  const supported = (error.data as { readonly supported?: unknown } | undefined)?.supported;
+  if (!Array.isArray(supported)) return undefined;
+  return STATELESS_PROTOCOL_VERSIONS.findLast((version) => supported.includes(version));
+}
+
+/** Whether a failed probe means "not the stateless era" (fall back to `initialize`) rather than a failed connection. */
+export function fallsBackToSession(error: unknown): boolean {
+  return !(error instanceof MCPError && CONNECTION_FAILURES.has(error.code));
+}
