@@ -36,7 +36,7 @@ export const MODULES = {
     tests: UNIT,
   },
   "mcp-client": {
-    mutate: ["src/client/mcp-client/{mcp-client,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output}.ts", "src/client/era/{stateless-calls,negotiation}.ts"],
+    mutate: ["src/client/mcp-client/{mcp-client,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output}.ts", "src/client/era/{connect,stateless-calls,negotiation}.ts", "src/client/mcp-client/client-options.ts"],
     tests: "mutation/vitest.client.config.ts",
   },
 };

@@ -36,6 +36,11 @@ export class StatelessCalls {
     this.#meta = this.#metaWith(undefined);
   }
 
+  /** What this client declares on every request. */
+  get capabilities(): ClientCapabilities {
+    return this.sources.capabilities;
+  }
+
   /** The level of log messages the next requests ask for (`undefined`: none). */
   set logLevel(level: LoggingLevel | undefined) {
     this.#meta = this.#metaWith(level);

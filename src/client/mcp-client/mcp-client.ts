@@ -4,14 +4,13 @@ import {
   isStatelessProtocolVersion,
   LATEST_PROTOCOL_VERSION,
   METHODS,
-  META_KEYS,
   NOTIFICATIONS,
   STATELESS_PROTOCOL_VERSIONS,
   type AnyProtocolVersion,
   type ProtocolVersion,
   type StatelessProtocolVersion,
 } from "../../constants/index.js";
-import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
+import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import { EventBus } from "../../events/events.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
@@ -37,7 +36,7 @@ import type { Transport } from "../../transport/transport/transport.types.js";
 import type { JsonObject } from "../../types/types.js";
 import { deriveCapabilities } from "./capabilities.js";
 import { urlElicitationsRequired } from "./elicitation.js";
-import { initialize, type NegotiatedServer } from "./handshake.js";
+import type { NegotiatedServer } from "./handshake.js";
 import { ListCache } from "./list-cache.js";
 import { collect, DEFAULT_MAX_LIST_PAGES, LIST_KINDS, paginate, type ItemOf, type ListKind, type PageOf } from "./lists.js";
 import type {
@@ -48,17 +47,16 @@ import type {
   ConnectOptions,
   ConnectResult,
   EraChoice,
-  ListCacheOptions,
   MCPClientEventMap,
   MCPClientOptions,
   RootsSource,
-  SamplingOptions,
 } from "./mcp-client.types.js";
-import { inputResponders, registerServerRequests, type InputResponder } from "./server-requests.js";
-import { DEFAULT_MAX_INPUT_ROUNDS, StatelessCalls } from "../era/stateless-calls.js";
-import { discover, fallsBackToSession, type Discovered } from "../era/negotiation.js";
+import { inputResponders, type InputResponder } from "./server-requests.js";
+import { DEFAULT_MAX_INPUT_ROUNDS, type StatelessCalls } from "../era/stateless-calls.js";
+import { connectEra, type EraConnectSources } from "../era/connect.js";
 import { ToolOutputChecker } from "./tool-output.js";
 import { withFields } from "../../types/objects.js";
+import { cachedKinds, eraOf, LIST_KIND_NAMES, normaliseSampling, notFoundOf, notInitialized, rootsNotDeclared } from "./client-options.js";
 
 /** Server notifications that listeners hear as they are, by the event name they hear them under. */
 const FORWARDED_NOTIFICATIONS = /* @__PURE__ */ forwardedNotifications();
@@ -74,8 +72,6 @@ function forwardedNotifications() {
     [NOTIFICATIONS.promptsListChanged]: "promptsListChanged",
   } as const satisfies Record<string, keyof MCPClientEventMap>;
 }
-
-const LIST_KIND_NAMES = /* @__PURE__ */ Object.keys(LIST_KINDS) as ListKind[];
 
 type ListCaches = { readonly [K in ListKind]: ListCache<ItemOf<K>> };
 
@@ -150,10 +146,10 @@ export class MCPClient {
   // ---- Connection ----
 
   /**
-   * Finds the era and revision to speak, once per client. `"auto"`, on a transport that carries the
-   * stateless era, probes with `server/discover` and keeps that era when the server answers it;
-   * otherwise (and in the session era) the handshake runs: `initialize`, the version check, then
-   * `notifications/initialized`. Says what it settled on.
+   * Finds the era and revision to speak, once per client (`src/client/era/connect.ts`): `"auto"`
+   * probes with `server/discover` where the transport carries the stateless era, and runs the
+   * `initialize` handshake otherwise or when the server does not answer the probe. Says what it
+   * settled on.
    */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ConnectResult> {
     if (this.#declared) {
@@ -163,73 +159,30 @@ export class MCPClient {
     try {
       await this.#prepareWire();
       await this.#dispatcher.connect(transport);
-      if (this.#era === "stateless" && !transport.carriesStatelessEra) throw this.#eraRefused("this transport does not carry the stateless era (2026-07-28)");
-      if (this.#era !== "session" && transport.carriesStatelessEra) {
-        const discovered = await this.#probe(options);
-        if (discovered) return this.#speakStateless(discovered);
-      }
-      return await this.#handshake(transport, options);
+      const connection = await connectEra(this.#eraSources(), transport, options);
+      this.#declared = connection.declared;
+      this.#server = connection.server;
+      this.#calls = connection.calls;
+      this.#ready = true;
+      return connection.chosen;
     } catch (error) {
       await this.#dispatcher.close();
       throw error;
     }
   }
 
-  /** `server/discover`: what the server said, or undefined when `"auto"` should fall back to the session era. */
-  async #probe(options: ConnectOptions): Promise<Discovered | undefined> {
-    // A server of the session era may never answer a request before initialize: "auto" waits for it only so long.
-    const probeOptions: ConnectOptions = this.#era === "auto" ? { ...options, timeoutMs: Math.min(options.timeoutMs ?? Infinity, this.#options.probeTimeoutMs ?? 3000) } : options;
-    const send = (version: StatelessProtocolVersion) => {
-      this.#dispatcher.setProtocolVersion(version);
-      return this.#dispatcher.request(METHODS.serverDiscover, this.#statelessCalls(version).params(undefined), probeOptions);
-    };
-    try {
-      return await discover(send, this.#stateless);
-    } catch (error) {
-      if (this.#era === "auto" && fallsBackToSession(error)) return undefined;
-      throw error;
-    }
-  }
-
-  #speakStateless(discovered: Discovered): ConnectResult {
-    const { version, result } = discovered;
-    const meta: Record<string, unknown> | undefined = result["_meta"];
-    const serverInfo = (meta?.[META_KEYS.serverInfo] ?? (result as { serverInfo?: unknown }).serverInfo) as Implementation | undefined;
-    this.#server = { ...result, serverInfo, protocolVersion: version } as unknown as NegotiatedServer;
-    this.#calls = this.#statelessCalls(version);
-    this.#ready = true;
-    return { era: "stateless", protocolVersion: version };
-  }
-
-  async #handshake(transport: Transport, options: ConnectOptions): Promise<ConnectResult> {
-    const declared = this.#capabilitiesFor(this.#offered);
-    this.#declared = declared;
-    registerServerRequests(this.#dispatcher, this.#responders(declared));
-    this.#dispatcher.setProtocolVersion(this.#offered);
-    const params = { protocolVersion: this.#offered, capabilities: declared, clientInfo: this.#clientInfo };
-    this.#server = await initialize(this.#dispatcher, params, options);
-    this.#dispatcher.setProtocolVersion(this.#server.protocolVersion);
-    transport.setProtocolVersion?.(this.#server.protocolVersion);
-    await this.#dispatcher.notify(NOTIFICATIONS.initialized);
-    this.#ready = true;
-    return { era: "session", protocolVersion: this.#server.protocolVersion };
-  }
-
-  #statelessCalls(version: StatelessProtocolVersion): StatelessCalls {
-    const declared = this.#capabilitiesFor(version);
-    this.#declared = declared;
-    return new StatelessCalls({
-      version,
-      capabilities: declared,
+  #eraSources(): EraConnectSources {
+    return {
+      dispatcher: this.#dispatcher,
+      era: this.#era,
+      offered: this.#offered,
+      stateless: this.#stateless,
       clientInfo: this.#clientInfo,
       maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
-      responders: this.#responders(declared),
-      send: (method, params, options) => this.#dispatcher.request(method, params, options),
-    });
-  }
-
-  #eraRefused(why: string): MCPError {
-    return new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `This client was asked to speak only the stateless era, but ${why}`);
+      probeTimeoutMs: this.#options.probeTimeoutMs,
+      capabilitiesFor: (version) => this.#capabilitiesFor(version),
+      responders: (declared) => this.#responders(declared),
+    };
   }
 
   /** Closes the transport: pending calls reject with `MCP.TRANSPORT_CLOSED`, caches and listeners are dropped. */
@@ -505,42 +458,4 @@ export class MCPClient {
   #report(error: MCPError): void {
     this.#options.onError?.(error);
   }
-}
-
-function normaliseSampling(sampling: MCPClientOptions["sampling"]): SamplingOptions | undefined {
-  return typeof sampling === "function" ? { createMessage: sampling } : sampling;
-}
-
-function cachedKinds(cache: boolean | ListCacheOptions | undefined): ReadonlySet<ListKind> {
-  const wanted: ListCacheOptions = cache === true ? { tools: true, resources: true, prompts: true } : cache || {};
-  return new Set(LIST_KIND_NAMES.filter((kind) => wanted[LIST_KINDS[kind].cachedAs]));
-}
-
-function notInitialized(method: string): MCPError {
-  return new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} needs a connected client: call connect() and wait for it first`);
-}
-
-function rootsNotDeclared(): MCPError {
-  return new MCPError(
-    MCP_CODES.METHOD_NOT_FOUND,
-    "This client did not declare roots: pass options.roots, or call setRoots() before connect()",
-  );
-}
-
-/** The era a client speaks given its options: a pinned revision decides it, and must agree with an era asked for. */
-function eraOf(era: EraChoice, pinned: AnyProtocolVersion | undefined): EraChoice {
-  if (pinned === undefined) return era;
-  const pinnedEra = isStatelessProtocolVersion(pinned) ? "stateless" : "session";
-  if (era !== "auto" && era !== pinnedEra) {
-    throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `protocolVersion "${pinned}" is of the ${pinnedEra} era, not the ${era} era asked for`);
-  }
-  return pinnedEra;
-}
-
-/** The stateless era's "resource not found" (-32602 with the URI in `data.uri`) as the local `MCP.NOT_FOUND`; any other error as it is. */
-function notFoundOf(error: unknown, uri: string): unknown {
-  // What a call rejects with is an MCPError: its fields are read as they are.
-  const rejected = error as MCPError;
-  if (rejected.wireCode !== JSONRPC_ERROR_CODES.INVALID_PARAMS || (rejected.data as { uri?: unknown } | undefined)?.uri !== uri) return error;
-  return new MCPError(MCP_CODES.NOT_FOUND, rejected.message, { wireCode: rejected.wireCode, data: rejected.data, cause: rejected });
 }

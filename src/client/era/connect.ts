@@ -1,0 +1,108 @@
+import { METHODS, META_KEYS, NOTIFICATIONS, type AnyProtocolVersion, type ProtocolVersion, type StatelessProtocolVersion } from "../../constants/index.js";
+import { MCP_CODES } from "../../error-codes/error-codes.js";
+import { MCPError } from "../../error-codes/mcp-error.js";
+import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
+import type { ClientCapabilities, Implementation } from "../../schemas/schemas.js";
+import type { Transport } from "../../transport/transport/transport.types.js";
+import { initialize, type NegotiatedServer } from "../mcp-client/handshake.js";
+import type { ConnectOptions, ConnectResult, EraChoice } from "../mcp-client/mcp-client.types.js";
+import { registerServerRequests, type InputResponder } from "../mcp-client/server-requests.js";
+import { discover, fallsBackToSession, type Discovered } from "./negotiation.js";
+import { StatelessCalls } from "./stateless-calls.js";
+
+/** How long `"auto"` waits for the answer to its probe when the client's options do not say. */
+const DEFAULT_PROBE_TIMEOUT_MS = 3000;
+
+/** What a connect needs of its client. */
+export interface EraConnectSources {
+  readonly dispatcher: JsonRpcDispatcher<AnyProtocolVersion>;
+  readonly era: EraChoice;
+  /** The revision offered in `initialize`, and the stateless revision asked first. */
+  readonly offered: ProtocolVersion;
+  readonly stateless: StatelessProtocolVersion;
+  readonly clientInfo: Implementation;
+  readonly maxInputRounds: number;
+  readonly probeTimeoutMs: number | undefined;
+  capabilitiesFor(version: AnyProtocolVersion): ClientCapabilities;
+  responders(declared: ClientCapabilities): ReadonlyMap<string, InputResponder>;
+}
+
+/** A connection's era: what the server said of itself, what this client declared, and (stateless era) how its calls are made. */
+export interface EraConnection {
+  readonly chosen: ConnectResult;
+  readonly server: NegotiatedServer;
+  readonly declared: ClientCapabilities;
+  readonly calls: StatelessCalls | undefined;
+}
+
+/**
+ * Finds the era and revision to speak on a connected dispatcher. `"auto"`, on a transport that
+ * carries the stateless era, probes with `server/discover` and keeps that era when the server
+ * answers it; otherwise (and in the session era) the handshake runs: `initialize`, the version
+ * check, then `notifications/initialized`.
+ */
+export async function connectEra(sources: EraConnectSources, transport: Transport, options: ConnectOptions): Promise<EraConnection> {
+  if (sources.era === "stateless" && !transport.carriesStatelessEra) {
+    throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, "This client was asked to speak only the stateless era, but this transport does not carry the stateless era (2026-07-28)");
+  }
+  if (sources.era !== "session" && transport.carriesStatelessEra) {
+    const discovered = await probe(sources, options);
+    if (discovered) return statelessConnection(sources, discovered);
+  }
+  return handshake(sources, transport, options);
+}
+
+/** `server/discover`: what the server said, or undefined when `"auto"` should fall back to the session era. */
+async function probe(sources: EraConnectSources, options: ConnectOptions): Promise<Discovered | undefined> {
+  const { dispatcher, era } = sources;
+  // A server of the session era may never answer a request before initialize: "auto" waits for it only so long.
+  const probeOptions: ConnectOptions = era === "auto" ? { ...options, timeoutMs: Math.min(options.timeoutMs ?? Infinity, sources.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) } : options;
+  const send = (version: StatelessProtocolVersion) => {
+    dispatcher.setProtocolVersion(version);
+    return dispatcher.request(METHODS.serverDiscover, statelessCalls(sources, version).params(undefined), probeOptions);
+  };
+  try {
+    return await discover(send, sources.stateless);
+  } catch (error) {
+    if (era === "auto" && fallsBackToSession(error)) return undefined;
+    throw error;
+  }
+}
+
+function statelessConnection(sources: EraConnectSources, discovered: Discovered): EraConnection {
+  const { version, result } = discovered;
+  const meta: Record<string, unknown> | undefined = result["_meta"];
+  // The spec puts the server's info in the result's _meta; some servers put it in the body, as initialize does.
+  const serverInfo = (meta?.[META_KEYS.serverInfo] ?? (result as { serverInfo?: unknown }).serverInfo) as Implementation | undefined;
+  const calls = statelessCalls(sources, version);
+  return {
+    chosen: { era: "stateless", protocolVersion: version },
+    server: { ...result, serverInfo, protocolVersion: version } as unknown as NegotiatedServer,
+    declared: calls.capabilities,
+    calls,
+  };
+}
+
+async function handshake(sources: EraConnectSources, transport: Transport, options: ConnectOptions): Promise<EraConnection> {
+  const { dispatcher, offered } = sources;
+  const declared = sources.capabilitiesFor(offered);
+  registerServerRequests(dispatcher, sources.responders(declared));
+  dispatcher.setProtocolVersion(offered);
+  const server = await initialize(dispatcher, { protocolVersion: offered, capabilities: declared, clientInfo: sources.clientInfo }, options);
+  dispatcher.setProtocolVersion(server.protocolVersion);
+  transport.setProtocolVersion?.(server.protocolVersion);
+  await dispatcher.notify(NOTIFICATIONS.initialized);
+  return { chosen: { era: "session", protocolVersion: server.protocolVersion }, server, declared, calls: undefined };
+}
+
+function statelessCalls(sources: EraConnectSources, version: StatelessProtocolVersion): StatelessCalls {
+  const declared = sources.capabilitiesFor(version);
+  return new StatelessCalls({
+    version,
+    capabilities: declared,
+    clientInfo: sources.clientInfo,
+    maxInputRounds: sources.maxInputRounds,
+    responders: sources.responders(declared),
+    send: (method, params, options) => sources.dispatcher.request(method, params, options),
+  });
+}

@@ -1,0 +1,46 @@
+// What MCPClient makes of its options, and the errors it builds: here, so the class holds only its behaviour.
+import { isStatelessProtocolVersion, type AnyProtocolVersion } from "../../constants/index.js";
+import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
+import { MCPError } from "../../error-codes/mcp-error.js";
+import { LIST_KINDS, type ListKind } from "./lists.js";
+import type { EraChoice, ListCacheOptions, MCPClientOptions, SamplingOptions } from "./mcp-client.types.js";
+
+export const LIST_KIND_NAMES = /* @__PURE__ */ Object.keys(LIST_KINDS) as ListKind[];
+
+export function normaliseSampling(sampling: MCPClientOptions["sampling"]): SamplingOptions | undefined {
+  return typeof sampling === "function" ? { createMessage: sampling } : sampling;
+}
+
+export function cachedKinds(cache: boolean | ListCacheOptions | undefined): ReadonlySet<ListKind> {
+  const wanted: ListCacheOptions = cache === true ? { tools: true, resources: true, prompts: true } : cache || {};
+  return new Set(LIST_KIND_NAMES.filter((kind) => wanted[LIST_KINDS[kind].cachedAs]));
+}
+
+export function notInitialized(method: string): MCPError {
+  return new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} needs a connected client: call connect() and wait for it first`);
+}
+
+export function rootsNotDeclared(): MCPError {
+  return new MCPError(
+    MCP_CODES.METHOD_NOT_FOUND,
+    "This client did not declare roots: pass options.roots, or call setRoots() before connect()",
+  );
+}
+
+/** The era a client speaks given its options: a pinned revision decides it, and must agree with an era asked for. */
+export function eraOf(era: EraChoice, pinned: AnyProtocolVersion | undefined): EraChoice {
+  if (pinned === undefined) return era;
+  const pinnedEra = isStatelessProtocolVersion(pinned) ? "stateless" : "session";
+  if (era !== "auto" && era !== pinnedEra) {
+    throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `protocolVersion "${pinned}" is of the ${pinnedEra} era, not the ${era} era asked for`);
+  }
+  return pinnedEra;
+}
+
+/** The stateless era's "resource not found" (-32602 with the URI in `data.uri`) as the local `MCP.NOT_FOUND`; any other error as it is. */
+export function notFoundOf(error: unknown, uri: string): unknown {
+  // What a call rejects with is an MCPError: its fields are read as they are.
+  const rejected = error as MCPError;
+  if (rejected.wireCode !== JSONRPC_ERROR_CODES.INVALID_PARAMS || (rejected.data as { uri?: unknown } | undefined)?.uri !== uri) return error;
+  return new MCPError(MCP_CODES.NOT_FOUND, rejected.message, { wireCode: rejected.wireCode, data: rejected.data, cause: rejected });
+}
