@@ -77,7 +77,7 @@ describe("MCPClient finds the era", () => {
 
     const { client: pinned } = hostClient({ era: "session" });
     await expect(pinned.connect(await inMemory(dualEraServer(MCPServer)))).resolves.toEqual({ era: "session", protocolVersion: "2025-11-25" });
-    const { client: older } = hostClient({ protocolVersion: "2025-06-18" });
+    const { client: older } = hostClient({ protocolVersion: "2025-06-18", era: "session" });
     await expect(older.connect(await inMemory(dualEraServer(MCPServer)))).resolves.toEqual({ era: "session", protocolVersion: "2025-06-18" });
   });
 
@@ -97,6 +97,34 @@ describe("MCPClient finds the era", () => {
 });
 
 describe("MCPClient in the stateless era", () => {
+  it("declares the revision's capabilities, and gives each handler the input's key and the call's signal", async () => {
+    const controller = new AbortController();
+    const contexts: unknown[] = [];
+    const { client } = hostClient({
+      sampling: {
+        tools: true,
+        createMessage: (_params, context) => {
+          contexts.push({ key: context.requestId, ours: context.signal === controller.signal, meta: context.meta });
+          return { role: "assistant", content: { type: "text", text: "42" }, model: "m" };
+        },
+      },
+      elicitation: {
+        url: () => ({ action: "decline" }),
+        form: (params, context) => {
+          contexts.push({ key: context.requestId, aborted: context.signal.aborted });
+          return params.message === "Your name?" ? { action: "accept", content: { name: "Ada" } } : { action: "accept", content: { ok: true } };
+        },
+      },
+    });
+    await client.connect(await inMemory(dualEraServer(MCPServer)));
+    expect(client.capabilities).toEqual({ roots: { listChanged: true }, sampling: { tools: {} }, elicitation: { form: {}, url: {} } });
+    await client.callTool("interview", {}, { signal: controller.signal });
+    expect(contexts).toEqual([{ key: "name", aborted: false }, { key: "model", ours: true, meta: undefined }, { key: "confirm", aborted: false }]);
+    contexts.length = 0;
+    await client.callTool("interview", {});
+    expect(contexts).toContainEqual({ key: "model", ours: false, meta: undefined });
+  });
+
   it("answers input_required rounds with the host's handlers: three inputs in one round, a fourth in the next", async () => {
     const { client, asked } = hostClient();
     await client.connect(await inMemory(dualEraServer(MCPServer)));
@@ -124,6 +152,7 @@ describe("MCPClient in the stateless era", () => {
     await expect(client.callTool("interview", {}, { onInputRequired })).rejects.toMatchObject({
       code: MCP_CODES.INPUT_ROUNDS_EXCEEDED,
       message: "tools/call asked for input more than 1 times (maxInputRounds)",
+      data: { resultType: "input_required", inputRequests: { confirm: { method: "elicitation/create" } } },
     });
     expect(rounds).toEqual([["1", "name", "model", "roots"]]);
 

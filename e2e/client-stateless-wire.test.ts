@@ -105,6 +105,22 @@ describe("MCPClient on the stateless era's wire", () => {
 
     const { connected: stubborn } = await scripted(() => ({ error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } }), { era: "stateless" });
     await expect(stubborn).rejects.toMatchObject({ wireCode: -32022 });
+    for (const data of [undefined, { supported: "2026-07-28" }]) {
+      const refusal = data === undefined ? { code: -32022, message: "Unsupported protocol version" } : { code: -32022, message: "Unsupported protocol version", data };
+      const { requests: asked, connected: turnedAway } = await scripted(() => ({ error: refusal }), { era: "stateless" });
+      await expect(turnedAway).rejects.toMatchObject({ wireCode: -32022, message: "Unsupported protocol version" });
+      expect(asked.map((message) => message.method)).toEqual(["server/discover"]);
+    }
+    // Pinned to the stateless era, the probe is not cut short by probeTimeoutMs: a slow answer is waited for.
+    const [clientEnd, serverEnd] = InMemoryTransport.pair();
+    await serverEnd.start({
+      onMessage: (message) => void setTimeout(() => void serverEnd.send({ jsonrpc: "2.0", id: (message as Message).id, result: DISCOVERED }), 50),
+      onMalformed: () => undefined,
+      onClose: () => undefined,
+    });
+    const patient = new MCPClient(CLIENT_INFO, { telemetry: null, era: "stateless", probeTimeoutMs: 5 });
+    cleanups.push(() => patient.close());
+    await expect(patient.connect(clientEnd)).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
   });
 
   it("falls back to initialize on any answer to the probe but a discover result, and on none in time", async () => {
@@ -114,6 +130,7 @@ describe("MCPClient on the stateless era's wire", () => {
       { error: { code: -32600, message: "Server not initialized" } },
       { error: { code: -32022, message: "no", data: { supported: ["2025-11-25"] } } },
       { error: { code: -32022, message: "no" } },
+      { error: { code: -32600, message: "Bad request", data: { supported: ["2026-07-28"] } } },
       { result: { not: "a discover result" } },
       "silence",
     ];
@@ -134,7 +151,8 @@ describe("MCPClient on the stateless era's wire", () => {
     const [clientEnd, serverEnd] = InMemoryTransport.pair();
     await serverEnd.start({ onMessage: () => controller.abort(new Error("gave up")), onMalformed: () => undefined, onClose: () => undefined });
     const client = new MCPClient(CLIENT_INFO, { telemetry: null });
-    await expect(client.connect(clientEnd, { signal: controller.signal })).rejects.toMatchObject({ code: MCP_CODES.REQUEST_CANCELLED });
+    // Given up during the probe: no handshake is tried after it.
+    await expect(client.connect(clientEnd, { signal: controller.signal })).rejects.toMatchObject({ code: MCP_CODES.REQUEST_CANCELLED, message: "Request cancelled: gave up" });
     expect(client.connected).toBe(false);
     await waiting.client.close();
     await expect(waiting.connected).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
@@ -156,7 +174,8 @@ describe("MCPClient on the stateless era's wire", () => {
         const uri = message.params?.["uri"];
         if (uri === "memo://gone") return { error: { code: -32602, message: "Resource not found", data: { uri } } };
         if (uri === "memo://bad") return { error: { code: -32602, message: "Invalid params", data: { uri: "memo://other" } } };
-        return { error: { code: -32603, message: "Broken" } };
+        if (uri === "memo://plain") return { error: { code: -32602, message: "Invalid params" } };
+        return { error: { code: -32603, message: "Broken", data: { uri } } };
       },
       { roots: [{ uri: "file:///a" }] },
     );
@@ -168,5 +187,6 @@ describe("MCPClient on the stateless era's wire", () => {
     await expect(client.readResource("memo://gone")).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND, wireCode: -32602, message: "Resource not found", data: { uri: "memo://gone" } });
     await expect(client.readResource("memo://bad")).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, wireCode: -32602 });
     await expect(client.readResource("memo://broken")).rejects.toMatchObject({ code: MCP_CODES.INTERNAL_ERROR, wireCode: -32603 });
+    await expect(client.readResource("memo://plain")).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, wireCode: -32602 });
   });
 });

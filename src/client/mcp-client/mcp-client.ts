@@ -96,7 +96,8 @@ export class MCPClient {
   readonly #awaitedElicitations = new Set<string>();
   #listeners: EventBus<MCPClientEventMap>;
   #roots: RootsSource | undefined;
-  /** Set when connect() starts: what this client declared. */
+  #connectCalled = false;
+  /** Set once connected: what this client declared. */
   #declared: ClientCapabilities | undefined;
   #server: NegotiatedServer | undefined;
   /** Set when the stateless era was chosen: how its requests are made. */
@@ -152,10 +153,10 @@ export class MCPClient {
    * settled on.
    */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ConnectResult> {
-    if (this.#declared) {
+    if (this.#connectCalled) {
       throw new MCPError(MCP_CODES.ALREADY_CONNECTED, "connect() was already called on this client; use a new MCPClient for another connection");
     }
-    this.#declared = this.#capabilitiesFor(this.#era === "session" ? this.#offered : this.#stateless);
+    this.#connectCalled = true;
     try {
       await this.#prepareWire();
       await this.#dispatcher.connect(transport);
@@ -195,7 +196,7 @@ export class MCPClient {
     return this.#ready && !this.#dispatcher.closed;
   }
 
-  /** The capabilities this client declared (set when connect() starts). */
+  /** The capabilities this client declared (set once connected). */
   get capabilities(): ClientCapabilities | undefined {
     return this.#declared;
   }
@@ -328,7 +329,8 @@ export class MCPClient {
 
   /** Replaces the roots; once connected, tells the server with `notifications/roots/list_changed`. */
   async setRoots(roots: readonly Root[]): Promise<void> {
-    if (this.#declared && !this.#declared.roots) throw rootsNotDeclared();
+    // Once connect() was called, what the client declares is settled (a failed connect declared nothing).
+    if (this.#connectCalled && !this.#declared?.roots) throw rootsNotDeclared();
     this.#roots = roots;
     if (this.#ready) await this.rootsListChanged();
   }
