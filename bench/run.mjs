@@ -6,8 +6,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { interleave, ratios, timed, median } from "./lib/measure.mjs";
 import { httpContenders } from "./scenarios/http.mjs";
 import { IN_PROCESS, concurrentCalls, sequentialCalls, sequentialPings } from "./scenarios/in-process.mjs";
-import { heapPerPendingClientRequest, heapPerPendingServerRequest, heapPerSession, sessionSetup } from "./scenarios/memory.mjs";
-import { HTTP_2026, STDIO_2026 } from "./scenarios/stateless.mjs";
+import { CONNECT_BY_ERA, heapPerPendingClientRequest, heapPerPendingServerRequest, heapPerSession, sessionSetup } from "./scenarios/memory.mjs";
+import { HTTP_2026, STDIO_2026, STDIO_2026_CLIENT } from "./scenarios/stateless.mjs";
 import { STDIO, STDIO_JSON_SCHEMA_TOOL } from "./scenarios/stdio.mjs";
 
 // The SDKs' HTTP clients add an abort listener per request to one long-lived signal, and Node warns
@@ -62,8 +62,8 @@ async function coldStart(contenders, count) {
 }
 
 /** A setup-time run: `count` sessions set up per repetition, closed after each. */
-async function setupTimes(count) {
-  const setups = Object.fromEntries(NAMES.map((name) => [name, sessionSetup(name)]));
+async function setupTimes(count, names = NAMES, table) {
+  const setups = Object.fromEntries(names.map((name) => [name, sessionSetup(name, table)]));
   for (const setup of Object.values(setups)) {
     await setup.run(Math.min(50, count)); // warm-up
     await setup.close();
@@ -82,6 +82,9 @@ const pings = (c, n) => sequentialPings(c, n);
 
 // The stdio 2026-07-28 rows also time our child in the session era, by the same client.
 const VS_SESSION = { extra: [["ours", "session", "ours 2026-07-28 / ours session era"]] };
+// Our client's rows: the same child, only this process's CPU; and its connect, the probe against the handshake.
+const VS_SESSION_CLIENT = { extra: [["ours", "session", "our client 2026-07-28 / our client session era"]] };
+const VS_HANDSHAKE = { extra: [["ours", "session", "connect: server/discover probe / initialize handshake"]] };
 
 /** [title, unit, how it runs, { extra: [[a, b, label]] }?] — `run` returns per-contender samples; per-unit figures divide by `per`. */
 const scenarios = [
@@ -100,6 +103,9 @@ const scenarios = [
   ["stdio: 1 MB argument", scale(20), () => throughput(STDIO, echo(1024 * 1024), scale(20), { childCpu: true })],
   ["stdio 2026-07-28: sequential tools/call (echo)", scale(3000), () => throughput(STDIO_2026, echo(16), scale(3000), { childCpu: true }), VS_SESSION],
   ["stdio 2026-07-28: 64 in flight tools/call (echo)", scale(6400), () => throughput(STDIO_2026, inFlight(64), scale(6400), { childCpu: true }), VS_SESSION],
+  ["stdio 2026-07-28, our client: sequential tools/call (echo)", scale(3000), () => throughput(STDIO_2026_CLIENT, echo(16), scale(3000)), VS_SESSION_CLIENT],
+  ["stdio 2026-07-28, our client: 64 in flight tools/call (echo)", scale(6400), () => throughput(STDIO_2026_CLIENT, inFlight(64), scale(6400)), VS_SESSION_CLIENT],
+  ["2026-07-28, our client: connect in memory (probe)", scale(500), () => setupTimes(scale(500), ["ours", "session"], CONNECT_BY_ERA), VS_HANDSHAKE],
   ...[
     ["sse", "Streamable HTTP, SSE answers"],
     ["json", "Streamable HTTP, JSON answers"],

@@ -3,6 +3,9 @@ import { HttpSseTransport, InMemoryTransport, MCPClient, MCPServer, sseHttpHandl
 import { nodeFetch, serveHttp, spawnStdioServer } from "@suaveplan/mcp/node";
 import { cpuResult } from "./limit.mjs";
 
+/** The rows of the session era measure our client in it: where the transport carries both eras, "auto" would speak the stateless one. */
+export const SESSION_ERA = { era: "session" };
+
 export function oursServer() {
   const server = new MCPServer({ name: "bench", version: "1.0.0" });
   server.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
@@ -26,13 +29,14 @@ function wrap(client, extra = {}) {
 export async function oursInProcess(server = oursServer()) {
   const [clientEnd, serverEnd] = InMemoryTransport.pair();
   await server.start(serverEnd);
-  const client = new MCPClient({ name: "bench", version: "1.0.0" });
+  const client = new MCPClient({ name: "bench", version: "1.0.0" }, SESSION_ERA);
   await client.connect(clientEnd);
   return wrap(client);
 }
 
-export async function oursStdio(script) {
-  const client = new MCPClient({ name: "bench", version: "1.0.0" });
+/** `options`: the client's (the session era by default; `{}` lets it find the era, the stateless one against our child). */
+export async function oursStdio(script, options = SESSION_ERA) {
+  const client = new MCPClient({ name: "bench", version: "1.0.0" }, options);
   await client.connect(await spawnStdioServer({ command: process.execPath, args: [script], stderr: "inherit" }));
   return wrap(client);
 }
@@ -46,7 +50,7 @@ export async function oursHttp(mode, { platformFetch = false } = {}) {
   const handler = mode === "legacy" ? sseHttpHandler(server, {}) : streamableHttpHandler(server, { enableJsonResponse: mode === "json" });
   const served = await serveHttp(handler, { port: 0 });
   const url = new URL("/mcp", served.url);
-  const client = new MCPClient({ name: "bench", version: "1.0.0" });
+  const client = new MCPClient({ name: "bench", version: "1.0.0" }, SESSION_ERA);
   const options = platformFetch ? {} : { fetchImpl: nodeFetch() };
   await client.connect(mode === "legacy" ? new HttpSseTransport(url, options) : new StreamableHttpTransport(url, options));
   return wrap(client, {

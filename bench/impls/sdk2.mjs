@@ -22,8 +22,9 @@ export async function sdk2InProcess() {
   return sdkConnection(client);
 }
 
-export async function sdk2Stdio(script) {
-  const client = new Client({ name: "bench", version: "1.0.0" });
+/** `pin`: a revision the client speaks only (2026-07-28: the stateless era). */
+export async function sdk2Stdio(script, { pin } = {}) {
+  const client = new Client({ name: "bench", version: "1.0.0" }, pin === undefined ? {} : { versionNegotiation: { mode: { pin } } });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [script], stderr: "inherit" }));
   return sdkConnection(client);
 }

@@ -15,7 +15,7 @@ import { InMemoryTransport as Sdk2Link } from "@modelcontextprotocol/server";
 import { InMemoryTransport, MCPClient } from "@suaveplan/mcp";
 import { forceGc } from "../lib/measure.mjs";
 import { limitAnswer, limitClient } from "../impls/limit.mjs";
-import { oursServer } from "../impls/ours.mjs";
+import { SESSION_ERA, oursServer } from "../impls/ours.mjs";
 import { sdk1Server } from "../impls/sdk1.mjs";
 import { sdk2Server } from "../impls/sdk2.mjs";
 import { overTheWire } from "../impls/wire.mjs";
@@ -132,7 +132,7 @@ const CLIENT_SIDE = {
   ours: async () => {
     const [clientEnd, sinkEnd] = InMemoryTransport.pair();
     await sinkEnd.start({ onMessage: (message) => void (sinkAnswer(message) && sinkEnd.send(sinkAnswer(message))), onMalformed: () => undefined, onClose: () => undefined });
-    const client = new MCPClient({ name: "bench", version: "1.0.0" });
+    const client = new MCPClient({ name: "bench", version: "1.0.0" }, SESSION_ERA);
     await client.connect(clientEnd);
     return { call: () => client.callTool("echo", { text: "x" }), close: () => client.close() };
   },
@@ -209,17 +209,25 @@ export async function heapPerSession(name, count) {
   return (after - before) / count / 1024;
 }
 
-const SETUP = {
-  ours: () => {
+/** Our client connecting to our server in memory, with the client's `options`. */
+function oursSetup(options) {
+  return () => {
     const server = oursServer();
     return async () => {
       const [clientEnd, serverEnd] = InMemoryTransport.pair();
       await server.start(serverEnd);
-      const client = new MCPClient({ name: "bench", version: "1.0.0" });
+      const client = new MCPClient({ name: "bench", version: "1.0.0" }, options);
       await client.connect(clientEnd);
       return () => client.close();
     };
-  },
+  };
+}
+
+/** Our client's connect in each era against the same server: the stateless era's probe (server/discover) against the handshake (initialize, initialized). */
+export const CONNECT_BY_ERA = { ours: oursSetup({}), session: oursSetup(SESSION_ERA) };
+
+const SETUP = {
+  ours: oursSetup(SESSION_ERA),
   sdk1: () => () => sdkSetup(Sdk1Link, Sdk1Client, sdk1Server()),
   sdk2: () => () => sdkSetup(Sdk2Link, Sdk2Client, sdk2Server()),
   limit: () => async () => {
@@ -241,8 +249,9 @@ async function sdkSetup(Link, Client, server) {
 }
 
 /** A function that sets up `count` sessions (a full client connecting in-process) and keeps them to close. */
-export function sessionSetup(name) {
-  const connect = SETUP[name]();
+/** Set-ups of a row: `setups[name]()` makes the connect function of each contender (the session-era row's by default). */
+export function sessionSetup(name, setups = SETUP) {
+  const connect = setups[name]();
   const open = [];
   return {
     run: async (count) => {

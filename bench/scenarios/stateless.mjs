@@ -6,8 +6,8 @@
 // ours also called in the session era by the same line client (initialize, then plain tools/call).
 import { fileURLToPath } from "node:url";
 import { limitHttpServer } from "../impls/limit.mjs";
-import { oursStatelessHttp } from "../impls/ours.mjs";
-import { sdk2StatelessHttp } from "../impls/sdk2.mjs";
+import { oursStatelessHttp, oursStdio } from "../impls/ours.mjs";
+import { sdk2StatelessHttp, sdk2Stdio } from "../impls/sdk2.mjs";
 import { sessionStdioClient, statelessHttpClient, statelessStdioClient } from "../impls/stateless-client.mjs";
 
 const overHttp = (serve) => async () => {
@@ -30,4 +30,17 @@ export const STDIO_2026 = {
   sdk2: () => statelessStdioClient(script("sdk2-2026")),
   limit: () => statelessStdioClient(script("limit")),
   session: () => sessionStdioClient(script("ours")),
+};
+
+/**
+ * Our client in the stateless era over stdio: every contender calls our child (dual-era), so only the
+ * client differs, and only this process's CPU is counted. Ours finds the era by itself (a
+ * server/discover probe, then 2026-07-28 requests); SDK 2.x is pinned to 2026-07-28; the limit is the
+ * raw line client; `session` is our client pinned to the session era against the same child.
+ */
+export const STDIO_2026_CLIENT = {
+  ours: () => oursStdio(script("ours"), {}),
+  sdk2: () => sdk2Stdio(script("ours"), { pin: "2026-07-28" }),
+  limit: () => statelessStdioClient(script("ours")),
+  session: () => oursStdio(script("ours")),
 };

@@ -16,6 +16,7 @@ export interface Discovered {
 }
 
 /** Outcomes that say nothing of the server's era: the connection failed, or the caller gave up. */
+// Stryker disable next-line ArrayDeclaration: a handshake tried after such a failure fails the same way (nothing can be sent on a closed or cancelled connection); the set spares the attempt and keeps the probe's own error
 const CONNECTION_FAILURES: ReadonlySet<MCPCode> = /* @__PURE__ */ new Set<MCPCode>([MCP_CODES.TRANSPORT_CLOSED, MCP_CODES.TRANSPORT_ERROR, MCP_CODES.REQUEST_CANCELLED, MCP_CODES.UNAUTHORIZED]);
 
 /** `server/discover` in `version`, and once more in the revision a -32022 names when this client speaks it. */
