@@ -10,6 +10,8 @@ import { spawnStdioServer } from "../src/node/index.js";
 import { dualEraServer } from "./fixtures/dual-era-server.mjs";
 
 const serverScript = fileURLToPath(new URL("./fixtures/dual-era-server.mjs", import.meta.url));
+const sdk2ServerScript = fileURLToPath(new URL("./fixtures/sdk2-server.mjs", import.meta.url));
+const sdk1ServerScript = fileURLToPath(new URL("../bench/servers/sdk1-stdio.mjs", import.meta.url));
 const CLIENT_INFO = { name: "eras", version: "1.0.0" };
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -217,5 +219,29 @@ describe("MCPClient in the stateless era", () => {
     expect(asked.inputs).toHaveLength(3);
     expect((await client.readResource("memo://items/12")).contents).toEqual([{ uri: "memo://items/12", text: "item 12" }]);
     expect((await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).completion.values).toEqual(["Ada", "Alan"]);
+  });
+});
+
+describe("MCPClient finds the era of the official SDKs' servers over stdio", () => {
+  it("speaks the stateless era with SDK 2.x's serveStdio: tools with progress, an input_required round, resources, prompts, completion", async () => {
+    const { client, asked } = hostClient({ elicitation: { form: (params) => (asked.inputs.push(`elicitation ${params.message}`), { action: "accept", content: { name: "Ada" } }) } });
+    await expect(client.connect(await spawnStdioServer({ command: process.execPath, args: [sdk2ServerScript] }))).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
+    expect(client.serverInfo).toEqual({ name: "sdk2-server", version: "2.0.0" });
+    const progress: number[] = [];
+    const counted = await client.callTool("count", { to: 2 }, { onProgress: ({ progress: done }) => progress.push(done) });
+    expect(counted.structuredContent).toEqual({ counted: 2 });
+    expect(progress).toEqual([1, 2]);
+    // The SDK's own 2026 way to ask: an input_required round, answered by our elicitation handler.
+    expect((await client.callTool("ask-user-later")).content).toEqual([{ type: "text", text: 'shim: {"name":"Ada"}' }]);
+    expect(asked.inputs).toEqual(["elicitation Name, please"]);
+    expect((await client.readResource("memo://items/7")).contents).toEqual([{ uri: "memo://items/7", text: "item 7" }]);
+    expect((await client.getPrompt("greet", { name: "Ada" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hello, Ada!" } }]);
+    expect((await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).completion.values).toEqual(["Ada", "Alan"]);
+  });
+
+  it("falls back to initialize with SDK 1.x's stdio server", async () => {
+    const { client } = hostClient();
+    await expect(client.connect(await spawnStdioServer({ command: process.execPath, args: [sdk1ServerScript] }))).resolves.toEqual({ era: "session", protocolVersion: "2025-11-25" });
+    expect((await client.callTool("echo", { text: "hi" })).content).toEqual([{ type: "text", text: "hi" }]);
   });
 });
