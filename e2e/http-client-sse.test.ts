@@ -13,6 +13,8 @@ afterEach(async () => {
 });
 
 const CLIENT_OPTIONS: MCPClientOptions = {
+  // These tests are about the session era over HTTP (its session id, GET stream, resumption): no stateless-era probe first.
+  era: "session",
   telemetry: null,
   sampling: () => ({ role: "assistant", content: { type: "text", text: "sampled" }, model: "test-model" }),
   roots: [{ uri: "file:///legacy", name: "legacy" }],

@@ -13,6 +13,8 @@ afterEach(async () => {
 });
 
 const CLIENT_OPTIONS: MCPClientOptions = {
+  // These tests are about the session era over HTTP (its session id, GET stream, resumption): no stateless-era probe first.
+  era: "session",
   telemetry: null,
   sampling: (params) => ({ role: "assistant", content: { type: "text", text: `echo ${JSON.stringify(params.messages[0]?.content)}` }, model: "test-model" }),
   roots: [{ uri: "file:///work", name: "work" }],

@@ -45,7 +45,7 @@ describe("faults over HTTP", () => {
     open.push(handler);
     const relay = await tcpProxy(portOf(await listen(handler)));
     open.push(relay);
-    const client = new MCPClient({ name: "c", version: "1" });
+    const client = new MCPClient({ name: "c", version: "1" }, { era: "session" });
     open.push(client);
     await client.connect(new StreamableHttpTransport(new URL("/mcp", relay.url), { reconnection: fastReconnect }));
     // Once the client has the progress event, its POST stream has an event id to resume from.
@@ -68,8 +68,8 @@ describe("faults over HTTP", () => {
     const oldHandler = streamableHttpHandler(before.server);
     const relay = await tcpProxy(portOf(await listen(oldHandler)));
     open.push(relay);
-    const plain = new MCPClient({ name: "plain", version: "1" });
-    const renewing = new MCPClient({ name: "renewing", version: "1" });
+    const plain = new MCPClient({ name: "plain", version: "1" }, { era: "session" });
+    const renewing = new MCPClient({ name: "renewing", version: "1" }, { era: "session" });
     open.push(plain, renewing);
     const renewed: string[] = [];
     await plain.connect(new StreamableHttpTransport(new URL("/mcp", relay.url), { reconnection: fastReconnect }));

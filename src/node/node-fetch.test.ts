@@ -308,7 +308,7 @@ describe("the HTTP client transports over nodeFetch", () => {
       await handler.close();
       await served.close();
     });
-    const client = new MCPClient({ name: "c", version: "1" });
+    const client = new MCPClient({ name: "c", version: "1" }, { era: "session" });
     await client.connect(transportOf(new URL("/mcp", served.url)));
     const progress: number[] = [];
     await expect(client.callTool("echo", { text: "hi" }, { onProgress: ({ progress: done }) => progress.push(done) })).resolves.toMatchObject({ content: [{ type: "text", text: "hi" }] });
@@ -348,7 +348,7 @@ describe("the transports' per-request cancel, handed to nodeFetch as it is", () 
     cleanups.push(() => handler.close());
     // POSTs: initialize, notifications/initialized, then the call.
     const { url, held, heldGone } = await holdingOnePost(handler, 3);
-    const client = new MCPClient({ name: "c", version: "1" });
+    const client = new MCPClient({ name: "c", version: "1" }, { era: "session" });
     await client.connect(new StreamableHttpTransport(url, { fetchImpl: nodeFetch() }));
     cleanups.push(() => client.close());
     const givenUp = new AbortController();
@@ -367,7 +367,7 @@ describe("the transports' per-request cancel, handed to nodeFetch as it is", () 
     const handler = handlerOf();
     cleanups.push(() => handler.close());
     const { url, held, heldGone } = await holdingOnePost(handler, 3);
-    const client = new MCPClient({ name: "c", version: "1" });
+    const client = new MCPClient({ name: "c", version: "1" }, { era: "session" });
     await client.connect(transportOf(url));
     const failure = client.callTool("echo", { text: "hi" }).then(
       () => "answered",

@@ -4,6 +4,7 @@ import { MCPError } from "../../error-codes/mcp-error.js";
 import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import type { ClientCapabilities, Implementation } from "../../schemas/schemas.js";
 import type { Transport } from "../../transport/transport/transport.types.js";
+import type { HeaderParam } from "../../protocol/header-params.js";
 import { initialize, type NegotiatedServer } from "../mcp-client/handshake.js";
 import type { ConnectOptions, ConnectResult, EraChoice } from "../mcp-client/mcp-client.types.js";
 import { registerServerRequests, type InputResponder } from "../mcp-client/server-requests.js";
@@ -23,6 +24,8 @@ export interface EraConnectSources {
   readonly clientInfo: Implementation;
   readonly maxInputRounds: number;
   readonly probeTimeoutMs: number | undefined;
+  /** Stateless era over HTTP: the `x-mcp-header` annotations of a tool as the client listed it. */
+  toolHeaderParams(tool: string): readonly HeaderParam[] | undefined;
   capabilitiesFor(version: AnyProtocolVersion): ClientCapabilities;
   responders(declared: ClientCapabilities): ReadonlyMap<string, InputResponder>;
 }
@@ -47,7 +50,10 @@ export async function connectEra(sources: EraConnectSources, transport: Transpor
   }
   if (sources.era !== "session" && transport.carriesStatelessEra) {
     const discovered = await probe(sources, options);
-    if (discovered) return statelessConnection(sources, discovered);
+    if (discovered) {
+      transport.setToolHeaderParams?.((tool) => sources.toolHeaderParams(tool));
+      return statelessConnection(sources, discovered);
+    }
   }
   return handshake(sources, transport, options);
 }

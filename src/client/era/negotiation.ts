@@ -38,7 +38,14 @@ function sharedVersion(error: unknown): StatelessProtocolVersion | undefined {
   return STATELESS_PROTOCOL_VERSIONS.findLast((version) => supported.includes(version));
 }
 
-/** Whether a failed probe means "not the stateless era" (fall back to `initialize`) rather than a failed connection. */
+/**
+ * Whether a failed probe means "not the stateless era" (fall back to `initialize`) rather than a
+ * failed connection. An HTTP server that refuses the probe with a status answered it (a 2025 server
+ * says 400 to a POST without a session), except 401 and 403: those refuse the caller, in any era.
+ */
 export function fallsBackToSession(error: unknown): boolean {
-  return !(error instanceof MCPError && CONNECTION_FAILURES.has(error.code));
+  // What a request rejects with is an MCPError: its fields are read as they are.
+  const failure = error as MCPError;
+  if (failure.code === MCP_CODES.TRANSPORT_ERROR && typeof (failure.data as { status?: unknown } | undefined)?.status === "number") return true;
+  return !CONNECTION_FAILURES.has(failure.code);
 }

@@ -44,3 +44,8 @@ export function notFoundOf(error: unknown, uri: string): unknown {
   if (rejected.wireCode !== JSONRPC_ERROR_CODES.INVALID_PARAMS || (rejected.data as { uri?: unknown } | undefined)?.uri !== uri) return error;
   return new MCPError(MCP_CODES.NOT_FOUND, rejected.message, { wireCode: rejected.wireCode, data: rejected.data, cause: rejected });
 }
+
+/** Whether a call was refused because its HTTP headers disagree with its body (-32020, stateless era). */
+export function headerMismatch(error: unknown): boolean {
+  return (error as MCPError).wireCode === JSONRPC_ERROR_CODES.HEADER_MISMATCH;
+}

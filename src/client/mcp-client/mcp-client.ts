@@ -54,9 +54,10 @@ import type {
 import { inputResponders, type InputResponder } from "./server-requests.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, type StatelessCalls } from "../era/stateless-calls.js";
 import { connectEra, type EraConnectSources } from "../era/connect.js";
+import { ToolHeaders } from "../era/tool-headers.js";
 import { ToolOutputChecker } from "./tool-output.js";
 import { withFields } from "../../types/objects.js";
-import { cachedKinds, eraOf, LIST_KIND_NAMES, normaliseSampling, notFoundOf, notInitialized, rootsNotDeclared } from "./client-options.js";
+import { cachedKinds, eraOf, headerMismatch, LIST_KIND_NAMES, normaliseSampling, notFoundOf, notInitialized, rootsNotDeclared } from "./client-options.js";
 
 /** Server notifications that listeners hear as they are, by the event name they hear them under. */
 const FORWARDED_NOTIFICATIONS = /* @__PURE__ */ forwardedNotifications();
@@ -94,6 +95,7 @@ export class MCPClient {
   readonly #toolOutput: ToolOutputChecker;
   /** URL elicitations whose `notifications/elicitation/complete` is awaited; other ids are ignored, as the spec asks. */
   readonly #awaitedElicitations = new Set<string>();
+  readonly #toolHeaders = new ToolHeaders((name, reason) => this.#listeners.emit("toolDropped", { name, reason }));
   #listeners: EventBus<MCPClientEventMap>;
   #roots: RootsSource | undefined;
   #connectCalled = false;
@@ -183,6 +185,7 @@ export class MCPClient {
       probeTimeoutMs: this.#options.probeTimeoutMs,
       capabilitiesFor: (version) => this.#capabilitiesFor(version),
       responders: (declared) => this.#responders(declared),
+      toolHeaderParams: (tool) => this.#toolHeaders.lookup(tool),
     };
   }
 
@@ -234,7 +237,14 @@ export class MCPClient {
   /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken). */
   callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<CallToolResult> {
     // Its result is checked by the dispatcher (setResultCheck in the constructor): a call in flight holds no reaction of its own.
-    return this.#request<CallToolResult>(METHODS.toolsCall, args === undefined ? { name } : { name, arguments: args }, options);
+    const params = args === undefined ? { name } : { name, arguments: args };
+    const call = this.#request<CallToolResult>(METHODS.toolsCall, params, options);
+    // Stateless era: a server that finds the headers disagree with the body (-32020) may have changed the tool: list it again, and call once more.
+    return this.#calls ? call.catch((error: unknown) => (headerMismatch(error) ? this.#relistTools().then(() => this.#request<CallToolResult>(METHODS.toolsCall, params, options)) : Promise.reject(error))) : call;
+  }
+
+  async #relistTools(): Promise<void> {
+    await collect(this.#items("tools", undefined));
   }
 
   #checkedToolResult(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
@@ -364,8 +374,12 @@ export class MCPClient {
 
   async #listPage<K extends ListKind>(kind: K, cursor: string | undefined, options: CallOptions | undefined): Promise<PageOf<K>> {
     const page = await this.#request<PageOf<K>>(LIST_KINDS[kind].method, cursor === undefined ? undefined : { cursor }, options);
-    if (kind === "tools") this.#toolOutput.remember((page as ListToolsResult).tools);
-    return page;
+    if (kind !== "tools") return page;
+    const listed = page as ListToolsResult;
+    // Stateless era: a tool whose header annotations are invalid cannot be called over HTTP, and is left out.
+    const tools = this.#calls ? this.#toolHeaders.remember(listed.tools) : listed.tools;
+    this.#toolOutput.remember(tools);
+    return tools === listed.tools ? page : (withFields(listed, { tools }) as PageOf<K>);
   }
 
   #items<K extends ListKind>(kind: K, options: CallOptions | undefined): AsyncGenerator<ItemOf<K>, void, undefined> {

@@ -174,6 +174,8 @@ export interface MCPClientEventMap {
   promptsRefreshed: readonly Prompt[];
   /** The connection is gone; every listener is removed right after this one. */
   close: { readonly error?: MCPError };
+  /** Stateless era: a listed tool left out of the listing, because its `x-mcp-header` annotations are invalid (it could not be called over HTTP). */
+  toolDropped: { readonly name: string; readonly reason: string };
 }
 
 export type CompletionReference = CompleteRequestParams["ref"];

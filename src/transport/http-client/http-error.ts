@@ -40,6 +40,12 @@ export function isSessionExpired(error: unknown): boolean {
  */
 export async function httpError(response: FetchResponse, method: string, url: string): Promise<MCPError> {
   const { text: body } = await readText(response, ERROR_BODY_EXCERPT_BYTES);
+  return httpErrorOf(response, method, url, body);
+}
+
+/** `httpError` of a response whose body was read already (an excerpt of it is kept). */
+export function httpErrorOf(response: FetchResponse, method: string, url: string, text: string): MCPError {
+  const body = text.slice(0, ERROR_BODY_EXCERPT_BYTES);
   const challenge = response.headers.get("www-authenticate");
   const data: HttpErrorData = { status: response.status, statusText: response.statusText, method, url, body, ...(challenge === null ? {} : { wwwAuthenticate: challenge }) };
   const denied = response.status === 401 || response.status === 403;

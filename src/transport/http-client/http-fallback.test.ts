@@ -156,7 +156,7 @@ describe("FallbackHttpTransport", () => {
 describe("connectHttp", () => {
   it("connects an MCPClient over Streamable HTTP and returns that transport", async () => {
     const server = new FakeServer().on("POST", ({ body }) => jsonAnswer(initializeResult((body as { id: number }).id, "2025-06-18"), { "mcp-session-id": "s" }), accepted);
-    const client = new MCPClient({ name: "c", version: "1" }, { telemetry: null });
+    const client = new MCPClient({ name: "c", version: "1" }, { telemetry: null, era: "session" });
     const transport = await connectHttp(client, ENDPOINT, { fetchImpl: server.fetch, openGetStream: false });
     expect(transport).toBeInstanceOf(StreamableHttpTransport);
     expect(client.protocolVersion).toBe("2025-06-18");
@@ -173,7 +173,7 @@ describe("connectHttp", () => {
         return accepted();
       }, accepted)
       .on("GET", () => sseAnswer(live.stream));
-    const client = new MCPClient({ name: "c", version: "1" }, { telemetry: null });
+    const client = new MCPClient({ name: "c", version: "1" }, { telemetry: null, era: "session" });
     const transport = await connectHttp(client, ENDPOINT, { fetchImpl: server.fetch, connect: { timeoutMs: 2000 } });
     expect(transport).toBeInstanceOf(HttpSseTransport);
     expect(client.protocolVersion).toBe("2024-11-05");

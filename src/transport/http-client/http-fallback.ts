@@ -4,13 +4,14 @@ import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import type { Transport, TransportReceiver } from "../transport/transport.types.js";
 import { httpStatusOf } from "./http-error.js";
 import { HttpSseTransport, type HttpSseTransportOptions } from "./http-sse.js";
-import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "./streamable-http.js";
+import { StreamableHttpTransport, type StreamableHttpTransportOptions, type ToolHeaderParams } from "./streamable-http.js";
+import { initializeRequestId } from "./messages.js";
 
 /** The statuses to a Streamable HTTP initialize that mean "an older server": the spec's backwards-compatibility list. */
 export const FALLBACK_STATUSES: ReadonlySet<number> = new Set([400, 404, 405]);
 
 export interface FallbackHttpOptions extends StreamableHttpTransportOptions, HttpSseTransportOptions {
-  /** Try HTTP+SSE when the server refuses the first POST with 400, 404 or 405 (default true). */
+  /** Try HTTP+SSE when the server refuses `initialize` with 400, 404 or 405 (default true). */
   readonly fallback?: boolean;
   /** Where the HTTP+SSE stream is, when not at the same URL (the spec's default). */
   readonly sseUrl?: string | URL;
@@ -23,6 +24,8 @@ export interface FallbackHttpOptions extends StreamableHttpTransportOptions, Htt
  * was chosen carries the rest of the connection; `selected` tells which.
  */
 export class FallbackHttpTransport implements Transport {
+  /** As Streamable HTTP: a server that speaks the stateless era speaks Streamable HTTP. */
+  readonly carriesStatelessEra = true;
   readonly #url: string | URL;
   readonly #options: FallbackHttpOptions;
   readonly #streamable: StreamableHttpTransport;
@@ -54,6 +57,11 @@ export class FallbackHttpTransport implements Transport {
     this.#streamable.setProtocolVersion(version);
   }
 
+  /** Passed on to Streamable HTTP (the only one that carries the stateless era). */
+  setToolHeaderParams(lookup: ToolHeaderParams): void {
+    this.#streamable.setToolHeaderParams(lookup);
+  }
+
   async start(receiver: TransportReceiver): Promise<void> {
     if (this.#receiver) throw new MCPError(MCP_CODES.ALREADY_CONNECTED, "This HTTP transport is already started");
     this.#receiver = receiver;
@@ -62,6 +70,8 @@ export class FallbackHttpTransport implements Transport {
 
   async send(message: unknown): Promise<void> {
     if (this.#selected) return this.#selected.send(message);
+    // Only the answer to initialize decides: a stateless-era probe that a 2025 server refuses with 400 says nothing of HTTP+SSE.
+    if (!this.#probe && initializeRequestId(message) === undefined) return this.#sendBeforeChoosing(message);
     if (this.#probe) {
       await this.#probe.catch(() => undefined);
       return this.#current.send(message);
@@ -75,6 +85,11 @@ export class FallbackHttpTransport implements Transport {
     this.#closed = true;
     await this.#current.close();
     this.#reportClose(undefined);
+  }
+
+  /** A message before initialize (the stateless era's probe): over Streamable HTTP; an answer to it settles the choice. */
+  async #sendBeforeChoosing(message: unknown): Promise<void> {
+    await this.#streamable.send(message);
   }
 
   async #probeWith(message: unknown): Promise<void> {

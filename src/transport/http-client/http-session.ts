@@ -4,6 +4,7 @@ import { discardBody } from "./body.js";
 import { httpError } from "./http-error.js";
 import { fetchOf, fetchOrFail, headersFor, type HttpClientOptions, type FetchResponse } from "./http-options.js";
 import { signalFor, type RequestSignal } from "./request-cancel.js";
+import { withFields } from "../../types/objects.js";
 
 export const ACCEPT_BOTH = "application/json, text/event-stream";
 export const EVENT_STREAM = "text/event-stream";
@@ -14,6 +15,8 @@ export interface RequestPlan {
   readonly signal: RequestSignal;
   readonly body?: string;
   readonly lastEventId?: string | undefined;
+  /** A stateless-era POST's own headers (version, method, name, params), sent in place of the session's. */
+  readonly stateless?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -34,13 +37,17 @@ export class HttpSession {
 
   /** Sends one request; adopts the session id of the first answer that carries one. */
   async request(method: string, plan: RequestPlan): Promise<FetchResponse> {
-    const own = {
-      accept: plan.accept,
-      "content-type": plan.body === undefined ? undefined : "application/json",
-      "mcp-session-id": this.sessionId,
-      "mcp-protocol-version": this.protocolVersion,
-      "last-event-id": plan.lastEventId,
-    };
+    // A stateless-era POST belongs to no session, and names its version itself.
+    const own =
+      plan.stateless === undefined
+        ? {
+            accept: plan.accept,
+            "content-type": plan.body === undefined ? undefined : "application/json",
+            "mcp-session-id": this.sessionId,
+            "mcp-protocol-version": this.protocolVersion,
+            "last-event-id": plan.lastEventId,
+          }
+        : withFields({ accept: plan.accept, "content-type": "application/json" }, plan.stateless);
     const given = headersFor(this.#options.headers, own);
     // Awaited only when the caller's headers come from a function: a tick per request saved.
     const headers = given instanceof Promise ? await given : given;

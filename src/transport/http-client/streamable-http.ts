@@ -4,7 +4,11 @@ import type { Transport, TransportReceiver } from "../transport/transport.types.
 import type { JsonRpcId } from "../../types/types.js";
 import { discardBody, mediaTypeOf, readText } from "./body.js";
 import { followEventStream } from "./event-stream.js";
-import { httpError, httpStatusOf, isSessionExpired, sessionExpiredError } from "./http-error.js";
+import { httpError, httpErrorOf, httpStatusOf, isSessionExpired, sessionExpiredError } from "./http-error.js";
+import { isJsonObject } from "../../json-schema/json-values.js";
+import type { HeaderParam } from "../../protocol/header-params.js";
+import { statelessRequestHeaders } from "../../protocol/request-headers.js";
+import { requestedVersion } from "../../server/stateless/request-meta.js";
 import type { HttpClientOptions, FetchBody, FetchResponse } from "./http-options.js";
 import { ACCEPT_BOTH, EVENT_STREAM, HttpSession, unexpectedType, type RequestPlan } from "./http-session.js";
 import { cancelledRequestId, initializeRequestId, isInitializedNotification, parseFrame, requestIdsOf, serialise } from "./messages.js";
@@ -44,6 +48,8 @@ export const DEFAULT_CLOSE_TIMEOUT_MS = 5000;
  * `Last-Event-ID` (SEP-1699 polling included) and DELETE on close are handled here.
  */
 export class StreamableHttpTransport implements Transport {
+  /** A POST whose request names a stateless-era version in `_meta` follows that era's rules (see `send`). */
+  readonly carriesStatelessEra = true;
   readonly url: string;
   readonly #options: StreamableHttpTransportOptions;
   readonly #reconnection: ResolvedReconnection;
@@ -60,6 +66,7 @@ export class StreamableHttpTransport implements Transport {
   #initialize: KeptInitialize | undefined;
   #renewal: { readonly lost: string; readonly done: Promise<MCPError | undefined> } | undefined;
   #getStreamStarted = false;
+  #toolHeaderParams: ToolHeaderParams | undefined;
 
   constructor(url: string | URL, options: StreamableHttpTransportOptions = {}) {
     this.url = new URL(url).href;
@@ -89,13 +96,23 @@ export class StreamableHttpTransport implements Transport {
     this.#versionFromClient = true;
   }
 
+  /** Where a tools/call's `Mcp-Param-*` headers come from: the annotations of the tool as the client listed it. */
+  setToolHeaderParams(lookup: ToolHeaderParams): void {
+    this.#toolHeaderParams = lookup;
+  }
+
   async start(receiver: TransportReceiver): Promise<void> {
     if (this.#receiver) throw new MCPError(MCP_CODES.ALREADY_CONNECTED, "This Streamable HTTP transport is already started");
     if (this.#closed) throw closedError();
     this.#receiver = receiver;
   }
 
-  /** POSTs one message (or batch). For a request it settles once the answer was delivered or cannot come. */
+  /**
+   * POSTs one message (or batch). For a request it settles once the answer was delivered or cannot
+   * come. A message of the stateless era (its `_meta` names the version) goes without the session's
+   * headers and with its own (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), and
+   * a JSON-RPC error the server answers with a 4xx status reaches the caller as that error.
+   */
   async send(message: unknown): Promise<void> {
     if (this.#closed) throw closedError();
     const receiver = this.#receiver;
@@ -111,8 +128,9 @@ export class StreamableHttpTransport implements Transport {
     for (const id of exchange.ids) this.#requestStreams.set(id, stream);
     this.#posts.add(stream);
     try {
-      const response = await this.#exchange("POST", { accept: ACCEPT_BOTH, body, signal: stream });
-      await this.#answer(response, exchange, receiver, stream);
+      const stateless = statelessHeadersOf(message, this.#toolHeaderParams);
+      const response = await this.#exchange("POST", { accept: ACCEPT_BOTH, body, signal: stream, stateless });
+      await this.#answer(response, exchange, receiver, stream, stateless !== undefined);
     } catch (error) {
       // A request given up by a cancel needs nothing more; its caller has moved on.
       if (stream.aborted && !this.#closed) return;
@@ -132,8 +150,12 @@ export class StreamableHttpTransport implements Transport {
     this.#receiver?.onClose();
   }
 
-  async #answer(response: FetchResponse, exchange: PostExchange, receiver: TransportReceiver, signal: RequestCancel): Promise<void> {
-    if (!response.ok) throw await httpError(response, "POST", this.url);
+  async #answer(response: FetchResponse, exchange: PostExchange, receiver: TransportReceiver, signal: RequestCancel, stateless: boolean): Promise<void> {
+    if (!response.ok) {
+      // The stateless era answers a refused request with its JSON-RPC error and a 4xx status (401 and 403 are the authorization's).
+      if (stateless && exchange.ids.length > 0 && !DENIED.has(response.status) && mediaTypeOf(response) === "application/json") return this.#readRefusal(response, exchange, receiver);
+      throw await httpError(response, "POST", this.url);
+    }
     if (exchange.ids.length === 0 || response.status === 202) {
       discardBody(response);
       if (isInitializedNotification(exchange.message)) this.#startGetStream(receiver);
@@ -152,6 +174,16 @@ export class StreamableHttpTransport implements Transport {
     this.#deliver(text, exchange, receiver);
     const missing = exchange.missing();
     if (missing) throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `The server answered POST ${this.url} without a response to ${missing}`, { data: { body: text.slice(0, 2048) } });
+  }
+
+  /** A stateless-era refusal: its body, when it answers the request, is the answer; else the HTTP error. */
+  async #readRefusal(response: FetchResponse, exchange: PostExchange, receiver: TransportReceiver): Promise<void> {
+    const { text, complete } = await readText(response, this.#maxMessageBytes);
+    const frame = complete ? parseFrame(text) : undefined;
+    if (frame === undefined || "error" in frame || !answersRequest(frame.value, exchange.ids[0] as JsonRpcId)) {
+      throw httpErrorOf(response, "POST", this.url, text);
+    }
+    this.#deliver(text, exchange, receiver);
   }
 
   async #followPostStream(body: FetchBody, exchange: PostExchange, receiver: TransportReceiver, signal: RequestCancel): Promise<void> {
@@ -301,6 +333,28 @@ export class StreamableHttpTransport implements Transport {
   get #maxMessageBytes(): number {
     return this.#options.maxMessageBytes ?? DEFAULT_MAX_EVENT_BYTES;
   }
+}
+
+/** Statuses that refuse the caller, not the request: an authorization failure, whatever the body says. */
+const DENIED: ReadonlySet<number> = /* @__PURE__ */ new Set([401, 403]);
+
+/** Where a tools/call's `Mcp-Param-*` headers come from, by tool name. */
+export type ToolHeaderParams = (tool: string) => readonly HeaderParam[] | undefined;
+
+/** The headers of a stateless-era message (one request or notification whose `_meta` names a version), or undefined for any other. */
+function statelessHeadersOf(message: unknown, toolParams: ToolHeaderParams | undefined): Record<string, string> | undefined {
+  if (!isJsonObject(message) || typeof message["method"] !== "string") return undefined;
+  const params = isJsonObject(message["params"]) ? message["params"] : undefined;
+  const version = requestedVersion(params);
+  if (version === undefined) return undefined;
+  const method = message["method"];
+  const tool = method === "tools/call" ? params?.["name"] : undefined;
+  return statelessRequestHeaders(version, method, params, typeof tool === "string" ? toolParams?.(tool) : undefined);
+}
+
+/** Whether a received message is the response (result or error) to request `id`. */
+function answersRequest(message: unknown, id: JsonRpcId): boolean {
+  return isJsonObject(message) && message["id"] === id && ("error" in message || "result" in message);
 }
 
 function closedError(cause?: unknown): MCPError {

@@ -1,5 +1,6 @@
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import type { JsonRpcId } from "../../types/types.js";
+import type { HeaderParam } from "../../protocol/header-params.js";
 
 /** What a transport knows about where an incoming message came from (HTTP headers, auth). */
 export interface InboundContext {
@@ -43,4 +44,6 @@ export interface Transport {
    * follows the stateless era's. Without it, a client speaks the session era.
    */
   readonly carriesStatelessEra?: boolean;
+  /** Stateless era over HTTP: where a tools/call's `Mcp-Param-*` headers come from (the annotations of the tool as the client listed it). */
+  setToolHeaderParams?(lookup: (tool: string) => readonly HeaderParam[] | undefined): void;
 }
