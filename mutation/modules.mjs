@@ -2,7 +2,7 @@
 // together and whose score RELIABILITY.md reports. A module of a later issue joins by a line here.
 // `tests` names the vitest config whose tests may kill the module's mutants: the unit tests beside
 // the sources by default; MCPClient's behaviour is tested from e2e/ (in-process, against src/), so
-// its module adds those files.
+// its module, and the Streamable HTTP client's under it, add those files.
 const UNIT = "mutation/vitest.config.ts";
 
 export const MODULES = {
@@ -14,7 +14,8 @@ export const MODULES = {
   },
   "streamable-http-client": {
     mutate: ["src/transport/http-client/{streamable-http,post-exchange,http-session,event-stream,reconnection,session-renewal,request-cancel}.ts"],
-    tests: UNIT,
+    // Its stateless-era POSTs are driven by MCPClient from e2e/ (client-http-eras), as the client's module is.
+    tests: "mutation/vitest.client.config.ts",
   },
   "mcp-server": {
     mutate: [
@@ -32,11 +33,11 @@ export const MODULES = {
     tests: UNIT,
   },
   protocol: {
-    mutate: ["src/protocol/{downgrade,downgrade-items,downgrade-requests,revision-features,profiles,mcp-headers,header-params,header-encoding,bytes-text}.ts"],
+    mutate: ["src/protocol/{downgrade,downgrade-items,downgrade-requests,revision-features,profiles,mcp-headers,header-params,header-encoding,request-headers,bytes-text}.ts"],
     tests: UNIT,
   },
   "mcp-client": {
-    mutate: ["src/client/mcp-client/{mcp-client,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output}.ts", "src/client/era/{connect,stateless-calls,negotiation}.ts", "src/client/mcp-client/client-options.ts"],
+    mutate: ["src/client/mcp-client/{mcp-client,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output}.ts", "src/client/era/{connect,stateless-calls,negotiation,tool-headers}.ts", "src/client/mcp-client/client-options.ts"],
     tests: "mutation/vitest.client.config.ts",
   },
 };
