@@ -202,6 +202,10 @@ describe("StdioTransport: writing frames", () => {
 });
 
 describe("StdioTransport: lifecycle", () => {
+  it("says it carries the stateless era as well as the session era (a client may probe with server/discover)", () => {
+    expect(new StdioTransport({ readable: new ChunkSource(), writable: new RecordingWritable() }).carriesStatelessEra).toBe(true);
+  });
+
   it("refuses a second start and a start after close", async () => {
     const { transport } = await started();
     await expect(transport.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.ALREADY_CONNECTED, message: "This stdio transport is already started" });
