@@ -42,3 +42,16 @@ export function postText(agent, url, headers, body) {
     outgoing.end(body);
   });
 }
+
+/** A web-standard handler (ours or an SDK's) served by our Node entry's `serveHttp` on 127.0.0.1: its `/mcp` URL, and what closes both. */
+export async function servedHandler(handler) {
+  const { serveHttp } = await import("@suaveplan/mcp/node");
+  const served = await serveHttp(handler, { port: 0 });
+  return {
+    url: new URL("/mcp", served.url).href,
+    close: async () => {
+      await handler.close();
+      await served.close();
+    },
+  };
+}

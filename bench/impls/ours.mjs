@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { HttpSseTransport, InMemoryTransport, MCPClient, MCPServer, sseHttpHandler, StreamableHttpTransport, streamableHttpHandler } from "@suaveplan/mcp";
 import { nodeFetch, serveHttp, spawnStdioServer } from "@suaveplan/mcp/node";
+import { servedHandler } from "./http-util.mjs";
 import { cpuResult } from "./limit.mjs";
 
 /** The rows of the session era measure our client in it: where the transport carries both eras, "auto" would speak the stateless one. */
@@ -62,16 +63,8 @@ export async function oursHttp(mode, { platformFetch = false } = {}) {
 }
 
 /** Our server for the 2026-07-28 rows: `streamableHttpHandler(server)` served by `serveHttp`; the client is the scenario's. */
-export async function oursStatelessHttp() {
-  const handler = streamableHttpHandler(oursServer());
-  const served = await serveHttp(handler, { port: 0 });
-  return {
-    url: new URL("/mcp", served.url).href,
-    close: async () => {
-      await handler.close();
-      await served.close();
-    },
-  };
+export function oursStatelessHttp() {
+  return servedHandler(streamableHttpHandler(oursServer()));
 }
 
 /** Our server in-process behind JSON lines, as a stdio child would see them (for `profile.mjs`): `{ write, onLine, close }`. */

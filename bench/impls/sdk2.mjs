@@ -3,6 +3,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createMcpHandler, InMemoryTransport, McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { serveHttp } from "@suaveplan/mcp/node";
+import { servedHandler } from "./http-util.mjs";
 import { cpuResult } from "./limit.mjs";
 import { sdkConnection } from "./sdk-connection.mjs";
 import { serializing } from "./wire.mjs";
@@ -60,14 +61,6 @@ export async function sdk2Http(mode) {
  * It is a web-standard handler; the SDK's Node adapter (`toNodeHandler` of `@modelcontextprotocol/node`)
  * is not among our dependencies, so it is served through the same node:http bridge as the rows above.
  */
-export async function sdk2StatelessHttp() {
-  const handler = createMcpHandler(() => sdk2Server());
-  const served = await serveHttp(handler, { port: 0 });
-  return {
-    url: new URL("/mcp", served.url).href,
-    close: async () => {
-      await handler.close();
-      await served.close();
-    },
-  };
+export function sdk2StatelessHttp() {
+  return servedHandler(createMcpHandler(() => sdk2Server()));
 }

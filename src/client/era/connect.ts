@@ -49,38 +49,44 @@ export async function connectEra(sources: EraConnectSources, transport: Transpor
     throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, "This client was asked to speak only the stateless era, but this transport does not carry the stateless era (2026-07-28)");
   }
   if (sources.era !== "session" && transport.carriesStatelessEra) {
-    const discovered = await probe(sources, options);
-    if (discovered) {
+    const probed = await probe(sources, options);
+    if (probed) {
       transport.setToolHeaderParams?.((tool) => sources.toolHeaderParams(tool));
-      return statelessConnection(sources, discovered);
+      return statelessConnection(probed.discovered, probed.calls);
     }
   }
   return handshake(sources, transport, options);
 }
 
-/** `server/discover`: what the server said, or undefined when `"auto"` should fall back to the session era. */
-async function probe(sources: EraConnectSources, options: ConnectOptions): Promise<Discovered | undefined> {
+/**
+ * `server/discover`: what the server said, with the calls of the revision it answered in (they made
+ * the probe's own `_meta`), or undefined when `"auto"` should fall back to the session era.
+ */
+async function probe(sources: EraConnectSources, options: ConnectOptions): Promise<{ readonly discovered: Discovered; readonly calls: StatelessCalls } | undefined> {
   const { dispatcher, era } = sources;
   // A server of the session era may never answer a request before initialize: "auto" waits for it only so long.
   const probeOptions: ConnectOptions = era === "auto" ? { ...options, timeoutMs: Math.min(options.timeoutMs ?? Infinity, sources.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) } : options;
+  let calls: StatelessCalls | undefined;
   const send = (version: StatelessProtocolVersion) => {
     dispatcher.setProtocolVersion(version);
-    return dispatcher.request(METHODS.serverDiscover, statelessCalls(sources, version).params(undefined), probeOptions);
+    calls = statelessCalls(sources, version);
+    return dispatcher.request(METHODS.serverDiscover, calls.params(undefined), probeOptions);
   };
   try {
-    return await discover(send, sources.stateless);
+    const discovered = await discover(send, sources.stateless);
+    // The last discover sent is the one answered: its calls are in the revision discovered.
+    return { discovered, calls: calls as StatelessCalls };
   } catch (error) {
     if (era === "auto" && fallsBackToSession(error)) return undefined;
     throw error;
   }
 }
 
-function statelessConnection(sources: EraConnectSources, discovered: Discovered): EraConnection {
+function statelessConnection(discovered: Discovered, calls: StatelessCalls): EraConnection {
   const { version, result } = discovered;
   const meta: Record<string, unknown> | undefined = result["_meta"];
   // The spec puts the server's info in the result's _meta; some servers put it in the body, as initialize does.
   const serverInfo = (meta?.[META_KEYS.serverInfo] ?? (result as { serverInfo?: unknown }).serverInfo) as Implementation | undefined;
-  const calls = statelessCalls(sources, version);
   return {
     chosen: { era: "stateless", protocolVersion: version },
     server: { ...result, serverInfo, protocolVersion: version } as unknown as NegotiatedServer,

@@ -71,7 +71,8 @@ export class FallbackHttpTransport implements Transport {
   async send(message: unknown): Promise<void> {
     if (this.#selected) return this.#selected.send(message);
     // Only the answer to initialize decides: a stateless-era probe that a 2025 server refuses with 400 says nothing of HTTP+SSE.
-    if (!this.#probe && initializeRequestId(message) === undefined) return this.#sendBeforeChoosing(message);
+    // An answer to it settles the choice (see #forwardFrom).
+    if (!this.#probe && initializeRequestId(message) === undefined) return this.#streamable.send(message);
     if (this.#probe) {
       await this.#probe.catch(() => undefined);
       return this.#current.send(message);
@@ -85,11 +86,6 @@ export class FallbackHttpTransport implements Transport {
     this.#closed = true;
     await this.#current.close();
     this.#reportClose(undefined);
-  }
-
-  /** A message before initialize (the stateless era's probe): over Streamable HTTP; an answer to it settles the choice. */
-  async #sendBeforeChoosing(message: unknown): Promise<void> {
-    await this.#streamable.send(message);
   }
 
   async #probeWith(message: unknown): Promise<void> {
