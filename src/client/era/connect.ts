@@ -10,6 +10,10 @@ import type { ConnectOptions, ConnectResult, EraChoice } from "../mcp-client/mcp
 import { registerServerRequests, type InputResponder } from "../mcp-client/server-requests.js";
 import { discover, fallsBackToSession, type Discovered } from "./negotiation.js";
 import { StatelessCalls } from "./stateless-calls.js";
+import { SessionChanges, type ChangeSubscriptions } from "./changes.js";
+import { ListenSubscriptions } from "./listen.js";
+import type { CallOptions } from "../mcp-client/mcp-client.types.js";
+import type { JsonObject } from "../../types/types.js";
 
 /** How long `"auto"` waits for the answer to its probe when the client's options do not say. */
 const DEFAULT_PROBE_TIMEOUT_MS = 3000;
@@ -28,6 +32,14 @@ export interface EraConnectSources {
   toolHeaderParams(tool: string): readonly HeaderParam[] | undefined;
   capabilitiesFor(version: AnyProtocolVersion): ClientCapabilities;
   responders(declared: ClientCapabilities): ReadonlyMap<string, InputResponder>;
+  /** A request of the connected client (the session era's subscriptions are requests). */
+  request(method: string, params: JsonObject, options: CallOptions | undefined): Promise<unknown>;
+  /** Stateless era: a change notification the listen stream may have missed, delivered as if it came. */
+  deliver(method: string, params: JsonObject): void;
+  report(error: MCPError): void;
+  /** How long a listen stream's acknowledgement is awaited, and the first wait before a broken one is re-opened. */
+  readonly listenAckTimeoutMs: number;
+  readonly listenRetryDelayMs: number;
 }
 
 /** A connection's era: what the server said of itself, what this client declared, and (stateless era) how its calls are made. */
@@ -36,6 +48,7 @@ export interface EraConnection {
   readonly server: NegotiatedServer;
   readonly declared: ClientCapabilities;
   readonly calls: StatelessCalls | undefined;
+  readonly changes: ChangeSubscriptions;
 }
 
 /**
@@ -52,7 +65,7 @@ export async function connectEra(sources: EraConnectSources, transport: Transpor
     const probed = await probe(sources, options);
     if (probed) {
       transport.setToolHeaderParams?.((tool) => sources.toolHeaderParams(tool));
-      return statelessConnection(probed.discovered, probed.calls);
+      return statelessConnection(sources, probed.discovered, probed.calls);
     }
   }
   return handshake(sources, transport, options);
@@ -82,7 +95,7 @@ async function probe(sources: EraConnectSources, options: ConnectOptions): Promi
   }
 }
 
-function statelessConnection(discovered: Discovered, calls: StatelessCalls): EraConnection {
+function statelessConnection(sources: EraConnectSources, discovered: Discovered, calls: StatelessCalls): EraConnection {
   const { version, result } = discovered;
   const meta: Record<string, unknown> | undefined = result["_meta"];
   // The spec puts the server's info in the result's _meta; some servers put it in the body, as initialize does.
@@ -92,7 +105,22 @@ function statelessConnection(discovered: Discovered, calls: StatelessCalls): Era
     server: { ...result, serverInfo, protocolVersion: version } as unknown as NegotiatedServer,
     declared: calls.capabilities,
     calls,
+    changes: listen(sources, calls),
   };
+}
+
+/** The stateless era's change notifications, on `subscriptions/listen` streams of this dispatcher. */
+function listen(sources: EraConnectSources, calls: StatelessCalls): ListenSubscriptions {
+  const { dispatcher } = sources;
+  const subscriptions = new ListenSubscriptions({
+    send: (params, options) => dispatcher.request(METHODS.subscriptionsListen, calls.params(params), options),
+    deliver: (method, params) => sources.deliver(method, params),
+    report: (error) => sources.report(error),
+    ackTimeoutMs: sources.listenAckTimeoutMs,
+    retryDelayMs: sources.listenRetryDelayMs,
+  });
+  dispatcher.setNotificationHandler(NOTIFICATIONS.subscriptionsAcknowledged, (params) => subscriptions.acknowledged(params));
+  return subscriptions;
 }
 
 async function handshake(sources: EraConnectSources, transport: Transport, options: ConnectOptions): Promise<EraConnection> {
@@ -104,7 +132,8 @@ async function handshake(sources: EraConnectSources, transport: Transport, optio
   dispatcher.setProtocolVersion(server.protocolVersion);
   transport.setProtocolVersion?.(server.protocolVersion);
   await dispatcher.notify(NOTIFICATIONS.initialized);
-  return { chosen: { era: "session", protocolVersion: server.protocolVersion }, server, declared, calls: undefined };
+  const changes = new SessionChanges((method, params, callOptions) => sources.request(method, params, callOptions));
+  return { chosen: { era: "session", protocolVersion: server.protocolVersion }, server, declared, calls: undefined, changes };
 }
 
 function statelessCalls(sources: EraConnectSources, version: StatelessProtocolVersion): StatelessCalls {

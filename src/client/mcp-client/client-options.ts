@@ -3,7 +3,8 @@ import { isStatelessProtocolVersion, type AnyProtocolVersion } from "../../const
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import { LIST_KINDS, type ListKind } from "./lists.js";
-import type { EraChoice, ListCacheOptions, MCPClientOptions, SamplingOptions } from "./mcp-client.types.js";
+import type { EraChoice, ListCacheOptions, MCPClientEventMap, MCPClientOptions, SamplingOptions } from "./mcp-client.types.js";
+import type { ListKind as ChangeList } from "../../stores/change-feed.js";
 
 export const LIST_KIND_NAMES = /* @__PURE__ */ Object.keys(LIST_KINDS) as ListKind[];
 
@@ -48,4 +49,20 @@ export function notFoundOf(error: unknown, uri: string): unknown {
 /** Whether a call was refused because its HTTP headers disagree with its body (-32020, stateless era). */
 export function headerMismatch(error: unknown): boolean {
   return (error as MCPError).wireCode === JSONRPC_ERROR_CODES.HEADER_MISMATCH;
+}
+
+/** The events that tell of a list's change, by the list whose changes a listener of them wants to hear of. */
+export const CHANGE_EVENTS: Readonly<Partial<Record<keyof MCPClientEventMap, ChangeList>>> = {
+  toolsListChanged: "tools",
+  toolsRefreshed: "tools",
+  promptsListChanged: "prompts",
+  promptsRefreshed: "prompts",
+  resourcesListChanged: "resources",
+  resourcesRefreshed: "resources",
+  resourceTemplatesRefreshed: "resources",
+};
+
+/** The lists a client watches from the start: those it keeps in its cache. */
+export function watchedLists(cached: ReadonlySet<ListKind>): Set<ChangeList> {
+  return new Set([...cached].map((kind) => (kind === "resourceTemplates" ? "resources" : kind)));
 }

@@ -123,3 +123,21 @@ async function firstListedTool(client: MCPClient): Promise<object> {
   const [tool] = await client.listAllTools();
   return tool as object;
 }
+
+describe("MCPClient before its connect settles", () => {
+  it("hears a change the server tells of during the handshake, before the era's subscriptions exist", async () => {
+    const server = await rawServer();
+    const heard: unknown[] = [];
+    server.dispatcher.removeRequestHandler("initialize");
+    server.dispatcher.setRequestHandler("initialize", async () => {
+      await server.dispatcher.notify("notifications/tools/list_changed", {});
+      return { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: { name: "raw", version: "0.0.1" } };
+    });
+    const client = new MCPClient(CLIENT_INFO, { telemetry: null, era: "session" });
+    client.on("toolsListChanged", (params) => heard.push(params));
+    await client.connect(server.clientEnd);
+    await until(() => heard.length === 1);
+    expect(heard).toEqual([{}]);
+    await client.close();
+  });
+});

@@ -57,7 +57,13 @@ import { connectEra, type EraConnectSources } from "../era/connect.js";
 import { ToolHeaders } from "../era/tool-headers.js";
 import { ToolOutputChecker } from "./tool-output.js";
 import { withFields } from "../../types/objects.js";
-import { cachedKinds, eraOf, headerMismatch, LIST_KIND_NAMES, normaliseSampling, notFoundOf, notInitialized, rootsNotDeclared } from "./client-options.js";
+import type { ChangeSubscriptions } from "../era/changes.js";
+import type { ListKind as ChangeList } from "../../stores/change-feed.js";
+import { CHANGE_EVENTS, cachedKinds, eraOf, headerMismatch, LIST_KIND_NAMES, normaliseSampling, notFoundOf, notInitialized, rootsNotDeclared, watchedLists } from "./client-options.js";
+
+/** How long a `subscriptions/listen` stream's acknowledgement is awaited when the client's options give no timeout. */
+const DEFAULT_LISTEN_ACK_TIMEOUT_MS = 60_000;
+const DEFAULT_LISTEN_RETRY_DELAY_MS = 1000;
 
 /** Server notifications that listeners hear as they are, by the event name they hear them under. */
 const FORWARDED_NOTIFICATIONS = /* @__PURE__ */ forwardedNotifications();
@@ -104,6 +110,10 @@ export class MCPClient {
   #server: NegotiatedServer | undefined;
   /** Set when the stateless era was chosen: how its requests are made. */
   #calls: StatelessCalls | undefined;
+  /** Set once connected: how this client hears of the server's changes. */
+  #changes: ChangeSubscriptions | undefined;
+  /** The lists whose changes a listener or the cache wants to hear of. */
+  readonly #watched: Set<ChangeList>;
   #ready = false;
 
   constructor(clientInfo: Implementation, options: MCPClientOptions = {}) {
@@ -139,6 +149,7 @@ export class MCPClient {
       prompts: new ListCache(() => collect(this.prompts())),
     };
     this.#cachedKinds = cachedKinds(options.cache);
+    this.#watched = watchedLists(this.#cachedKinds);
     this.#toolOutput = new ToolOutputChecker(() => this.#caches.tools.get());
     // Either side may ping, whatever was declared.
     // Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {}, the same empty result
@@ -166,7 +177,9 @@ export class MCPClient {
       this.#declared = connection.declared;
       this.#server = connection.server;
       this.#calls = connection.calls;
+      this.#changes = connection.changes;
       this.#ready = true;
+      for (const list of this.#watched) connection.changes.watch(list);
       return connection.chosen;
     } catch (error) {
       await this.#dispatcher.close();
@@ -186,6 +199,11 @@ export class MCPClient {
       capabilitiesFor: (version) => this.#capabilitiesFor(version),
       responders: (declared) => this.#responders(declared),
       toolHeaderParams: (tool) => this.#toolHeaders.lookup(tool),
+      request: (method, params, options) => this.#request(method, params, options),
+      deliver: (method, params) => this.#changed(method, params),
+      report: (error) => this.#report(error),
+      listenAckTimeoutMs: this.#options.timeoutMs ?? DEFAULT_LISTEN_ACK_TIMEOUT_MS,
+      listenRetryDelayMs: this.#options.listenRetryDelayMs ?? DEFAULT_LISTEN_RETRY_DELAY_MS,
     };
   }
 
@@ -263,12 +281,19 @@ export class MCPClient {
     return this.#calls ? read.catch((error: unknown) => Promise.reject(notFoundOf(error, uri))) : read;
   }
 
+  /**
+   * Hears `resourceUpdated` for `uri`: `resources/subscribe` in the session era, the stream of
+   * `subscriptions/listen` in the stateless era (resolves once the server acknowledged it).
+   */
   async subscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    await this.#request(METHODS.resourcesSubscribe, { uri }, options);
+    // Not connected (yet, or any more): #request rejects as any call would.
+    if (!this.connected) await this.#request(METHODS.resourcesSubscribe, { uri }, options);
+    else await (this.#changes as ChangeSubscriptions).subscribe(uri, options);
   }
 
   async unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    await this.#request(METHODS.resourcesUnsubscribe, { uri }, options);
+    if (!this.connected) await this.#request(METHODS.resourcesUnsubscribe, { uri }, options);
+    else await (this.#changes as ChangeSubscriptions).unsubscribe(uri, options);
   }
 
   getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: CallOptions): Promise<GetPromptResult> {
@@ -358,6 +383,11 @@ export class MCPClient {
 
   /** Calls `listener` on each `event` until the returned function is called or the connection closes. */
   on<E extends keyof MCPClientEventMap>(event: E, listener: (payload: MCPClientEventMap[E]) => void): () => void {
+    const list = CHANGE_EVENTS[event];
+    if (list !== undefined && !this.#watched.has(list)) {
+      this.#watched.add(list);
+      this.#changes?.watch(list);
+    }
     return this.#listeners.on(event, listener);
   }
 
@@ -420,10 +450,11 @@ export class MCPClient {
   }
 
   #forwardNotifications(): void {
-    for (const [method, event] of Object.entries(FORWARDED_NOTIFICATIONS)) {
+    for (const method of Object.keys(FORWARDED_NOTIFICATIONS)) {
       this.#dispatcher.setNotificationHandler(method, (params) => {
-        this.#listChanged(method);
-        this.#listeners.emit(event, params as never);
+        // Stateless era: a change counts only on the listen stream this client keeps open.
+        if (this.#changes?.accepts(method, params) === false) return;
+        this.#changed(method, params);
       });
     }
   }
@@ -438,6 +469,12 @@ export class MCPClient {
     };
     // The schema covers revisions whose codec lacks the notification.
     this.#dispatcher.setNotificationHandler(NOTIFICATIONS.elicitationComplete, completed, layer.ElicitationCompleteNotificationParamsSchema);
+  }
+
+  /** A server notification heard: the lists it says changed are forgotten (the cached ones re-listed), and listeners told. */
+  #changed(method: string, params: unknown): void {
+    this.#listChanged(method);
+    this.#listeners.emit(FORWARDED_NOTIFICATIONS[method as keyof typeof FORWARDED_NOTIFICATIONS], params as never);
   }
 
   /** Forgets the lists `method` says changed, and re-lists the cached ones. */
@@ -461,6 +498,7 @@ export class MCPClient {
     for (const kind of LIST_KIND_NAMES) this.#caches[kind].invalidate();
     this.#toolOutput.forget();
     this.#awaitedElicitations.clear();
+    this.#changes?.close();
     const listeners = this.#listeners;
     this.#listeners = this.#newListeners();
     listeners.emit("close", error ? { error } : {});

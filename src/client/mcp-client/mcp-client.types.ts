@@ -26,7 +26,7 @@ import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
 
 /** Per-call options: cancellation, timeouts, progress, and extra `_meta` for the request. */
-export interface CallOptions extends Omit<RequestOptions, "relatedRequestId"> {
+export interface CallOptions extends Omit<RequestOptions, "relatedRequestId" | "onId"> {
   /** Merged into the request's `params._meta`. */
   readonly meta?: JsonObject;
   /**
@@ -135,6 +135,11 @@ export interface MCPClientOptions extends TimeoutOptions {
   readonly maxInputRounds?: number;
   /** How long `"auto"` waits for the answer to its `server/discover` probe before falling back (default 3000 ms). */
   readonly probeTimeoutMs?: number;
+  /**
+   * Stateless era: the first wait before a `subscriptions/listen` stream that broke or that the
+   * server ended is re-opened (default 1000 ms; doubled after each failure in a row, up to 30 s).
+   */
+  readonly listenRetryDelayMs?: number;
   readonly capabilities?: ExtraClientCapabilities;
   /** Answers `sampling/createMessage`; declares `sampling`. */
   readonly sampling?: SamplingHandler | SamplingOptions;

@@ -65,6 +65,30 @@ describe("the pending requests' timer", () => {
     await client.close();
   });
 
+  it("arms no timer and holds nothing for a request without a deadline (timeoutMs: Infinity), and still times out the others", async () => {
+    const spy = vi.spyOn(globalThis, "setTimeout");
+    const { client, server } = await connectedPair({ timeoutMs: TIMEOUT_MS });
+    const waiting: Array<(result: object) => void> = [];
+    server.setRequestHandler("test/wait", () => new Promise((resolve) => waiting.push(resolve)));
+    const ids: unknown[] = [];
+    const forever = client.request("test/wait", {}, { timeoutMs: Number.POSITIVE_INFINITY, onId: (id) => ids.push(id) });
+    await vi.waitFor(() => expect(waiting).toHaveLength(1));
+    expect(ids).toEqual([1]);
+    expect(spy.mock.calls.filter((call) => call[1] === Number.POSITIVE_INFINITY || (typeof call[1] === "number" && call[1] >= TIMEOUT_MS))).toEqual([]);
+    // A request with a deadline next to it arms the timer, which lets go once only the endless one is left.
+    const timer = watchTimeoutTimer();
+    const bounded = client.request("test/wait", {}, { onId: (id) => ids.push(id) });
+    await vi.waitFor(() => expect(waiting).toHaveLength(2));
+    expect(ids).toEqual([1, 2]);
+    expect(timer.holds()).toBe(true);
+    waiting[1]?.({});
+    await bounded;
+    expect(timer.holds()).toBe(false);
+    waiting[0]?.({ done: true });
+    await expect(forever).resolves.toEqual({ done: true });
+    await client.close();
+  });
+
   it("is cleared once nothing is pending where the platform's timers are numbers", async () => {
     const real = new Map<number, ReturnType<typeof setTimeout>>();
     const armedIds: number[] = [];

@@ -186,6 +186,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(new MCPError(MCP_CODES.REQUEST_CANCELLED, `Request ${method} was cancelled before it was sent`, { cause: signal.reason }));
     const id = this.#nextId++;
+    options.onId?.(id);
     let wireParams = options.onProgress ? withProgressToken(params, id) : params;
     const record = this.#telemetry?.outgoingRequest({ side: this.side, method, id, params: wireParams, sessionId: transport.sessionId, protocolVersion: this.#protocolVersion });
     if (record) wireParams = record.params;

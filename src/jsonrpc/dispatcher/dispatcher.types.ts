@@ -12,7 +12,7 @@ import type { JsonObject, JsonRpcId, ProgressToken, Side } from "../../types/typ
 export type ParamsSchema = $ZodType | WireSchema;
 
 export interface TimeoutOptions {
-  /** Milliseconds without a response (or progress, see below) before the request fails with `MCP.TIMEOUT`. */
+  /** Milliseconds without a response (or progress, see below) before the request fails with `MCP.TIMEOUT`; `Infinity`: never. */
   readonly timeoutMs?: number | undefined;
   /** A progress notification restarts the timeout (default true). */
   readonly resetTimeoutOnProgress?: boolean | undefined;
@@ -51,6 +51,8 @@ export interface RequestOptions extends TimeoutOptions {
   readonly onProgress?: (update: ProgressUpdate) => void;
   /** The incoming request this one is made on behalf of (routes it on HTTP). */
   readonly relatedRequestId?: JsonRpcId;
+  /** Told the request's JSON-RPC id before it is sent (a `subscriptions/listen` is named by it). */
+  readonly onId?: (id: JsonRpcId) => void;
 }
 
 /** What the peer's end of this connection is, for handlers. */

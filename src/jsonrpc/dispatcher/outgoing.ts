@@ -64,6 +64,8 @@ export class OutgoingRequests {
   /** Whether the timer keeps the process alive. Only a timer that was let go is held again: a numeric timer (browsers, Deno) has no `ref`. */
   // Stryker disable next-line BooleanLiteral: the flag is first read after the first request scheduled the timer, which sets it
   #timerHeld = false;
+  /** How many pending requests have no deadline (they never hold the process: a listen stream may stay open for as long as the connection). */
+  #endless = 0;
 
   constructor(
     private readonly defaults: Timeouts,
@@ -88,6 +90,7 @@ export class OutgoingRequests {
       if (this.#pending === NO_PENDING) this.#pending = new Map();
       this.#pending.set(id, pending);
       this.#arm(pending);
+      if (pending.deadline === Number.POSITIVE_INFINITY) this.#endless++;
       const signal = options.signal;
       if (signal) {
         const abortListener = (): void => this.#abandon(pending, this.#cancelled(signal.reason), describeThrown(signal.reason));
@@ -151,7 +154,8 @@ export class OutgoingRequests {
     // Whole milliseconds: a small integer is stored in the request itself, a fraction would take a heap number.
     pending.deadline = Math.ceil(now + Math.max(0, delay));
     if (pending.deadline < this.#timerAt) this.#schedule(pending.deadline, now);
-    else if (!this.#timerHeld) this.#hold();
+    // A request without a deadline (timeoutMs: Infinity, e.g. a subscriptions/listen stream) neither arms nor holds the timer.
+    else if (!this.#timerHeld && pending.deadline !== Number.POSITIVE_INFINITY) this.#hold();
   }
 
   /** A timer kept armed while nothing was pending holds the process again. */
@@ -224,7 +228,8 @@ export class OutgoingRequests {
 
   #finish(pending: PendingRequest, outcome: RequestOutcome, error?: MCPError): void {
     this.#pending.delete(pending.id);
-    if (this.#pending.size === 0 && this.#timer !== undefined) this.#release();
+    if (pending.deadline === Number.POSITIVE_INFINITY) this.#endless--;
+    else if (this.#pending.size === this.#endless && this.#timer !== undefined) this.#release();
     const { abortListener, record } = pending.rare;
     // A listener was added only to the call's signal.
     if (abortListener) (pending.options.signal as AbortSignal).removeEventListener("abort", abortListener);

@@ -28,7 +28,7 @@ import type { MCPServerOptions, NegotiatedClient, SessionHandle } from "./mcp-se
 import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
 import { authorize, checkedParams, type FeatureHandler, type ServerHost } from "./server-host.js";
 
-export type ClientCallOptions = Omit<RequestOptions, "relatedRequestId">;
+export type ClientCallOptions = Omit<RequestOptions, "relatedRequestId" | "onId">;
 
 /** A method a session answers from its own state; `beforeInitialize` ones are served before the handshake too. */
 interface SessionMethod {

@@ -172,6 +172,20 @@ describe("StreamableHttpTransport: cancelling a request", () => {
     await transport.send(notification("notifications/cancelled", { requestId: 1 }));
   });
 
+  it("cancels a stateless-era request by closing its stream alone: no notifications/cancelled is POSTed", async () => {
+    const open = liveStream();
+    const server = new FakeServer().on("POST", () => sseAnswer(open.stream));
+    const { transport, messages } = await started(server);
+    const meta = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } };
+    const sent = transport.send({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, ...meta } });
+    open.push(sseEvent({ data: notification("notifications/subscriptions/acknowledged", { notifications: {} }) }));
+    await vi.waitFor(() => expect(messages).toHaveLength(1));
+    await transport.send(notification("notifications/cancelled", { requestId: 1, reason: "narrowed" }));
+    await expect(sent).resolves.toBeUndefined();
+    expect(open.cancelled).toBe(true);
+    expect(server.sent("POST")).toHaveLength(1);
+  });
+
   it("gives up a request whose POST has not been answered yet", async () => {
     let release!: (response: Response) => void;
     const server = new FakeServer().on("POST", () => new Promise<Response>((resolve) => (release = resolve)), accepted);

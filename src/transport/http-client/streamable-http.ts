@@ -56,6 +56,8 @@ export class StreamableHttpTransport implements Transport {
   readonly #closing = new AbortController();
   /** The streams of requests still open, by request id: a cancel closes its stream. */
   readonly #requestStreams = new Map<JsonRpcId, RequestCancel>();
+  /** The streams of stateless-era requests: cancelling one of them is closing it. */
+  readonly #statelessStreams = new WeakSet<RequestCancel>();
   /** One cancel per POST under way, aborted on close (no AbortSignal.any per POST: it is slow and lingers). */
   readonly #posts = new Set<RequestCancel>();
   #receiver: TransportReceiver | undefined;
@@ -119,8 +121,12 @@ export class StreamableHttpTransport implements Transport {
     if (!receiver) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: call start() first");
     const body = serialise(message);
     const cancelled = cancelledRequestId(message);
-    // Stryker disable next-line ConditionalExpression: no request stream is kept under undefined (request ids never are), so get(undefined) finds none
-    if (cancelled !== undefined) this.#requestStreams.get(cancelled)?.abort();
+    if (cancelled !== undefined) {
+      const stream = this.#requestStreams.get(cancelled);
+      stream?.abort();
+      // The stateless era cancels by closing the request's stream: there is nothing to POST.
+      if (stream !== undefined && this.#statelessStreams.has(stream)) return;
+    }
     const initializeId = initializeRequestId(message);
     if (initializeId !== undefined) this.#initialize = { body, id: initializeId };
     const exchange = new PostExchange(message, requestIdsOf(message));
@@ -129,6 +135,7 @@ export class StreamableHttpTransport implements Transport {
     this.#posts.add(stream);
     try {
       const stateless = statelessHeadersOf(message, this.#toolHeaderParams);
+      if (stateless !== undefined) this.#statelessStreams.add(stream);
       const response = await this.#exchange("POST", { accept: ACCEPT_BOTH, body, signal: stream, stateless });
       await this.#answer(response, exchange, receiver, stream, stateless !== undefined);
     } catch (error) {
