@@ -2,7 +2,6 @@
 // reference server (@modelcontextprotocol/server-everything), and the official SDK's stdio client ↔
 // our example server.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,33 +10,9 @@ import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/type
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCPClient, MCP_CODES } from "../src/index.js";
 import { spawnStdioServer, type ChildProcessTransport } from "../src/node/index.js";
+import { EVERYTHING_DOCS, EVERYTHING_TOOLS, everythingDocs, everythingServer } from "./support/everything.js";
 
 const exampleServer = fileURLToPath(new URL("../examples/weather-server.mjs", import.meta.url));
-const everythingServer = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js");
-const everythingDocs = join(dirname(everythingServer), "docs");
-
-/** What server-everything 2026.8.31 offers a client that declares sampling and roots: its own tools, then the ones that depend on the client. */
-const EVERYTHING_TOOLS = [
-  "echo",
-  "get-annotated-message",
-  "get-env",
-  "get-resource-links",
-  "get-resource-reference",
-  "get-structured-content",
-  "get-sum",
-  "get-tiny-image",
-  "gzip-file-as-resource",
-  "toggle-simulated-logging",
-  "toggle-subscriber-updates",
-  "trigger-long-running-operation",
-  "get-roots-list",
-  "trigger-sampling-request",
-  "simulate-research-query",
-];
-
-/** Its docs folder, each file a resource. */
-const EVERYTHING_DOCS = ["architecture.md", "extension.md", "features.md", "how-it-works.md", "instructions.md", "startup.md", "structure.md"];
-
 /** The messages of its simulated logging, one per level (over stdio there is no session id to append). */
 const SIMULATED_LOGS = [
   { level: "debug", data: "Debug-level message" },

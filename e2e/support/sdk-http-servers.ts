@@ -1,6 +1,7 @@
 // The official SDK's HTTP server transports on a real Node HTTP server bound to 127.0.0.1, serving
 // an McpServer with tools (progress, cancellation, server-to-client requests), a subscribable
-// resource and a prompt. For the interop tests of the HTTP client transports.
+// resource and a prompt (or the McpServers of a factory given). For the interop tests of the HTTP
+// client transports.
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -33,6 +34,9 @@ function progressOf(extra: { _meta?: { progressToken?: string | number | undefin
   const progressToken = extra["_meta"]?.progressToken;
   return progressToken === undefined ? undefined : { method: "notifications/progress" as const, params: { progressToken, progress, total } };
 }
+
+/** Makes the McpServer of one session; it is closed with the server (`probe.servers`). */
+export type SdkServerFactory = (probe: ServerProbe) => McpServer;
 
 /** An McpServer with everything the interop tests drive. */
 export function featureServer(probe: ServerProbe): McpServer {
@@ -129,7 +133,7 @@ export interface StreamableServerOptions {
 }
 
 /** The SDK's StreamableHTTPServerTransport, stateful: one transport and McpServer per session, at /mcp. */
-export async function startStreamableServer(options: StreamableServerOptions = {}): Promise<RunningServer> {
+export async function startStreamableServer(options: StreamableServerOptions = {}, factory: SdkServerFactory = featureServer): Promise<RunningServer> {
   const probe = newProbe();
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   return listen(
@@ -149,7 +153,7 @@ export async function startStreamableServer(options: StreamableServerOptions = {
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
-      await featureServer(probe).connect(transport);
+      await factory(probe).connect(transport);
       await transport.handleRequest(request, response);
     },
     "/mcp",
@@ -159,7 +163,7 @@ export async function startStreamableServer(options: StreamableServerOptions = {
 }
 
 /** The SDK's legacy SSEServerTransport: GET /sse opens a session, POST /messages?sessionId= carries messages; POST /sse is refused with 405. */
-export async function startSseServer(): Promise<RunningServer> {
+export async function startSseServer(factory: SdkServerFactory = featureServer): Promise<RunningServer> {
   const probe = newProbe();
   const sessions = new Map<string, SSEServerTransport>();
   return listen(
@@ -169,7 +173,7 @@ export async function startSseServer(): Promise<RunningServer> {
         const transport = new SSEServerTransport("/messages", response);
         sessions.set(transport.sessionId, transport);
         transport.onclose = () => void sessions.delete(transport.sessionId);
-        await featureServer(probe).connect(transport);
+        await factory(probe).connect(transport);
         return;
       }
       if (url.pathname === "/messages" && request.method === "POST") {
