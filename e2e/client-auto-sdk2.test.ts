@@ -109,7 +109,7 @@ describe("our client told to speak the session era ↔ the SDK 2.x server", () =
     const { client: overStdio } = surfaceClient({ era: "session" });
     const transport = await spawnNodeChild([serverScript, "--modern-only"], defer);
     defer(() => overStdio.close());
-    await expect(overStdio.connect(transport)).rejects.toMatchObject({ wireCode: -32022, message: "Unsupported protocol version: 2025-11-25", data: { supported: ["2026-07-28"] } });
+    await expect(overStdio.connect(transport)).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH, wireCode: -32022, message: "Unsupported protocol version: 2025-11-25", data: { supported: ["2026-07-28"] } });
     expect([overHttp.connected, overStdio.connected]).toEqual([false, false]);
   });
 

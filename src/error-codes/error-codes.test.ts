@@ -22,6 +22,7 @@ describe("MCP_CODES", () => {
     expect(mcpCodeOfWire(-32600)).toBe(MCP_CODES.PROTOCOL_INVALID);
     expect(mcpCodeOfWire(-32601)).toBe(MCP_CODES.METHOD_NOT_FOUND);
     expect(mcpCodeOfWire(-32602)).toBe(MCP_CODES.INVALID_PARAMS);
+    expect(mcpCodeOfWire(JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION)).toBe(MCP_CODES.PROTOCOL_VERSION_MISMATCH);
     expect(mcpCodeOfWire(-32603)).toBe(MCP_CODES.INTERNAL_ERROR);
     expect(mcpCodeOfWire(-32001)).toBe(MCP_CODES.UNAUTHORIZED);
     expect(mcpCodeOfWire(-32002)).toBe(MCP_CODES.NOT_FOUND);
