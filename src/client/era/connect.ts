@@ -14,6 +14,7 @@ import { SessionChanges, type ChangeSubscriptions } from "./changes.js";
 import { ListenSubscriptions } from "./listen.js";
 import type { CallOptions } from "../mcp-client/mcp-client.types.js";
 import type { JsonObject } from "../../types/types.js";
+import type { ClientResponses } from "../mcp-client/response-cache.js";
 
 /** How long `"auto"` waits for the answer to its probe when the client's options do not say. */
 const DEFAULT_PROBE_TIMEOUT_MS = 3000;
@@ -40,6 +41,8 @@ export interface EraConnectSources {
   /** How long a listen stream's acknowledgement is awaited, and the first wait before a broken one is re-opened. */
   readonly listenAckTimeoutMs: number;
   readonly listenRetryDelayMs: number;
+  /** Where the stateless era keeps the results its server allows to be cached. */
+  readonly responses: ClientResponses | undefined;
 }
 
 /** A connection's era: what the server said of itself, what this client declared, and (stateless era) how its calls are made. */
@@ -144,6 +147,7 @@ function statelessCalls(sources: EraConnectSources, version: StatelessProtocolVe
     clientInfo: sources.clientInfo,
     maxInputRounds: sources.maxInputRounds,
     responders: sources.responders(declared),
+    responses: sources.responses,
     send: (method, params, options) => sources.dispatcher.request(method, params, options),
   });
 }

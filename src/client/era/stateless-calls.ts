@@ -6,6 +6,7 @@ import type { JsonObject } from "../../types/types.js";
 import { withFields } from "../../types/objects.js";
 import type { CallOptions, InputRequired } from "../mcp-client/mcp-client.types.js";
 import type { InputResponder } from "../mcp-client/server-requests.js";
+import type { ClientResponses } from "../mcp-client/response-cache.js";
 
 /** How many rounds of input one call may take when the client's options do not say. */
 export const DEFAULT_MAX_INPUT_ROUNDS = 10;
@@ -17,6 +18,8 @@ export interface StatelessCallSources {
   readonly clientInfo: Implementation;
   readonly maxInputRounds: number;
   readonly responders: ReadonlyMap<string, InputResponder>;
+  /** Where results the server allows to be cached are kept (none when undefined). */
+  readonly responses: ClientResponses | undefined;
   /** One JSON-RPC request (a new id each time). */
   readonly send: (method: string, params: JsonObject, options: CallOptions | undefined) => Promise<unknown>;
 }
@@ -52,10 +55,28 @@ export class StatelessCalls {
     return withFields(params, { _meta: callerMeta === undefined ? this.#meta : withFields(callerMeta, this.#meta) });
   }
 
-  /** One call, with as many rounds of input as it takes (at most `maxInputRounds`). */
+  /**
+   * One call, with as many rounds of input as it takes (at most `maxInputRounds`); a result the
+   * server said stays fresh is served from the cache (unless the call asks for a `fresh` one), and
+   * one that took no round of input is kept there. A call with `_meta` of its own is never cached.
+   */
   async call(method: string, params: JsonObject | undefined, options: CallOptions | undefined): Promise<unknown> {
+    const responses = this.sources.responses;
+    const key = options?.meta === undefined ? responses?.keyOf(method, params) : undefined;
+    if (key !== undefined && options?.fresh !== true) {
+      const cached = (responses as ClientResponses).get(key);
+      if (cached !== undefined) return cached;
+    }
     const first = this.params(params, options?.meta);
-    let result = await this.sources.send(method, first, options);
+    const result = await this.sources.send(method, first, options);
+    if (isInputRequired(result)) return this.#rounds(method, first, result, options);
+    if (key !== undefined) (responses as ClientResponses).keep(key, result);
+    return result;
+  }
+
+  /** The rounds of input a call's first answer asked for, until one answers it. */
+  async #rounds(method: string, first: JsonObject, asked: InputRequired, options: CallOptions | undefined): Promise<unknown> {
+    let result: unknown = asked;
     for (let round = 1; isInputRequired(result); round++) {
       if (round > this.sources.maxInputRounds) {
         throw new MCPError(MCP_CODES.INPUT_ROUNDS_EXCEEDED, `${method} asked for input more than ${this.sources.maxInputRounds} times (maxInputRounds)`, { data: result });

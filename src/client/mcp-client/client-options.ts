@@ -1,9 +1,14 @@
 // What MCPClient makes of its options, and the errors it builds: here, so the class holds only its behaviour.
-import { isStatelessProtocolVersion, type AnyProtocolVersion } from "../../constants/index.js";
+import { isStatelessProtocolVersion, NOTIFICATIONS, type AnyProtocolVersion } from "../../constants/index.js";
+import { ClientResponses, ResponseCache } from "./response-cache.js";
+import { deriveCapabilities } from "./capabilities.js";
+import { inputResponders } from "./server-requests.js";
+import type { EraConnectSources } from "../era/connect.js";
+import type { Root } from "../../schemas/schemas.js";
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import { LIST_KINDS, type ListKind } from "./lists.js";
-import type { EraChoice, ListCacheOptions, MCPClientEventMap, MCPClientOptions, SamplingOptions } from "./mcp-client.types.js";
+import type { EraChoice, ListCacheOptions, MCPClientEventMap, MCPClientOptions, RootsSource, SamplingOptions } from "./mcp-client.types.js";
 import type { ListKind as ChangeList } from "../../stores/change-feed.js";
 
 export const LIST_KIND_NAMES = /* @__PURE__ */ Object.keys(LIST_KINDS) as ListKind[];
@@ -65,4 +70,52 @@ export const CHANGE_EVENTS: Readonly<Partial<Record<keyof MCPClientEventMap, Cha
 /** The lists a client watches from the start: those it keeps in its cache. */
 export function watchedLists(cached: ReadonlySet<ListKind>): Set<ChangeList> {
   return new Set([...cached].map((kind) => (kind === "resourceTemplates" ? "resources" : kind)));
+}
+
+/** How long a `subscriptions/listen` stream's acknowledgement is awaited when the client's options give no timeout. */
+export const DEFAULT_LISTEN_ACK_TIMEOUT_MS = 60_000;
+export const DEFAULT_LISTEN_RETRY_DELAY_MS = 1000;
+
+/** Server notifications that listeners hear as they are, by the event name they hear them under. */
+export const FORWARDED_NOTIFICATIONS = /* @__PURE__ */ forwardedNotifications();
+
+// Built by a pure call: bundlers keep a top-level object's reads of NOTIFICATIONS in apps that never use it.
+function forwardedNotifications() {
+  return {
+    [NOTIFICATIONS.message]: "log",
+    [NOTIFICATIONS.resourcesUpdated]: "resourceUpdated",
+    [NOTIFICATIONS.progress]: "progress",
+    [NOTIFICATIONS.toolsListChanged]: "toolsListChanged",
+    [NOTIFICATIONS.resourcesListChanged]: "resourcesListChanged",
+    [NOTIFICATIONS.promptsListChanged]: "promptsListChanged",
+  } as const satisfies Record<string, keyof MCPClientEventMap>;
+}
+
+/** The response cache a client's option asks for: its own by default, none for `false`, or a share of one. */
+export function responsesOf(option: MCPClientOptions["responseCache"]): ClientResponses | undefined {
+  if (option === false) return undefined;
+  return new ClientResponses(option === undefined || option === true ? { cache: new ResponseCache(), server: "", principal: "" } : option);
+}
+
+/** What a client answers its server with: the capabilities its handlers declare in a revision, and the responders of what it declared. */
+export function clientHandlers(
+  options: MCPClientOptions,
+  roots: () => RootsSource | undefined,
+  onUrlElicitationAccepted: (elicitationId: string) => void,
+): Pick<EraConnectSources, "capabilitiesFor" | "responders"> {
+  const sampling = normaliseSampling(options.sampling);
+  return {
+    capabilitiesFor: (version) => deriveCapabilities(version, { extra: options.capabilities, roots: roots() !== undefined, sampling, elicitation: options.elicitation }),
+    responders: (declared) =>
+      inputResponders({
+        declared,
+        listRoots: async () => {
+          const source = roots();
+          return typeof source === "function" ? source() : (source as readonly Root[]);
+        },
+        sampling,
+        elicitation: options.elicitation,
+        onUrlElicitationAccepted,
+      }),
+  };
 }

@@ -1,86 +1,26 @@
-import {
-  ALL_PROTOCOL_VERSIONS,
-  isProtocolVersion,
-  isStatelessProtocolVersion,
-  LATEST_PROTOCOL_VERSION,
-  METHODS,
-  NOTIFICATIONS,
-  STATELESS_PROTOCOL_VERSIONS,
-  type AnyProtocolVersion,
-  type ProtocolVersion,
-  type StatelessProtocolVersion,
-} from "../../constants/index.js";
+import { ALL_PROTOCOL_VERSIONS, isProtocolVersion, isStatelessProtocolVersion, LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, STATELESS_PROTOCOL_VERSIONS, type AnyProtocolVersion, type ProtocolVersion, type StatelessProtocolVersion } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import { EventBus } from "../../events/events.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import { loadWire } from "../../schemas/wire-loader.js";
-import type {
-  CallToolResult,
-  ClientCapabilities,
-  CompleteResult,
-  ElicitationCompleteNotificationParams,
-  GetPromptResult,
-  Implementation,
-  ListToolsResult,
-  LoggingLevel,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  Root,
-  ServerCapabilities,
-  Tool,
-} from "../../schemas/schemas.js";
+import type { CallToolResult, ClientCapabilities, CompleteResult, ElicitationCompleteNotificationParams, GetPromptResult, Implementation, ListToolsResult, LoggingLevel, ReadResourceResult, Root, ServerCapabilities } from "../../schemas/schemas.js";
 import type { Transport } from "../../transport/transport/transport.types.js";
 import type { JsonObject } from "../../types/types.js";
-import { deriveCapabilities } from "./capabilities.js";
 import { urlElicitationsRequired } from "./elicitation.js";
 import type { NegotiatedServer } from "./handshake.js";
-import { ListCache } from "./list-cache.js";
-import { collect, DEFAULT_MAX_LIST_PAGES, LIST_KINDS, paginate, type ItemOf, type ListKind, type PageOf } from "./lists.js";
-import type {
-  CallOptions,
-  CompletionArgument,
-  CompletionContext,
-  CompletionReference,
-  ConnectOptions,
-  ConnectResult,
-  EraChoice,
-  MCPClientEventMap,
-  MCPClientOptions,
-  RootsSource,
-} from "./mcp-client.types.js";
-import { inputResponders, type InputResponder } from "./server-requests.js";
+import { collect, LIST_KINDS, type ListKind, type PageOf } from "./lists.js";
+import type { CallOptions, CompletionArgument, CompletionContext, CompletionReference, ConnectOptions, ConnectResult, EraChoice, MCPClientEventMap, MCPClientOptions, RootsSource } from "./mcp-client.types.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, type StatelessCalls } from "../era/stateless-calls.js";
 import { connectEra, type EraConnectSources } from "../era/connect.js";
 import { ToolHeaders } from "../era/tool-headers.js";
 import { ToolOutputChecker } from "./tool-output.js";
+import { ListingClient } from "./listing-client.js";
+import type { ClientResponses } from "./response-cache.js";
 import { withFields } from "../../types/objects.js";
 import type { ChangeSubscriptions } from "../era/changes.js";
 import type { ListKind as ChangeList } from "../../stores/change-feed.js";
-import { CHANGE_EVENTS, cachedKinds, eraOf, headerMismatch, LIST_KIND_NAMES, normaliseSampling, notFoundOf, notInitialized, rootsNotDeclared, watchedLists } from "./client-options.js";
-
-/** How long a `subscriptions/listen` stream's acknowledgement is awaited when the client's options give no timeout. */
-const DEFAULT_LISTEN_ACK_TIMEOUT_MS = 60_000;
-const DEFAULT_LISTEN_RETRY_DELAY_MS = 1000;
-
-/** Server notifications that listeners hear as they are, by the event name they hear them under. */
-const FORWARDED_NOTIFICATIONS = /* @__PURE__ */ forwardedNotifications();
-
-// Built by a pure call: bundlers keep a top-level object's reads of NOTIFICATIONS in apps that never use it.
-function forwardedNotifications() {
-  return {
-    [NOTIFICATIONS.message]: "log",
-    [NOTIFICATIONS.resourcesUpdated]: "resourceUpdated",
-    [NOTIFICATIONS.progress]: "progress",
-    [NOTIFICATIONS.toolsListChanged]: "toolsListChanged",
-    [NOTIFICATIONS.resourcesListChanged]: "resourcesListChanged",
-    [NOTIFICATIONS.promptsListChanged]: "promptsListChanged",
-  } as const satisfies Record<string, keyof MCPClientEventMap>;
-}
-
-type ListCaches = { readonly [K in ListKind]: ListCache<ItemOf<K>> };
+import { CHANGE_EVENTS, DEFAULT_LISTEN_ACK_TIMEOUT_MS, DEFAULT_LISTEN_RETRY_DELAY_MS, eraOf, FORWARDED_NOTIFICATIONS, clientHandlers, headerMismatch, notFoundOf, notInitialized, responsesOf, rootsNotDeclared, watchedLists } from "./client-options.js";
 
 /**
  * An MCP client: connects to one server over a transport, negotiates a revision, and offers every
@@ -88,7 +28,7 @@ type ListCaches = { readonly [K in ListKind]: ListCache<ItemOf<K>> };
  * the handlers it was given. Built on a `JsonRpcDispatcher`, which owns ids, timeouts, cancellation,
  * progress and validation of what arrives.
  */
-export class MCPClient {
+export class MCPClient extends ListingClient {
   readonly #clientInfo: Implementation;
   readonly #options: MCPClientOptions;
   /** The era asked for, with the revision of each era this client would speak. */
@@ -96,8 +36,6 @@ export class MCPClient {
   readonly #offered: ProtocolVersion;
   readonly #stateless: StatelessProtocolVersion;
   readonly #dispatcher: JsonRpcDispatcher<AnyProtocolVersion>;
-  readonly #caches: ListCaches;
-  readonly #cachedKinds: ReadonlySet<ListKind>;
   readonly #toolOutput: ToolOutputChecker;
   /** URL elicitations whose `notifications/elicitation/complete` is awaited; other ids are ignored, as the spec asks. */
   readonly #awaitedElicitations = new Set<string>();
@@ -112,11 +50,14 @@ export class MCPClient {
   #calls: StatelessCalls | undefined;
   /** Set once connected: how this client hears of the server's changes. */
   #changes: ChangeSubscriptions | undefined;
+  /** Where results the server allows to be cached are kept (option `responseCache`). */
+  readonly #responses: ClientResponses | undefined;
   /** The lists whose changes a listener or the cache wants to hear of. */
   readonly #watched: Set<ChangeList>;
   #ready = false;
 
   constructor(clientInfo: Implementation, options: MCPClientOptions = {}) {
+    super(options);
     const pinned = options.protocolVersion;
     if (pinned !== undefined && !isProtocolVersion(pinned) && !isStatelessProtocolVersion(pinned)) {
       throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `protocolVersion "${String(pinned)}" is not one this client speaks (${ALL_PROTOCOL_VERSIONS.join(", ")})`);
@@ -142,15 +83,9 @@ export class MCPClient {
       (result, name) => this.#checkedToolResult(name as string, result as CallToolResult),
       (params) => params?.["name"],
     );
-    this.#caches = {
-      tools: new ListCache(() => collect(this.tools())),
-      resources: new ListCache(() => collect(this.resources())),
-      resourceTemplates: new ListCache(() => collect(this.resourceTemplates())),
-      prompts: new ListCache(() => collect(this.prompts())),
-    };
-    this.#cachedKinds = cachedKinds(options.cache);
-    this.#watched = watchedLists(this.#cachedKinds);
-    this.#toolOutput = new ToolOutputChecker(() => this.#caches.tools.get());
+    this.#watched = watchedLists(this.cachedKinds);
+    this.#responses = responsesOf(options.responseCache);
+    this.#toolOutput = new ToolOutputChecker(() => this.listedTools());
     // Either side may ping, whatever was declared.
     // Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {}, the same empty result
     this.#dispatcher.setRequestHandler(METHODS.ping, () => ({}));
@@ -196,14 +131,14 @@ export class MCPClient {
       clientInfo: this.#clientInfo,
       maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
       probeTimeoutMs: this.#options.probeTimeoutMs,
-      capabilitiesFor: (version) => this.#capabilitiesFor(version),
-      responders: (declared) => this.#responders(declared),
+      ...clientHandlers(this.#options, () => this.#roots, (elicitationId) => this.#awaitedElicitations.add(elicitationId)),
       toolHeaderParams: (tool) => this.#toolHeaders.lookup(tool),
       request: (method, params, options) => this.#request(method, params, options),
       deliver: (method, params) => this.#changed(method, params),
       report: (error) => this.#report(error),
       listenAckTimeoutMs: this.#options.timeoutMs ?? DEFAULT_LISTEN_ACK_TIMEOUT_MS,
       listenRetryDelayMs: this.#options.listenRetryDelayMs ?? DEFAULT_LISTEN_RETRY_DELAY_MS,
+      responses: this.#responses,
     };
   }
 
@@ -247,9 +182,15 @@ export class MCPClient {
 
   // ---- Server methods ----
 
-  /** `ping`; in the stateless era, which has none, a `server/discover` round trip. */
+  /** `ping`; in the stateless era, which has none, a `server/discover` round trip (never served from the cache). */
   async ping(options?: CallOptions): Promise<void> {
-    await this.#request(this.#calls ? METHODS.serverDiscover : METHODS.ping, undefined, options);
+    await this.#request(this.#calls ? METHODS.serverDiscover : METHODS.ping, undefined, withFields(options, { fresh: true }));
+  }
+
+  /** Forgets what this client cached of its server: kept lists (option `cache`) and results kept by their `ttlMs`. */
+  clearCache(): void {
+    this.forgetLists();
+    this.#responses?.clear();
   }
 
   /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken). */
@@ -262,7 +203,7 @@ export class MCPClient {
   }
 
   async #relistTools(): Promise<void> {
-    await collect(this.#items("tools", undefined));
+    await collect(this.items("tools", undefined));
   }
 
   #checkedToolResult(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
@@ -310,56 +251,6 @@ export class MCPClient {
     else await this.#request(METHODS.loggingSetLevel, { level }, options);
   }
 
-  // ---- Lists: one page, every item (async iteration), all items at once ----
-
-  listTools(cursor?: string, options?: CallOptions): Promise<PageOf<"tools">> {
-    return this.#listPage("tools", cursor, options);
-  }
-
-  tools(options?: CallOptions): AsyncGenerator<Tool, void, undefined> {
-    return this.#items("tools", options);
-  }
-
-  listAllTools(options?: CallOptions): Promise<Tool[]> {
-    return this.#listAll("tools", options);
-  }
-
-  listResources(cursor?: string, options?: CallOptions): Promise<PageOf<"resources">> {
-    return this.#listPage("resources", cursor, options);
-  }
-
-  resources(options?: CallOptions): AsyncGenerator<Resource, void, undefined> {
-    return this.#items("resources", options);
-  }
-
-  listAllResources(options?: CallOptions): Promise<Resource[]> {
-    return this.#listAll("resources", options);
-  }
-
-  listResourceTemplates(cursor?: string, options?: CallOptions): Promise<PageOf<"resourceTemplates">> {
-    return this.#listPage("resourceTemplates", cursor, options);
-  }
-
-  resourceTemplates(options?: CallOptions): AsyncGenerator<ResourceTemplate, void, undefined> {
-    return this.#items("resourceTemplates", options);
-  }
-
-  listAllResourceTemplates(options?: CallOptions): Promise<ResourceTemplate[]> {
-    return this.#listAll("resourceTemplates", options);
-  }
-
-  listPrompts(cursor?: string, options?: CallOptions): Promise<PageOf<"prompts">> {
-    return this.#listPage("prompts", cursor, options);
-  }
-
-  prompts(options?: CallOptions): AsyncGenerator<Prompt, void, undefined> {
-    return this.#items("prompts", options);
-  }
-
-  listAllPrompts(options?: CallOptions): Promise<Prompt[]> {
-    return this.#listAll("prompts", options);
-  }
-
   // ---- Roots ----
 
   /** Replaces the roots; once connected, tells the server with `notifications/roots/list_changed`. */
@@ -402,7 +293,7 @@ export class MCPClient {
     return this.#dispatcher.request(method, withFields(params, { _meta: meta }), requestOptions) as Promise<T>;
   }
 
-  async #listPage<K extends ListKind>(kind: K, cursor: string | undefined, options: CallOptions | undefined): Promise<PageOf<K>> {
+  protected async listPage<K extends ListKind>(kind: K, cursor: string | undefined, options: CallOptions | undefined): Promise<PageOf<K>> {
     const page = await this.#request<PageOf<K>>(LIST_KINDS[kind].method, cursor === undefined ? undefined : { cursor }, options);
     if (kind !== "tools") return page;
     const listed = page as ListToolsResult;
@@ -410,43 +301,6 @@ export class MCPClient {
     const tools = this.#calls ? this.#toolHeaders.remember(listed.tools) : listed.tools;
     this.#toolOutput.remember(tools);
     return tools === listed.tools ? page : (withFields(listed, { tools }) as PageOf<K>);
-  }
-
-  #items<K extends ListKind>(kind: K, options: CallOptions | undefined): AsyncGenerator<ItemOf<K>, void, undefined> {
-    const maxPages = this.#options.maxListPages ?? DEFAULT_MAX_LIST_PAGES;
-    return paginate(kind, (cursor) => this.#listPage(kind, cursor, options), maxPages);
-  }
-
-  async #listAll<K extends ListKind>(kind: K, options: CallOptions | undefined): Promise<ItemOf<K>[]> {
-    if (!this.#cachedKinds.has(kind)) return collect(this.#items(kind, options));
-    const items: ItemOf<K>[] = await this.#caches[kind].get();
-    return items.slice();
-  }
-
-  /** The capabilities this client declares when speaking `version`, from the handlers it was given. */
-  #capabilitiesFor(version: AnyProtocolVersion): ClientCapabilities {
-    return deriveCapabilities(version, {
-      extra: this.#options.capabilities,
-      roots: this.#roots !== undefined,
-      sampling: normaliseSampling(this.#options.sampling),
-      elicitation: this.#options.elicitation,
-    });
-  }
-
-  /** What answers the server's requests for input, honouring `declared`. */
-  #responders(declared: ClientCapabilities): ReadonlyMap<string, InputResponder> {
-    return inputResponders({
-      declared,
-      listRoots: () => this.#listRoots(),
-      sampling: normaliseSampling(this.#options.sampling),
-      elicitation: this.#options.elicitation,
-      onUrlElicitationAccepted: (elicitationId) => this.#awaitedElicitations.add(elicitationId),
-    });
-  }
-
-  async #listRoots(): Promise<readonly Root[]> {
-    const roots = this.#roots;
-    return typeof roots === "function" ? roots() : (roots as readonly Root[]);
   }
 
   #forwardNotifications(): void {
@@ -473,29 +327,22 @@ export class MCPClient {
 
   /** A server notification heard: the lists it says changed are forgotten (the cached ones re-listed), and listeners told. */
   #changed(method: string, params: unknown): void {
-    this.#listChanged(method);
+    this.#responses?.changed(method, params);
+    if (method === NOTIFICATIONS.toolsListChanged) this.#toolOutput.forget();
+    this.listsChanged(method);
     this.#listeners.emit(FORWARDED_NOTIFICATIONS[method as keyof typeof FORWARDED_NOTIFICATIONS], params as never);
   }
 
-  /** Forgets the lists `method` says changed, and re-lists the cached ones. */
-  #listChanged(method: string): void {
-    for (const kind of LIST_KIND_NAMES) {
-      if (LIST_KINDS[kind].changedBy !== method) continue;
-      this.#caches[kind].invalidate();
-      if (kind === "tools") this.#toolOutput.forget();
-      if (this.#cachedKinds.has(kind)) this.#refresh(kind);
-    }
+  protected refreshed(kind: ListKind, items: readonly unknown[]): void {
+    this.#listeners.emit(`${kind}Refreshed`, items as never);
   }
 
-  #refresh(kind: ListKind): void {
-    this.#caches[kind].get().then(
-      (items) => this.#listeners.emit(`${kind}Refreshed`, items as never),
-      (error: unknown) => this.#report(toMCPError(error)),
-    );
+  protected reportError(error: MCPError): void {
+    this.#report(error);
   }
 
   #teardown(error: MCPError | undefined): void {
-    for (const kind of LIST_KIND_NAMES) this.#caches[kind].invalidate();
+    this.forgetLists();
     this.#toolOutput.forget();
     this.#awaitedElicitations.clear();
     this.#changes?.close();

@@ -24,6 +24,7 @@ import type {
 } from "../../schemas/schemas.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
+import type { ResponseCacheOptions } from "./response-cache.js";
 
 /** Per-call options: cancellation, timeouts, progress, and extra `_meta` for the request. */
 export interface CallOptions extends Omit<RequestOptions, "relatedRequestId" | "onId"> {
@@ -35,6 +36,8 @@ export interface CallOptions extends Omit<RequestOptions, "relatedRequestId" | "
    * roots handlers answer them.
    */
   readonly onInputRequired?: (round: InputRound) => JsonObject | Promise<JsonObject>;
+  /** Asks the server even when a cached result is still fresh (the answer is cached as usual). */
+  readonly fresh?: boolean;
 }
 
 /** A round of input a stateless-era call is asked for: what the server asks, by its keys, and the round's number (from 1). */
@@ -147,6 +150,13 @@ export interface MCPClientOptions extends TimeoutOptions {
   readonly elicitation?: ElicitationOptions;
   /** Answers `roots/list`; declares `roots: { listChanged: true }`. */
   readonly roots?: RootsSource;
+  /**
+   * Keeps the results the server says stay fresh for a while (`ttlMs`, with `cacheScope`; 2026-07-28):
+   * discover, list pages and resource reads. Default `true` (a cache of this client's own); `false`
+   * keeps none; a shared `ResponseCache` with the server's and the principal's names serves several
+   * clients (public results shared, private ones only with the same principal).
+   */
+  readonly responseCache?: boolean | ResponseCacheOptions;
   /** Keep listed tools/resources/prompts and re-list on `list_changed` (`true`: all of them). */
   readonly cache?: boolean | ListCacheOptions;
   /** Pages a list may take before the client gives up on a server that never stops (default 1000). */
