@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The fixture client for the client scenarios of @modelcontextprotocol/conformance 0.1.16.
+// The fixture client for the client scenarios of @modelcontextprotocol/conformance: those of 0.1.16
+// (here) and those of 0.2.0-alpha.12 at revision 2026-07-28 (client-2026.mjs, with the helpers both use).
 //
 //   node conformance/client.mjs <server-url>          (MCP_CONFORMANCE_SCENARIO names the scenario)
 //   npm run --silent conformance:client -- <server-url>
@@ -7,30 +8,10 @@
 // The suite starts a mock server per scenario, runs this with the mock's URL as the last argument
 // and judges what the mock saw. Exit status: 0 when the scenario's steps ran, 1 when one failed,
 // 2 for a scenario this client does not play (the auth/* scenarios are a later issue).
-import { MCPClient, StreamableHttpTransport } from "@suaveplan/mcp";
+import { log, scenarios2026, session, textOf } from "./client-2026.mjs";
 
-const CLIENT_INFO = { name: "suaveplan-conformance-client", version: "1.0.0" };
 /** The suite kills a client after 30 s (its --timeout); give up a little earlier, with a message. */
 const DEADLINE_MS = Number(process.env.CONFORMANCE_CLIENT_DEADLINE_MS ?? 25_000);
-
-const log = (...parts) => console.error("[conformance-client]", ...parts);
-
-/** Connects, runs `steps(client)`, always closes. */
-async function session(url, options, steps) {
-  const client = new MCPClient(CLIENT_INFO, { onError: (error) => log("onError:", error.code ?? "", error.message), ...options });
-  // Problems that fail no call (the GET stream giving up, a refused DELETE) are only logged.
-  const transport = new StreamableHttpTransport(new URL(url), { onError: (error) => log("transport onError:", error.code ?? "", error.message) });
-  await client.connect(transport);
-  log(`connected: ${client.serverInfo?.name} ${client.serverInfo?.version}, protocol ${client.protocolVersion}`);
-  try {
-    await steps(client);
-  } finally {
-    await client.close();
-    log("closed");
-  }
-}
-
-const textOf = (result) => result.content?.filter((block) => block.type === "text").map((block) => block.text).join("\n");
 
 const scenarios = {
   // The mock checks initialize's protocolVersion and clientInfo; it also answers tools/list.
@@ -40,7 +21,8 @@ const scenarios = {
       log(`tools/list: ${tools.length} tool(s)`);
     }),
 
-  // A stateless mock with one tool, add_numbers(a, b); it records a check when the tool is called.
+  // One tool, add_numbers(a, b); the mock records a check when it is called. 0.1.16: an SDK server
+  // (session era); 2026-07-28: a stateless mock that also checks every message against the draft schema.
   tools_call: (url) =>
     session(url, {}, async (client) => {
       const { tools } = await client.listTools();
@@ -79,6 +61,8 @@ const scenarios = {
       const result = await client.callTool("test_reconnection", {});
       log(`test_reconnection: ${textOf(result)}`);
     }),
+
+  ...scenarios2026,
 };
 
 async function main() {

@@ -13,33 +13,12 @@
 // INFO never fail. Exit status 1 when a scored or pending scenario failed.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { countChecks, requirementsOf } from "./requirements-2026.mjs";
 
 const [dir, requirementsFile] = process.argv.slice(2);
 if (!dir || !requirementsFile) {
   console.error("usage: node conformance/summarize-2026.mjs <results-dir> <requirements.yaml>");
   process.exit(2);
-}
-
-/**
- * The server scenarios of a requirement file: `server:` items are scored; `not_scored:` entries with
- * `leg: server` carry their reason. Reads only the shape that file has (top-level keys, `- ` items,
- * `key: value` lines), not YAML at large.
- */
-function serverRequirements(source) {
-  const scored = [];
-  const notScored = [];
-  let section;
-  let entry;
-  for (const line of source.split("\n")) {
-    if (/^\S/.test(line) && !line.startsWith("#")) section = line.replace(/:.*$/, "");
-    const item = /^ {2}- (?:scenario: )?(\S+)\s*$/.exec(line);
-    if (section === "server" && item) scored.push(item[1]);
-    if (section !== "not_scored") continue;
-    if (item) notScored.push((entry = { scenario: item[1] }));
-    const field = /^ {4}(leg|reason): (\S+)\s*$/.exec(line);
-    if (field && entry) entry[field[1]] = field[2];
-  }
-  return { scored, notScored: notScored.filter((e) => e.leg === "server") };
 }
 
 /** scenario → { checks, order } for every `server-<scenario>-<timestamp>` folder (checks undefined when it holds no checks.json). */
@@ -57,18 +36,13 @@ function resultsOf(root) {
   return found;
 }
 
-const count = (checks = []) => {
-  const of = (status) => checks.filter((check) => check.status === status).length;
-  return { passed: of("SUCCESS"), failed: of("FAILURE"), warnings: of("WARNING") };
-};
-
 /** Prints one group; returns its scenario and check counts. */
 function report(title, names, results, { details }) {
   console.log(`-- ${title}`);
   const totals = { scenarios: names.length, scenariosPassed: 0, passed: 0, failed: 0, warnings: 0 };
   for (const name of names) {
     const result = results.get(name);
-    const counts = count(result?.checks);
+    const counts = countChecks(result?.checks);
     for (const key of ["passed", "failed", "warnings"]) totals[key] += counts[key];
     const ok = result?.checks !== undefined && counts.failed === 0;
     if (ok) totals.scenariosPassed++;
@@ -89,7 +63,7 @@ const line = (label, t) => {
   return `${label}: ${scenarios}; checks: ${t.passed} SUCCESS, ${t.failed} FAILURE, ${t.warnings} WARNING`;
 };
 
-const { scored, notScored } = serverRequirements(readFileSync(requirementsFile, "utf8"));
+const { scored, notScored } = requirementsOf(requirementsFile, "server");
 const results = resultsOf(dir);
 const pending = notScored.filter((e) => e.reason === "pending").map((e) => e.scenario);
 const reported = notScored.filter((e) => e.reason !== "pending").map((e) => e.scenario);

@@ -110,6 +110,7 @@ describe("MCPClient over Streamable HTTP finds the era", () => {
 const discovered = (id: number) => ({ jsonrpc: "2.0", id, result: { supportedVersions: ["2026-07-28"], capabilities: { tools: {} } } });
 const idOf = (body: unknown) => (body as { id: number }).id;
 const refusal = (body: string) => () => new Response(body, { status: 400, headers: { "content-type": "application/json" } });
+const withSessionId = (message: unknown, sessionId: string) => jsonAnswer(message, { "mcp-session-id": sessionId });
 
 describe("MCPClient on the stateless era's HTTP wire", () => {
 
@@ -117,6 +118,32 @@ describe("MCPClient on the stateless era's HTTP wire", () => {
     const server = new FakeServer().on("POST", () => new Response("no", { status: 401, headers: { "www-authenticate": 'Bearer realm="mcp"' } }));
     await expect(client().connect(new StreamableHttpTransport("http://127.0.0.1:1/mcp", { fetchImpl: server.fetch }))).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED });
     expect(server.sent("POST")).toHaveLength(1);
+  });
+
+  it("opens no session on a stateless-era answer that carries an id: no later POST sends it, close sends no DELETE", async () => {
+    const server = new FakeServer().on(
+      "POST",
+      ({ body }) => withSessionId(discovered(idOf(body)), "stateless-1"),
+      ({ body }) => withSessionId({ jsonrpc: "2.0", id: idOf(body), result: { tools: [] } }, "stateless-1"),
+    );
+    const ours = client();
+    const transport = new StreamableHttpTransport("http://127.0.0.1:1/mcp", { fetchImpl: server.fetch });
+    await ours.connect(transport);
+    await ours.listAllTools();
+    await ours.close();
+    expect(transport.sessionId).toBeUndefined();
+    expect(server.sent("POST").map((post) => post.headers["mcp-session-id"])).toEqual([undefined, undefined]);
+    expect(server.sent("DELETE")).toEqual([]);
+  });
+
+  it("keeps the session id initialize assigns when a session-era server refused the probe with an id of its own", async () => {
+    const probeRefused = new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "no session" } }), { status: 400, headers: { "content-type": "application/json", "mcp-session-id": "probe-1" } });
+    const initialized = { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } };
+    const server = new FakeServer().on("POST", () => probeRefused, ({ body }) => withSessionId({ jsonrpc: "2.0", id: idOf(body), result: initialized }, "session-1"), () => new Response(null, { status: 202 }));
+    const transport = new StreamableHttpTransport("http://127.0.0.1:1/mcp", { fetchImpl: server.fetch, openGetStream: false });
+    await expect(client().connect(transport)).resolves.toEqual({ era: "session", protocolVersion: "2025-11-25" });
+    expect(transport.sessionId).toBe("session-1");
+    expect(server.sent("POST").map((post) => post.headers["mcp-session-id"])).toEqual([undefined, undefined, "session-1"]);
   });
 
   it("leaves out of the listing a tool whose x-mcp-header annotations are invalid, and reads a refused POST's body as the error when it is one", async () => {

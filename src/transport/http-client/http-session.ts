@@ -35,7 +35,7 @@ export class HttpSession {
     this.protocolVersion = protocolVersion;
   }
 
-  /** Sends one request; adopts the session id of the first answer that carries one. */
+  /** Sends one request; adopts the session id of the first answer of the session era that carries one. */
   async request(method: string, plan: RequestPlan): Promise<FetchResponse> {
     // A stateless-era POST belongs to no session, and names its version itself.
     const own =
@@ -55,7 +55,9 @@ export class HttpSession {
     const signal = signalFor(fetchImpl, plan.signal);
     const init = plan.body === undefined ? { method, headers, signal } : { method, headers, body: plan.body, signal };
     const response = await fetchOrFail(fetchImpl, this.url, init);
-    const assigned = response.headers.get("mcp-session-id");
+    // A stateless-era answer opens no session, whatever it carries: adopting its id would send it on a
+    // fallback's initialize in place of the one that answer assigns, and a DELETE on close.
+    const assigned = plan.stateless === undefined ? response.headers.get("mcp-session-id") : null;
     if (assigned !== null && this.sessionId === undefined) this.sessionId = assigned;
     return response;
   }
