@@ -37,7 +37,10 @@ export const MODULES = {
     tests: UNIT,
   },
   "mcp-client": {
-    mutate: ["src/client/mcp-client/{mcp-client,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output}.ts", "src/client/era/{connect,stateless-calls,negotiation,tool-headers}.ts", "src/client/mcp-client/client-options.ts"],
+    mutate: [
+      "src/client/mcp-client/{mcp-client,listing-client,response-cache,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output,client-options}.ts",
+      "src/client/era/{connect,stateless-calls,negotiation,tool-headers,listen,changes}.ts",
+    ],
     tests: "mutation/vitest.client.config.ts",
   },
 };
