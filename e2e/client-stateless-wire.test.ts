@@ -145,6 +145,23 @@ describe("MCPClient on the stateless era's wire", () => {
     }
   });
 
+  it("asks a slow server again when the probe ran out of time and initialize was refused; gives the refusal when the second probe fails too", async () => {
+    const refusal = { error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } };
+    // The first discover is answered too late (it is given up), the second at once.
+    let discovers = 0;
+    const { requests, connected } = await scripted((message) => (message.method === "server/discover" ? (++discovers === 1 ? "silence" : { result: DISCOVERED }) : refusal), { probeTimeoutMs: 20 });
+    await expect(connected).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
+    expect(requests.map((message) => message.method)).toEqual(["server/discover", "notifications/cancelled", "initialize", "server/discover"]);
+    const { connected: neither } = await scripted((message) => (message.method === "server/discover" ? "silence" : refusal), { probeTimeoutMs: 20, timeoutMs: 40 });
+    await expect(neither).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH, wireCode: -32022 });
+    // A connection that fails during initialize is not probed again.
+    const [clientEnd, serverEnd] = InMemoryTransport.pair();
+    await serverEnd.start({ onMessage: (message) => void ((message as Message).method === "initialize" && serverEnd.close()), onMalformed: () => undefined, onClose: () => undefined });
+    const gone = new MCPClient(CLIENT_INFO, { telemetry: null, probeTimeoutMs: 20 });
+    cleanups.push(() => gone.close());
+    await expect(gone.connect(clientEnd)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
+  });
+
   it("ends the connect when the caller gives up or the connection fails during the probe, and refuses input it has no handler for", async () => {
     const controller = new AbortController();
     const waiting = await scripted(() => "silence", { probeTimeoutMs: 60_000 });

@@ -65,23 +65,39 @@ export async function connectEra(sources: EraConnectSources, transport: Transpor
     throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, "This client was asked to speak only the stateless era, but this transport does not carry the stateless era (2026-07-28)");
   }
   if (sources.era !== "session" && transport.carriesStatelessEra) {
-    const probed = await probe(sources, options);
-    if (probed) {
-      transport.setToolHeaderParams?.((tool) => sources.toolHeaderParams(tool));
-      return statelessConnection(sources, probed.discovered, probed.calls);
-    }
+    const probed = await probe(sources, options, sources.era === "auto");
+    if (typeof probed === "object") return statelessConnection(sources, transport, probed);
+    // A probe given up for time may have gone to a slow server of the stateless era, which refuses
+    // initialize: then it is asked again, for as long as the connect allows.
+    if (probed === TIMED_OUT) return handshake(sources, transport, options).catch((error: unknown) => probeAgain(sources, transport, options, error));
   }
   return handshake(sources, transport, options);
 }
 
+async function probeAgain(sources: EraConnectSources, transport: Transport, options: ConnectOptions, refused: unknown): Promise<EraConnection> {
+  if (!fallsBackToSession(refused)) throw refused;
+  const probed = await probe(sources, options, false).catch(() => undefined);
+  if (probed === undefined) throw refused;
+  return statelessConnection(sources, transport, probed as Probed);
+}
+
+/** What a probe found: the server's discover result, with the calls of the revision it answered in (they made the probe's own `_meta`). */
+interface Probed {
+  readonly discovered: Discovered;
+  readonly calls: StatelessCalls;
+}
+
+/** A probe that got no answer within `probeTimeoutMs`. */
+const TIMED_OUT = "timed out";
+
 /**
- * `server/discover`: what the server said, with the calls of the revision it answered in (they made
- * the probe's own `_meta`), or undefined when `"auto"` should fall back to the session era.
+ * `server/discover`: what the server said; or, when `fallBack` (`"auto"`) and the answer means the
+ * session era, undefined (`TIMED_OUT` when there was no answer in time).
  */
-async function probe(sources: EraConnectSources, options: ConnectOptions): Promise<{ readonly discovered: Discovered; readonly calls: StatelessCalls } | undefined> {
-  const { dispatcher, era } = sources;
+async function probe(sources: EraConnectSources, options: ConnectOptions, fallBack: boolean): Promise<Probed | typeof TIMED_OUT | undefined> {
+  const { dispatcher } = sources;
   // A server of the session era may never answer a request before initialize: "auto" waits for it only so long.
-  const probeOptions: ConnectOptions = era === "auto" ? { ...options, timeoutMs: Math.min(options.timeoutMs ?? Infinity, sources.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) } : options;
+  const probeOptions: ConnectOptions = fallBack ? { ...options, timeoutMs: Math.min(options.timeoutMs ?? Infinity, sources.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) } : options;
   let calls: StatelessCalls | undefined;
   const send = (version: StatelessProtocolVersion) => {
     dispatcher.setProtocolVersion(version);
@@ -93,12 +109,13 @@ async function probe(sources: EraConnectSources, options: ConnectOptions): Promi
     // The last discover sent is the one answered: its calls are in the revision discovered.
     return { discovered, calls: calls as StatelessCalls };
   } catch (error) {
-    if (era === "auto" && fallsBackToSession(error)) return undefined;
-    throw error;
+    if (!fallBack || !fallsBackToSession(error)) throw error;
+    return (error as MCPError).code === MCP_CODES.TIMEOUT ? TIMED_OUT : undefined;
   }
 }
 
-function statelessConnection(sources: EraConnectSources, discovered: Discovered, calls: StatelessCalls): EraConnection {
+function statelessConnection(sources: EraConnectSources, transport: Transport, { discovered, calls }: Probed): EraConnection {
+  transport.setToolHeaderParams?.((tool) => sources.toolHeaderParams(tool));
   const { version, result } = discovered;
   const meta: Record<string, unknown> | undefined = result["_meta"];
   // The spec puts the server's info in the result's _meta; some servers put it in the body, as initialize does.
