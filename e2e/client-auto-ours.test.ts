@@ -8,9 +8,9 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { connectHttp, HttpSseTransport, InMemoryTransport, MCPServer, sseHttpHandler, StreamableHttpTransport, streamableHttpHandler, type ConnectResult, type HttpHandler, type MCPClient } from "../src/index.js";
-import { serveHttp } from "../src/node/index.js";
 import { dualEraServer } from "./fixtures/dual-era-server.mjs";
 import { spawnNodeChild } from "./support/children.js";
+import { servedRecording } from "./support/served.js";
 import { surfaceClient, walkChanges, walkResourcesAndPrompts, walkTools, type Asked } from "./support/era-surface.js";
 
 const serverScript = fileURLToPath(new URL("./fixtures/dual-era-server.mjs", import.meta.url));
@@ -22,17 +22,8 @@ afterEach(async () => {
 const defer = (cleanup: () => Promise<void>) => void cleanups.push(cleanup);
 
 /** Serves `handler` on 127.0.0.1, noting each exchange as "METHOD status". */
-async function served(handler: HttpHandler, exchanges: string[]): Promise<URL> {
-  const http = await serveHttp(async (request) => {
-    const response = await handler.fetch(request);
-    exchanges.push(`${request.method} ${response.status}`);
-    return response;
-  }, { port: 0 });
-  defer(async () => {
-    await handler.close();
-    await http.close();
-  });
-  return new URL("/mcp", http.url);
+function served(handler: HttpHandler, exchanges: string[]): Promise<URL> {
+  return servedRecording(handler, (request, response) => exchanges.push(`${request.method} ${response.status}`), defer);
 }
 
 type Flavour = "in-memory" | "stdio" | "streamable-http";

@@ -11,9 +11,9 @@ import { fileURLToPath } from "node:url";
 import { createMcpHandler, type McpHttpHandler, type ServerNotifier } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCP_CODES, StreamableHttpTransport, type ConnectResult, type MCPClient } from "../src/index.js";
-import { serveHttp } from "../src/node/index.js";
 import { sdk2EraServers } from "./fixtures/sdk2-era-server.mjs";
 import { spawnNodeChild } from "./support/children.js";
+import { servedRecording } from "./support/served.js";
 import { SURFACE_TOOLS, surfaceClient, walkChanges, walkResourcesAndPrompts, walkTools, type Asked } from "./support/era-surface.js";
 
 const serverScript = fileURLToPath(new URL("./fixtures/sdk2-era-server.mjs", import.meta.url));
@@ -40,16 +40,7 @@ async function servedHandler(mode: Mode, exchanges: string[]): Promise<URL> {
     resourceUpdated: (uri) => handler.notify.resourceUpdated(uri),
   };
   const handler: McpHttpHandler = createMcpHandler(sdk2EraServers(notify), { legacy: mode === "2026-only" ? "reject" : "stateless" });
-  const http = await serveHttp(async (request) => {
-    const response = await handler.fetch(request);
-    exchanges.push(`${request.method} ${request.headers.get("mcp-method") ?? "-"} ${response.status}`);
-    return response;
-  }, { port: 0 });
-  defer(async () => {
-    await handler.close();
-    await http.close();
-  });
-  return new URL("/mcp", http.url);
+  return servedRecording(handler, (request, response) => exchanges.push(`${request.method} ${request.headers.get("mcp-method") ?? "-"} ${response.status}`), defer);
 }
 
 interface Connected {
