@@ -5,8 +5,10 @@
 //   http-2026        ours, sdk2 or limit: the 2026-07-28 HTTP row, server and the shared raw client in this process.
 //   lines-2026       ours only: our server in-process, fed the stdio 2026-07-28 row's JSON lines (no child).
 //   lines-session    the same lines in the session era (initialize, then plain tools/call).
+//   http-2026-client ours (auto: the stateless era), session, session-sse, sdk2 or limit: the client side of
+//                    the rows "Streamable HTTP 2026-07-28, our client", our server in a child (not profiled).
 import { IN_PROCESS, sequentialCalls, sequentialPings } from "./scenarios/in-process.mjs";
-import { HTTP_2026 } from "./scenarios/stateless.mjs";
+import { HTTP_2026, httpClientContenders, oursHttpChild } from "./scenarios/stateless.mjs";
 import { oursLines } from "./impls/ours.mjs";
 import { sessionStdioClient, statelessStdioClient } from "./impls/stateless-client.mjs";
 
@@ -16,6 +18,11 @@ const connect = {
   "http-2026": () => HTTP_2026[name](),
   "lines-2026": async () => statelessStdioClient(await oursLines()),
   "lines-session": async () => sessionStdioClient(await oursLines()),
+  "http-2026-client": async () => {
+    const child = await oursHttpChild();
+    const connection = await httpClientContenders(child)[name]();
+    return { ...connection, close: async () => (await connection.close(), await child.close()) };
+  },
 }[what] ?? IN_PROCESS[name];
 const connection = await connect();
 const work = what === "ping" ? () => sequentialPings(connection, count) : () => sequentialCalls(connection, count, { text: "x".repeat(16) });

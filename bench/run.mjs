@@ -7,7 +7,7 @@ import { interleave, ratios, timed, median } from "./lib/measure.mjs";
 import { httpContenders } from "./scenarios/http.mjs";
 import { IN_PROCESS, concurrentCalls, sequentialCalls, sequentialPings } from "./scenarios/in-process.mjs";
 import { CONNECT_BY_ERA, heapPerPendingClientRequest, heapPerPendingServerRequest, heapPerSession, sessionSetup } from "./scenarios/memory.mjs";
-import { HTTP_2026, STDIO_2026, STDIO_2026_CLIENT } from "./scenarios/stateless.mjs";
+import { HTTP_2026, STDIO_2026, STDIO_2026_CLIENT, connectOverHttp, connectRequests, httpClientContenders, oursHttpChild } from "./scenarios/stateless.mjs";
 import { STDIO, STDIO_JSON_SCHEMA_TOOL } from "./scenarios/stdio.mjs";
 
 // The SDKs' HTTP clients add an abort listener per request to one long-lived signal, and Node warns
@@ -85,8 +85,31 @@ const VS_SESSION = { extra: [["ours", "session", "ours 2026-07-28 / ours session
 // Our client's rows: the same child, only this process's CPU; and its connect, the probe against the handshake.
 const VS_SESSION_CLIENT = { extra: [["ours", "session", "our client 2026-07-28 / our client session era"]] };
 const VS_HANDSHAKE = { extra: [["ours", "session", "connect: server/discover probe / initialize handshake"]] };
+// Our client over Streamable HTTP: one server child per row (`servers/ours-http.mjs`), only this process's CPU.
+const VS_SESSION_HTTP_CLIENT = {
+  extra: [
+    ["ours", "session", "our client 2026-07-28 / our client session era (JSON answers)"],
+    ["ours", "session-sse", "our client 2026-07-28 / our client session era (SSE answers, the handler's default)"],
+  ],
+};
+/** Runs `run(child)` against a fresh server child of ours over HTTP, and ends the child. */
+const withHttpChild = (run) => async () => {
+  const child = await oursHttpChild();
+  try {
+    return await run(child);
+  } finally {
+    await child.close();
+  }
+};
+// The requests each connect makes over HTTP, counted once (outside the timing) by the connect row.
+let httpConnectRequests;
+const requestList = ({ connect, after, close }) => `connect ${connect.length} (${connect.join(", ")})${after.length > 0 ? `, then ${after.join(", ")}` : ""}; close ${close.length}${close.length > 0 ? ` (${close.join(", ")})` : ""}`;
+const HTTP_HANDSHAKE = {
+  ...VS_HANDSHAKE,
+  note: () => (httpConnectRequests ? `HTTP requests: probe: ${requestList(httpConnectRequests.ours)}; handshake: ${requestList(httpConnectRequests.session)}` : undefined),
+};
 
-/** [title, unit, how it runs, { extra: [[a, b, label]] }?] — `run` returns per-contender samples; per-unit figures divide by `per`. */
+/** [title, unit, how it runs, { extra: [[a, b, label]], note: () => text }?] — `run` returns per-contender samples; per-unit figures divide by `per`; a note is printed under the tables. */
 const scenarios = [
   ["in-process: sequential tools/call (echo)", scale(20000), () => throughput(IN_PROCESS, echo(16), scale(20000))],
   ["in-process: 64 in flight tools/call (echo)", scale(19200), () => throughput(IN_PROCESS, inFlight(64), scale(19200))],
@@ -106,6 +129,18 @@ const scenarios = [
   ["stdio 2026-07-28, our client: sequential tools/call (echo)", scale(3000), () => throughput(STDIO_2026_CLIENT, echo(16), scale(3000)), VS_SESSION_CLIENT],
   ["stdio 2026-07-28, our client: 64 in flight tools/call (echo)", scale(6400), () => throughput(STDIO_2026_CLIENT, inFlight(64), scale(6400)), VS_SESSION_CLIENT],
   ["2026-07-28, our client: connect in memory (probe)", scale(500), () => setupTimes(scale(500), ["ours", "session"], CONNECT_BY_ERA), VS_HANDSHAKE],
+  ["Streamable HTTP 2026-07-28, our client: sequential tools/call (echo)", scale(1000), withHttpChild((child) => throughput(httpClientContenders(child), echo(16), scale(1000))), VS_SESSION_HTTP_CLIENT],
+  ["Streamable HTTP 2026-07-28, our client: 16 in flight tools/call (echo)", scale(1600), withHttpChild((child) => throughput(httpClientContenders(child), inFlight(16), scale(1600))), VS_SESSION_HTTP_CLIENT],
+  [
+    "Streamable HTTP 2026-07-28, our client: connect (probe)",
+    scale(300),
+    withHttpChild(async (child) => {
+      const samples = await setupTimes(scale(300), ["ours", "session"], connectOverHttp(child));
+      httpConnectRequests = await connectRequests(child);
+      return samples;
+    }),
+    HTTP_HANDSHAKE,
+  ],
   ...[
     ["sse", "Streamable HTTP, SSE answers"],
     ["json", "Streamable HTTP, JSON answers"],
@@ -129,10 +164,17 @@ const memory = [
 
 const selected = (title) => !ONLY || title.includes(ONLY);
 const f = (x) => (x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(2));
+const pair = (r) => (r ? `${f(r.cpu)} · ${f(r.wall)}` : "n/a");
+const perUnit = (r, name) => {
+  if (r.kind === "memory") return f(r.kib[name]);
+  const value = r.cpuMsPer[name];
+  if (value === undefined) return "n/a";
+  return r.title.startsWith("stdio: spawn") || r.title.startsWith("memory: session") ? `${value.toFixed(2)} ms` : (value * 1000).toFixed(1);
+};
 const results = [];
 const started = performance.now();
 
-for (const [title, per, run, { extra = [] } = {}] of scenarios) {
+for (const [title, per, run, { extra = [], note } = {}] of scenarios) {
   if (!selected(title)) continue;
   const samples = await run();
   const has = (name) => name in samples;
@@ -150,9 +192,11 @@ for (const [title, per, run, { extra = [] } = {}] of scenarios) {
     sdk2VsLimit: ratio("sdk2", "limit"),
   };
   if (extra.length > 0) row.extra = extra.map(([a, b, label]) => ({ label, a, b, ...ratio(a, b) }));
+  if (note?.()) row.note = note();
   results.push(row);
   console.log(`${title}: ours/limit cpu ${f(row.oursVsLimit?.cpu)}× · ours/sdk1 ${f(row.oursVsSdk1?.cpu)}× · ours/sdk2 ${f(row.oursVsSdk2?.cpu)}× · sdk1/limit ${f(row.sdk1VsLimit?.cpu)}× · sdk2/limit ${f(row.sdk2VsLimit?.cpu)}×`);
-  for (const e of row.extra ?? []) console.log(`  ${e.label}: cpu ${f(e.cpu)}× · wall ${f(e.wall)}×`);
+  for (const e of row.extra ?? []) console.log(`  ${e.label}: cpu ${f(e.cpu)}× · wall ${f(e.wall)}× (CPU per unit: ${perUnit(row, e.a)} · ${perUnit(row, e.b)})`);
+  if (row.note) console.log(`  ${row.note}`);
 }
 
 for (const { title, measure } of memory) {
@@ -169,13 +213,6 @@ for (const { title, measure } of memory) {
 }
 
 const elapsedS = (performance.now() - started) / 1000;
-const pair = (r) => (r ? `${f(r.cpu)} · ${f(r.wall)}` : "n/a");
-const perUnit = (r, name) => {
-  if (r.kind === "memory") return f(r.kib[name]);
-  const value = r.cpuMsPer[name];
-  if (value === undefined) return "n/a";
-  return r.title.startsWith("stdio: spawn") || r.title.startsWith("memory: session") ? `${value.toFixed(2)} ms` : (value * 1000).toFixed(1);
-};
 const table = [
   "| scenario | ours/limit (cpu · wall) | ours/SDK 1.x (cpu · wall) | ours/SDK 2.x (cpu · wall) | SDK 1.x/limit (cpu) | SDK 2.x/limit (cpu) | per call, CPU µs (or KiB, ms): ours · SDK 1.x · SDK 2.x · limit |",
   "| --- | --- | --- | --- | --- | --- | --- |",
@@ -187,11 +224,13 @@ const table = [
 ].join("\n");
 const extraRows = results.flatMap((r) => (r.extra ?? []).map((e) => `| ${r.title} | ${e.label} | ${pair(e)} | ${perUnit(r, e.a)} · ${perUnit(r, e.b)} |`));
 const extraTable = extraRows.length === 0 ? "" : ["| scenario | comparison | ratio (cpu · wall) | per call, CPU µs |", "| --- | --- | --- | --- |", ...extraRows].join("\n");
-const tables = extraTable ? `${table}\n\n${extraTable}` : table;
+const rowNotes = results.filter((r) => r.note).map((r) => `- ${r.title}: ${r.note}`);
+const tables = [table, extraTable, rowNotes.join("\n")].filter((part) => part !== "").join("\n\n");
 const notes = [
   "CPU time is this process's user + system time; over stdio the child's CPU time (read with a `cpu` tool before and after) is added, and for spawn → first call the child's whole life.",
   "HTTP: server and client in this process on 127.0.0.1; the limit is node:http answering a JSON POST with a JSON body, called with node:http (kept-alive); our client goes over `nodeFetch()` of our Node entry (one row over the platform fetch), the SDKs' over the platform fetch, their default. SDK 2.x's web-standard server transport is served through the same node:http bridge as ours; SDK 2.x has no legacy HTTP+SSE server (n/a).",
   "2026-07-28 rows: every contender is called by one raw client (`impls/stateless-client.mjs`: the request with its `_meta`, over HTTP with `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` on node:http kept-alive; over stdio as lines), so only the server differs. HTTP: ours is `streamableHttpHandler` served by `serveHttp`; SDK 2.x's `createMcpHandler` (a server from its factory per request, as it documents) through the same node:http bridge; the limit the same node:http server as above, answering what the other two answer. Stdio: ours, SDK 2.x's `serveStdio` child and the limit's child; the second table compares our child with itself in the session era (initialize, then plain tools/call) under the same line client.",
+  "Our client's 2026-07-28 rows (\"…, our client\"): the other way round, every contender calls our server (serving both eras), so only the client differs, and only this process's CPU is counted. Stdio: our child. Streamable HTTP: our server in a child (`servers/ours-http.mjs`, `streamableHttpHandler` served by `serveHttp` on 127.0.0.1), our client over `nodeFetch()`, SDK 2.x's `Client` (pinned to 2026-07-28) over the platform fetch, the limit the raw 2026 client over node:http; `session` is our client pinned to the session era against the handler with `enableJsonResponse` (JSON answers, as the stateless era's), `session-sse` against the handler's default (SSE answers). The connect rows time a new client's connect (over HTTP with its own `nodeFetch()`, so its own TCP connection): the server/discover probe against the initialize handshake.",
   "Memory: heap used after forced GC, per unit; the server side is driven by a bare JSON-RPC driver, the client side calls a server end that never answers; memory ratios are of the medians of 3 runs.",
 ];
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });

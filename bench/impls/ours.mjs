@@ -62,6 +62,17 @@ export async function oursHttp(mode, { platformFetch = false } = {}) {
   });
 }
 
+/**
+ * Our client over Streamable HTTP to a server already listening at `url` (the rows of our client in
+ * the 2026-07-28 era: `servers/ours-http.mjs`), over `nodeFetch()`; `options` as for `oursStdio`.
+ * `fetchImpl`: another fetch (`profile`/request counting wrap `nodeFetch()`).
+ */
+export async function oursStreamableHttp(url, options = SESSION_ERA, fetchImpl = nodeFetch()) {
+  const client = new MCPClient({ name: "bench", version: "1.0.0" }, options);
+  await client.connect(new StreamableHttpTransport(url, { fetchImpl }));
+  return wrap(client);
+}
+
 /** Our server for the 2026-07-28 rows: `streamableHttpHandler(server)` served by `serveHttp`; the client is the scenario's. */
 export function oursStatelessHttp() {
   return servedHandler(streamableHttpHandler(oursServer()));

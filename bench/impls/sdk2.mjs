@@ -30,6 +30,13 @@ export async function sdk2Stdio(script, { pin } = {}) {
   return sdkConnection(client);
 }
 
+/** SDK 2.x's client over Streamable HTTP (the platform fetch, its default) to a server already listening at `url`; `pin` as for `sdk2Stdio`. */
+export async function sdk2StreamableHttp(url, { pin } = {}) {
+  const client = new Client({ name: "bench", version: "1.0.0" }, pin === undefined ? {} : { versionNegotiation: { mode: { pin } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return sdkConnection(client);
+}
+
 /**
  * mode: "sse" or "json" (Streamable HTTP). SDK 2.x has no Node server adapter in its packages and no
  * legacy HTTP+SSE server: its web-standard transport is served through the same node:http bridge as ours.
