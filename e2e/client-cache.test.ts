@@ -117,8 +117,13 @@ describe("the response cache (stateless era)", () => {
     await alice2.readResource("memo://note");
     const { client: none, sent: noneSent } = await connected(dualEraServer(MCPServer), { responseCache: false });
     await none.listTools();
-    await none.listTools();
-    expect([aliceSent, bobSent, alice2Sent, noneSent]).toEqual([["tools/list", "resources/read"], ["resources/read"], [], ["tools/list", "tools/list"]]);
+    none.on("toolsListChanged", () => undefined);
+    none.clearCache();
+    await none.callTool("add-tool");
+    await vi.waitFor(async () => expect((await none.listTools()).tools.map((tool) => tool.name)).toContain("late"));
+    expect([aliceSent, bobSent, alice2Sent]).toEqual([["tools/list", "resources/read"], ["resources/read"], []]);
+    // Without a cache each listing asks the server (the one after the change saw the new tool).
+    expect(noneSent.filter((method) => method === "tools/list").length).toBeGreaterThanOrEqual(3);
     expect(cache.size).toBe(3);
   });
 });

@@ -237,6 +237,58 @@ describe("ListenSubscriptions", () => {
   });
 });
 
+describe("ListenSubscriptions, the edges", () => {
+  it("keeps a subscription whose stream broke right after its acknowledgement: the stream comes back with it", async () => {
+    const { listen, sent, ack } = scripted({ retryDelayMs: 10 });
+    const subscribed = listen.subscribe("memo://a", { timeoutMs: 5 });
+    await vi.advanceTimersByTimeAsync(0);
+    ack(1, { resourceSubscriptions: ["memo://a"] });
+    sent[0]?.reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, "terminated"));
+    await expect(subscribed).resolves.toBeUndefined();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(sent[1]?.filter).toEqual({ resourceSubscriptions: ["memo://a"] });
+  });
+
+  it("ends nothing when the last subscription goes while no stream is open, and opens none after", async () => {
+    const { listen, sent, ack } = scripted({ retryDelayMs: 10 });
+    const subscribed = listen.subscribe("memo://a", undefined);
+    await vi.advanceTimersByTimeAsync(0);
+    ack(1, { resourceSubscriptions: ["memo://a"] });
+    await subscribed;
+    sent[0]?.reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, "terminated"));
+    await vi.advanceTimersByTimeAsync(0);
+    await listen.unsubscribe("memo://a", { timeoutMs: 5 });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(sent).toHaveLength(1);
+  });
+
+  it("delivers what was missed once per break, not again on a later change of filter, and reports the break with its cause", async () => {
+    const { listen, sent, ack, delivered, reported } = scripted({ retryDelayMs: 10 });
+    listen.watch("tools");
+    await vi.advanceTimersByTimeAsync(0);
+    ack(1, { toolsListChanged: true });
+    await vi.advanceTimersByTimeAsync(0);
+    const broken = new MCPError(MCP_CODES.TRANSPORT_ERROR, "terminated");
+    sent[0]?.reject(broken);
+    await vi.advanceTimersByTimeAsync(10);
+    ack(2, { toolsListChanged: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(delivered).toEqual([NOTIFICATIONS.toolsListChanged]);
+    expect(reported[0]?.cause).toBe(broken);
+    const subscribed = listen.subscribe("memo://a", undefined);
+    await vi.advanceTimersByTimeAsync(0);
+    ack(3, { toolsListChanged: true, resourceSubscriptions: ["memo://a"] });
+    await subscribed;
+    expect(delivered).toEqual([NOTIFICATIONS.toolsListChanged]);
+  });
+
+  it("refuses a subscription once closed", async () => {
+    const { listen } = scripted();
+    listen.close();
+    await expect(listen.subscribe("memo://a", undefined)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "Cannot subscribe to memo://a: the connection is closed" });
+  });
+});
+
 describe("SessionChanges", () => {
   it("subscribes with resources/subscribe and unsubscribes with resources/unsubscribe, hears every change, and watches nothing", async () => {
     const requests: unknown[] = [];

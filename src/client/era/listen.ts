@@ -40,8 +40,9 @@ class ListenStream {
     readonly controller: AbortController,
   ) {}
 
+  /** Whether the acknowledgement (which a current stream has had) took `uri`. */
   honours(uri: string): boolean {
-    return this.honoured?.resourceSubscriptions?.includes(uri) === true;
+    return (this.honoured as ListenFilter).resourceSubscriptions?.includes(uri) === true;
   }
 }
 
@@ -67,18 +68,21 @@ export class ListenSubscriptions implements ChangeSubscriptions {
 
   constructor(private readonly sources: ListenSources) {}
 
+  /** Adds `list` to the filter (the client asks once per list). */
   watch(list: ListKind): void {
-    if (this.#lists.has(list)) return;
     this.#lists.add(list);
     this.#update().catch((error: unknown) => this.sources.report(toMCPError(error)));
   }
 
   async subscribe(uri: string, options: CallOptions | undefined): Promise<void> {
     options?.signal?.throwIfAborted();
+    if (this.#closed) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, `Cannot subscribe to ${uri}: the connection is closed`);
     this.#uris.add(uri);
     try {
       await this.#update();
-      if (!this.#current?.honours(uri)) {
+      // A stream that broke right after its acknowledgement is re-opened with the URI: only a refusal is an error.
+      const current = this.#current;
+      if (current !== undefined && !current.honours(uri)) {
         throw new MCPError(MCP_CODES.METHOD_NOT_FOUND, `The server did not take the subscription to ${uri}: its acknowledgement of subscriptions/listen left it out`);
       }
     } catch (error) {
@@ -112,8 +116,7 @@ export class ListenSubscriptions implements ChangeSubscriptions {
   close(): void {
     this.#closed = true;
     clearTimeout(this.#retry);
-    this.#current?.controller.abort();
-    this.#current = undefined;
+    this.#end();
   }
 
   #update(): Promise<void> {
@@ -206,6 +209,7 @@ export class ListenSubscriptions implements ChangeSubscriptions {
       this.#update().catch((error: unknown) => this.#failed(toMCPError(error)));
     }, delay);
     // Waiting to re-open keeps no process alive (where timers can let go of it).
+    // Stryker disable next-line OptionalChaining: Node's timers have unref (the tests run there); a browser's numeric timer has none
     (this.#retry as { unref?: () => void }).unref?.();
   }
 
@@ -214,6 +218,6 @@ export class ListenSubscriptions implements ChangeSubscriptions {
     this.#broken = false;
     const honoured = stream.honoured as ListenFilter;
     for (const list of LISTS) if (honoured[`${list}ListChanged`]) this.sources.deliver(LIST_CHANGED[list], {});
-    for (const uri of honoured.resourceSubscriptions ?? []) if (this.#uris.has(uri)) this.sources.deliver(NOTIFICATIONS.resourcesUpdated, { uri });
+    for (const uri of this.#uris) if (stream.honours(uri)) this.sources.deliver(NOTIFICATIONS.resourcesUpdated, { uri });
   }
 }

@@ -55,7 +55,7 @@ export class ResponseCache {
     if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
   }
 
-  /** Drops every entry whose key starts with `prefix` (keys are prefix-free past their params: see `ClientResponses`). */
+  /** Drops every entry whose key starts with `prefix`. */
   forget(prefix: string): void {
     for (const key of this.#entries.keys()) if (key.startsWith(prefix)) this.#entries.delete(key);
   }
@@ -75,40 +75,40 @@ export interface ResponseCacheOptions {
 }
 
 /**
- * One client's view of a `ResponseCache`: keys of server, method, scope and params (the params'
- * JSON, without `_meta`: the revision's keys are the same on every request). A result is kept when
- * the server gave it a positive `ttlMs` and it came in one round (the spec forbids keeping what a
- * round of input produced); `"private"` unless the server said `"public"`.
+ * One client's view of a `ResponseCache`. A key is server, method and params (the params' JSON,
+ * without `_meta`: the revision's keys are the same on every request), then the scope: a list's
+ * changes forget every key under its method, a resource's update every scope of its read. A result
+ * is kept when the server gave it a positive `ttlMs` and it came in one round (the spec forbids
+ * keeping what a round of input produced); `"private"` unless the server said `"public"`.
  */
 export class ClientResponses {
   constructor(private readonly options: ResponseCacheOptions) {}
 
   /** The key of a request whose result may be cached, or undefined. */
   keyOf(method: string, params: JsonObject | undefined): string | undefined {
-    return CACHEABLE.has(method) ? `${this.#prefix(method)}\u0000${JSON.stringify(params ?? {})}` : undefined;
+    return CACHEABLE.has(method) ? `${this.#prefix(method)}${JSON.stringify(params ?? {})}\u0000` : undefined;
   }
 
   get(key: string): unknown {
     const { cache, principal } = this.options;
-    return cache.get(scoped(key, `private:${principal}`)) ?? cache.get(scoped(key, "public"));
+    return cache.get(`${key}private:${principal}`) ?? cache.get(`${key}public`);
   }
 
   keep(key: string, result: unknown): void {
     const { ttlMs, cacheScope } = result as { ttlMs?: unknown; cacheScope?: unknown };
-    // A missing or non-positive ttlMs means stale at once: nothing to keep.
+    // A missing, zero or negative ttlMs means stale at once: nothing to keep.
     if (typeof ttlMs !== "number" || !(ttlMs > 0)) return;
-    this.options.cache.set(scoped(key, cacheScope === "public" ? "public" : `private:${this.options.principal}`), result, ttlMs);
+    this.options.cache.set(cacheScope === "public" ? `${key}public` : `${key}private:${this.options.principal}`, result, ttlMs);
   }
 
-  /** A change notification: the lists it names, or the resource it updated, are stale. */
+  /** A change notification: the lists it names, or the resource it updated (for every principal), are stale. */
   changed(method: string, params: unknown): void {
-    for (const stale of STALE_AFTER[method] ?? []) this.options.cache.forget(`${this.#prefix(stale)}\u0000`);
-    const uri = (params as { uri?: unknown } | undefined)?.uri;
-    if (method === NOTIFICATIONS.resourcesUpdated && typeof uri === "string") {
-      const key = this.keyOf(METHODS.resourcesRead, { uri }) as string;
-      this.options.cache.forget(scoped(key, "public"));
-      this.options.cache.forget(scoped(key, `private:${this.options.principal}`));
+    if (method === NOTIFICATIONS.resourcesUpdated) {
+      this.options.cache.forget(this.keyOf(METHODS.resourcesRead, { uri: (params as { uri: string }).uri }) as string);
+      return;
     }
+    const lists = STALE_AFTER[method];
+    if (lists !== undefined) for (const stale of lists) this.options.cache.forget(this.#prefix(stale));
   }
 
   /** Forgets every result of this client's server (both scopes). */
@@ -117,12 +117,6 @@ export class ClientResponses {
   }
 
   #prefix(method: string): string {
-    return `${this.options.server}\u0000${method}`;
+    return `${this.options.server}\u0000${method}\u0000`;
   }
-}
-
-/** A key with its scope after the method: `server \0 method \0 scope \0 params`. */
-function scoped(key: string, scope: string): string {
-  const params = key.lastIndexOf("\u0000");
-  return `${key.slice(0, params)}\u0000${scope}${key.slice(params)}`;
 }
