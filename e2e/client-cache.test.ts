@@ -117,6 +117,7 @@ describe("the response cache (stateless era)", () => {
     await alice2.readResource("memo://note");
     const { client: none, sent: noneSent } = await connected(dualEraServer(MCPServer), { responseCache: false });
     await none.listTools();
+    await none.listTools();
     none.on("toolsListChanged", () => undefined);
     none.clearCache();
     await none.callTool("add-tool");
