@@ -13,10 +13,11 @@ const served = {};
 for (const [name, handler] of Object.entries(handlers)) served[name] = await serveHttp(handler, { port: 0 });
 process.stdout.write(`${JSON.stringify(Object.fromEntries(Object.entries(served).map(([name, { url }]) => [name, new URL("/mcp", url).href])))}\n`);
 process.stdin.resume();
-process.stdin.once("end", async () => {
+async function shutdown() {
   for (const [name, handler] of Object.entries(handlers)) {
     await handler.close();
     await served[name].close();
   }
   process.exit(0);
-});
+}
+process.stdin.once("end", () => void shutdown());

@@ -1,5 +1,6 @@
-// One client's view of a shared ResponseCache: what is kept (a positive ttlMs; its scope), who reads
-// it (public: every client of the server; private: the same principal), and what a change forgets.
+// One client's view of a shared ResponseCache: what is kept (a positive ttlMs, with its scope), who
+// reads it (a public result: every client of the server; a private one: the same principal), and
+// what a change forgets.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ClientResponses, ResponseCache } from "./response-cache.js";
 
@@ -17,6 +18,8 @@ function views() {
 }
 
 const fresh = (scope?: string) => ({ ttlMs: 1000, ...(scope === undefined ? {} : { cacheScope: scope }) });
+const keep = (view: ClientResponses, method: string, params: Record<string, string>, scope = "public") => view.keep(view.keyOf(method, params) as string, fresh(scope));
+const held = (view: ClientResponses, method: string, params: Record<string, string>) => view.get(view.keyOf(method, params) as string) !== undefined;
 
 describe("ClientResponses", () => {
   it("keys only the cacheable methods, by their params", () => {
@@ -50,8 +53,6 @@ describe("ClientResponses", () => {
 
   it("forgets what a change names: a list's pages, a resource's reads for everyone, nothing for other notifications; clear() this server only", () => {
     const { cache, alice, bob, elsewhere } = views();
-    const keep = (view: ClientResponses, method: string, params: Record<string, string>, scope = "public") => view.keep(view.keyOf(method, params) as string, fresh(scope));
-    const held = (view: ClientResponses, method: string, params: Record<string, string>) => view.get(view.keyOf(method, params) as string) !== undefined;
     keep(alice, "tools/list", {});
     keep(alice, "tools/list", { cursor: "2" });
     keep(alice, "prompts/list", {});
