@@ -184,6 +184,7 @@ declare function fetch(input: string | URL | Request, init?: RequestInit): Promi
 
 interface URLSearchParams {
   get(name: string): string | null;
+  getAll(name: string): string[];
   set(name: string, value: string): void;
 }
 interface URL {

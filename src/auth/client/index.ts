@@ -1,0 +1,43 @@
+export { authError, authFailureOf, displayUrl, type AuthErrorData, type AuthFailureReason } from "./auth-error.js";
+export {
+  buildAuthorizationUrl,
+  verifyAuthorizationCallback,
+  type AuthorizationCallback,
+  type AuthorizationRequest,
+  type CallbackExpectation,
+} from "./authorization-request.js";
+export {
+  advertisesIssParameter,
+  authorizationServerCandidates,
+  discoverAuthorizationServer,
+  discoverLegacyAuthorizationServer,
+  validateAuthorizationServerMetadata,
+  type AuthorizationServerDiscovery,
+  type AuthorizationServerMetadata,
+  type AuthorizationServerOptions,
+  type AuthorizationServerSource,
+} from "./authorization-server.js";
+export { MAX_METADATA_BYTES, type DiscoveryAttempt, type DiscoveryOptions } from "./metadata-fetch.js";
+export { PKCE_METHOD, createPkce, createState, pkceChallenge, type Pkce } from "./pkce.js";
+export {
+  canonicalResourceUri,
+  discoverProtectedResource,
+  protectedResourceCandidates,
+  resourceMatchesServer,
+  validateProtectedResourceMetadata,
+  type ProtectedResourceDiscovery,
+  type ProtectedResourceMetadata,
+  type ProtectedResourceOptions,
+  type ProtectedResourceSource,
+} from "./protected-resource.js";
+export { selectScope, splitScope, unionScopes, type ScopeSelection } from "./scopes.js";
+export { isLoopbackHost, isSecureUrl, secureUrl } from "./url-safety.js";
+export {
+  MAX_HEADER_CHARS,
+  formatChallenge,
+  formatWwwAuthenticate,
+  parseWwwAuthenticate,
+  readBearerChallenge,
+  type AuthChallenge,
+  type BearerChallenge,
+} from "./www-authenticate.js";
