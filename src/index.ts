@@ -19,3 +19,4 @@ export * from "./uri-template/index.js";
 export * from "./json-schema/index.js";
 export * from "./server/mcp-server/index.js";
 export * from "./client/mcp-client/index.js";
+export * from "./auth/client/index.js";

@@ -1,0 +1,231 @@
+// The client side of MCP authorization as one fetch wrapper: requests to an MCP server carry its
+// bearer token; a 401 finds the server's authorization server (protected resource metadata, then
+// the server's metadata), registers this client there if need be, and gets a token (authorization
+// code with PKCE through the host's `interact`, or client credentials); a 403 `insufficient_scope`
+// asks again with the union of the scopes held and challenged; a token near its expiry, or refused
+// as `invalid_token`, is refreshed first. One authorization or refresh runs at a time per server;
+// requests that wait for it share its outcome.
+import { discardBody } from "../../transport/http-client/body.js";
+import type { FetchInit, FetchLike, FetchResponse } from "../../transport/http-client/http-options.js";
+import { authError, authFailureOf } from "./auth-error.js";
+import { advertisesIssParameter, discoverAuthorizationServer, discoverLegacyAuthorizationServer, type AuthorizationServerMetadata } from "./authorization-server.js";
+import { buildAuthorizationUrl, verifyAuthorizationCallback } from "./authorization-request.js";
+import { InMemoryOAuthStore, type ClientRegistration, type OAuthStore, type StoredTokens } from "./oauth-store.js";
+import { createPkce, createState } from "./pkce.js";
+import { canonicalResourceUri, discoverProtectedResource } from "./protected-resource.js";
+import { registrationFor, type ClientIdentity } from "./registration.js";
+import { selectScope, unionScopes } from "./scopes.js";
+import { requestToken, toStoredTokens, type ClientAssertion } from "./token-endpoint.js";
+import { readBearerChallenge, type BearerChallenge } from "./www-authenticate.js";
+
+/** Sends the user to `authorizationUrl` and resolves with the URL the authorization server redirected back to. */
+export type Interaction = (authorizationUrl: string, signal: AbortSignal) => Promise<string>;
+
+export interface AuthorizerOptions {
+  /** Who this client is: pre-registered credentials, a metadata document URL, the metadata to register with. */
+  readonly client: ClientIdentity;
+  /** Where the authorization server sends the user back (https, or http on loopback); the authorization code grant needs it. */
+  readonly redirectUri?: string;
+  /** How the user finishes the authorization code flow (`headlessInteraction` for tests and CI). */
+  readonly interact?: Interaction;
+  /** Use the client credentials grant (no user): the client's pre-registered secret or its `assertion`. */
+  readonly clientCredentials?: boolean;
+  /** Signs the client's `private_key_jwt` assertions (`privateKeyJwtAssertion` of src/auth/jose). */
+  readonly assertion?: ClientAssertion;
+  /** Where registrations and tokens are kept (default: memory). */
+  readonly store?: OAuthStore;
+  /** The fetch for metadata, registration and token requests (default: the platform's). */
+  readonly fetch?: FetchLike;
+  /** Authorizations (or step-ups) one request may trigger before its 401/403 is returned as it is (default 3). */
+  readonly maxAuthorizations?: number;
+  /** A token this close to its expiry is refreshed before it is sent (default 30 s). */
+  readonly refreshBeforeExpiryMs?: number;
+  /** Ask for `offline_access` (a refresh token) when the authorization server offers it (default true). */
+  readonly offlineAccess?: boolean;
+}
+
+/** What is known of one MCP server once it asked for authorization. */
+interface ServerAuthority {
+  readonly resource: string;
+  readonly metadata: AuthorizationServerMetadata;
+  readonly registration: ClientRegistration;
+  /** The scope last asked for. */
+  scope: string | undefined;
+}
+
+/** What the server said to a request, and what the request had sent. */
+interface Refusal {
+  readonly status: number;
+  readonly challenge: BearerChallenge | undefined;
+  readonly sent: StoredTokens | undefined;
+  /** Whether a refresh may answer it (not after one already failed to). */
+  readonly mayRefresh: boolean;
+}
+
+const DEFAULT_MAX_AUTHORIZATIONS = 3;
+const DEFAULT_REFRESH_BEFORE_EXPIRY_MS = 30_000;
+
+/** One client's OAuth state across the MCP servers it talks to. */
+export class Authorizer {
+  readonly #options: AuthorizerOptions;
+  readonly #store: OAuthStore;
+  readonly #servers = new Map<string, ServerAuthority>();
+  readonly #pending = new Map<string, Promise<StoredTokens>>();
+
+  constructor(options: AuthorizerOptions) {
+    this.#options = options;
+    this.#store = options.store ?? new InMemoryOAuthStore();
+  }
+
+  /** `inner`, with every request authorized (give it to a transport as its `fetchImpl`). */
+  wrap(inner: FetchLike): FetchLike {
+    return (url, init) => this.#send(inner, url, init);
+  }
+
+  async #send(inner: FetchLike, url: string, init: FetchInit): Promise<FetchResponse> {
+    const max = this.#options.maxAuthorizations ?? DEFAULT_MAX_AUTHORIZATIONS;
+    let tokens = await this.#tokensFor(url, init.signal);
+    for (let attempt = 0; ; attempt++) {
+      const response = await inner(url, tokens === undefined ? init : withBearer(init, tokens));
+      const challenge = response.status === 401 || response.status === 403 ? readBearerChallenge(response.headers.get("www-authenticate")) : undefined;
+      const renewable = response.status === 401 || challenge?.error === "insufficient_scope";
+      if (!renewable || attempt >= max) return response;
+      discardBody(response);
+      // A refresh is tried once: a refreshed token refused again means the server wants another authorization (it moved, or the grant is gone).
+      const sent = tokens;
+      tokens = await this.#once(url, () => this.#renew(url, { status: response.status, challenge, sent, mayRefresh: attempt === 0 }, init.signal));
+    }
+  }
+
+  /** The tokens to send to `url`: none before it asked for any; refreshed first when close to expiry. */
+  async #tokensFor(url: string, signal: AbortSignal): Promise<StoredTokens | undefined> {
+    const authority = this.#servers.get(url);
+    if (authority === undefined) return undefined;
+    const tokens = await this.#store.getTokens(authority.metadata.issuer, authority.resource);
+    if (tokens?.expiresAt === undefined || tokens.refreshToken === undefined) return tokens;
+    if (tokens.expiresAt - (this.#options.refreshBeforeExpiryMs ?? DEFAULT_REFRESH_BEFORE_EXPIRY_MS) > Date.now()) return tokens;
+    return this.#once(url, () => this.#refreshOrAuthorize(authority, tokens, signal));
+  }
+
+  /** One renewal at a time per server: who asks while one runs gets its outcome. */
+  #once(url: string, renew: () => Promise<StoredTokens>): Promise<StoredTokens> {
+    const running = this.#pending.get(url);
+    if (running) return running;
+    const started = renew().finally(() => this.#pending.delete(url));
+    this.#pending.set(url, started);
+    return started;
+  }
+
+  async #renew(url: string, refusal: Refusal, signal: AbortSignal): Promise<StoredTokens> {
+    const { status, challenge, sent } = refusal;
+    const known = this.#servers.get(url);
+    if (known !== undefined) {
+      const current = await this.#store.getTokens(known.metadata.issuer, known.resource);
+      // Another request renewed them after ours was sent: use those.
+      if (current !== undefined && current.accessToken !== sent?.accessToken) return current;
+      const expired = challenge?.error === undefined || challenge.error === "invalid_token";
+      if (status === 401 && refusal.mayRefresh && expired && current?.refreshToken !== undefined) return this.#refreshOrAuthorize(known, current, signal);
+    }
+    const authority = await this.#discover(url, challenge, signal);
+    // Tokens kept from an earlier run (a persistent store) are tried before the user is asked again.
+    const kept = status === 401 ? await this.#store.getTokens(authority.metadata.issuer, authority.resource) : undefined;
+    if (kept !== undefined && kept.accessToken !== sent?.accessToken) return kept;
+    // A step-up keeps what was asked before and adds what the server says it needs.
+    const scope = status === 403 ? unionScopes(known?.scope, sent?.scope, challenge?.scope) : this.#firstScope(authority, challenge);
+    return this.#authorize(authority, scope, signal);
+  }
+
+  async #refreshOrAuthorize(authority: ServerAuthority, tokens: StoredTokens, signal: AbortSignal): Promise<StoredTokens> {
+    try {
+      const refreshed = await requestToken({
+        tokenEndpoint: authority.metadata.token_endpoint,
+        params: { grant_type: "refresh_token", refresh_token: tokens.refreshToken, resource: authority.resource },
+        client: authority.registration,
+        ...this.#tokenRequestOptions(signal),
+      });
+      return await this.#keep(refreshed, authority, tokens.scope, tokens.refreshToken);
+    } catch (error) {
+      // A refresh token the server no longer takes means starting over; anything else is the caller's error.
+      if ((error as { data?: { error?: unknown } }).data?.error !== "invalid_grant") throw error;
+      await this.#store.deleteTokens(authority.metadata.issuer, authority.resource);
+      return this.#authorize(authority, authority.scope ?? tokens.scope, signal);
+    }
+  }
+
+  /** Where `url`'s tokens come from: its protected resource metadata and authorization server (the 2025-03-26 defaults without metadata). */
+  async #discover(url: string, challenge: BearerChallenge | undefined, signal: AbortSignal): Promise<ServerAuthority & { readonly resourceScopes?: readonly string[] }> {
+    const fetch = this.#fetch();
+    let resource: string;
+    let metadata: AuthorizationServerMetadata;
+    let resourceScopes: readonly string[] | undefined;
+    try {
+      const found = await discoverProtectedResource(url, { fetch, signal, resourceMetadataUrl: challenge?.resourceMetadata });
+      resource = found.metadata.resource;
+      resourceScopes = found.metadata.scopes_supported;
+      const issuer = found.metadata.authorization_servers[0] as string;
+      metadata = (await discoverAuthorizationServer(issuer, { fetch, signal, requirePkce: this.#options.clientCredentials !== true })).metadata;
+    } catch (error) {
+      if (authFailureOf(error) !== "resource-metadata-not-found") throw error;
+      resource = canonicalResourceUri(url);
+      metadata = (await discoverLegacyAuthorizationServer(url, { fetch, signal })).metadata;
+    }
+    const registration = await registrationFor(metadata, this.#options.client, this.#store, fetch, signal);
+    const authority: ServerAuthority = { resource, metadata, registration, scope: undefined };
+    this.#servers.set(url, authority);
+    return resourceScopes === undefined ? authority : Object.assign(authority, { resourceScopes });
+  }
+
+  #firstScope(authority: ServerAuthority & { readonly resourceScopes?: readonly string[] }, challenge: BearerChallenge | undefined): string | undefined {
+    return selectScope({
+      challengeScope: challenge?.scope,
+      resourceMetadata: authority.resourceScopes === undefined ? undefined : { scopes_supported: authority.resourceScopes },
+      authorizationServerMetadata: authority.metadata,
+      offlineAccess: this.#options.offlineAccess !== false && this.#options.clientCredentials !== true,
+    });
+  }
+
+  /** A new token for `authority`'s resource, by the grant this client uses. */
+  async #authorize(authority: ServerAuthority, scope: string | undefined, signal: AbortSignal): Promise<StoredTokens> {
+    authority.scope = scope;
+    const params = this.#options.clientCredentials === true ? { grant_type: "client_credentials", scope, resource: authority.resource } : await this.#codeGrant(authority, scope, signal);
+    const response = await requestToken({ tokenEndpoint: authority.metadata.token_endpoint, params, client: authority.registration, ...this.#tokenRequestOptions(signal) });
+    return this.#keep(response, authority, scope, undefined);
+  }
+
+  /** The authorization code grant's parameters, once the user came back with a code. */
+  async #codeGrant(authority: ServerAuthority, scope: string | undefined, signal: AbortSignal): Promise<Record<string, string | undefined>> {
+    const { redirectUri, interact } = this.#options;
+    const { metadata, registration, resource } = authority;
+    if (redirectUri === undefined || interact === undefined || metadata.authorization_endpoint === undefined) {
+      const missing = metadata.authorization_endpoint === undefined ? `the authorization server ${metadata.issuer} has no authorization_endpoint` : "no redirectUri and interact were given";
+      throw authError("invalid-argument", `Cannot run the authorization code flow: ${missing}`);
+    }
+    const pkce = await createPkce();
+    const state = createState();
+    const authorizationUrl = buildAuthorizationUrl({ authorizationEndpoint: metadata.authorization_endpoint, clientId: registration.clientId, redirectUri, codeChallenge: pkce.challenge, state, resource, scope });
+    const callback = await interact(authorizationUrl, signal);
+    const { code } = verifyAuthorizationCallback(callback, { state, issuer: metadata.issuer, issParameterSupported: advertisesIssParameter(metadata) });
+    return { grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: pkce.verifier, resource };
+  }
+
+  async #keep(response: Parameters<typeof toStoredTokens>[0], authority: ServerAuthority, scope: string | undefined, refreshToken: string | undefined): Promise<StoredTokens> {
+    const tokens = toStoredTokens(response, { issuer: authority.metadata.issuer, resource: authority.resource, scope, refreshToken, now: Date.now() });
+    await this.#store.setTokens(tokens);
+    return tokens;
+  }
+
+  #tokenRequestOptions(signal: AbortSignal): { readonly fetch: FetchLike; readonly signal: AbortSignal; readonly assertion?: ClientAssertion } {
+    const { assertion } = this.#options;
+    return assertion === undefined ? { fetch: this.#fetch(), signal } : { fetch: this.#fetch(), signal, assertion };
+  }
+
+  #fetch(): FetchLike {
+    return this.#options.fetch ?? ((url, init) => fetch(url, init));
+  }
+}
+
+function withBearer(init: FetchInit, tokens: StoredTokens): FetchInit {
+  // The scheme as the server gave it ("Bearer" whatever its case, RFC 6750 §5.1 asks for that spelling).
+  const scheme = tokens.tokenType.toLowerCase() === "bearer" ? "Bearer" : tokens.tokenType;
+  return { ...init, headers: { ...init.headers, authorization: `${scheme} ${tokens.accessToken}` } };
+}
