@@ -24,15 +24,15 @@ const PROBE_TIMEOUT_MS = 15_000;
 const SUITE_REVISION = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
 
 /**
- * Connects (era "auto"), runs `steps(client)`, always closes. When the suite names its revision the
+ * Connects (era "auto"; the transport with `transportOptions`, e.g. an authorizing `fetchImpl`), runs `steps(client)`, always closes. When the suite names its revision the
  * client must have settled on it: a fallback to the session era would fail the scenario's checks
  * with less telling messages.
  */
-export async function session(url, options, steps) {
+export async function session(url, options, steps, transportOptions = {}) {
   const client = new MCPClient(CLIENT_INFO, { probeTimeoutMs: PROBE_TIMEOUT_MS, onError: (error) => log("onError:", error.code ?? "", error.message), ...options });
   client.on("toolDropped", ({ name, reason }) => log(`tool dropped: ${name}: ${reason}`));
   // Problems that fail no call (the GET stream giving up, a refused DELETE) are only logged.
-  const transport = new StreamableHttpTransport(new URL(url), { onError: (error) => log("transport onError:", error.code ?? "", error.message) });
+  const transport = new StreamableHttpTransport(new URL(url), { onError: (error) => log("transport onError:", error.code ?? "", error.message), ...transportOptions });
   const started = performance.now();
   const { era, protocolVersion } = await client.connect(transport);
   log(`connected in ${Math.round(performance.now() - started)} ms: ${client.serverInfo?.name} ${client.serverInfo?.version}, ${era} era, protocol ${protocolVersion}`);

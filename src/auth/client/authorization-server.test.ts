@@ -194,9 +194,15 @@ describe("discoverLegacyAuthorizationServer (2025-03-26)", () => {
     expect(server.urls).toEqual([LEGACY]);
   });
 
-  it("validates found metadata like any other", async () => {
-    const server = new FakeFetch().json(LEGACY, asMetadata(`${ORIGIN}/oauth`));
-    await expect(discoverLegacyAuthorizationServer(SERVER, { fetch: server.fetch })).rejects.toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "issuer-mismatch"));
+  it("takes the issuer the found document names (0.1.16's backcompat mock names <origin>/oauth), and validates the rest like any other", async () => {
+    const named = asMetadata(`${ORIGIN}/oauth`);
+    const server = new FakeFetch().json(LEGACY, named);
+    expect(await discoverLegacyAuthorizationServer(SERVER, { fetch: server.fetch })).toEqual({ metadata: named, url: LEGACY, source: "oauth" });
+    const insecure = new FakeFetch().json(LEGACY, asMetadata("http://as.example.com"));
+    await expect(discoverLegacyAuthorizationServer(SERVER, { fetch: insecure.fetch })).rejects.toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "insecure-url"));
+    const { issuer: _dropped, ...nameless } = asMetadata(ORIGIN);
+    const anonymous = new FakeFetch().json(LEGACY, nameless);
+    await expect(discoverLegacyAuthorizationServer(SERVER, { fetch: anonymous.fetch })).rejects.toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "issuer-mismatch"));
   });
 
   it("stops at a 5xx rather than guessing endpoints", async () => {

@@ -146,8 +146,8 @@ export function validateAuthorizationServerMetadata(document: Record<string, unk
 
 /**
  * The 2025-03-26 discovery: the authorization base URL is the MCP server's origin (its path
- * dropped); its `/.well-known/oauth-authorization-server` is validated as above with the origin
- * as issuer; when that gives nothing (4xx, CORS, not JSON), the default endpoints `/authorize`,
+ * dropped); its `/.well-known/oauth-authorization-server` is validated as above, with the issuer it
+ * names (which need not be the origin; an https or loopback URL); when that gives nothing (4xx, CORS, not JSON), the default endpoints `/authorize`,
  * `/token` and `/register` at the origin (`source: "defaults"`, issuer the origin, no PKCE check
  * possible). A 5xx still rejects.
  */
@@ -155,7 +155,12 @@ export async function discoverLegacyAuthorizationServer(serverUrl: string, optio
   const origin = secureUrl(serverUrl, "MCP server URL").origin;
   const url = new URL(`${origin}${OAUTH}`);
   const fetched = await fetchMetadataDocument(url, options);
-  if ("document" in fetched) return { metadata: validateAuthorizationServerMetadata(fetched.document, origin, url, options), url: url.href, source: "oauth" };
+  if ("document" in fetched) {
+    // 2025-03-26 looks for the document at the server's origin, whatever issuer it names: that issuer is taken as it says (an https or loopback URL).
+    const named = fetched.document["issuer"];
+    if (typeof named === "string") secureUrl(named, "issuer");
+    return { metadata: validateAuthorizationServerMetadata(fetched.document, typeof named === "string" ? named : origin, url, options), url: url.href, source: "oauth" };
+  }
   return {
     metadata: { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` },
     source: "defaults",

@@ -97,6 +97,8 @@ export async function fetchOrFail(fetchImpl: FetchLike, url: string, init: Fetch
     return await fetchImpl(url, init);
   } catch (error) {
     if (init.signal.aborted) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, `${init.method} ${url} was aborted (the transport closed, or the request was given up)`, { cause: error });
+    // A fetch wrapper's own error (an Authorizer that could not get a token) says more than "network error".
+    if (error instanceof MCPError) throw error;
     throw networkError(init.method, url, error);
   }
 }

@@ -171,6 +171,12 @@ describe("StreamableHttpTransport: what the server answers", () => {
     await expect(transport.send(request(1, "ping"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: `POST ${ENDPOINT} failed: fetch failed`, cause: refused });
   });
 
+  it("passes on the MCPError a fetch wrapper rejects with (an authorization that failed), as it is", async () => {
+    const refused = new MCPError(MCP_CODES.UNAUTHORIZED, "The protected resource metadata names another resource", { data: { reason: "resource-mismatch" } });
+    const { transport } = await started(new FakeServer(), { fetchImpl: () => Promise.reject(refused) });
+    await expect(transport.send(request(1, "ping"))).rejects.toBe(refused);
+  });
+
   it("refuses an answer to a request that is neither JSON nor SSE", async () => {
     const server = new FakeServer().on("POST", () => new Response("<html>", { headers: { "content-type": "text/html; charset=utf-8" } }), () => new Response(null, { status: 200 }));
     const { transport } = await started(server);
