@@ -46,7 +46,7 @@ function select(keys: readonly unknown[], header: JwsHeader): { readonly fitting
   const named = keys.filter((jwk): jwk is Jwk => isJwk(jwk) && (header.kid === undefined || jwk["kid"] === header.kid));
   const fitting = named.filter((jwk) => fitsAlgorithm(jwk, header.alg));
   if (named.length === 0) return { fitting, none: header.kid === undefined ? "the key set is empty" : "no key in the key set has the token's kid" };
-  return { fitting, none: `${header.kid === undefined ? "no key in the key set" : "the key set's key with the token's kid"} is a signature key for ${header.alg}` };
+  return { fitting, none: header.kid === undefined ? `no key in the key set is a signature key for ${header.alg}` : `the key set's key with the token's kid is not a signature key for ${header.alg}` };
 }
 
 /** Imports set keys once per (key, alg): a JWK object of a set is never changed, so its import is kept with it. */
