@@ -31,7 +31,14 @@ describe("importPublicJwk / importPrivateJwk", () => {
     expect((await importPublicJwk({ ...KEYS.RS256.publicJwk, alg: "RS256" }, "RS256")).kid).toBeUndefined();
   });
 
-  it("honours the JWK's alg: a requested alg that disagrees is refused", async () => {
+  it("imports only the public members of a private JWK given for verification", async () => {
+    const verifier = await importPublicJwk(KEYS.ES256.privateJwk);
+    expect(verifier.key.type).toBe("public");
+  });
+});
+
+describe("importPublicJwk / importPrivateJwk refuse, with MCP.INVALID_PARAMS", () => {
+  it("a requested alg that disagrees with the JWK's own", async () => {
     expect(await invalidity(importPublicJwk({ ...KEYS.RS256.publicJwk, alg: "RS256" }, "PS256"))).toBe("The JWK is for RS256, not PS256");
     expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, alg: "HS256" }))).toBe("The JWK's alg is not one of ES256, RS256, PS256, EdDSA");
   });
@@ -86,11 +93,6 @@ describe("importPublicJwk / importPrivateJwk", () => {
     const small = await makeKeys("RS256", RSA_1024);
     expect(await invalidity(importPublicJwk(small.publicJwk, "RS256"))).toBe("The JWK cannot verify with RS256: RSA keys under 2048 bits are refused");
     expect(await invalidity(importPrivateJwk(small.privateJwk, "RS256"))).toBe("The JWK cannot sign with RS256: RSA keys under 2048 bits are refused");
-  });
-
-  it("imports only the public members of a private JWK given for verification", async () => {
-    const verifier = await importPublicJwk(KEYS.ES256.privateJwk);
-    expect(verifier.key.type).toBe("public");
   });
 });
 
