@@ -47,6 +47,12 @@ function isSha256(hash: unknown): boolean {
   return typeof hash === "object" && hash !== null && (hash as { name?: unknown }).name === "SHA-256";
 }
 
+/** Whether `value` has the shape of a `CryptoKey` (what callers and resolvers hand over is not typed at run time). */
+export function isWebCryptoKey(value: unknown): value is WebCryptoKey {
+  const key = value as Partial<WebCryptoKey> | null;
+  return typeof key === "object" && key !== null && typeof key.algorithm === "object" && key.algorithm !== null && typeof key.type === "string" && Array.isArray(key.usages);
+}
+
 /** The one JWS alg a key serves, or undefined when it serves none of ours (another curve, hash or algorithm). */
 export function algorithmOfKey(key: WebCryptoKey): JwsAlgorithm | undefined {
   const parameters: KeyParameters = key.algorithm;
@@ -70,6 +76,7 @@ export function algorithmOfKey(key: WebCryptoKey): JwsAlgorithm | undefined {
  * kind (public to verify, private to sign) with that usage, and an RSA modulus at least 2048 bits.
  */
 export function keyProblem(key: WebCryptoKey, alg: JwsAlgorithm, use: "sign" | "verify"): string | undefined {
+  if (!isWebCryptoKey(key)) return "it is not a WebCrypto key";
   const own = algorithmOfKey(key);
   if (own === undefined) return `the key (${key.algorithm.name}) serves none of ${JWS_ALGORITHMS.join(", ")}`;
   if (own !== alg) return `the key is a ${own} key, not a ${alg} one`;

@@ -1,7 +1,7 @@
 // JWKs (RFC 7517) into WebCrypto keys, with the checks WebCrypto leaves to us: the key's declared
 // `alg`, `use` and `key_ops`, and that the key type fits the algorithm before anything is imported.
 import { decodeBase64 } from "../../protocol/bytes-text.js";
-import { PROFILES, algorithmOfKey, isJwsAlgorithm, keyProblem, type JwsAlgorithm, type WebCryptoKey } from "./algorithms.js";
+import { PROFILES, algorithmOfKey, isJwsAlgorithm, isWebCryptoKey, keyProblem, type JwsAlgorithm, type WebCryptoKey } from "./algorithms.js";
 import { invalidInput } from "./errors.js";
 
 /** A key ready for JOSE: the WebCrypto key, the one alg it serves, and its `kid` when it has one. */
@@ -147,9 +147,15 @@ export async function importPkcs8Pem(pem: string, alg: JwsAlgorithm): Promise<Jo
   return { key, alg };
 }
 
+/** Whether `value` is a `JoseKey`: an object with a WebCrypto `key` (its alg is checked where it is used). */
+export function isJoseKey(value: unknown): value is JoseKey {
+  return typeof value === "object" && value !== null && isWebCryptoKey((value as { key?: unknown }).key);
+}
+
 /** A key given as a WebCrypto key or a `JoseKey`, with the alg it serves, or undefined when it serves none. */
 export function joseKeyOf(key: WebCryptoKey | JoseKey): JoseKey | undefined {
-  if ("key" in key) return key;
+  if (isJoseKey(key)) return key;
+  if (!isWebCryptoKey(key)) return undefined;
   const alg = algorithmOfKey(key);
   return alg === undefined ? undefined : { key, alg };
 }

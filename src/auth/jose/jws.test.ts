@@ -144,6 +144,15 @@ describe("verifyJws holds each alg to its own keys (algorithm confusion)", () =>
     expect(await refusal(verifyJws(await signJws({}, PAYLOAD, KEYS.PS256.privateKey), pss384.publicKey), "key")).toContain("the key (RSA-PSS) serves none");
   });
 
+  it("refuses what is not a key at all (untyped callers and resolvers)", async () => {
+    const token = await signJws({}, PAYLOAD, KEYS.ES256.privateKey);
+    for (const notKey of [undefined, null, "key", {}, { key: "x" }, { algorithm: null, type: "public", usages: [] }]) {
+      expect(await refusal(verifyJws(token, notKey as never), "key")).toBe("Token rejected (key): the key does not fit alg ES256: it is not a WebCrypto key");
+    }
+    expect(await refusal(verifyJws(token, () => [null as never]), "key")).toContain("it is not a WebCrypto key");
+    for (const notKey of [undefined, "key", { key: {} }]) expect(await invalidity(signJws({}, PAYLOAD, notKey as never))).toBe("The key serves none of ES256, RS256, PS256, EdDSA");
+  });
+
   it("refuses a JoseKey whose alg is not its key's", async () => {
     const token = await signJws({}, PAYLOAD, KEYS.RS256.privateKey);
     expect(await refusal(verifyJws(token, { key: KEYS.ES256.publicKey, alg: "RS256" }), "key")).toContain("the key is a ES256 key, not a RS256 one");

@@ -5,7 +5,7 @@ import { MCPError } from "../../error-codes/mcp-error.js";
 import { decodeBase64, encodeBase64 } from "../../protocol/bytes-text.js";
 import { JWS_ALGORITHMS, PROFILES, isJwsAlgorithm, keyProblem, type JwsAlgorithm, type WebCryptoKey } from "./algorithms.js";
 import { invalidInput, refused } from "./errors.js";
-import { joseKeyOf, type JoseKey } from "./jwk.js";
+import { isJoseKey, joseKeyOf, type JoseKey } from "./jwk.js";
 
 /** A protected header as verified: `alg` is one of ours, `kid` and `typ` strings when present. */
 export interface JwsHeader {
@@ -148,7 +148,7 @@ async function candidatesFor(keys: VerificationKeys, header: JwsHeader): Promise
   let firstProblem: string | undefined;
   for (const input of list) {
     // The WebCrypto key decides; a JoseKey's alg is only what its maker said of it.
-    const key = "key" in input ? input.key : input;
+    const key = isJoseKey(input) ? input.key : input;
     const problem = keyProblem(key, header.alg, "verify");
     if (problem === undefined) fitting.push({ key, alg: header.alg });
     else firstProblem ??= problem;
