@@ -69,6 +69,74 @@ interface SubtleCrypto {
   digest(algorithm: "SHA-256", data: Uint8Array): Promise<ArrayBuffer>;
 }
 
+// ---- WebCrypto for JOSE (src/auth/jose): asymmetric signatures ----
+// Merged into the declarations above. Names and shapes are the WebCrypto spec's (W3C Web Cryptography
+// API §13, §20, §23, §29); only the members the JWS algorithms ES256, RS256, PS256 and EdDSA need.
+interface KeyAlgorithm {
+  readonly name: string;
+}
+type KeyUsage = "encrypt" | "decrypt" | "sign" | "verify" | "deriveKey" | "deriveBits" | "wrapKey" | "unwrapKey";
+interface CryptoKey {
+  /** The algorithm and its parameters, e.g. `{ name: "ECDSA", namedCurve: "P-256" }` or RSA's `modulusLength` and `hash`. */
+  readonly algorithm: KeyAlgorithm;
+  readonly usages: KeyUsage[];
+}
+interface CryptoKeyPair {
+  readonly publicKey: CryptoKey;
+  readonly privateKey: CryptoKey;
+}
+interface Algorithm {
+  name: string;
+}
+interface EcKeyImportParams extends Algorithm {
+  namedCurve: string;
+}
+interface RsaHashedImportParams extends Algorithm {
+  hash: string | Algorithm;
+}
+interface EcKeyGenParams extends Algorithm {
+  namedCurve: string;
+}
+interface RsaHashedKeyGenParams extends RsaHashedImportParams {
+  modulusLength: number;
+  publicExponent: Uint8Array;
+}
+interface EcdsaParams extends Algorithm {
+  hash: string | Algorithm;
+}
+interface RsaPssParams extends Algorithm {
+  saltLength: number;
+}
+/** RFC 7517 members as WebCrypto's `JsonWebKey` dictionary has them (the RSA `oth` member left out). */
+interface JsonWebKey {
+  kty?: string;
+  use?: string;
+  key_ops?: string[];
+  alg?: string;
+  ext?: boolean;
+  crv?: string;
+  x?: string;
+  y?: string;
+  d?: string;
+  n?: string;
+  e?: string;
+  p?: string;
+  q?: string;
+  dp?: string;
+  dq?: string;
+  qi?: string;
+}
+interface SubtleCrypto {
+  importKey(format: "jwk", keyData: JsonWebKey, algorithm: Algorithm | EcKeyImportParams | RsaHashedImportParams, extractable: boolean, keyUsages: KeyUsage[]): Promise<CryptoKey>;
+  importKey(format: "pkcs8" | "spki" | "raw", keyData: Uint8Array, algorithm: Algorithm | EcKeyImportParams | RsaHashedImportParams, extractable: boolean, keyUsages: KeyUsage[]): Promise<CryptoKey>;
+  exportKey(format: "jwk", key: CryptoKey): Promise<JsonWebKey>;
+  exportKey(format: "pkcs8" | "spki" | "raw", key: CryptoKey): Promise<ArrayBuffer>;
+  /** Asymmetric algorithms only: they make a key pair (a symmetric one would make a single `CryptoKey`). */
+  generateKey(algorithm: EcKeyGenParams | RsaHashedKeyGenParams | { name: "Ed25519" | "X25519" }, extractable: boolean, keyUsages: KeyUsage[]): Promise<CryptoKeyPair>;
+  sign(algorithm: Algorithm | EcdsaParams | RsaPssParams, key: CryptoKey, data: Uint8Array): Promise<ArrayBuffer>;
+  verify(algorithm: Algorithm | EcdsaParams | RsaPssParams, key: CryptoKey, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
+}
+
 /** Base64 of a binary string (each character one byte), and back; `atob` throws on what is not Base64. */
 declare function btoa(data: string): string;
 declare function atob(data: string): string;
