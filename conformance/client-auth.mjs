@@ -6,7 +6,7 @@
 // scenario connects (era "auto"), lists the tools and calls test-tool, as the reference client does.
 // The scenarios that test a refusal pass when the client stops for the right reason (and fail when it
 // goes on, or stops for another).
-import { Authorizer, headlessInteraction } from "@suaveplan/mcp";
+import { Authorizer, headlessInteraction, importPkcs8Pem, privateKeyJwtAssertion } from "@suaveplan/mcp";
 import { log, session, textOf } from "./client-2026.mjs";
 
 const REDIRECT_URI = "http://localhost:3000/callback";
@@ -89,6 +89,14 @@ const refusal = (expected) => async (url) => {
   log(`stopped as it should (${expected}): ${error.message}`);
 };
 
+/** Client credentials with private_key_jwt: the context's PEM key signs an assertion whose audience is the authorization server's issuer. */
+async function clientCredentialsJwt(url) {
+  const { client_id: clientId, private_key_pem: pem, signing_algorithm: alg = "ES256" } = context();
+  const key = await importPkcs8Pem(pem, alg);
+  const assertion = ({ issuer }) => privateKeyJwtAssertion({ clientId, issuer, key });
+  return authorizedSession(url, authorizer({ clientCredentials: true, assertion, client: { metadata: { client_name: "svc", redirect_uris: [] }, preRegistered: { "*": { clientId, authMethod: "private_key_jwt" } } } }));
+}
+
 const FLOW_SCENARIOS = [
   "auth/basic-cimd",
   "auth/basic-dcr",
@@ -117,4 +125,5 @@ export const authScenarios = {
   ...Object.fromEntries(Object.entries(REFUSALS).map(([name, expected]) => [name, refusal(expected)])),
   "auth/pre-registration": preRegistered,
   "auth/client-credentials-basic": clientCredentialsBasic,
+  "auth/client-credentials-jwt": clientCredentialsJwt,
 };

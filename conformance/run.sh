@@ -3,8 +3,8 @@
 #   1. 0.1.16, every server scenario (--suite all, pending ones included) against the fixture server;
 #   2. 0.2.0-alpha.12, the 2026-07-28 requirement set (--requirements 2026-07-28: its scored scenarios,
 #      plus the not-scored pending and tasks-* ones) against the SAME fixture server process;
-#   3. 0.1.16, every client scenario with the fixture client, auth/* included (the two extension
-#      scenarios not built are listed as not played: CLIENT_NOT_BUILT below);
+#   3. 0.1.16, every client scenario with the fixture client, auth/* included (the extension scenario
+#      not built is listed as not played: CLIENT_NOT_BUILT below);
 #   4. 0.2.0-alpha.12, the 2026-07-28 client requirement set (--requirements 2026-07-28: 32 scored
 #      scenarios and 7 not scored, all at once) with the same fixture client.
 # Prints pass/fail counts per run and exits non-zero on any failure: for run 2, a FAILURE in a scored
@@ -45,9 +45,9 @@ SERVER_2026_SUITE_TIMEOUT_S=1200      # the whole 2026 run (50 scenarios, each a
 CLIENT_SCENARIO_TIMEOUT_S=90 # one client scenario; the suite itself kills the client after 30 s
 CLIENT_2026_SUITE_TIMEOUT_S=300 # the whole 2026 client run (39 scenarios at once, each client killed after 30 s)
 SERVER_START_TIMEOUT_S=20
-# Client extension scenarios of 0.1.16 the fixture client does not play: private_key_jwt client credentials and
-# the enterprise-managed (cross-app access) flow are not built yet; they are listed as not played.
-CLIENT_NOT_BUILT="auth/client-credentials-jwt auth/cross-app-access-complete-flow"
+# Client extension scenarios of 0.1.16 the fixture client does not play: the enterprise-managed (cross-app
+# access) flow is not built yet; it is listed as not played.
+CLIENT_NOT_BUILT="auth/cross-app-access-complete-flow"
 
 runs() { [[ "$RUNS" == *" $1 "* ]]; }
 for run in $RUNS; do

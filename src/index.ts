@@ -20,3 +20,4 @@ export * from "./json-schema/index.js";
 export * from "./server/mcp-server/index.js";
 export * from "./client/mcp-client/index.js";
 export * from "./auth/client/index.js";
+export * from "./auth/jose/index.js";

@@ -271,7 +271,7 @@ describe("Authorizer: the edges", () => {
 
   it("signs private_key_jwt assertions with the given signer, and uses the platform fetch when given none", async () => {
     const scene = world();
-    const assertion = vi.fn((audience: string) => Promise.resolve(`signed-for-${audience}`));
+    const assertion = vi.fn((server: { readonly issuer: string; readonly tokenEndpoint: string }) => Promise.resolve(`signed-for-${server.issuer}`));
     const platform = vi.spyOn(globalThis, "fetch").mockImplementation((url, init) => scene.fake.fetch(urlOf(url), init as FetchInit) as Promise<Response>);
     try {
       const { fetch } = authorizer(scene, {
@@ -281,7 +281,7 @@ describe("Authorizer: the edges", () => {
         client: { metadata: { client_name: "svc", redirect_uris: [] }, preRegistered: { "*": { clientId: "svc", authMethod: "private_key_jwt" } } },
       });
       await expect(call(fetch)).resolves.toMatchObject({ status: 200 });
-      expect(assertion).toHaveBeenCalledWith("https://as.test/token");
+      expect(assertion).toHaveBeenCalledWith({ issuer: "https://as.test", tokenEndpoint: "https://as.test/token" });
       expect(platform).toHaveBeenCalled();
     } finally {
       platform.mockRestore();

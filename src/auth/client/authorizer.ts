@@ -138,6 +138,7 @@ export class Authorizer {
   async #refreshOrAuthorize(authority: ServerAuthority, tokens: StoredTokens, signal: AbortSignal): Promise<StoredTokens> {
     try {
       const refreshed = await requestToken({
+        issuer: authority.metadata.issuer,
         tokenEndpoint: authority.metadata.token_endpoint,
         params: { grant_type: "refresh_token", refresh_token: tokens.refreshToken, resource: authority.resource },
         client: authority.registration,
@@ -188,7 +189,7 @@ export class Authorizer {
   async #authorize(authority: ServerAuthority, scope: string | undefined, signal: AbortSignal): Promise<StoredTokens> {
     authority.scope = scope;
     const params = this.#options.clientCredentials === true ? { grant_type: "client_credentials", scope, resource: authority.resource } : await this.#codeGrant(authority, scope, signal);
-    const response = await requestToken({ tokenEndpoint: authority.metadata.token_endpoint, params, client: authority.registration, ...this.#tokenRequestOptions(signal) });
+    const response = await requestToken({ issuer: authority.metadata.issuer, tokenEndpoint: authority.metadata.token_endpoint, params, client: authority.registration, ...this.#tokenRequestOptions(signal) });
     return this.#keep(response, authority, scope, undefined);
   }
 

@@ -38,50 +38,50 @@ describe("requestToken", () => {
       { clientId: "c4", authMethod: "private_key_jwt" },
     ];
     for (const client of clients) {
-      await expect(requestToken({ tokenEndpoint: "https://as/token", params: CODE_GRANT, client, fetch, assertion: (audience) => Promise.resolve(`jwt-for-${audience}`) })).resolves.toEqual(TOKENS);
+      await expect(requestToken({ issuer: "https://as", tokenEndpoint: "https://as/token", params: CODE_GRANT, client, fetch, assertion: ({ issuer, tokenEndpoint }) => Promise.resolve(`jwt-for-${issuer}-at-${tokenEndpoint}`) })).resolves.toEqual(TOKENS);
     }
     expect(seen[0]?.headers).toMatchObject({ authorization: `Basic ${btoa("my+client:s3cret%3A%2B")}`, "content-type": "application/x-www-form-urlencoded", accept: "application/json" });
     expect(seen[0]?.form).toEqual(CODE_GRANT);
     expect(seen[1]?.form).toEqual({ ...CODE_GRANT, client_id: "c2", client_secret: "s2" });
     expect(seen[1]?.headers["authorization"]).toBeUndefined();
     expect(seen[2]?.form).toEqual({ ...CODE_GRANT, client_id: "c3" });
-    expect(seen[3]?.form).toEqual({ ...CODE_GRANT, client_id: "c4", client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: "jwt-for-https://as/token" });
+    expect(seen[3]?.form).toEqual({ ...CODE_GRANT, client_id: "c4", client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: "jwt-for-https://as-at-https://as/token" });
   });
 
   it("refuses private_key_jwt without a key, and says what the server refused without what was sent", async () => {
     const refusal = endpoint(() => Response.json({ error: "invalid_grant", error_description: "code expired" }, { status: 400 }));
     const client: ClientRegistration = { clientId: "c", clientSecret: "s3cret", authMethod: "client_secret_post" };
-    const error = await requestToken({ tokenEndpoint: "https://as/token", params: CODE_GRANT, client, fetch: refusal.fetch }).catch((thrown: unknown) => thrown);
+    const error = await requestToken({ issuer: "https://as", tokenEndpoint: "https://as/token", params: CODE_GRANT, client, fetch: refusal.fetch }).catch((thrown: unknown) => thrown);
     expect(error).toMatchObject({ code: MCP_CODES.UNAUTHORIZED, message: "The token endpoint https://as/token refused the authorization_code grant (HTTP 400, invalid_grant): code expired", data: { status: 400, error: "invalid_grant" } });
     expect(JSON.stringify([String(error), (error as { data: unknown }).data])).not.toMatch(/c0de|v3rifier|s3cret/);
-    await expect(requestToken({ tokenEndpoint: "https://as/token", params: CODE_GRANT, client: { clientId: "k", authMethod: "private_key_jwt" }, fetch: refusal.fetch })).rejects.toMatchObject({
+    await expect(requestToken({ issuer: "https://as", tokenEndpoint: "https://as/token", params: CODE_GRANT, client: { clientId: "k", authMethod: "private_key_jwt" }, fetch: refusal.fetch })).rejects.toMatchObject({
       code: MCP_CODES.UNAUTHORIZED,
       message: "The client k authenticates with private_key_jwt, but no key to sign its assertion was given",
     });
     for (const authMethod of ["client_secret_basic", "client_secret_post"] as const) {
-      await expect(requestToken({ tokenEndpoint: "https://as/token", params: CODE_GRANT, client: { clientId: "n", authMethod }, fetch: refusal.fetch })).rejects.toMatchObject({
+      await expect(requestToken({ issuer: "https://as", tokenEndpoint: "https://as/token", params: CODE_GRANT, client: { clientId: "n", authMethod }, fetch: refusal.fetch })).rejects.toMatchObject({
         code: MCP_CODES.UNAUTHORIZED,
         message: `The client n authenticates with ${authMethod}, but has no client secret`,
       });
     }
     const opaque = endpoint(() => new Response("<html>", { status: 500 }));
-    await expect(requestToken({ tokenEndpoint: "https://as/token", params: {}, client, fetch: opaque.fetch })).rejects.toMatchObject({ message: "The token endpoint https://as/token refused the ? grant (HTTP 500)", data: { status: 500 } });
+    await expect(requestToken({ issuer: "https://as", tokenEndpoint: "https://as/token", params: {}, client, fetch: opaque.fetch })).rejects.toMatchObject({ message: "The token endpoint https://as/token refused the ? grant (HTTP 500)", data: { status: 500 } });
   });
 
   it("refuses an answer without access_token and token_type, and a fetch that fails", async () => {
     const client: ClientRegistration = { clientId: "c", authMethod: "none" };
     for (const body of [{ token_type: "Bearer" }, { access_token: "x" }, null]) {
       const { fetch } = endpoint(() => Response.json(body));
-      await expect(requestToken({ tokenEndpoint: "https://as/token", params: { grant_type: "refresh_token", refresh_token: "rt" }, client, fetch })).rejects.toMatchObject({
+      await expect(requestToken({ issuer: "https://as", tokenEndpoint: "https://as/token", params: { grant_type: "refresh_token", refresh_token: "rt" }, client, fetch })).rejects.toMatchObject({
         code: MCP_CODES.UNAUTHORIZED,
         message: "The token endpoint https://as/token answered the refresh_token grant without an access_token and token_type",
       });
     }
     // An answer too large to be one is not read as one.
     const huge = endpoint(() => Response.json({ access_token: "x".repeat(300_000), token_type: "Bearer" }));
-    await expect(requestToken({ tokenEndpoint: "https://as/token", params: { grant_type: "client_credentials" }, client, fetch: huge.fetch })).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED });
+    await expect(requestToken({ issuer: "https://as", tokenEndpoint: "https://as/token", params: { grant_type: "client_credentials" }, client, fetch: huge.fetch })).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED });
     const broken = failingFetch;
-    await expect(requestToken({ tokenEndpoint: "https://as/token", params: { grant_type: "client_credentials" }, client, fetch: broken })).rejects.toMatchObject({
+    await expect(requestToken({ issuer: "https://as", tokenEndpoint: "https://as/token", params: { grant_type: "client_credentials" }, client, fetch: broken })).rejects.toMatchObject({
       code: MCP_CODES.TRANSPORT_ERROR,
       message: "The token request (client_credentials) to https://as/token failed: fetch failed",
     });

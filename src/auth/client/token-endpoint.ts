@@ -31,10 +31,15 @@ export interface TokenResponse {
   readonly issued_token_type?: string;
 }
 
-/** Makes the client's assertion for `private_key_jwt` (a JWT signed with its key; see src/auth/jose). */
-export type ClientAssertion = (tokenEndpoint: string) => Promise<string>;
+/**
+ * Makes the client's assertion for `private_key_jwt` (a JWT signed with its key: `privateKeyJwtAssertion`
+ * of src/auth/jose), for the authorization server it goes to: its audience is the server's issuer.
+ */
+export type ClientAssertion = (server: { readonly issuer: string; readonly tokenEndpoint: string }) => Promise<string>;
 
 export interface TokenRequest {
+  /** The authorization server's issuer (the audience of a `private_key_jwt` assertion). */
+  readonly issuer: string;
   readonly tokenEndpoint: string;
   /** The grant's own parameters (`grant_type` and what it needs); the client's authentication is added. */
   readonly params: Readonly<Record<string, string | undefined>>;
@@ -102,7 +107,7 @@ async function authenticated(request: TokenRequest): Promise<{ params: Record<st
       if (!request.assertion) throw new MCPError(MCP_CODES.UNAUTHORIZED, `The client ${client.clientId} authenticates with private_key_jwt, but no key to sign its assertion was given`);
       params["client_id"] = client.clientId;
       params["client_assertion_type"] = JWT_BEARER_ASSERTION;
-      params["client_assertion"] = await request.assertion(request.tokenEndpoint);
+      params["client_assertion"] = await request.assertion({ issuer: request.issuer, tokenEndpoint: request.tokenEndpoint });
       break;
     case "none":
       params["client_id"] = client.clientId;

@@ -23,7 +23,7 @@ export interface JwsHeaderInput {
   readonly [member: string]: unknown;
 }
 
-export type JsonObject = Readonly<Record<string, unknown>>;
+export type ReadonlyJsonObject = Readonly<Record<string, unknown>>;
 
 /** A key to sign or verify with: a WebCrypto key (its own algorithm decides the alg) or a `JoseKey`. */
 export type KeyInput = WebCryptoKey | JoseKey;
@@ -43,7 +43,7 @@ export interface VerifyJwsOptions {
 
 export interface VerifiedJws {
   readonly header: JwsHeader;
-  readonly payload: JsonObject;
+  readonly payload: ReadonlyJsonObject;
 }
 
 export const DEFAULT_MAX_TOKEN_LENGTH = 16_384;
@@ -54,12 +54,12 @@ const utf8Encoder = /* @__PURE__ */ new TextEncoder();
 // fatal: invalid UTF-8 is refused, not replaced; ignoreBOM: a BOM stays in and fails JSON.parse.
 const strictUtf8 = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-function isJsonObject(value: unknown): value is JsonObject {
+function isJsonObject(value: unknown): value is ReadonlyJsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The bytes as a JSON object, or undefined (not UTF-8, not JSON, or JSON that is not an object). */
-function parseJsonObject(bytes: Uint8Array): JsonObject | undefined {
+function parseJsonObject(bytes: Uint8Array): ReadonlyJsonObject | undefined {
   try {
     const value: unknown = JSON.parse(strictUtf8.decode(bytes));
     return isJsonObject(value) ? value : undefined;
@@ -68,7 +68,7 @@ function parseJsonObject(bytes: Uint8Array): JsonObject | undefined {
   }
 }
 
-function encodeJson(value: JsonObject, what: string): string {
+function encodeJson(value: ReadonlyJsonObject, what: string): string {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
@@ -79,7 +79,7 @@ function encodeJson(value: JsonObject, what: string): string {
 }
 
 /** Signs `payload` (a JSON object) as a compact JWS with `key`; the header gets the key's alg and, from a `JoseKey`, its kid. */
-export async function signJws(header: JwsHeaderInput, payload: JsonObject, key: KeyInput): Promise<string> {
+export async function signJws(header: JwsHeaderInput, payload: ReadonlyJsonObject, key: KeyInput): Promise<string> {
   const signer = joseKeyOf(key);
   if (signer === undefined) throw invalidInput(`The key serves none of ${JWS_ALGORITHMS.join(", ")}`);
   if (!isJsonObject(header) || !isJsonObject(payload)) throw invalidInput("The JWS header and payload must be JSON objects");
@@ -121,7 +121,7 @@ function splitCompact(token: unknown, maxLength: number): CompactParts {
 }
 
 /** RFC 7515 §4.1: alg is one of ours; crit is refused (§4.1.11: no extension is understood here); kid and typ are strings. */
-function checkHeader(header: JsonObject): JwsHeader {
+function checkHeader(header: ReadonlyJsonObject): JwsHeader {
   const alg = header["alg"];
   if (alg === "none") throw refused("alg", "alg none (an unsecured JWS) is refused");
   if (!isJwsAlgorithm(alg)) throw refused("alg", `the alg is not one of ${JWS_ALGORITHMS.join(", ")}`);
