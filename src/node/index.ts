@@ -8,3 +8,4 @@ export { sourceOf, writableOf } from "./node-streams.js";
 export { toNodeHandler, type FetchHandler } from "./http-bridge.js";
 export { serveHttp, type ServeHttpOptions, type ServedHttp } from "./http-serve.js";
 export { nodeFetch, type NodeFetchOptions } from "./node-fetch.js";
+export { loopbackInteraction, type LoopbackInteraction, type LoopbackOptions } from "./oauth-loopback.js";

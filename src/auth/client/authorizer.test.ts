@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { FetchInit, FetchLike } from "../../transport/http-client/http-options.js";
 import { FakeFetch, rejectionOf } from "./auth-client.test-helpers.js";
-import { Authorizer, type AuthorizerOptions } from "./authorizer.js";
+import { Authorizer, type AuthorizerOptions, type Interaction } from "./authorizer.js";
 import { headlessInteraction, type RedirectFetch } from "./interaction.js";
 import { InMemoryOAuthStore } from "./oauth-store.js";
 
@@ -368,5 +368,63 @@ describe("Authorizer: tokens from another request or an earlier run", () => {
     await expect(second).resolves.toEqual({ status: 200, body: { ok: "read" } });
     expect(scene.seen.filter((line) => line.startsWith("authorize"))).toHaveLength(2);
     expect(scene.seen.slice(-2)).toEqual(["mcp t1", "mcp t2"]);
+  });
+});
+
+/** An interact that sends the user away (as a page redirect does) and never comes back by itself. */
+function sendAway(): { interact: Interaction; asked: string[] } {
+  const asked: string[] = [];
+  return { interact: (url) => (asked.push(url), new Promise<string>(() => undefined)), asked };
+}
+
+/** Where the scene's authorization server sends the user back for `authorizationUrl`. */
+async function comeBack(scene: ReturnType<typeof world>, authorizationUrl: string): Promise<string> {
+  const response = await scene.redirects(authorizationUrl, { method: "GET", redirect: "manual", signal: new AbortController().signal });
+  return response.headers.get("location") as string;
+}
+
+
+describe("Authorizer: authorizing ahead, and finishing after a redirect", () => {
+  it("authorizes before the first request, so none is refused", async () => {
+    const scene = world();
+    const auth = new Authorizer({ client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] } }, redirectUri: REDIRECT, interact: headlessInteraction(REDIRECT, scene.redirects), fetch: scene.fake.fetch });
+    await auth.authorize(MCP);
+    await expect(call(auth.wrap(scene.fake.fetch))).resolves.toMatchObject({ status: 200 });
+    expect(scene.seen.filter((line) => line.startsWith("mcp"))).toEqual(["mcp t1"]);
+  });
+
+  it("hands the callback to the flow waiting for it in this instance", async () => {
+    const scene = world();
+    const away = sendAway();
+    const auth = new Authorizer({ client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] } }, redirectUri: REDIRECT, interact: away.interact, fetch: scene.fake.fetch });
+    const authorized = auth.authorize(MCP);
+    await vi.waitFor(() => expect(away.asked).toHaveLength(1));
+    await auth.finish(await comeBack(scene, away.asked[0] as string));
+    await authorized;
+    await expect(call(auth.wrap(scene.fake.fetch))).resolves.toMatchObject({ status: 200 });
+  });
+
+  it("redeems the code from the store when the page that started the flow is gone, once; refuses a callback it does not know or that fails its checks", async () => {
+    const scene = world();
+    const store = new InMemoryOAuthStore();
+    const away = sendAway();
+    const options = { client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] } }, redirectUri: REDIRECT, fetch: scene.fake.fetch, store };
+    void new Authorizer({ ...options, interact: away.interact }).authorize(MCP);
+    await vi.waitFor(() => expect(away.asked).toHaveLength(1));
+    const callback = await comeBack(scene, away.asked[0] as string);
+    const reloaded = new Authorizer({ ...options, interact: sendAway().interact });
+    const forged = new URL(callback);
+    forged.searchParams.set("iss", "https://evil.test");
+    await expect(reloaded.finish(forged.href)).rejects.toMatchObject({ data: { reason: "iss-mismatch" } });
+    await expect(reloaded.finish(callback)).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED, data: { reason: "state-mismatch" } });
+    // The forged callback used up the pending flow: start again, and come back right.
+    const again = sendAway();
+    void new Authorizer({ ...options, interact: again.interact }).authorize(MCP);
+    await vi.waitFor(() => expect(again.asked).toHaveLength(1));
+    await reloaded.finish(await comeBack(scene, again.asked[0] as string));
+    await expect(call(reloaded.wrap(scene.fake.fetch))).resolves.toMatchObject({ status: 200 });
+    // Authorizing ahead sends nothing to the server: its first request carries the token.
+    expect(scene.seen.filter((line) => line.startsWith("mcp"))).toEqual(["mcp t1"]);
+    await expect(reloaded.finish(`${REDIRECT}?code=stray`)).rejects.toMatchObject({ data: { reason: "state-mismatch" } });
   });
 });

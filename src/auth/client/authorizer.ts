@@ -10,12 +10,12 @@ import type { FetchInit, FetchLike, FetchResponse } from "../../transport/http-c
 import { authError, authFailureOf } from "./auth-error.js";
 import { advertisesIssParameter, discoverAuthorizationServer, discoverLegacyAuthorizationServer, type AuthorizationServerMetadata } from "./authorization-server.js";
 import { buildAuthorizationUrl, verifyAuthorizationCallback } from "./authorization-request.js";
-import { InMemoryOAuthStore, type ClientRegistration, type OAuthStore, type StoredTokens } from "./oauth-store.js";
+import { InMemoryOAuthStore, type ClientRegistration, type OAuthStore, type PendingAuthorization, type StoredTokens } from "./oauth-store.js";
 import { createPkce, createState } from "./pkce.js";
 import { canonicalResourceUri, discoverProtectedResource } from "./protected-resource.js";
 import { registrationFor, type ClientIdentity } from "./registration.js";
 import { selectScope, unionScopes } from "./scopes.js";
-import { requestToken, toStoredTokens, type ClientAssertion } from "./token-endpoint.js";
+import { NEVER, requestToken, toStoredTokens, type ClientAssertion } from "./token-endpoint.js";
 import { readBearerChallenge, type BearerChallenge } from "./www-authenticate.js";
 
 /** Sends the user to `authorizationUrl` and resolves with the URL the authorization server redirected back to. */
@@ -46,6 +46,7 @@ export interface AuthorizerOptions {
 
 /** What is known of one MCP server once it asked for authorization. */
 interface ServerAuthority {
+  readonly serverUrl: string;
   readonly resource: string;
   readonly metadata: AuthorizationServerMetadata;
   readonly registration: ClientRegistration;
@@ -71,6 +72,8 @@ export class Authorizer {
   readonly #store: OAuthStore;
   readonly #servers = new Map<string, ServerAuthority>();
   readonly #pending = new Map<string, Promise<StoredTokens>>();
+  /** Code flows of this instance waiting for their user, by state: `finish` hands them the callback. */
+  readonly #waiting = new Map<string, (callbackUrl: string) => void>();
 
   constructor(options: AuthorizerOptions) {
     this.#options = options;
@@ -171,7 +174,7 @@ export class Authorizer {
       metadata = (await discoverLegacyAuthorizationServer(url, { fetch, signal })).metadata;
     }
     const registration = await registrationFor(metadata, this.#options.client, this.#store, fetch, signal);
-    const authority: ServerAuthority = { resource, metadata, registration, scope: undefined };
+    const authority: ServerAuthority = { serverUrl: url, resource, metadata, registration, scope: undefined };
     this.#servers.set(url, authority);
     return resourceScopes === undefined ? authority : Object.assign(authority, { resourceScopes });
   }
@@ -193,7 +196,7 @@ export class Authorizer {
     return this.#keep(response, authority, scope, undefined);
   }
 
-  /** The authorization code grant's parameters, once the user came back with a code. */
+  /** The authorization code grant's parameters, once the user came back with a code (to `interact`'s promise, or through `finish`). */
   async #codeGrant(authority: ServerAuthority, scope: string | undefined, signal: AbortSignal): Promise<Record<string, string | undefined>> {
     const { redirectUri, interact } = this.#options;
     const { metadata, registration, resource } = authority;
@@ -204,9 +207,42 @@ export class Authorizer {
     const pkce = await createPkce();
     const state = createState();
     const authorizationUrl = buildAuthorizationUrl({ authorizationEndpoint: metadata.authorization_endpoint, clientId: registration.clientId, redirectUri, codeChallenge: pkce.challenge, state, resource, scope });
-    const callback = await interact(authorizationUrl, signal);
-    const { code } = verifyAuthorizationCallback(callback, { state, issuer: metadata.issuer, issParameterSupported: advertisesIssParameter(metadata) });
-    return { grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: pkce.verifier, resource };
+    const pending: PendingAuthorization = { serverUrl: authority.serverUrl, resource, ...(scope === undefined ? {} : { scope }), redirectUri, verifier: pkce.verifier, metadata, registration };
+    await this.#store.setPendingAuthorization(state, pending);
+    let callback: string;
+    try {
+      callback = await Promise.race([interact(authorizationUrl, signal), new Promise<string>((resolve) => this.#waiting.set(state, resolve))]);
+    } finally {
+      this.#waiting.delete(state);
+      await this.#store.takePendingAuthorization(state);
+    }
+    return redemption(callback, state, pending);
+  }
+
+  /**
+   * Authorizes this client for `serverUrl` now, before anything is sent to it (a host with a user
+   * in front of a browser does this before `connect`, so no request waits for the user).
+   */
+  authorize(serverUrl: string, signal: AbortSignal = NEVER): Promise<void> {
+    return this.#once(serverUrl, () => this.#renew(serverUrl, { status: 401, challenge: undefined, sent: undefined, mayRefresh: false }, signal)).then(() => undefined);
+  }
+
+  /**
+   * The user came back to `callbackUrl` (the redirect URI with the code): the flow waiting for it
+   * goes on; when none is (the page that started it is gone), the code is redeemed here from the
+   * store's pending authorization, and the tokens kept for its server.
+   */
+  async finish(callbackUrl: string, signal: AbortSignal = NEVER): Promise<void> {
+    const state = new URL(callbackUrl, "http://callback.invalid").searchParams.get("state") ?? "";
+    const waiting = this.#waiting.get(state);
+    if (waiting !== undefined) return waiting(callbackUrl);
+    const pending = await this.#store.takePendingAuthorization(state);
+    if (pending === undefined) throw authError("state-mismatch", "No authorization is waiting for this callback (its state is unknown, or its code was already redeemed)");
+    const authority: ServerAuthority = { serverUrl: pending.serverUrl, resource: pending.resource, metadata: pending.metadata, registration: pending.registration, scope: pending.scope };
+    this.#servers.set(pending.serverUrl, authority);
+    const params = redemption(callbackUrl, state, pending);
+    const response = await requestToken({ issuer: pending.metadata.issuer, tokenEndpoint: pending.metadata.token_endpoint, params, client: pending.registration, ...this.#tokenRequestOptions(signal) });
+    await this.#keep(response, authority, pending.scope, undefined);
   }
 
   async #keep(response: Parameters<typeof toStoredTokens>[0], authority: ServerAuthority, scope: string | undefined, refreshToken: string | undefined): Promise<StoredTokens> {
@@ -229,4 +265,11 @@ function withBearer(init: FetchInit, tokens: StoredTokens): FetchInit {
   // The scheme as the server gave it ("Bearer" whatever its case, RFC 6750 §5.1 asks for that spelling).
   const scheme = tokens.tokenType.toLowerCase() === "bearer" ? "Bearer" : tokens.tokenType;
   return { ...init, headers: { ...init.headers, authorization: `${scheme} ${tokens.accessToken}` } };
+}
+
+/** The code grant's parameters for a callback that passes the checks (state, then iss) of `pending`'s flow. */
+function redemption(callbackUrl: string, state: string, pending: PendingAuthorization): Record<string, string | undefined> {
+  const { metadata } = pending;
+  const { code } = verifyAuthorizationCallback(callbackUrl, { state, issuer: metadata.issuer, issParameterSupported: advertisesIssParameter(metadata) });
+  return { grant_type: "authorization_code", code, redirect_uri: pending.redirectUri, code_verifier: pending.verifier, resource: pending.resource };
 }

@@ -43,6 +43,6 @@ export {
 } from "./www-authenticate.js";
 export { Authorizer, type AuthorizerOptions, type Interaction } from "./authorizer.js";
 export { headlessInteraction, type RedirectFetch } from "./interaction.js";
-export { InMemoryOAuthStore, type ClientRegistration, type OAuthStore, type StoredTokens, type TokenEndpointAuthMethod } from "./oauth-store.js";
+export { InMemoryOAuthStore, type ClientRegistration, type OAuthStore, type PendingAuthorization, type StoredTokens, type TokenEndpointAuthMethod } from "./oauth-store.js";
 export { registrationFor, type ClientIdentity, type ClientMetadata, type RegistrationServer } from "./registration.js";
 export { formBody, requestToken, toStoredTokens, type ClientAssertion, type TokenRequest, type TokenResponse } from "./token-endpoint.js";

@@ -24,7 +24,25 @@ export interface StoredTokens {
 }
 
 /**
- * Where registrations (by issuer) and tokens (by issuer and resource) are kept. Async, so a host can
+ * An authorization code flow waiting for the user to come back (by its `state`): what redeeming the
+ * code needs, when the page that started it is gone (a browser redirect). The PKCE verifier is a
+ * secret until the code is redeemed: keep it where the tokens are kept.
+ */
+export interface PendingAuthorization {
+  /** The MCP server the tokens are for. */
+  readonly serverUrl: string;
+  readonly resource: string;
+  readonly scope?: string;
+  readonly redirectUri: string;
+  readonly verifier: string;
+  /** The authorization server's metadata and this client's registration there, as the flow used them. */
+  readonly metadata: { readonly issuer: string; readonly token_endpoint: string; readonly authorization_response_iss_parameter_supported?: boolean };
+  readonly registration: ClientRegistration;
+}
+
+/**
+ * Where registrations (by issuer), tokens (by issuer and resource) and authorizations waiting for
+ * the user (by state) are kept. Async, so a host can
  * keep them in its keychain or database; one issuer's credentials are never presented to another.
  */
 export interface OAuthStore {
@@ -34,12 +52,16 @@ export interface OAuthStore {
   getTokens(issuer: string, resource: string): Promise<StoredTokens | undefined>;
   setTokens(tokens: StoredTokens): Promise<void>;
   deleteTokens(issuer: string, resource: string): Promise<void>;
+  setPendingAuthorization(state: string, pending: PendingAuthorization): Promise<void>;
+  /** The authorization waiting under `state`, forgotten as it is taken (a code is redeemed once). */
+  takePendingAuthorization(state: string): Promise<PendingAuthorization | undefined>;
 }
 
 /** The default store: this process's memory. */
 export class InMemoryOAuthStore implements OAuthStore {
   readonly #registrations = new Map<string, ClientRegistration>();
   readonly #tokens = new Map<string, StoredTokens>();
+  readonly #pending = new Map<string, PendingAuthorization>();
 
   getRegistration(issuer: string): Promise<ClientRegistration | undefined> {
     return Promise.resolve(this.#registrations.get(issuer));
@@ -67,6 +89,17 @@ export class InMemoryOAuthStore implements OAuthStore {
   deleteTokens(issuer: string, resource: string): Promise<void> {
     this.#tokens.delete(tokensKey(issuer, resource));
     return Promise.resolve();
+  }
+
+  setPendingAuthorization(state: string, pending: PendingAuthorization): Promise<void> {
+    this.#pending.set(state, pending);
+    return Promise.resolve();
+  }
+
+  takePendingAuthorization(state: string): Promise<PendingAuthorization | undefined> {
+    const pending = this.#pending.get(state);
+    this.#pending.delete(state);
+    return Promise.resolve(pending);
   }
 }
 
