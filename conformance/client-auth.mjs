@@ -97,6 +97,13 @@ async function clientCredentialsJwt(url) {
   return authorizedSession(url, authorizer({ clientCredentials: true, assertion, client: { metadata: { client_name: "svc", redirect_uris: [] }, preRegistered: { "*": { clientId, authMethod: "private_key_jwt" } } } }));
 }
 
+/** Enterprise-managed authorization (cross-app access): the context's ID token, exchanged at its identity provider for an ID-JAG. */
+function enterpriseManaged(url) {
+  const { client_id: clientId, client_secret: clientSecret, idp_issuer: idpIssuer, idp_token_endpoint: idpTokenEndpoint, idp_client_id: idpClientId, idp_id_token: idToken } = context();
+  const enterprise = { idpIssuer, idpTokenEndpoint, idpClientId, idToken: () => idToken };
+  return authorizedSession(url, authorizer({ enterprise, client: { metadata: { client_name: "enterprise", redirect_uris: [] }, preRegistered: { "*": { clientId, clientSecret, authMethod: "client_secret_basic" } } } }));
+}
+
 const FLOW_SCENARIOS = [
   "auth/basic-cimd",
   "auth/basic-dcr",
@@ -126,4 +133,6 @@ export const authScenarios = {
   "auth/pre-registration": preRegistered,
   "auth/client-credentials-basic": clientCredentialsBasic,
   "auth/client-credentials-jwt": clientCredentialsJwt,
+  "auth/cross-app-access-complete-flow": enterpriseManaged,
+  "auth/enterprise-managed-authorization": enterpriseManaged,
 };

@@ -70,7 +70,8 @@ function world(options: { readonly needs?: (body: string) => string; readonly ex
       if (form.get("grant_type") === "refresh_token" && !issued.has(`refresh:${form.get("refresh_token") ?? ""}`)) return Response.json({ error: "invalid_grant" }, { status: 400 });
       const token = `t${++next}`;
       const grantType = form.get("grant_type");
-      const scope = grantType === "refresh_token" ? (issued.get(`refresh:${form.get("refresh_token") ?? ""}`)?.scope ?? "") : grantType === "authorization_code" ? (codes.get(form.get("code") ?? "") ?? "") : (form.get("scope") ?? "");
+      const jag = grantType === "urn:ietf:params:oauth:grant-type:jwt-bearer" ? form.get("assertion") : null;
+      const scope = grantType === "refresh_token" ? (issued.get(`refresh:${form.get("refresh_token") ?? ""}`)?.scope ?? "") : grantType === "authorization_code" ? (codes.get(form.get("code") ?? "") ?? "") : jag !== null ? (jag === "id-jag-for-read" ? "read" : "") : (form.get("scope") ?? "");
       issued.set(token, { scope, issuer: at, expired: false });
       const refreshToken = `r${next}`;
       if (options.refresh !== false) issued.set(`refresh:${refreshToken}`, { scope, issuer: at, expired: false });
@@ -426,5 +427,44 @@ describe("Authorizer: authorizing ahead, and finishing after a redirect", () => 
     // Authorizing ahead sends nothing to the server: its first request carries the token.
     expect(scene.seen.filter((line) => line.startsWith("mcp"))).toEqual(["mcp t1"]);
     await expect(reloaded.finish(`${REDIRECT}?code=stray`)).rejects.toMatchObject({ data: { reason: "state-mismatch" } });
+  });
+});
+
+describe("Authorizer: enterprise-managed authorization", () => {
+  it("exchanges the user's ID token at the identity provider for an ID-JAG, and presents it as a JWT bearer grant", async () => {
+    const scene = world();
+    const exchanges: Record<string, string>[] = [];
+    scene.fake.on("https://idp.test/token", (init) => {
+      const form = Object.fromEntries(new URL(`http://x/?${String(init.body)}`).searchParams);
+      exchanges.push({ ...form, authorization: init.headers["authorization"] ?? "-" });
+      return Response.json({ access_token: "id-jag-for-read", issued_token_type: "urn:ietf:params:oauth:token-type:id-jag", token_type: "N_A" });
+    });
+    const enterprise = { idpIssuer: "https://idp.test", idpTokenEndpoint: "https://idp.test/token", idpClientId: "idp-client", idToken: () => "id-token-of-the-user" };
+    const client = { metadata: { client_name: "svc", redirect_uris: [] }, preRegistered: { "*": { clientId: "mcp-client", clientSecret: "s", authMethod: "client_secret_basic" as const } } };
+    const { fetch } = authorizer(scene, { enterprise, client, interact: undefined, redirectUri: undefined });
+    await expect(call(fetch)).resolves.toEqual({ status: 200, body: { ok: "read" } });
+    expect(exchanges).toEqual([
+      {
+        grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+        requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+        audience: "https://as.test",
+        resource: MCP,
+        scope: "read",
+        subject_token: "id-token-of-the-user",
+        subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+        client_id: "idp-client",
+        authorization: "-",
+      },
+    ]);
+    // The JWT bearer grant carries the ID-JAG alone; the client authenticates with Basic.
+    expect(scene.seen).toEqual(["mcp -", "token https://as.test urn:ietf:params:oauth:grant-type:jwt-bearer", "mcp t1"]);
+    // With a secret at the identity provider, it authenticates there with it; an insecure token endpoint is refused.
+    const secret = world();
+    secret.fake.on("https://idp.test/token", (init) => (exchanges.push({ authorization: init.headers["authorization"] ?? "-" }), Response.json({ access_token: "id-jag-for-read", token_type: "N_A" })));
+    const { fetch: withSecret } = authorizer(secret, { enterprise: { ...enterprise, idpClientSecret: "idp-secret" }, client });
+    await expect(call(withSecret)).resolves.toMatchObject({ status: 200 });
+    expect(exchanges.at(-1)).toEqual({ authorization: `Basic ${btoa("idp-client:idp-secret")}` });
+    const { fetch: insecure } = authorizer(world(), { enterprise: { ...enterprise, idpTokenEndpoint: "http://idp.test/token" }, client });
+    await expect(call(insecure)).rejects.toMatchObject({ data: { reason: "insecure-url" } });
   });
 });
