@@ -11,7 +11,7 @@ const signal = new AbortController().signal;
 function chain(hops: readonly (readonly [url: string, location: string, setCookies?: readonly string[]])[]) {
   const sent: (string | undefined)[] = [];
   const fetch: RedirectFetch = (url, init) => {
-    sent.push(init.headers["cookie"]);
+    sent.push(init.headers?.["cookie"]);
     const hop = hops.find(([from]) => from === url);
     const headers = new Headers({ location: hop?.[1] ?? "/nowhere" });
     for (const field of hop?.[2] ?? []) headers.append("set-cookie", field);
@@ -61,7 +61,7 @@ describe("headlessInteraction keeps the interaction's cookies", () => {
   it("keeps none with a fetch whose headers cannot list Set-Cookie fields", async () => {
     const sent: (string | undefined)[] = [];
     const fetch: RedirectFetch = (url, init) => {
-      sent.push(init.headers["cookie"]);
+      sent.push(init.headers?.["cookie"]);
       return Promise.resolve({ status: 302, headers: { get: (name: string) => (name === "location" ? (url.endsWith("/a") ? "/b" : REDIRECT) : "a=1") } });
     };
     await expect(headlessInteraction(REDIRECT, fetch)("https://as.test/a", signal)).resolves.toBe(REDIRECT);

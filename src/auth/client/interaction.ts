@@ -14,7 +14,7 @@ export interface RedirectHeaders {
 /** A fetch that can be told not to follow redirects (the platform's `fetch` can); `headers` carries the interaction's cookies. */
 export type RedirectFetch = (
   url: string,
-  init: { readonly method: string; readonly redirect: "manual"; readonly headers: Readonly<Record<string, string>>; readonly signal: AbortSignal },
+  init: { readonly method: string; readonly redirect: "manual"; readonly headers?: Readonly<Record<string, string>>; readonly signal: AbortSignal },
 ) => Promise<{ readonly status: number; readonly headers: RedirectHeaders }>;
 
 const MAX_REDIRECTS = 10;
