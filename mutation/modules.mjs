@@ -36,6 +36,11 @@ export const MODULES = {
     mutate: ["src/protocol/{downgrade,downgrade-items,downgrade-requests,revision-features,profiles,mcp-headers,header-params,header-encoding,request-headers,bytes-text}.ts"],
     tests: UNIT,
   },
+  "auth-client": {
+    mutate: ["src/auth/client/{authorizer,token-endpoint,registration,oauth-store,interaction,auth-error,authorization-request,authorization-server,metadata-fetch,pkce,protected-resource,scopes,url-safety,www-authenticate}.ts"],
+    tests: UNIT,
+  },
+  jose: { mutate: ["src/auth/jose/{algorithms,client-assertion,errors,jwk,jws,jwks,jwt}.ts"], tests: UNIT },
   "mcp-client": {
     mutate: [
       "src/client/mcp-client/{mcp-client,listing-client,response-cache,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output,client-options}.ts",

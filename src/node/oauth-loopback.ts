@@ -41,7 +41,7 @@ export async function loopbackInteraction(options: LoopbackOptions = {}): Promis
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
-  const open = options.open ?? openInBrowser;
+  const open = options.open ?? ((url: string) => systemBrowser.open(url));
   const interact: Interaction = async (authorizationUrl, signal) => {
     const state = new URL(authorizationUrl).searchParams.get("state") ?? "";
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -81,11 +81,13 @@ function answer(request: IncomingMessage, response: ServerResponse, path: string
   resume(`${redirectUri}${url.search}`);
 }
 
-/** The system's way to open a URL in the default browser. */
-function openInBrowser(url: string): void {
-  const [command, args] = process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
-  const child = spawn(command, args, { stdio: "ignore", detached: true });
-  // A missing opener leaves the user to open the URL: the flow still waits for the callback.
-  child.on("error", () => undefined);
-  child.unref();
-}
+/** How a URL is opened in the system's default browser: the platform's command, detached and let go of. */
+export const systemBrowser = {
+  open(url: string, platform: string = process.platform, run: typeof spawn = spawn): void {
+    const [command, args] = platform === "darwin" ? ["open", [url]] : platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+    const child = run(command, args, { stdio: "ignore", detached: true });
+    // A missing opener leaves the user to open the URL: the flow still waits for the callback.
+    child.on("error", () => undefined);
+    child.unref();
+  },
+};
