@@ -32,6 +32,10 @@ export const MODULES = {
     ],
     tests: UNIT,
   },
+  "resource-server": {
+    mutate: ["src/auth/server/{protected-resource,metadata,bearer,challenge,insufficient-scope,introspection,token-cache}.ts"],
+    tests: UNIT,
+  },
   protocol: {
     mutate: ["src/protocol/{downgrade,downgrade-items,downgrade-requests,revision-features,profiles,mcp-headers,header-params,header-encoding,request-headers,bytes-text}.ts"],
     tests: UNIT,

@@ -45,7 +45,7 @@ import { listAllResources, readResource, resourceEntryOf, templateOnTheWire, typ
 import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { FeatureHandler } from "./server-host.js";
 import { ServerSession } from "./session.js";
-import { callTool, checkTool, toolHeaderParams, toolOnTheWire, type AnyToolConfig, type AnyToolHandler } from "./tools.js";
+import { callTool, checkTool, toolHeaderParams, toolOnTheWire, type AnyToolConfig, type AnyToolHandler, type ToolEntry } from "./tools.js";
 import type { HeaderParam } from "../../protocol/mcp-headers.js";
 
 const DEFAULT_PAGE_SIZE = 100;
@@ -103,10 +103,21 @@ export class MCPServer implements StatelessHost {
     return (this.#stateless ??= new StatelessRequests(this)).serve(id, method, params, channel);
   }
 
-  /** Stateless era over HTTP: the `Mcp-Param-*` headers a call of tool `name` must carry (undefined for an unknown tool: the call fails on its own). */
-  headerParamsOf(name: unknown): readonly HeaderParam[] | undefined {
-    const entry = typeof name === "string" ? this.#tools.get(name) : undefined;
-    return entry && toolHeaderParams(entry);
+  /** Stateless era over HTTP: the `Mcp-Param-*` headers a request must carry: a tools/call's, from its tool (none for an unknown tool: the call fails on its own). */
+  headerParamsOf(method: string, params: JsonObject | undefined): readonly HeaderParam[] | undefined {
+    const entry = method === "tools/call" ? this.registrationOf(method, params) : undefined;
+    return entry && toolHeaderParams(entry as ToolEntry);
+  }
+
+  /**
+   * The registration a request names: its tool (tools/call) or prompt (prompts/get) by name, its
+   * resource or template (resources/read) by URI; undefined for other methods and for names nothing
+   * enabled answers to. The HTTP `authorization` option reads `requiredScopes` from it.
+   */
+  registrationOf(method: string, params: JsonObject | undefined): { readonly config: Readonly<Pick<ToolConfig<undefined, undefined>, "requiredScopes" | "cache">> } | undefined {
+    if (method === "resources/read") return resourceEntryOf(String(params?.["uri"]), this.#resources, this.#templates);
+    const named: Registry<AnyToolConfig | PromptConfig, unknown> | undefined = method === "tools/call" ? this.#tools : method === "prompts/get" ? this.#prompts : undefined;
+    return named?.get(params?.["name"] as string);
   }
 
   principalOf(inbound: InboundContext | undefined): string | undefined {
@@ -120,10 +131,7 @@ export class MCPServer implements StatelessHost {
   cacheHintFor(method: string, params: JsonObject | undefined): CacheHint {
     const hints = this.options.cache;
     if (method === METHODS.serverDiscover) return hints?.discover ?? this.#listDefault();
-    if (method === METHODS.resourcesRead) {
-      const entry = resourceEntryOf(String(params?.["uri"]), this.#resources, this.#templates);
-      return entry?.config.cache ?? hints?.read ?? { ttlMs: 0, cacheScope: "private" };
-    }
+    if (method === METHODS.resourcesRead) return this.registrationOf(method, params)?.config.cache ?? hints?.read ?? { ttlMs: 0, cacheScope: "private" };
     const entries: readonly { readonly config: { readonly cache?: CacheHint } }[] =
       method === METHODS.toolsList ? this.#tools.enabled() : method === METHODS.promptsList ? this.#prompts.enabled() : method === METHODS.resourcesTemplatesList ? this.#templates.enabled() : [...this.#resources.enabled(), ...this.#templates.enabled()];
     return narrowest(hints?.lists ?? this.#listDefault(), entries);

@@ -158,6 +158,12 @@ export interface HandlerContext extends RequestScope {
 interface Described {
   /** Stateless era: this entry's caching hint; its list takes the shortest ttl and "private" if any entry is private (a resource's also applies to reading it). */
   readonly cache?: CacheHint;
+  /**
+   * OAuth scopes a call of this entry needs (tools/call, resources/read, prompts/get), checked by
+   * the HTTP handlers' `authorization` before the handler runs: a caller without them gets 403
+   * `insufficient_scope` naming them. Lists show the entry to every caller.
+   */
+  readonly requiredScopes?: readonly string[];
   readonly title?: string;
   readonly description?: string;
   readonly icons?: Icon[];

@@ -7,7 +7,7 @@ import type { HandlerContext, PromptConfig, PromptHandler } from "./mcp-server.t
 export type PromptEntry = Entry<PromptConfig, PromptHandler>;
 
 export function promptOnTheWire(entry: PromptEntry): Prompt {
-  const { arguments: args, cache: _cache, ...rest } = entry.config;
+  const { arguments: args, cache: _cache, requiredScopes: _scopes, ...rest } = entry.config;
   const prompt: Prompt = { name: entry.key, ...rest };
   if (!args) return prompt;
   const described: PromptArgument[] = Object.entries(args).map(([name, { complete: _complete, ...argument }]) => ({ name, ...argument }));

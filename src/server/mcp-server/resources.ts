@@ -11,12 +11,12 @@ export type ResourceEntry = Entry<StaticResourceConfig, ResourceReader>;
 export type TemplateEntry = Entry<TemplateConfig, TemplateReader>;
 
 export function resourceOnTheWire(entry: ResourceEntry): Resource {
-  const { cache: _cache, ...config } = entry.config;
+  const { cache: _cache, requiredScopes: _scopes, ...config } = entry.config;
   return { uri: entry.key, ...config };
 }
 
 export function templateOnTheWire(entry: TemplateEntry): ResourceTemplate {
-  const { uriTemplate, list: _list, complete: _complete, cache: _cache, ...rest } = entry.config;
+  const { uriTemplate, list: _list, complete: _complete, cache: _cache, requiredScopes: _scopes, ...rest } = entry.config;
   return { name: entry.key, uriTemplate: uriTemplate.template, ...rest };
 }
 

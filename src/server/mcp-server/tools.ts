@@ -41,7 +41,7 @@ export function prepareTool(name: string, config: AnyToolConfig): PreparedTool {
 }
 
 function describeTool(name: string, config: AnyToolConfig, input: PreparedSchema, output: PreparedSchema | undefined): Tool {
-  const { inputSchema: _input, outputSchema: _output, cache: _cache, ...rest } = config;
+  const { inputSchema: _input, outputSchema: _output, cache: _cache, requiredScopes: _scopes, ...rest } = config;
   const tool = { name, ...rest, inputSchema: input.jsonSchema } as Tool;
   return output ? { ...tool, outputSchema: output.jsonSchema as Tool["outputSchema"] } : tool;
 }

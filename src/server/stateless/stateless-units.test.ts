@@ -110,9 +110,13 @@ describe("MCPServer: stateless-era settings", () => {
     const server = new MCPServer(info);
     expect(() => server.tool("bad", { inputSchema: { type: "object", properties: { list: { type: "array", "x-mcp-header": "List" } } } }, () => ({ content: [] }))).toThrow(/x-mcp-header annotations of tool "bad" are invalid/);
     server.tool("good", { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } }, () => ({ content: [] }));
-    expect(server.headerParamsOf("good")).toEqual([expect.objectContaining({ property: "region", header: "Region", type: "string" })]);
-    expect(server.headerParamsOf("missing")).toBeUndefined();
-    expect(server.headerParamsOf(42)).toBeUndefined();
+    expect(server.headerParamsOf("tools/call", { name: "good" })).toEqual([expect.objectContaining({ property: "region", header: "Region", type: "string" })]);
+    expect(server.headerParamsOf("tools/call", { name: "missing" })).toBeUndefined();
+    expect(server.headerParamsOf("tools/call", { name: 42 })).toBeUndefined();
+    expect(server.headerParamsOf("tools/call", undefined)).toBeUndefined();
+    // Only a tool call's tool has Mcp-Param-* headers: a prompt of the same name has none.
+    server.prompt("good", {}, () => ({ messages: [] }));
+    expect(server.headerParamsOf("prompts/get", { name: "good" })).toBeUndefined();
   });
 });
 

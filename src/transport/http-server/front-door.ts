@@ -20,8 +20,9 @@ export interface FrontDoorSettings {
 
 /**
  * What every request goes through, in this order: the path (404), Host and Origin (403), a closed
- * handler (503), CORS preflight (OPTIONS), the method (405 with `Allow`), authentication (401/403) —
- * then its method's handler; a failure there is a 500, never an unanswered request.
+ * handler (503), CORS preflight (OPTIONS), the method (405 with `Allow`), authentication (401/403;
+ * `authorization`'s own hook when it is configured) — then its method's handler; a failure there is a
+ * 500, never an unanswered request. (`authorization`'s metadata is answered before the door.)
  */
 export class FrontDoor {
   readonly #guard: RequestGuard;
@@ -50,7 +51,7 @@ export class FrontDoor {
     if (exchange.method === "OPTIONS") return this.#guard.preflight(exchange, this.#allow);
     const serve = this.#methods.get(exchange.method);
     if (!serve) return methodNotAllowed(this.#allow);
-    const caller = await identifyCaller(this.options.authenticate, exchange);
+    const caller = await identifyCaller(this.options.authorization?.authenticate ?? this.options.authenticate, exchange);
     if (!caller.ok) return caller.reply;
     try {
       return await serve(exchange, caller.inbound);

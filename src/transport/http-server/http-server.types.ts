@@ -1,15 +1,47 @@
+import type { WireMessage } from "../../jsonrpc/dispatcher/classify.js";
+import type { MCPServer } from "../../server/mcp-server/mcp-server.js";
 import type { JsonRpcId } from "../../types/types.js";
+import type { InboundContext } from "../transport/transport.types.js";
 import type { EventStore } from "./event-store.js";
 
 /** What `authenticate` decided about one HTTP request. */
 export type AuthenticationResult =
   /** The caller is known: `authInfo` reaches handlers and `authorize` as `InboundContext.authInfo`. */
   | { readonly authInfo: unknown }
-  /** Refused: 401 (who are you?) or 403 (not you); `wwwAuthenticate` defaults to `Bearer` for 401. */
-  | { readonly refuse: 401 | 403; readonly wwwAuthenticate?: string; readonly message?: string };
+  /**
+   * Refused: 401 (who are you?), 403 (not you, or not with that token), 400 (a malformed request,
+   * e.g. a token in the query string) or 503 (the token cannot be checked now); `wwwAuthenticate`
+   * defaults to `Bearer` for 401.
+   */
+  | AuthenticationRefusal;
+
+export type AuthenticationRefusal =
+  | { readonly refuse: 401 | 403; readonly wwwAuthenticate?: string; readonly message?: string }
+  | { readonly refuse: 400 | 503; readonly wwwAuthenticate?: string; readonly message: string };
 
 /** Resolves the caller of one HTTP request; it runs for every POST, GET and DELETE (not for CORS preflights). */
 export type Authenticate = (request: Request) => AuthenticationResult | Promise<AuthenticationResult>;
+
+/**
+ * The resource-server side of OAuth on an HTTP endpoint, as the handlers call it (`protectedResource()`
+ * builds one). The handlers only call it; all it does lives in its own module, so an app that does
+ * not use it carries none of it.
+ */
+export interface HttpAuthorization {
+  /**
+   * Every request, around the endpoint behind it (`door`): its protected resource metadata is
+   * answered before any other check; a reply carrying a handler's insufficient-scope error, answered
+   * before its response started, becomes that 403.
+   */
+  serve(exchange: HttpExchange, door: { handle(exchange: HttpExchange): Promise<HttpReply> }): Promise<HttpReply>;
+  /** The endpoint's `authenticate` hook: the caller from the request's bearer token. */
+  readonly authenticate: Authenticate;
+  /**
+   * A POST's messages as read (when they passed the checks, before they are served): a 403 when the
+   * caller lacks a scope one of its requests needs (naming every scope they need); else undefined.
+   */
+  admit(endpoint: { readonly server: MCPServer }, inbound: InboundContext, read: { readonly ok: true; readonly posted: { readonly messages: readonly WireMessage[] } } | { readonly ok: false }): { readonly ok: false; readonly reply: HttpReply } | undefined;
+}
 
 /** What both HTTP handlers share: who may call, how much, and how sessions are bounded. */
 export interface HttpEndpointOptions {
@@ -27,10 +59,18 @@ export interface HttpEndpointOptions {
   readonly allowedOrigins?: readonly string[] | "*";
   /** The largest request body accepted, in bytes (default 4 MiB); a larger one gets 413. */
   readonly maxBodyBytes?: number;
+  /** The low-level hook: resolves each request's caller (see `Authenticate`); not with `authorization`, which brings its own. */
   readonly authenticate?: Authenticate;
   /**
+   * OAuth 2.1 resource server (`protectedResource({ resource, authorizationServers, verifier })`):
+   * serves the protected resource metadata, verifies bearer tokens, checks the scopes each request
+   * needs, and answers 401/403 with their `WWW-Authenticate` challenges.
+   */
+  readonly authorization?: HttpAuthorization;
+  /**
    * Binds each session to the principal that opened it (the spec's session-hijacking advice): a
-   * request whose principal differs gets 404, as if the session did not exist.
+   * request whose principal differs gets 404, as if the session did not exist. With `authorization`,
+   * `tokenOwner` binds it to the token's issuer, subject and client.
    */
   readonly sessionOwner?: (authInfo: unknown) => string | undefined;
   /** Sessions open at once (default 1000); past it a new session gets 503. */

@@ -19,7 +19,7 @@ export function emptyReply(status: number, headers: Record<string, string> = {})
 }
 
 /** An HTTP error whose body is a JSON-RPC error response: for the request `id` when it is known, else without one (null), as the spec allows. */
-export function errorReply(status: number, message: string, options: { code?: number; headers?: Record<string, string>; id?: JsonRpcId | null } = {}): HttpReply {
+export function errorReply(status: number, message: string, options: { code?: number; headers?: Record<string, string> | undefined; id?: JsonRpcId | null } = {}): HttpReply {
   const body = JSON.stringify({ jsonrpc: "2.0", id: options.id ?? null, error: { code: options.code ?? TRANSPORT_ERROR_CODE, message } });
   return { status, headers: withFields(options.headers, { "content-type": "application/json" }), body };
 }

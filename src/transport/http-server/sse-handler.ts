@@ -29,12 +29,14 @@ export function sseHttpHandler(server: MCPServer, options: SseHttpOptions = {}):
   const paths = options.path === undefined ? undefined : [options.path, ...(options.endpoint === undefined ? [] : [options.endpoint])];
   const door = new FrontDoor(options, {
     paths,
-    methods: { GET: (exchange, inbound) => openStream(registry, options, exchange, inbound), POST: (exchange, inbound) => receive(registry, options, exchange, inbound) },
+    methods: { GET: (exchange, inbound) => openStream(registry, options, exchange, inbound), POST: (exchange, inbound) => receive(registry, { options, server }, exchange, inbound) },
     closed: () => closed,
   });
+  // `authorization` answers its metadata before the door, and sees every reply.
+  const handle = (exchange: HttpExchange): Promise<HttpReply> => options.authorization?.serve(exchange, door) ?? door.handle(exchange);
   return {
-    fetch: async (request) => toResponse(await door.handle(exchangeOf(request))),
-    handle: (exchange) => door.handle(exchange),
+    fetch: async (request) => toResponse(await handle(exchangeOf(request))),
+    handle,
     async close() {
       closed = true;
       await registry.closeAll();
@@ -58,10 +60,11 @@ async function openStream(registry: SessionRegistry<LegacySseTransport>, options
   return { status: 200, headers: sseHeaders({}), body: transport.body };
 }
 
-async function receive(registry: SessionRegistry<LegacySseTransport>, options: SseHttpOptions, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
+async function receive(registry: SessionRegistry<LegacySseTransport>, endpoint: { readonly options: SseHttpOptions; readonly server: MCPServer }, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
+  const options = endpoint.options;
   const found = findSession(registry, options, exchange, inbound);
   if (!found.ok) return found.reply;
-  const read = await readPostedMessages(exchange, options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, false);
+  const read = await readPostedMessages(exchange, options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, false, inbound, endpoint);
   if (!read.ok) return read.reply;
   const version = found.session.server.client?.protocolVersion ?? "2024-11-05";
   if (read.posted.batch && !PROFILES[version].batching) return invalidRequestReply(`JSON-RPC batches are not allowed in protocol revision ${version}`);

@@ -3,26 +3,21 @@ import { answerPost } from "./answer-post.js";
 import type { HttpExchange, HttpReply } from "./http-server.types.js";
 import type { PostedMessages } from "./messages.js";
 import { headerVersion } from "./protocol-version.js";
-import { readPostedMessages } from "./read-post.js";
 import { MCP_HEADERS, errorReply, invalidRequestReply } from "./responses.js";
 import { newSessionId } from "./session-id.js";
-import { isStatelessEraPost, statelessEraPost } from "./stateless-era-post.js";
 import { rulesOf, type StreamableEndpoint } from "./streamable-endpoint.js";
 
-/** POST in stateful mode: initialize opens a session; anything else needs one (`Mcp-Session-Id`). */
-export async function statefulPost(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
-  const read = await readPostedMessages(exchange, endpoint.maxBodyBytes, true);
-  if (!read.ok) return read.reply;
-  if (isStatelessEraPost(endpoint, exchange, read.posted)) return statelessEraPost(endpoint, exchange, inbound, read.posted);
-  if (read.posted.initialize) return openSession(endpoint, exchange, inbound, read.posted);
+/** A session-era POST in stateful mode: initialize opens a session; anything else needs one (`Mcp-Session-Id`). */
+export async function statefulPost(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext, posted: PostedMessages): Promise<HttpReply> {
+  if (posted.initialize) return openSession(endpoint, exchange, inbound, posted);
   const found = endpoint.findSession(exchange, inbound);
   if (!found.ok) return found.reply;
   const { session } = found;
-  if (read.posted.batch && !rulesOf(session).batching) return invalidRequestReply("JSON-RPC batches are not allowed in this session's protocol revision");
-  const reused = read.posted.requestIds.find((id) => session.transport.inProgress(id));
+  if (posted.batch && !rulesOf(session).batching) return invalidRequestReply("JSON-RPC batches are not allowed in this session's protocol revision");
+  const reused = posted.requestIds.find((id) => session.transport.inProgress(id));
   if (reused !== undefined) return invalidRequestReply(`request id ${JSON.stringify(reused)} is already in progress in this session`);
   const headers = { [MCP_HEADERS.sessionId]: session.id };
-  return answerPost(session.transport, read.posted, exchange, inbound, { json: endpoint.json, prime: endpoint.primes(session), headers });
+  return answerPost(session.transport, posted, exchange, inbound, { json: endpoint.json, prime: endpoint.primes(session), headers });
 }
 
 async function openSession(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext, posted: PostedMessages): Promise<HttpReply> {

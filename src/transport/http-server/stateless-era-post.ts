@@ -60,8 +60,7 @@ function checkHeaders(endpoint: StreamableEndpoint, exchange: HttpExchange, mess
     return mismatch(`Header mismatch: ${why}`, message.id as JsonRpcId);
   }
   const method = message.method as string;
-  const toolParams = method === "tools/call" ? endpoint.server.headerParamsOf(message.params?.["name"]) : undefined;
-  const problem = checkStatelessHeaders((name) => exchange.header(name), method, message.params, toolParams);
+  const problem = checkStatelessHeaders((name) => exchange.header(name), method, message.params, endpoint.server.headerParamsOf(method, message.params));
   return problem === undefined ? undefined : mismatch(problem, message.id as JsonRpcId);
 }
 

@@ -2,11 +2,10 @@ import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { METHODS } from "../../constants/index.js";
 import type { InboundContext } from "../transport/transport.types.js";
 import { answerPost } from "./answer-post.js";
+import type { PostedMessages } from "./messages.js";
 import type { HttpExchange, HttpReply } from "./http-server.types.js";
 import { PROFILES } from "../../protocol/profiles.js";
 import { ASSUMED_PROTOCOL_VERSION, headerVersion } from "./protocol-version.js";
-import { readPostedMessages } from "./read-post.js";
-import { isStatelessEraPost, statelessEraPost } from "./stateless-era-post.js";
 import { emptyReply, errorReply, invalidRequestReply } from "./responses.js";
 import { newSessionId } from "./session-id.js";
 import type { StreamableEndpoint, StreamableSession } from "./streamable-endpoint.js";
@@ -15,19 +14,15 @@ import type { StreamableEndpoint, StreamableSession } from "./streamable-endpoin
 const STATELESS_INITIALIZE_ID = "stateless-initialize";
 
 /**
- * POST in stateless mode: no session ids. Each POST with requests is served by a fresh session of the
- * server, initialized for the revision the request names (`MCP-Protocol-Version`, else 2025-03-26),
- * and closed once the POST is answered or its client leaves. Notifications and responses alone have
- * no session to reach and are acknowledged (202).
+ * A session-era POST in stateless mode: no session ids. Each POST with requests is served by a fresh
+ * session of the server, initialized for the revision the request names (`MCP-Protocol-Version`,
+ * else 2025-03-26), and closed once the POST is answered or its client leaves. Notifications and
+ * responses alone have no session to reach and are acknowledged (202).
  */
-export async function statelessPost(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
-  const read = await readPostedMessages(exchange, endpoint.maxBodyBytes, true);
-  if (!read.ok) return read.reply;
-  if (isStatelessEraPost(endpoint, exchange, read.posted)) return statelessEraPost(endpoint, exchange, inbound, read.posted);
+export async function statelessPost(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext, posted: PostedMessages): Promise<HttpReply> {
   const header = headerVersion(exchange);
   if (!header.ok) return header.reply;
   const version = header.version ?? ASSUMED_PROTOCOL_VERSION;
-  const { posted } = read;
   if (posted.batch && !PROFILES[version].batching) return invalidRequestReply(`JSON-RPC batches are not allowed in protocol revision ${version}`);
   if (posted.requestIds.length === 0) return emptyReply(202);
   const key = newSessionId();

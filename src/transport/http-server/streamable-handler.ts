@@ -2,11 +2,21 @@ import type { MCPServer } from "../../server/mcp-server/mcp-server.js";
 import type { JsonRpcId } from "../../types/types.js";
 import { exchangeOf, toResponse } from "./fetch-exchange.js";
 import { FrontDoor } from "./front-door.js";
-import type { StreamableHttpHandler, StreamableHttpOptions } from "./http-server.types.js";
+import type { HttpExchange, HttpReply, StreamableHttpHandler, StreamableHttpOptions } from "./http-server.types.js";
+import type { InboundContext } from "../transport/transport.types.js";
+import { readPostedMessages } from "./read-post.js";
+import { isStatelessEraPost, statelessEraPost } from "./stateless-era-post.js";
 import { statefulPost } from "./stateful-post.js";
 import { statelessPost } from "./stateless-post.js";
 import { StreamableEndpoint } from "./streamable-endpoint.js";
 import { streamableDelete, streamableGet } from "./streamable-get.js";
+
+/** Every POST, read and checked once: one of the stateless era is served on its own path, the rest as the endpoint's sessions are. */
+async function streamablePost(endpoint: StreamableEndpoint, sessionPost: typeof statefulPost, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
+  const read = await readPostedMessages(exchange, endpoint.maxBodyBytes, true, inbound, endpoint);
+  if (!read.ok) return read.reply;
+  return (isStatelessEraPost(endpoint, exchange, read.posted) ? statelessEraPost : sessionPost)(endpoint, exchange, inbound, read.posted);
+}
 
 /**
  * Serves `server` over Streamable HTTP (revisions 2025-03-26 and later) as a web-standard handler:
@@ -15,13 +25,15 @@ import { streamableDelete, streamableGet } from "./streamable-get.js";
 export function streamableHttpHandler(server: MCPServer, options: StreamableHttpOptions = {}): StreamableHttpHandler {
   const endpoint = new StreamableEndpoint(server, options);
   // A server of the stateless era only has no GET stream and no session to DELETE: those get 405.
-  const methods = endpoint.stateless || !server.servesSessions
-    ? { POST: statelessPost.bind(undefined, endpoint) }
-    : { GET: streamableGet.bind(undefined, endpoint), POST: statefulPost.bind(undefined, endpoint), DELETE: streamableDelete.bind(undefined, endpoint) };
+  const sessionless = endpoint.stateless || !server.servesSessions;
+  const post = streamablePost.bind(undefined, endpoint, sessionless ? statelessPost : statefulPost);
+  const methods = sessionless ? { POST: post } : { GET: streamableGet.bind(undefined, endpoint), POST: post, DELETE: streamableDelete.bind(undefined, endpoint) };
   const door = new FrontDoor(options, { paths: options.path === undefined ? undefined : [options.path], methods, closed: () => endpoint.closed });
+  // `authorization` answers its metadata before the door, and sees every reply.
+  const handle = (exchange: HttpExchange): Promise<HttpReply> => options.authorization?.serve(exchange, door) ?? door.handle(exchange);
   return {
-    fetch: async (request) => toResponse(await door.handle(exchangeOf(request))),
-    handle: (exchange) => door.handle(exchange),
+    fetch: async (request) => toResponse(await handle(exchangeOf(request))),
+    handle,
     async close() {
       endpoint.closed = true;
       await endpoint.registry.closeAll();

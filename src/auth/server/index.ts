@@ -1,0 +1,4 @@
+export { protectedResource, tokenOwner, ProtectedResource } from "./protected-resource.js";
+export { introspectionVerifier } from "./introspection.js";
+export { insufficientScope, type InsufficientScopeData } from "./insufficient-scope.js";
+export type * from "./resource-server.types.js";
