@@ -33,7 +33,7 @@ export const MODULES = {
     tests: UNIT,
   },
   "resource-server": {
-    mutate: ["src/auth/server/{protected-resource,metadata,bearer,challenge,insufficient-scope,introspection,token-cache}.ts"],
+    mutate: ["src/auth/server/{protected-resource,metadata,bearer,challenge,insufficient-scope,introspection,token-cache,jwt-verifier}.ts"],
     tests: UNIT,
   },
   protocol: {
