@@ -38,6 +38,7 @@ console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), version: 
     });
     expect(node).toEqual({
       ChildProcessTransport: "function",
+      loopbackInteraction: "function",
       nodeFetch: "function",
       serveHttp: "function",
       serveStdio: "function",
