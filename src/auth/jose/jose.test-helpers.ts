@@ -4,6 +4,7 @@ import { expect } from "vitest";
 
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
+import { encodeBase64 } from "../../protocol/bytes-text.js";
 import type { JwsAlgorithm, WebCryptoKey } from "./algorithms.js";
 import type { JoseCheck } from "./errors.js";
 
@@ -51,7 +52,7 @@ export const KEYS: Readonly<Record<JwsAlgorithm, TestKeys>> = {
 };
 
 export const utf8 = (text: string): Uint8Array<ArrayBuffer> => new TextEncoder().encode(text);
-export const b64u = (bytes: Uint8Array | string): string => Buffer.from(typeof bytes === "string" ? utf8(bytes) : bytes).toString("base64url");
+export const b64u = (bytes: Uint8Array | string): string => encodeBase64(typeof bytes === "string" ? utf8(bytes) : bytes, true);
 export const b64uJson = (value: unknown): string => b64u(JSON.stringify(value));
 
 async function rejection(promise: Promise<unknown>): Promise<MCPError> {
