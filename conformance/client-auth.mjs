@@ -104,6 +104,13 @@ function enterpriseManaged(url) {
   return authorizedSession(url, authorizer({ enterprise, client: { metadata: { client_name: "enterprise", redirect_uris: [] }, preRegistered: { "*": { clientId, clientSecret, authMethod: "client_secret_basic" } } } }));
 }
 
+/** Workload identity federation: the context's workload JWT (its platform's token) as a JWT bearer grant, no secret. */
+function workloadIdentity(url) {
+  const { client_id: clientId, valid_jwt: workloadToken } = context();
+  const workload = { assertion: () => workloadToken };
+  return authorizedSession(url, authorizer({ workloadIdentity: workload, client: { metadata: { client_name: "workload", redirect_uris: [] }, preRegistered: { "*": { clientId, authMethod: "none" } } } }));
+}
+
 const FLOW_SCENARIOS = [
   "auth/basic-cimd",
   "auth/basic-dcr",
@@ -135,4 +142,5 @@ export const authScenarios = {
   "auth/client-credentials-jwt": clientCredentialsJwt,
   "auth/cross-app-access-complete-flow": enterpriseManaged,
   "auth/enterprise-managed-authorization": enterpriseManaged,
+  "auth/wif-jwt-bearer": workloadIdentity,
 };

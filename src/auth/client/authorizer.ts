@@ -13,11 +13,11 @@ import { buildAuthorizationUrl, verifyAuthorizationCallback } from "./authorizat
 import { InMemoryOAuthStore, type ClientRegistration, type OAuthStore, type PendingAuthorization, type StoredTokens } from "./oauth-store.js";
 import { createPkce, createState } from "./pkce.js";
 import { canonicalResourceUri, discoverProtectedResource } from "./protected-resource.js";
+import { idJagGrant, workloadGrant, type EnterpriseManagedGrant, type GrantTarget, type WorkloadIdentityGrant } from "./grants.js";
 import { registrationFor, type ClientIdentity } from "./registration.js";
 import { selectScope, unionScopes } from "./scopes.js";
 import { NEVER, requestToken, toStoredTokens, type ClientAssertion } from "./token-endpoint.js";
 import { readBearerChallenge, type BearerChallenge } from "./www-authenticate.js";
-import { secureUrl } from "./url-safety.js";
 
 /** Sends the user to `authorizationUrl` and resolves with the URL the authorization server redirected back to. */
 export type Interaction = (authorizationUrl: string, signal: AbortSignal) => Promise<string>;
@@ -37,6 +37,12 @@ export interface AuthorizerOptions {
    * the authorization server as a JWT bearer grant. No user interaction.
    */
   readonly enterprise?: EnterpriseManagedGrant;
+  /**
+   * Workload identity federation: the platform's identity token for this workload is presented to
+   * the authorization server as a JWT bearer grant. No user, no secret. A refusal reaches the caller
+   * as it is: the grant is not tried again, and no other grant is tried instead.
+   */
+  readonly workloadIdentity?: WorkloadIdentityGrant;
   /** Signs the client's `private_key_jwt` assertions (`privateKeyJwtAssertion` of src/auth/jose). */
   readonly assertion?: ClientAssertion;
   /** Where registrations and tokens are kept (default: memory). */
@@ -50,21 +56,6 @@ export interface AuthorizerOptions {
   /** Ask for `offline_access` (a refresh token) when the authorization server offers it (default true). */
   readonly offlineAccess?: boolean;
 }
-
-/** The identity provider's side of enterprise-managed authorization. */
-export interface EnterpriseManagedGrant {
-  /** The identity provider's issuer and token endpoint (RFC 8693 token exchange). */
-  readonly idpIssuer: string;
-  readonly idpTokenEndpoint: string;
-  /** This client at the identity provider (a public client unless a secret is given: then client_secret_basic). */
-  readonly idpClientId: string;
-  readonly idpClientSecret?: string;
-  /** The user's ID token from the identity provider (asked each time a token is needed). */
-  idToken(): string | Promise<string>;
-}
-
-const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
-const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /** What is known of one MCP server once it asked for authorization. */
 interface ServerAuthority {
@@ -213,39 +204,24 @@ export class Authorizer {
   /** A new token for `authority`'s resource, by the grant this client uses. */
   async #authorize(authority: ServerAuthority, scope: string | undefined, signal: AbortSignal): Promise<StoredTokens> {
     authority.scope = scope;
-    const params = this.#options.enterprise
-      ? await this.#idJagGrant(this.#options.enterprise, authority, scope, signal)
-      : this.#options.clientCredentials === true
-        ? { grant_type: "client_credentials", scope, resource: authority.resource }
-        : await this.#codeGrant(authority, scope, signal);
+    const params = await this.#grant(authority, scope, signal);
     const response = await requestToken({ issuer: authority.metadata.issuer, tokenEndpoint: authority.metadata.token_endpoint, params, client: authority.registration, ...this.#tokenRequestOptions(signal) });
     return this.#keep(response, authority, scope, undefined);
   }
 
-  /** Whether tokens come without a user at a browser (client credentials, enterprise-managed): no PKCE, no refresh token asked for. */
-  #userless(): boolean {
-    return this.#options.clientCredentials === true || this.#options.enterprise !== undefined;
+  /** The token request's parameters of the grant this client uses. */
+  #grant(authority: ServerAuthority, scope: string | undefined, signal: AbortSignal): Promise<Record<string, string | undefined>> | Record<string, string | undefined> {
+    const { enterprise, workloadIdentity, clientCredentials } = this.#options;
+    const target: GrantTarget = { issuer: authority.metadata.issuer, tokenEndpoint: authority.metadata.token_endpoint, resource: authority.resource };
+    if (enterprise !== undefined) return idJagGrant(enterprise, target, scope, { fetch: this.#fetch(), signal });
+    if (workloadIdentity !== undefined) return workloadGrant(workloadIdentity, target, scope, signal);
+    if (clientCredentials === true) return { grant_type: "client_credentials", scope, resource: authority.resource };
+    return this.#codeGrant(authority, scope, signal);
   }
 
-  /** The JWT bearer grant of an ID-JAG the identity provider gave for the user's ID token, for this authorization server and resource. */
-  async #idJagGrant(idp: EnterpriseManagedGrant, authority: ServerAuthority, scope: string | undefined, signal: AbortSignal): Promise<Record<string, string | undefined>> {
-    secureUrl(idp.idpTokenEndpoint, "identity provider token endpoint");
-    const exchanged = await requestToken({
-      issuer: idp.idpIssuer,
-      tokenEndpoint: idp.idpTokenEndpoint,
-      params: {
-        grant_type: TOKEN_EXCHANGE,
-        requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
-        audience: authority.metadata.issuer,
-        resource: authority.resource,
-        scope,
-        subject_token: await idp.idToken(),
-        subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
-      },
-      client: idp.idpClientSecret === undefined ? { clientId: idp.idpClientId, authMethod: "none" } : { clientId: idp.idpClientId, clientSecret: idp.idpClientSecret, authMethod: "client_secret_basic" },
-      ...this.#tokenRequestOptions(signal),
-    });
-    return { grant_type: JWT_BEARER, assertion: exchanged.access_token };
+  /** Whether tokens come without a user at a browser (client credentials, enterprise-managed, workload identity): no PKCE, no refresh token asked for. */
+  #userless(): boolean {
+    return this.#options.clientCredentials === true || this.#options.enterprise !== undefined || this.#options.workloadIdentity !== undefined;
   }
 
   /** The authorization code grant's parameters, once the user came back with a code (to `interact`'s promise, or through `finish`). */

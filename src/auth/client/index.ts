@@ -41,7 +41,8 @@ export {
   type AuthChallenge,
   type BearerChallenge,
 } from "./www-authenticate.js";
-export { Authorizer, type AuthorizerOptions, type EnterpriseManagedGrant, type Interaction } from "./authorizer.js";
+export { Authorizer, type AuthorizerOptions, type Interaction } from "./authorizer.js";
+export { type EnterpriseManagedGrant, type WorkloadAssertionRequest, type WorkloadIdentityGrant } from "./grants.js";
 export { headlessInteraction, type RedirectFetch } from "./interaction.js";
 export { InMemoryOAuthStore, type ClientRegistration, type OAuthStore, type PendingAuthorization, type StoredTokens, type TokenEndpointAuthMethod } from "./oauth-store.js";
 export { registrationFor, type ClientIdentity, type ClientMetadata, type RegistrationServer } from "./registration.js";
