@@ -132,6 +132,9 @@ const FLOW_SCENARIOS = [
   "auth/authorization-server-migration",
   "auth/iss-supported",
   "auth/iss-not-advertised",
+  // DPoP: the server's challenge is a DPoP one, so the Authorizer asks for DPoP-bound tokens by itself.
+  "auth/dpop",
+  "auth/dpop-nonce",
 ];
 
 export const authScenarios = {

@@ -41,7 +41,7 @@ export const MODULES = {
     tests: UNIT,
   },
   "auth-client": {
-    mutate: ["src/auth/client/{authorizer,grants,token-endpoint,registration,oauth-store,interaction,auth-error,authorization-request,authorization-server,metadata-fetch,pkce,protected-resource,scopes,url-safety,www-authenticate}.ts"],
+    mutate: ["src/auth/client/{authorizer,dpop,grants,token-endpoint,registration,oauth-store,interaction,auth-error,authorization-request,authorization-server,metadata-fetch,pkce,protected-resource,scopes,url-safety,www-authenticate}.ts"],
     tests: UNIT,
   },
   jose: { mutate: ["src/auth/jose/{algorithms,client-assertion,errors,jwk,jws,jwks,jwt}.ts"], tests: UNIT },

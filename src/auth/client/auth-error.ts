@@ -28,6 +28,8 @@ export type AuthFailureReason =
   | "issuer-mismatch"
   /** The authorization server does not list `S256` in `code_challenge_methods_supported`. */
   | "pkce-unsupported"
+  /** The server requires DPoP-bound tokens, and its authorization server takes no proof this client makes (ES256). */
+  | "dpop-unsupported"
   /** The authorization callback has no code, or a parameter more than once. */
   | "callback-invalid"
   | "state-mismatch"

@@ -13,10 +13,11 @@ import { buildAuthorizationUrl, verifyAuthorizationCallback } from "./authorizat
 import { InMemoryOAuthStore, type ClientRegistration, type OAuthStore, type PendingAuthorization, type StoredTokens } from "./oauth-store.js";
 import { createPkce, createState } from "./pkce.js";
 import { canonicalResourceUri, discoverProtectedResource } from "./protected-resource.js";
+import { asksForNonce, DpopProver, dpopSupported, isDpopTokenType, type DpopKeyPair } from "./dpop.js";
 import { idJagGrant, workloadGrant, type EnterpriseManagedGrant, type GrantTarget, type WorkloadIdentityGrant } from "./grants.js";
 import { registrationFor, type ClientIdentity } from "./registration.js";
 import { selectScope, unionScopes } from "./scopes.js";
-import { NEVER, requestToken, toStoredTokens, type ClientAssertion } from "./token-endpoint.js";
+import { NEVER, requestToken, toStoredTokens, type ClientAssertion, type TokenRequest } from "./token-endpoint.js";
 import { readBearerChallenge, type BearerChallenge } from "./www-authenticate.js";
 
 /** Sends the user to `authorizationUrl` and resolves with the URL the authorization server redirected back to. */
@@ -55,6 +56,15 @@ export interface AuthorizerOptions {
   readonly refreshBeforeExpiryMs?: number;
   /** Ask for `offline_access` (a refresh token) when the authorization server offers it (default true). */
   readonly offlineAccess?: boolean;
+  /**
+   * DPoP (RFC 9449) sender-constrained tokens. By default, when the server asks for them (its
+   * challenge's scheme is DPoP, or its metadata has `dpop_bound_access_tokens_required`) and its
+   * authorization server takes ES256 proofs; `true`: whenever the authorization server takes them;
+   * `false`: never.
+   */
+  readonly dpop?: boolean;
+  /** The DPoP key to keep across restarts, with tokens in a persistent store (default: a non-extractable one made per Authorizer). */
+  readonly dpopKeyPair?: DpopKeyPair;
 }
 
 /** What is known of one MCP server once it asked for authorization. */
@@ -63,6 +73,8 @@ interface ServerAuthority {
   readonly resource: string;
   readonly metadata: AuthorizationServerMetadata;
   readonly registration: ClientRegistration;
+  /** Whether its tokens are asked for and sent with DPoP proofs. */
+  readonly dpop: boolean;
   /** The scope last asked for. */
   scope: string | undefined;
 }
@@ -87,6 +99,7 @@ export class Authorizer {
   readonly #pending = new Map<string, Promise<StoredTokens>>();
   /** Code flows of this instance waiting for their user, by state: `finish` hands them the callback. */
   readonly #waiting = new Map<string, (callbackUrl: string) => void>();
+  #prover: DpopProver | undefined;
 
   constructor(options: AuthorizerOptions) {
     this.#options = options;
@@ -102,7 +115,7 @@ export class Authorizer {
     const max = this.#options.maxAuthorizations ?? DEFAULT_MAX_AUTHORIZATIONS;
     let tokens = await this.#tokensFor(url, init.signal);
     for (let attempt = 0; ; attempt++) {
-      const response = await inner(url, tokens === undefined ? init : withBearer(init, tokens));
+      const response = await this.#sendWith(inner, url, init, tokens);
       const challenge = response.status === 401 || response.status === 403 ? readBearerChallenge(response.headers.get("www-authenticate")) : undefined;
       const renewable = response.status === 401 || challenge?.error === "insufficient_scope";
       if (!renewable || attempt >= max) return response;
@@ -111,6 +124,23 @@ export class Authorizer {
       const sent = tokens;
       tokens = await this.#once(url, () => this.#renew(url, { status: response.status, challenge, sent, mayRefresh: attempt === 0 }, init.signal));
     }
+  }
+
+  /** `init` sent with `tokens`; a DPoP proof refused for want of the server's nonce is sent again with it, once. */
+  async #sendWith(inner: FetchLike, url: string, init: FetchInit, tokens: StoredTokens | undefined): Promise<FetchResponse> {
+    if (tokens === undefined) return inner(url, init);
+    if (!isDpopTokenType(tokens.tokenType)) return inner(url, withBearer(init, tokens));
+    const prover = this.#dpopProver();
+    for (let attempt = 0; ; attempt++) {
+      const proof = await prover.proof({ method: init.method, url, accessToken: tokens.accessToken });
+      const response = await inner(url, { ...init, headers: { ...init.headers, authorization: `DPoP ${tokens.accessToken}`, dpop: proof } });
+      if (!prover.remember(url, response) || attempt > 0 || !asksForNonce(response)) return response;
+      discardBody(response);
+    }
+  }
+
+  #dpopProver(): DpopProver {
+    return (this.#prover ??= new DpopProver(this.#options.dpopKeyPair));
   }
 
   /** The tokens to send to `url`: none before it asked for any; refreshed first when close to expiry. */
@@ -158,7 +188,7 @@ export class Authorizer {
         tokenEndpoint: authority.metadata.token_endpoint,
         params: { grant_type: "refresh_token", refresh_token: tokens.refreshToken, resource: authority.resource },
         client: authority.registration,
-        ...this.#tokenRequestOptions(signal),
+        ...this.#tokenRequestOptions(signal, authority.dpop),
       });
       return await this.#keep(refreshed, authority, tokens.scope, tokens.refreshToken);
     } catch (error) {
@@ -175,10 +205,12 @@ export class Authorizer {
     let resource: string;
     let metadata: AuthorizationServerMetadata;
     let resourceScopes: readonly string[] | undefined;
+    let dpopRequired = false;
     try {
       const found = await discoverProtectedResource(url, { fetch, signal, resourceMetadataUrl: challenge?.resourceMetadata });
       resource = found.metadata.resource;
       resourceScopes = found.metadata.scopes_supported;
+      dpopRequired = found.metadata["dpop_bound_access_tokens_required"] === true;
       const issuer = found.metadata.authorization_servers[0] as string;
       metadata = (await discoverAuthorizationServer(issuer, { fetch, signal, requirePkce: !this.#userless() })).metadata;
     } catch (error) {
@@ -187,9 +219,18 @@ export class Authorizer {
       metadata = (await discoverLegacyAuthorizationServer(url, { fetch, signal })).metadata;
     }
     const registration = await registrationFor(metadata, this.#options.client, this.#store, fetch, signal);
-    const authority: ServerAuthority = { serverUrl: url, resource, metadata, registration, scope: undefined };
+    const dpop = this.#usesDpop(metadata, dpopRequired, challenge?.scheme.toLowerCase() === "dpop");
+    const authority: ServerAuthority = { serverUrl: url, resource, metadata, registration, dpop, scope: undefined };
     this.#servers.set(url, authority);
     return resourceScopes === undefined ? authority : Object.assign(authority, { resourceScopes });
+  }
+
+  /** Whether tokens for a server are DPoP-bound: the `dpop` option, else whether the server asked; never unless its authorization server takes ES256 proofs. */
+  #usesDpop(metadata: AuthorizationServerMetadata, required: boolean, asked: boolean): boolean {
+    if (!(this.#options.dpop ?? (required || asked))) return false;
+    if (dpopSupported(metadata)) return true;
+    if (required) throw authError("dpop-unsupported", `The server requires DPoP-bound tokens, and its authorization server ${metadata.issuer} takes no ES256 DPoP proof`);
+    return false;
   }
 
   #firstScope(authority: ServerAuthority & { readonly resourceScopes?: readonly string[] }, challenge: BearerChallenge | undefined): string | undefined {
@@ -205,7 +246,7 @@ export class Authorizer {
   async #authorize(authority: ServerAuthority, scope: string | undefined, signal: AbortSignal): Promise<StoredTokens> {
     authority.scope = scope;
     const params = await this.#grant(authority, scope, signal);
-    const response = await requestToken({ issuer: authority.metadata.issuer, tokenEndpoint: authority.metadata.token_endpoint, params, client: authority.registration, ...this.#tokenRequestOptions(signal) });
+    const response = await requestToken({ issuer: authority.metadata.issuer, tokenEndpoint: authority.metadata.token_endpoint, params, client: authority.registration, ...this.#tokenRequestOptions(signal, authority.dpop) });
     return this.#keep(response, authority, scope, undefined);
   }
 
@@ -235,7 +276,7 @@ export class Authorizer {
     const pkce = await createPkce();
     const state = createState();
     const authorizationUrl = buildAuthorizationUrl({ authorizationEndpoint: metadata.authorization_endpoint, clientId: registration.clientId, redirectUri, codeChallenge: pkce.challenge, state, resource, scope });
-    const pending: PendingAuthorization = { serverUrl: authority.serverUrl, resource, ...(scope === undefined ? {} : { scope }), redirectUri, verifier: pkce.verifier, metadata, registration };
+    const pending: PendingAuthorization = { serverUrl: authority.serverUrl, resource, ...(scope === undefined ? {} : { scope }), redirectUri, verifier: pkce.verifier, metadata, registration, dpop: authority.dpop };
     await this.#store.setPendingAuthorization(state, pending);
     let callback: string;
     try {
@@ -266,10 +307,10 @@ export class Authorizer {
     if (waiting !== undefined) return waiting(callbackUrl);
     const pending = await this.#store.takePendingAuthorization(state);
     if (pending === undefined) throw authError("state-mismatch", "No authorization is waiting for this callback (its state is unknown, or its code was already redeemed)");
-    const authority: ServerAuthority = { serverUrl: pending.serverUrl, resource: pending.resource, metadata: pending.metadata, registration: pending.registration, scope: pending.scope };
+    const authority: ServerAuthority = { serverUrl: pending.serverUrl, resource: pending.resource, metadata: pending.metadata, registration: pending.registration, dpop: pending.dpop === true, scope: pending.scope };
     this.#servers.set(pending.serverUrl, authority);
     const params = redemption(callbackUrl, state, pending);
-    const response = await requestToken({ issuer: pending.metadata.issuer, tokenEndpoint: pending.metadata.token_endpoint, params, client: pending.registration, ...this.#tokenRequestOptions(signal) });
+    const response = await requestToken({ issuer: pending.metadata.issuer, tokenEndpoint: pending.metadata.token_endpoint, params, client: pending.registration, ...this.#tokenRequestOptions(signal, authority.dpop) });
     await this.#keep(response, authority, pending.scope, undefined);
   }
 
@@ -279,9 +320,9 @@ export class Authorizer {
     return tokens;
   }
 
-  #tokenRequestOptions(signal: AbortSignal): { readonly fetch: FetchLike; readonly signal: AbortSignal; readonly assertion?: ClientAssertion } {
+  #tokenRequestOptions(signal: AbortSignal, dpop: boolean): Pick<TokenRequest, "fetch" | "signal" | "assertion" | "dpop"> {
     const { assertion } = this.#options;
-    return assertion === undefined ? { fetch: this.#fetch(), signal } : { fetch: this.#fetch(), signal, assertion };
+    return { fetch: this.#fetch(), signal, ...(assertion === undefined ? {} : { assertion }), ...(dpop ? { dpop: this.#dpopProver() } : {}) };
   }
 
   #fetch(): FetchLike {
@@ -290,9 +331,8 @@ export class Authorizer {
 }
 
 function withBearer(init: FetchInit, tokens: StoredTokens): FetchInit {
-  // The scheme as the server gave it ("Bearer" whatever its case, RFC 6750 §5.1 asks for that spelling).
-  const scheme = tokens.tokenType.toLowerCase() === "bearer" ? "Bearer" : tokens.tokenType;
-  return { ...init, headers: { ...init.headers, authorization: `${scheme} ${tokens.accessToken}` } };
+  // "Bearer" whatever the case the server gave it in (RFC 6750 §5.1 asks for that spelling); DPoP tokens go through #sendWith's proof.
+  return { ...init, headers: { ...init.headers, authorization: `Bearer ${tokens.accessToken}` } };
 }
 
 /** The code grant's parameters for a callback that passes the checks (state, then iss) of `pending`'s flow. */

@@ -5,6 +5,7 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import { readText } from "../../transport/http-client/body.js";
 import type { FetchLike, FetchResponse } from "../../transport/http-client/http-options.js";
+import type { DpopProver } from "./dpop.js";
 import type { ClientRegistration, StoredTokens } from "./oauth-store.js";
 
 /** A token or registration answer is a few kilobytes; this is far above any real one. */
@@ -47,6 +48,8 @@ export interface TokenRequest {
   readonly assertion?: ClientAssertion;
   readonly fetch: FetchLike;
   readonly signal?: AbortSignal;
+  /** Asks for a DPoP-bound token (RFC 9449 §5): each request carries a proof of this client's key. */
+  readonly dpop?: DpopProver;
 }
 
 /** The signal of a request nobody can cancel. */
@@ -58,17 +61,26 @@ const JWT_BEARER_ASSERTION = "urn:ietf:params:oauth:client-assertion-type:jwt-be
 export async function requestToken(request: TokenRequest): Promise<TokenResponse> {
   const { params, headers } = await authenticated(request);
   const grant = params["grant_type"] ?? "?";
+  const { dpop, tokenEndpoint } = request;
+  const body = formBody(params);
   let response: FetchResponse;
-  try {
-    response = await request.fetch(request.tokenEndpoint, { method: "POST", headers, body: formBody(params), signal: request.signal ?? NEVER });
-  } catch (error) {
-    throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `The token request (${grant}) to ${request.tokenEndpoint} failed: ${describeThrown(error)}`);
+  let answer: unknown;
+  // Twice at most: a DPoP proof without the nonce the server now asks for is sent again with it (RFC 9449 §8).
+  for (let attempt = 0; ; attempt++) {
+    const proof = dpop === undefined ? {} : { dpop: await dpop.proof({ method: "POST", url: tokenEndpoint }) };
+    try {
+      response = await request.fetch(tokenEndpoint, { method: "POST", headers: { ...headers, ...proof }, body, signal: request.signal ?? NEVER });
+    } catch (error) {
+      throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `The token request (${grant}) to ${tokenEndpoint} failed: ${describeThrown(error)}`);
+    }
+    answer = await jsonAnswer(response);
+    const gotNonce = dpop?.remember(tokenEndpoint, response) === true;
+    if (response.ok || attempt > 0 || !gotNonce || (answer as { error?: unknown } | undefined)?.error !== "use_dpop_nonce") break;
   }
-  const body = await jsonAnswer(response);
-  if (!response.ok) throw tokenError(response.status, body, grant, request.tokenEndpoint);
-  const tokens = body as Partial<TokenResponse> | undefined;
+  if (!response.ok) throw tokenError(response.status, answer, grant, tokenEndpoint);
+  const tokens = answer as Partial<TokenResponse> | undefined;
   if (typeof tokens?.access_token !== "string" || typeof tokens.token_type !== "string") {
-    throw new MCPError(MCP_CODES.UNAUTHORIZED, `The token endpoint ${request.tokenEndpoint} answered the ${grant} grant without an access_token and token_type`);
+    throw new MCPError(MCP_CODES.UNAUTHORIZED, `The token endpoint ${tokenEndpoint} answered the ${grant} grant without an access_token and token_type`);
   }
   return tokens as TokenResponse;
 }
