@@ -2,8 +2,8 @@
 // (support/oidc-provider.ts: issuer http://127.0.0.1:<port>/oidc, headless login, PKCE required,
 // DCR, Client ID Metadata Documents, resource indicators with ES256 JWT access tokens, client
 // credentials, rotating refresh tokens) and our MCPServer as the protected resource
-// (support/protected-mcp.ts: its metadata document, verifyJwt through the provider's JWKS, 401/403
-// challenges). Our MCPClient (era "auto") goes through the Authorizer's fetch wrapper. Everything
+// (support/protected-mcp.ts: protectedResource with a jwtVerifier through the provider's JWKS, its
+// metadata document and 401/403 challenges). Our MCPClient (era "auto") goes through the Authorizer's fetch wrapper. Everything
 // listens on 127.0.0.1; nothing leaves the machine.
 import { generateKeyPairSync } from "node:crypto";
 import { inspect } from "node:util";
@@ -23,6 +23,11 @@ afterEach(async () => {
 const defer = (cleanup: () => Promise<void>) => void cleanups.push(cleanup);
 
 const TIMEOUT_MS = 20_000;
+
+/** The jwtVerifier's refusal reasons: the JOSE check that failed, then why. */
+const WRONG_AUDIENCE = "Token rejected (aud): the token is not for this audience";
+const EXPIRED = "Token rejected (exp): the token has expired";
+const BAD_SIGNATURE = "Token rejected (signature): the signature does not verify";
 
 /** The provider and our protected server, the server's URL allowed as a resource of the provider. */
 async function scene(options: Partial<ProtectedMcpOptions> = {}): Promise<{ readonly oidc: RunningProvider; readonly mcp: ProtectedMcp }> {
@@ -204,8 +209,8 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       const [refusedBefore, refreshesBefore] = [mcp.refused.length, wire.tokenRequests("refresh_token").length];
       const result = await client.callTool("whoami");
       expect(result.structuredContent).toMatchObject({ sub: ALICE });
-      expect(mcp.refused.slice(refusedBefore)).toEqual(["exp"]);
-      expect(mcp.answers).toContain(`401 Bearer error="invalid_token", scope="mcp:read", resource_metadata="${mcp.metadataUrl}"`);
+      expect(mcp.refused.slice(refusedBefore)).toEqual([EXPIRED]);
+      expect(mcp.answers).toContain(`401 Bearer error="invalid_token", error_description="${EXPIRED}", scope="mcp:read", resource_metadata="${mcp.metadataUrl}"`);
       const refreshes = wire.tokenRequests("refresh_token").slice(refreshesBefore);
       expect(refreshes.map((refresh) => refresh.params.get("refresh_token"))).toEqual([held.refreshToken]);
       expect((await store.getTokens(oidc.issuer, mcp.url))?.refreshToken).toBe(refreshes[0]?.answer["refresh_token"]);
@@ -224,7 +229,7 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       await client.callTool("whoami");
       const written = await client.callTool(WRITE_TOOL);
       expect(written.content).toEqual([{ type: "text", text: "written" }]);
-      expect(mcp.answers).toContain(`403 Bearer error="insufficient_scope", scope="mcp:read mcp:write", resource_metadata="${mcp.metadataUrl}"`);
+      expect(mcp.answers).toContain(`403 Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", scope="mcp:read mcp:write", resource_metadata="${mcp.metadataUrl}"`);
       expect(wire.visits.map((visit) => params(visit.authorizationUrl).get("scope"))).toEqual(["mcp:read offline_access", "mcp:read offline_access mcp:write"]);
       expect(wire.tokenRequests("authorization_code").map((exchange) => exchange.answer["scope"])).toEqual(["mcp:read", "mcp:read mcp:write"]);
       expect(decodeJwt((await store.getTokens(oidc.issuer, mcp.url))?.accessToken ?? "").payload["scope"]).toBe("mcp:read mcp:write");
@@ -277,14 +282,15 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       const [head, , signature] = valid.split(".");
       const tampered = `${head}.${Buffer.from(JSON.stringify({ ...payload, scope: "mcp:read mcp:write" })).toString("base64url")}.${signature}`;
 
-      for (const token of [otherAudience, expired, forged, tampered]) {
+      const reasons = [WRONG_AUDIENCE, EXPIRED, BAD_SIGNATURE, BAD_SIGNATURE];
+      for (const [index, token] of [otherAudience, expired, forged, tampered].entries()) {
         const response = await rawToolCall(mcp.url, "whoami", token);
         expect(response.status).toBe(401);
-        expect(response.headers.get("www-authenticate")).toBe(`Bearer error="invalid_token", scope="mcp:read", resource_metadata="${mcp.metadataUrl}"`);
+        expect(response.headers.get("www-authenticate")).toBe(`Bearer error="invalid_token", error_description="${reasons[index]}", scope="mcp:read", resource_metadata="${mcp.metadataUrl}"`);
         expect(await response.text()).not.toContain(token);
       }
       expect(decodeJwt(otherAudience).payload["aud"]).toBe(elsewhere);
-      expect(mcp.refused).toEqual(["aud", "exp", "signature", "signature"]);
+      expect(mcp.refused).toEqual(reasons);
       expect(mcp.ran).toEqual(["whoami"]);
     },
     TIMEOUT_MS,

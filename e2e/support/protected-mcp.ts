@@ -1,16 +1,15 @@
-// Our MCPServer as a protected resource (RFC 9728) in front of a real authorization server, written
-// the way a host would with what the library has: a small router serves the protected resource
-// metadata document; `authenticate` verifies the bearer JWT (RFC 9068) with `verifyJwt` against the
-// authorization server's JWKS (`remoteJwks`), its issuer and our URL as audience; it answers 401
-// with a Bearer challenge (`error="invalid_token"` when a token was sent) and 403
-// `insufficient_scope` for the tool that needs `mcp:write`, which it reads off the stateless era's
-// `Mcp-Name` header (the server checks that header against the body, so the body is not read here).
-import { MCPServer, streamableHttpHandler, type Authenticate, type EventBus, type MCPEventMap } from "../../src/index.js";
-import { remoteJwks, verifyJwt, type JoseCheck } from "../../src/auth/jose/index.js";
+// Our MCPServer as a protected resource (RFC 9728) in front of a real authorization server, built on
+// the library's resource-server API: `streamableHttpHandler` with `authorization: protectedResource`
+// (which serves the protected resource metadata document and answers the 401/403 challenges) and a
+// `jwtVerifier` that checks the bearer JWT (RFC 9068, `typ` at+jwt) against the authorization
+// server's JWKS, its issuer and our URL as audience. Every request needs `mcp:read`; the tool
+// WRITE_TOOL needs `mcp:write` too (`requiredScopes` at its registration). The verifier's refusals
+// and the endpoint's answers are recorded for the tests.
+import { jwtVerifier, MCPServer, protectedResource, streamableHttpHandler, tokenOwner, type EventBus, type MCPEventMap, type StreamableHttpHandler, type TokenPrincipal, type TokenVerifier } from "../../src/index.js";
 import { serveHttp } from "../../src/node/index.js";
 import type { Telemetry } from "../../src/telemetry/index.js";
 
-/** What `authenticate` hands to the tools: the verified claims, never the token. */
+/** What `whoami` answers: the verified token's claims, never the token. */
 export interface Principal {
   readonly sub: unknown;
   readonly clientId: unknown;
@@ -25,8 +24,8 @@ export interface ProtectedMcp {
   readonly metadataUrl: string;
   /** The tools that ran, by name. */
   readonly ran: string[];
-  /** Why tokens were refused: the failed check of `verifyJwt` ("aud", "exp", "signature"…). */
-  readonly refused: JoseCheck[];
+  /** Why tokens were refused: the `jwtVerifier`'s reasons ("Token rejected (aud): …"), as the 401's `error_description` gives them. */
+  readonly refused: string[];
   /** Every answer of the endpoint, as "status www-authenticate". */
   readonly answers: string[];
   close(): Promise<void>;
@@ -37,72 +36,72 @@ export interface ProtectedMcpOptions {
   readonly jwksUri: string;
   readonly telemetry?: Telemetry | null;
   readonly events?: EventBus<MCPEventMap>;
-  /** `verifyJwt`'s clock tolerance (default 0 here: the expiry test waits for a real expiry). */
+  /** The verifier's clock tolerance (default 0 here: the expiry test waits for a real expiry). */
   readonly clockToleranceSec?: number;
 }
 
 /** The tool that needs `mcp:write` on top of `mcp:read`. */
 export const WRITE_TOOL = "write-note";
 const READ_SCOPE = "mcp:read";
-const WRITE_SCOPES = "mcp:read mcp:write";
+const WRITE_SCOPE = "mcp:write";
+
+/** `whoami`'s answer from the verifier's principal and its claims. */
+function principalOf(principal: TokenPrincipal): Principal {
+  return { sub: principal.subject, clientId: principal.clientId, scope: principal.claims["scope"], aud: principal.claims["aud"], iss: principal.issuer };
+}
 
 /** Serves our protected MCPServer on 127.0.0.1 (port 0). */
 export async function startProtectedMcp(options: ProtectedMcpOptions): Promise<ProtectedMcp> {
   const ran: string[] = [];
-  const refused: JoseCheck[] = [];
+  const refused: string[] = [];
   const answers: string[] = [];
-  const server = new MCPServer({ name: "protected", version: "1.0.0" }, { telemetry: options.telemetry ?? null, ...(options.events ? { events: options.events } : {}) });
+  const server = new MCPServer(
+    { name: "protected", version: "1.0.0" },
+    { telemetry: options.telemetry ?? null, principalOf: (inbound) => tokenOwner(inbound?.authInfo), ...(options.events ? { events: options.events } : {}) },
+  );
   server.tool("whoami", { description: "Says who called, as the token said" }, (_args, ctx) => {
     ran.push("whoami");
-    return { content: [{ type: "text", text: JSON.stringify(ctx.principal) }], structuredContent: { ...(ctx.principal as Principal) } };
+    const principal = principalOf(ctx.principal as TokenPrincipal);
+    return { content: [{ type: "text", text: JSON.stringify(principal) }], structuredContent: { ...principal } };
   });
-  server.tool(WRITE_TOOL, { description: "Needs mcp:write" }, () => {
+  server.tool(WRITE_TOOL, { description: "Needs mcp:write", requiredScopes: [WRITE_SCOPE] }, () => {
     ran.push(WRITE_TOOL);
     return { content: [{ type: "text", text: "written" }] };
   });
-  const site: { origin?: string } = {};
-  const handler = streamableHttpHandler(server, { path: "/mcp", authenticate: bearerCheck(options, site, refused) });
+  // The handler is made once the port (and so the resource's URL, the tokens' audience) is known.
+  let handler: StreamableHttpHandler | undefined;
   const http = await serveHttp(async (request) => {
-    const { pathname } = new URL(request.url);
-    if (request.method === "GET" && pathname === "/.well-known/oauth-protected-resource/mcp") {
-      return Response.json({ resource: `${site.origin}/mcp`, authorization_servers: [options.issuer], scopes_supported: WRITE_SCOPES.split(" "), bearer_methods_supported: ["header"] });
-    }
-    const response = await handler.fetch(request);
-    answers.push(`${response.status} ${response.headers.get("www-authenticate") ?? "-"}`);
+    const response = await (handler as StreamableHttpHandler).fetch(request);
+    if (new URL(request.url).pathname === "/mcp") answers.push(`${response.status} ${response.headers.get("www-authenticate") ?? "-"}`);
     return response;
   }, { port: 0 });
-  site.origin = new URL(http.url).origin;
+  const url = new URL("/mcp", http.url).href;
+  const authorization = protectedResource({
+    resource: url,
+    authorizationServers: [options.issuer],
+    scopesSupported: [READ_SCOPE, WRITE_SCOPE],
+    requiredScopes: [READ_SCOPE],
+    verifier: recording(jwtVerifier({ issuer: options.issuer, jwks: options.jwksUri, typ: "at+jwt", clockToleranceSec: options.clockToleranceSec ?? 0 }), refused),
+  });
+  handler = streamableHttpHandler(server, { path: "/mcp", authorization });
   return {
-    url: `${site.origin}/mcp`,
-    metadataUrl: `${site.origin}/.well-known/oauth-protected-resource/mcp`,
+    url,
+    metadataUrl: authorization.metadataUrl,
     ran,
     refused,
     answers,
     close: async () => {
-      await handler.close();
+      await handler?.close();
       await http.close();
     },
   };
 }
 
-/** `authenticate`: the bearer JWT verified for `site`'s /mcp, its scope checked against what the tool named in `Mcp-Name` needs. */
-function bearerCheck(options: ProtectedMcpOptions, site: { readonly origin?: string }, refused: JoseCheck[]): Authenticate {
-  const keys = remoteJwks(options.jwksUri, { fetch: (url, init) => fetch(url, init) });
-  return async (request) => {
-    const resource = `${site.origin}/mcp`;
-    const challenge = (scope: string, error?: string) => `Bearer ${error === undefined ? "" : `error="${error}", `}scope="${scope}", resource_metadata="${site.origin}/.well-known/oauth-protected-resource/mcp"`;
-    const token = /^Bearer (\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-    if (token === undefined) return { refuse: 401, wwwAuthenticate: challenge(READ_SCOPE) };
-    let claims: Record<string, unknown>;
-    try {
-      claims = await verifyJwt(token, { keys, issuer: options.issuer, audience: resource, typ: "at+jwt", clockToleranceSec: options.clockToleranceSec ?? 0 });
-    } catch (error) {
-      refused.push((error as { data?: { check: JoseCheck } }).data?.check as JoseCheck);
-      return { refuse: 401, wwwAuthenticate: challenge(READ_SCOPE, "invalid_token"), message: "The access token was refused" };
-    }
-    const granted = new Set(typeof claims["scope"] === "string" ? claims["scope"].split(" ") : []);
-    const needed = request.headers.get("mcp-name") === WRITE_TOOL ? WRITE_SCOPES : READ_SCOPE;
-    if (!needed.split(" ").every((scope) => granted.has(scope))) return { refuse: 403, wwwAuthenticate: challenge(needed, "insufficient_scope"), message: "Insufficient scope" };
-    return { authInfo: { sub: claims["sub"], clientId: claims["client_id"], scope: claims["scope"], aud: claims["aud"], iss: claims["iss"] } satisfies Principal };
+/** `verifier`, each of its refusal reasons pushed onto `refused`. */
+function recording(verifier: TokenVerifier, refused: string[]): TokenVerifier {
+  return async (token, context) => {
+    const verified = await verifier(token, context);
+    if ("refused" in verified) refused.push(verified.refused);
+    return verified;
   };
 }
