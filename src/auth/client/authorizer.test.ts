@@ -96,8 +96,11 @@ describe("Authorizer: step-up, limits and moves", () => {
     const scene = world({ needs: (body) => (body.includes("write") ? "read write" : "read") });
     const { fetch } = authorizer(scene);
     await call(fetch);
+    const discovered = scene.fake.urls.length;
     await expect(call(fetch, '{"write":true}')).resolves.toEqual({ status: 200, body: { ok: "read offline_access write" } });
     expect(scene.seen.filter((line) => line.startsWith("authorize"))).toEqual([`authorize https://as.test read offline_access ${MCP}`, `authorize https://as.test read offline_access write ${MCP}`]);
+    // The server took the token it refused for scope: its authorization server is asked again without being looked up again.
+    expect(scene.fake.urls.slice(discovered)).toEqual([MCP, "https://as.test/token", MCP]);
   });
 
   it("returns the refusal after maxAuthorizations authorizations for one request", async () => {

@@ -172,7 +172,8 @@ export class Authorizer {
       const expired = challenge?.error === undefined || challenge.error === "invalid_token";
       if (status === 401 && refusal.mayRefresh && expired && current?.refreshToken !== undefined) return this.#refreshOrAuthorize(known, current, signal);
     }
-    const authority = await this.#discover(url, challenge, signal);
+    // A 403 took the token it was sent: the server's authorization server is still the one known, so a step-up goes straight to it.
+    const authority = status === 403 && known !== undefined ? known : await this.#discover(url, challenge, signal);
     // Tokens kept from an earlier run (a persistent store) are tried before the user is asked again.
     const kept = status === 401 ? await this.#store.getTokens(authority.metadata.issuer, authority.resource) : undefined;
     if (kept !== undefined && kept.accessToken !== sent?.accessToken) return kept;
