@@ -27,5 +27,17 @@ export interface RunningProvider {
   close(): Promise<void>;
 }
 
-/** Starts a provider on 127.0.0.1 (port 0) with the issuer `http://127.0.0.1:<port>/oidc`. */
-export declare function startProvider(): Promise<RunningProvider>;
+export interface ProviderOptions {
+  /**
+   * DPoP (RFC 9449) at the token endpoint, on in any case (oidc-provider 9's default); here ES256 is
+   * the only proof algorithm, and with `nonce: true` every proof must carry the provider's nonce
+   * (one without it is refused with 400 `use_dpop_nonce` and a `DPoP-Nonce` header).
+   */
+  readonly dpop?: { readonly nonce: boolean };
+}
+
+/**
+ * Starts a provider on 127.0.0.1 (port 0) with the issuer `http://127.0.0.1:<port>/oidc`.
+ * `options.dpop.nonce`: DPoP proofs at the token endpoint must carry the provider's nonce (RFC 9449 §8).
+ */
+export declare function startProvider(options?: ProviderOptions): Promise<RunningProvider>;

@@ -7,8 +7,10 @@
 // documents come from `documents` instead of the network), client credentials and resource
 // indicators are on. Each resource allowed gets JWT access tokens (ES256, RFC 9068) whose audience is
 // the resource itself, with the resource's scopes; refresh tokens (for `offline_access`) rotate on
-// each use. Types: oidc-provider.d.mts.
-import { generateKeyPairSync } from "node:crypto";
+// each use. DPoP (RFC 9449) proofs are taken at the token endpoint (oidc-provider 9 has them on by
+// default: a proof binds the tokens to its key, `cnf.jkt`); `startProvider({ dpop: { nonce: true } })`
+// has the token endpoint demand its nonce too. Types: oidc-provider.d.mts.
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { errors, Provider } from "oidc-provider";
 
@@ -19,8 +21,11 @@ export const MCP_SCOPES = "mcp:read mcp:write";
 /** A confidential client registered in the provider's configuration, for the client credentials grant. */
 export const SERVICE_CLIENT = Object.freeze({ clientId: "svc-reporter", clientSecret: "svc-secret-9f1c2e7a4b6d8e0f1a3c5e7b9d1f3a5c" });
 
-/** Starts a provider on 127.0.0.1 (port 0) with the issuer `http://127.0.0.1:<port>/oidc`. */
-export async function startProvider() {
+/**
+ * Starts a provider on 127.0.0.1 (port 0) with the issuer `http://127.0.0.1:<port>/oidc`.
+ * `options.dpop.nonce`: DPoP proofs at the token endpoint must carry the provider's nonce (RFC 9449 §8).
+ */
+export async function startProvider(options = {}) {
   const http = createServer();
   await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${http.address().port}/oidc`;
@@ -37,7 +42,7 @@ export async function startProvider() {
     setAccessTokenTtl: (seconds) => void (running.accessTokenTtlSec = seconds),
     allowResource: (resource, scope = MCP_SCOPES) => void resources.set(resource, scope),
   };
-  const provider = new Provider(issuer, configuration(running, resources));
+  const provider = new Provider(issuer, configuration(running, resources, options.dpop));
   const app = provider.callback();
   http.on("request", (request, response) => {
     const path = request.url ?? "/";
@@ -64,7 +69,7 @@ export async function startProvider() {
 }
 
 /** The provider's configuration: `settings` are read at each use, so a test can change the token lifetime. */
-function configuration(settings, resources) {
+function configuration(settings, resources, dpop) {
   const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const signingKey = { ...privateKey.export({ format: "jwk" }), kid: "as-es256", alg: "ES256", use: "sig" };
   return {
@@ -99,8 +104,10 @@ function configuration(settings, resources) {
         token_endpoint_auth_method: "client_secret_basic",
       },
     ],
+    ...(dpop === undefined ? {} : { enabledJWA: { dPoPSigningAlgValues: ["ES256"] } }),
     features: {
       devInteractions: { enabled: false },
+      dPoP: dpopFeature(dpop),
       registration: { enabled: true },
       clientCredentials: { enabled: true },
       clientIdMetadataDocument: { enabled: true, ack: "draft-02" },
@@ -115,6 +122,16 @@ function configuration(settings, resources) {
     },
     fetch: documentFetch(settings),
   };
+}
+
+/**
+ * DPoP, on as oidc-provider 9 has it by default; with `nonce`, a secret to derive nonces from (32
+ * bytes) and every proof at the token endpoint made to carry one: a proof without it is refused with
+ * 400 `use_dpop_nonce` and a `DPoP-Nonce` header.
+ */
+function dpopFeature(dpop) {
+  if (dpop?.nonce !== true) return { enabled: true };
+  return { enabled: true, nonceSecret: randomBytes(32), requireNonce: () => true };
 }
 
 /** The provider's fetch: Client ID Metadata Documents come from `settings.documents`, and nothing leaves the machine. */

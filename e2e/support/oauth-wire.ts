@@ -14,9 +14,23 @@ export interface Exchange {
   /** The request's form or JSON body ("" for none). */
   readonly body: string;
   readonly authorization: string | undefined;
+  /** The request's DPoP proof (RFC 9449), if it had one. */
+  readonly dpop: string | undefined;
   readonly status: number;
   /** The answer's text. */
   readonly answer: string;
+  /** The answer's `DPoP-Nonce` header, if it had one. */
+  readonly dpopNonce: string | undefined;
+}
+
+/** One token endpoint request: its form parameters, its JSON answer. */
+export interface TokenExchange {
+  readonly params: URLSearchParams;
+  readonly answer: Record<string, unknown>;
+  readonly status: number;
+  readonly authorization: string | undefined;
+  readonly dpop: string | undefined;
+  readonly dpopNonce: string | undefined;
 }
 
 export class Wire {
@@ -34,15 +48,16 @@ export class Wire {
   readonly fetch: FetchLike = async (url, init) => {
     if (url.endsWith("/token")) await this.beforeToken?.();
     const response = await fetch(url, init);
-    this.exchanges.push({ url, method: init.method, body: init.body ?? "", authorization: init.headers["authorization"], status: response.status, answer: await response.clone().text() });
+    const { authorization, dpop } = init.headers;
+    this.exchanges.push({ url, method: init.method, body: init.body ?? "", authorization, dpop, status: response.status, answer: await response.clone().text(), dpopNonce: response.headers.get("dpop-nonce") ?? undefined });
     return response;
   };
 
   /** The token endpoint requests of one grant type, with their form parameters and JSON answers. */
-  tokenRequests(grantType: string): { readonly params: URLSearchParams; readonly answer: Record<string, unknown>; readonly status: number; readonly authorization: string | undefined }[] {
+  tokenRequests(grantType: string): TokenExchange[] {
     return this.exchanges
       .filter((exchange) => exchange.url.endsWith("/token") && new URLSearchParams(exchange.body).get("grant_type") === grantType)
-      .map((exchange) => ({ params: new URLSearchParams(exchange.body), answer: JSON.parse(exchange.answer) as Record<string, unknown>, status: exchange.status, authorization: exchange.authorization }));
+      .map(({ body, answer, status, authorization, dpop, dpopNonce }) => ({ params: new URLSearchParams(body), answer: JSON.parse(answer) as Record<string, unknown>, status, authorization, dpop, dpopNonce }));
   }
 }
 
