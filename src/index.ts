@@ -23,3 +23,4 @@ export * from "./auth/server/index.js";
 export * from "./client/mcp-client/index.js";
 export * from "./auth/client/index.js";
 export * from "./auth/jose/index.js";
+export * from "./middleware/index.js";

@@ -20,6 +20,7 @@ import type { ClientResponses } from "./response-cache.js";
 import { withFields } from "../../types/objects.js";
 import type { ChangeSubscriptions } from "../era/changes.js";
 import type { ListKind as ChangeList } from "../../stores/change-feed.js";
+import { ClientLayers, type ClientMethod, type ClientMiddleware, type ClientRequestContext } from "../../middleware/client-middleware.js";
 import { CHANGE_EVENTS, DEFAULT_LISTEN_ACK_TIMEOUT_MS, DEFAULT_LISTEN_RETRY_DELAY_MS, eraOf, FORWARDED_NOTIFICATIONS, clientHandlers, headerMismatch, notFoundOf, notInitialized, responsesOf, rootsNotDeclared, watchedLists } from "./client-options.js";
 
 /**
@@ -52,6 +53,7 @@ export class MCPClient extends ListingClient {
   #changes: ChangeSubscriptions | undefined;
   /** Where results the server allows to be cached are kept (option `responseCache`). */
   readonly #responses: ClientResponses | undefined;
+  #layers: ClientLayers | undefined;
   /** The lists whose changes a listener or the cache wants to hear of. */
   readonly #watched: Set<ChangeList>;
   #ready = false;
@@ -282,10 +284,29 @@ export class MCPClient extends ListingClient {
     return this.#listeners.on(event, listener);
   }
 
+  /**
+   * Puts a layer in front of every request this client sends, or of one method's, in either era:
+   * `(next) => async (request, context) => …` may change the request or its options, answer it
+   * without `next`, or change what `next` gave. The first added runs first.
+   */
+  use(middleware: ClientMiddleware): this;
+  use<M extends ClientMethod>(method: M, middleware: ClientMiddleware<M>): this;
+  use(first: unknown, second?: unknown): this {
+    const send = (request: { readonly method: string; readonly params: unknown }, context: ClientRequestContext) => this.#send(request.method, request.params as JsonObject | undefined, context.options);
+    (this.#layers ??= new ClientLayers(send)).add(typeof first === "string" ? first : undefined, second ?? first);
+    return this;
+  }
+
   // ---- Internals ----
 
   #request<T>(method: string, params: JsonObject | undefined, options?: CallOptions): Promise<T> {
     if (!this.#ready && !this.#dispatcher.closed) return Promise.reject(notInitialized(method));
+    if (this.#layers === undefined) return this.#send(method, params, options);
+    const context: ClientRequestContext = { era: this.#calls ? "stateless" : "session", protocolVersion: this.protocolVersion as AnyProtocolVersion, options };
+    return this.#layers.run({ method, params }, context) as Promise<T>;
+  }
+
+  #send<T>(method: string, params: JsonObject | undefined, options: CallOptions | undefined): Promise<T> {
     if (this.#calls) return this.#calls.call(method, params, options) as Promise<T>;
     // The options go through as they are (a pending request keeps them): a copy only to move `meta` into params.
     if (options?.meta === undefined) return this.#dispatcher.request(method, params, options) as Promise<T>;

@@ -1,0 +1,60 @@
+// A client layer that sends an idempotent request again when it failed for a reason that may pass
+// (the transport, a timeout), with a backoff that doubles. Requests that change something on the
+// server are never sent twice unless the host names them: a tool only in `tools`.
+import { MCP_CODES, type MCPCode } from "../../error-codes/error-codes.js";
+import { MCPError } from "../../error-codes/mcp-error.js";
+import type { ClientMethod, ClientMiddleware } from "../client-middleware.js";
+
+export interface RetryOptions {
+  /** Sends in all, the first included (default 3). */
+  readonly attempts?: number;
+  /** The wait before the second send; each later one doubles it, up to `maxDelayMs` (default 100). */
+  readonly delayMs?: number;
+  readonly maxDelayMs?: number;
+  /** The tools whose calls may be sent again (idempotent ones; default none). */
+  readonly tools?: readonly string[];
+  /** Whether a failure may pass on another try (default: `MCP.TRANSPORT_ERROR` and `MCP.TIMEOUT`). */
+  readonly retryable?: (error: unknown) => boolean;
+}
+
+/** The requests that change nothing on the server, and so may be sent again. */
+const IDEMPOTENT: ReadonlySet<ClientMethod> = /* @__PURE__ */ new Set<ClientMethod>(["tools/list", "resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get", "completion/complete", "ping", "server/discover"]);
+// Literals, not MCP_CODES reads: a top-level read would stay in every app that imports the package.
+const PASSING: ReadonlySet<MCPCode> = /* @__PURE__ */ new Set<MCPCode>(["MCP.TRANSPORT_ERROR", "MCP.TIMEOUT"]);
+
+const passing = (error: unknown): boolean => error instanceof MCPError && PASSING.has(error.code);
+
+/** The retry layer: `client.use(retry({ tools: ["get_weather"] }))`. */
+export function retry(options: RetryOptions = {}): ClientMiddleware {
+  const attempts = options.attempts ?? 3;
+  if (!Number.isInteger(attempts) || attempts < 1) throw new MCPError(MCP_CODES.INVALID_PARAMS, `retry: attempts must be a whole number of at least 1, not ${String(attempts)}`);
+  const tools = new Set(options.tools);
+  const retryable = options.retryable ?? passing;
+  return (next) => async (request, context) => {
+    const again = IDEMPOTENT.has(request.method) || (request.method === "tools/call" && tools.has(request.params.name));
+    let delay = options.delayMs ?? 100;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await next(request, context);
+      } catch (error) {
+        const signal = context.options?.signal;
+        if (!again || attempt >= attempts || signal?.aborted === true || !retryable(error)) throw error;
+        await pause(delay, signal);
+        delay = Math.min(delay * 2, options.maxDelayMs ?? 2_000);
+      }
+    }
+  };
+}
+
+/** Waits `ms`, or until `signal` fires (the next send then fails at once with the cancellation). */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}

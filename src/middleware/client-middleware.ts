@@ -1,0 +1,108 @@
+// The client's middleware: layers around every request MCPClient sends, in either era (the calls of
+// its API and those it makes itself, such as re-listing tools), in front of its response cache. A
+// chain is composed once per method after the layers change; a client without layers sends as before.
+import type { AnyProtocolVersion } from "../constants/index.js";
+import { MCP_CODES } from "../error-codes/error-codes.js";
+import { MCPError } from "../error-codes/mcp-error.js";
+import type { CallOptions } from "../client/mcp-client/mcp-client.types.js";
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptRequestParams,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  PaginatedRequestParams,
+  ReadResourceRequestParams,
+  ReadResourceResult,
+} from "../schemas/schemas.js";
+import type { JsonObject } from "../types/types.js";
+import { MiddlewareStack, type MiddlewareRequest, type NextHandler } from "./chain.js";
+
+/** The requests a client sends, with their params and results (the era's own ones loosely typed). */
+export interface ClientMethods {
+  "tools/list": { params: PaginatedRequestParams | undefined; result: ListToolsResult };
+  "tools/call": { params: CallToolRequestParams; result: CallToolResult };
+  "resources/list": { params: PaginatedRequestParams | undefined; result: ListResourcesResult };
+  "resources/templates/list": { params: PaginatedRequestParams | undefined; result: ListResourceTemplatesResult };
+  "resources/read": { params: ReadResourceRequestParams; result: ReadResourceResult };
+  "resources/subscribe": { params: { uri: string }; result: JsonObject };
+  "resources/unsubscribe": { params: { uri: string }; result: JsonObject };
+  "prompts/list": { params: PaginatedRequestParams | undefined; result: ListPromptsResult };
+  "prompts/get": { params: GetPromptRequestParams; result: GetPromptResult };
+  "completion/complete": { params: CompleteRequestParams; result: CompleteResult };
+  "logging/setLevel": { params: JsonObject; result: JsonObject };
+  ping: { params: undefined; result: JsonObject };
+  "server/discover": { params: JsonObject | undefined; result: JsonObject };
+  "subscriptions/listen": { params: JsonObject; result: JsonObject };
+}
+
+export type ClientMethod = keyof ClientMethods;
+
+const CLIENT_METHODS: ReadonlySet<string> = /* @__PURE__ */ new Set<ClientMethod>([
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "ping",
+  "server/discover",
+  "subscriptions/listen",
+]);
+
+/** What a client layer knows of a request besides its method and params. */
+export interface ClientRequestContext {
+  readonly era: "session" | "stateless";
+  readonly protocolVersion: AnyProtocolVersion;
+  /** The call's options (signal, timeout, `meta`…); a layer may pass others to `next`. */
+  readonly options: CallOptions | undefined;
+}
+
+/** One request from the client, typed by its method (a union over the methods when `M` is several). */
+export type ClientRequest<M extends ClientMethod = ClientMethod> = { [K in M]: MiddlewareRequest<K, ClientMethods[K]["params"]> }[M];
+
+/** What sends a client request: the transport's path, or a layer in front of it. */
+export type ClientHandler<M extends ClientMethod = ClientMethod> = (request: ClientRequest<M>, context: ClientRequestContext) => Promise<ClientMethods[M]["result"]>;
+
+/** A client layer: `(next) => async (request, context) => …`. */
+export type ClientMiddleware<M extends ClientMethod = ClientMethod> = (next: ClientHandler<M>) => ClientHandler<M>;
+
+/** A client's layers, and the chains composed from them (per method, until the layers change). */
+export class ClientLayers {
+  readonly #stack = new MiddlewareStack<ClientRequestContext>();
+  readonly #chains = new Map<string, NextHandler<ClientRequestContext>>();
+
+  constructor(private readonly send: NextHandler<ClientRequestContext>) {}
+
+  /** Adds a layer for `method` (one the client sends), or for every method. */
+  add(method: string | undefined, middleware: unknown): void {
+    if (method !== undefined && !CLIENT_METHODS.has(method)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `No client middleware sees ${method}: the client sends ${[...CLIENT_METHODS].join(", ")}`);
+    this.#stack.add(method, middleware as never);
+    this.#chains.clear();
+  }
+
+  /** Sends `request` through the layers that see its method. */
+  run(request: MiddlewareRequest, context: ClientRequestContext): Promise<unknown> {
+    try {
+      let chain = this.#chains.get(request.method);
+      if (chain === undefined) {
+        chain = this.#stack.compose(request.method, this.send);
+        this.#chains.set(request.method, chain);
+      }
+      return Promise.resolve(chain(request, context));
+    } catch (error) {
+      // A layer that gives no handler, or one that throws before it returns its promise: the call's rejection.
+      return Promise.reject(error);
+    }
+  }
+}

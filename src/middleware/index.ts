@@ -1,0 +1,3 @@
+export type { Middleware, MiddlewareRequest, NextHandler } from "./chain.js";
+export type { ClientHandler, ClientMethod, ClientMethods, ClientMiddleware, ClientRequest, ClientRequestContext } from "./client-middleware.js";
+export { retry, type RetryOptions } from "./builtins/retry.js";
