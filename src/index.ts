@@ -24,3 +24,4 @@ export * from "./client/mcp-client/index.js";
 export * from "./auth/client/index.js";
 export * from "./auth/jose/index.js";
 export * from "./middleware/index.js";
+export * from "./server/compose/index.js";
