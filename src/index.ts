@@ -21,6 +21,8 @@ export * from "./server/mcp-server/index.js";
 // The resource-server side of OAuth for the HTTP handlers (`authorization`); apps that do not use it carry none of it.
 export * from "./auth/server/index.js";
 export * from "./client/mcp-client/index.js";
+// Several servers of an `mcpServers` configuration behind one client; apps that do not use it carry none of it.
+export * from "./client/group/index.js";
 export * from "./auth/client/index.js";
 export * from "./auth/jose/index.js";
 export * from "./middleware/index.js";

@@ -9,3 +9,4 @@ export { toNodeHandler, type FetchHandler } from "./http-bridge.js";
 export { serveHttp, type ServeHttpOptions, type ServedHttp } from "./http-serve.js";
 export { nodeFetch, type NodeFetchOptions } from "./node-fetch.js";
 export { loopbackInteraction, type LoopbackInteraction, type LoopbackOptions } from "./oauth-loopback.js";
+export { stdioTransportFor, type StdioTransportForOptions } from "./server-group.js";
