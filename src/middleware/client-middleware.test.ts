@@ -112,12 +112,23 @@ describe("client middleware registration", () => {
 
   it("composes a stack with no layer for a method into the method's own handler", () => {
     const stack = new MiddlewareStack<unknown>();
-    expect(stack.applies("x")).toBe(false);
     expect(stack.compose("x", base)).toBe(base);
-    const remove = stack.add("y", (next) => next);
-    expect(stack.applies("y")).toBe(true);
+    stack.add("y", (next) => () => `y(${String(next(undefined as never, undefined))})`);
     expect(stack.compose("x", base)).toBe(base);
-    remove();
-    expect(stack.applies("y")).toBe(false);
+    expect(stack.compose("y", base)(undefined as never, undefined)).toBe("y(base)");
+    expect(() => stack.add("y", undefined as never)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "A middleware is a function from the next handler to a handler" }));
+  });
+
+  it("accepts a layer for every method the client sends, and composes each method's chain once", async () => {
+    const client = await connected(echoServer([]), "session");
+    const methods = ["tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "ping", "server/discover", "subscriptions/listen"] as const;
+    for (const method of methods) expect(() => client.use(method, (next) => next)).not.toThrow();
+    expect(() => client.use("nope" as "ping", (next) => next)).toThrow(expect.objectContaining({ message: `No client middleware sees nope: the client sends ${methods.join(", ")}` }));
+    let composed = 0;
+    client.use("tools/call", (next) => (composed++, next));
+    await client.callTool("echo", {});
+    await client.callTool("echo", {});
+    expect(composed).toBe(1);
+    await client.close();
   });
 });

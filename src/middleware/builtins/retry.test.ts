@@ -14,13 +14,16 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-async function connected(): Promise<{ client: MCPClient; ran: string[] }> {
+async function connected(era: "session" | "stateless" = "session"): Promise<{ client: MCPClient; ran: string[] }> {
   const ran: string[] = [];
   const server = new MCPServer({ name: "retry", version: "1.0.0" }, { telemetry: null });
   for (const name of ["lookup", "charge"]) server.tool(name, {}, () => (ran.push(name), { content: [{ type: "text", text: name }] }));
+  server.prompt("greet", { arguments: { name: { complete: () => ["Ada"] } } }, () => ({ messages: [{ role: "user", content: { type: "text", text: "hi" } }] }));
+  server.resource("readme", "file:///readme", {}, (uri) => ({ contents: [{ uri, text: "read me" }] }));
+  server.resourceTemplate("page", "file:///pages/{id}", {}, (uri) => ({ contents: [{ uri, text: "page" }] }));
   const [clientEnd, serverEnd] = InMemoryTransport.pair();
   await server.start(serverEnd);
-  const client = new MCPClient({ name: "retry-client", version: "1.0.0" }, { era: "session", telemetry: null });
+  const client = new MCPClient({ name: "retry-client", version: "1.0.0" }, { era, telemetry: null });
   await client.connect(clientEnd);
   return { client, ran };
 }
@@ -109,7 +112,51 @@ describe("retry", () => {
     await client.close();
   });
 
-  it("refuses attempts that are not a whole number of at least 1", () => {
-    for (const attempts of [0, 1.5, Number.NaN]) expect(() => retry({ attempts })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+  it("retries every request that changes nothing on the server, and a timeout as a transport failure; never a subscription", async () => {
+    const { client } = await connected();
+    const { layer, sends } = flaky(1, () => new MCPError(MCP_CODES.TIMEOUT, "took too long"));
+    client.use(retry({ delayMs: 1 })).use(layer);
+    await client.listResources();
+    await client.listResourceTemplates();
+    await client.readResource("file:///readme");
+    await client.listPrompts();
+    await client.getPrompt("greet", {});
+    await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" });
+    await client.ping();
+    expect([...sends.entries()]).toEqual(["resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get", "completion/complete", "ping"].map((method) => [method, 2]));
+    await expect(client.subscribeResource("file:///readme")).rejects.toMatchObject({ code: MCP_CODES.TIMEOUT });
+    expect(sends.get("resources/subscribe")).toBe(1);
+    // The stateless era's ping is a server/discover.
+    const stateless = await connected("stateless");
+    const discover = flaky(1);
+    stateless.client.use(retry({ delayMs: 1 })).use(discover.layer);
+    await stateless.client.ping();
+    expect(discover.sends.get("server/discover")).toBe(2);
+    await Promise.all([client.close(), stateless.client.close()]);
+  });
+
+  it("lets go of the call's signal once it is done waiting", async () => {
+    const { client } = await connected();
+    const { layer } = flaky(1);
+    client.use(retry({ delayMs: 1 })).use(layer);
+    const controller = new AbortController();
+    const added = vi.spyOn(controller.signal, "addEventListener");
+    const removed = vi.spyOn(controller.signal, "removeEventListener");
+    await client.listTools(undefined, { signal: controller.signal });
+    // Every abort listener put on the signal (the wait's, then the request's) was taken off again.
+    const listeners = (calls: unknown[][]) => calls.filter(([type]) => type === "abort").map(([, listener]) => listener);
+    expect(listeners(added.mock.calls)).toHaveLength(2);
+    expect(listeners(removed.mock.calls)).toEqual(listeners(added.mock.calls));
+    await client.close();
+  });
+
+  it("takes one attempt as no retry, and refuses attempts that are not a whole number of at least 1", async () => {
+    const { client } = await connected();
+    const { layer, sends } = flaky(1);
+    client.use(retry({ attempts: 1, delayMs: 1 })).use(layer);
+    await expect(client.ping()).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR });
+    expect(sends.get("ping")).toBe(1);
+    for (const attempts of [0, 1.5, Number.NaN]) expect(() => retry({ attempts })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: `retry: attempts must be a whole number of at least 1, not ${String(attempts)}` }));
+    await client.close();
   });
 });

@@ -1,7 +1,7 @@
 // A client layer that sends an idempotent request again when it failed for a reason that may pass
 // (the transport, a timeout), with a backoff that doubles. Requests that change something on the
 // server are never sent twice unless the host names them: a tool only in `tools`.
-import { MCP_CODES, type MCPCode } from "../../error-codes/error-codes.js";
+import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import type { ClientMethod, ClientMiddleware } from "../client-middleware.js";
 
@@ -18,20 +18,24 @@ export interface RetryOptions {
 }
 
 /** The requests that change nothing on the server, and so may be sent again. */
-const IDEMPOTENT: ReadonlySet<ClientMethod> = /* @__PURE__ */ new Set<ClientMethod>(["tools/list", "resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get", "completion/complete", "ping", "server/discover"]);
-// Literals, not MCP_CODES reads: a top-level read would stay in every app that imports the package.
-const PASSING: ReadonlySet<MCPCode> = /* @__PURE__ */ new Set<MCPCode>(["MCP.TRANSPORT_ERROR", "MCP.TIMEOUT"]);
+function idempotent(): ReadonlySet<string> {
+  return new Set<ClientMethod>(["tools/list", "resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get", "completion/complete", "ping", "server/discover"]);
+}
 
-const passing = (error: unknown): boolean => error instanceof MCPError && PASSING.has(error.code);
+/** A failure that may pass on another try: the transport's, or a timeout. */
+function passing(error: unknown): boolean {
+  return error instanceof MCPError && (error.code === MCP_CODES.TRANSPORT_ERROR || error.code === MCP_CODES.TIMEOUT);
+}
 
 /** The retry layer: `client.use(retry({ tools: ["get_weather"] }))`. */
 export function retry(options: RetryOptions = {}): ClientMiddleware {
   const attempts = options.attempts ?? 3;
   if (!Number.isInteger(attempts) || attempts < 1) throw new MCPError(MCP_CODES.INVALID_PARAMS, `retry: attempts must be a whole number of at least 1, not ${String(attempts)}`);
   const tools = new Set(options.tools);
+  const safe = idempotent();
   const retryable = options.retryable ?? passing;
   return (next) => async (request, context) => {
-    const again = IDEMPOTENT.has(request.method) || (request.method === "tools/call" && tools.has(request.params.name));
+    const again = request.method === "tools/call" ? tools.has(request.params.name) : safe.has(request.method);
     let delay = options.delayMs ?? 100;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -50,7 +54,7 @@ export function retry(options: RetryOptions = {}): ClientMiddleware {
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
+    signal?.addEventListener("abort", done);
     function done(): void {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
