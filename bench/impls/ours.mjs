@@ -16,6 +16,7 @@ export function oursServer() {
 
 function wrap(client, extra = {}) {
   return {
+    client,
     call: (args) => client.callTool("echo", args),
     ping: () => client.ping(),
     cpu: async () => Number((await client.callTool("cpu", {})).content[0].text),

@@ -7,6 +7,20 @@ import { sdk2InProcess } from "../impls/sdk2.mjs";
 
 export const IN_PROCESS = { ours: oursInProcess, sdk1: sdk1InProcess, sdk2: sdk2InProcess, limit: limitInProcess };
 
+/** A client layer that passes every request on unchanged. */
+const passThrough = (next) => (request, context) => next(request, context);
+
+/** Our in-process echo with no client layers, and with three that pass every request on (issue 20: what a layer costs per call). */
+export const CLIENT_LAYERS = {
+  ours: oursInProcess,
+  layers3: async () => {
+    const connection = await oursInProcess();
+    connection.client.use(passThrough).use(passThrough).use(passThrough);
+    return connection;
+  },
+  limit: limitInProcess,
+};
+
 export async function sequentialCalls(connection, count, args) {
   for (let i = 0; i < count; i++) await connection.call(args);
 }
