@@ -52,7 +52,7 @@ export const MODULES = {
     ],
     tests: "mutation/vitest.client.config.ts",
   },
-  middleware: { mutate: ["src/middleware/{chain,client-middleware}.ts", "src/middleware/builtins/{retry,observe}.ts"], tests: UNIT },
+  middleware: { mutate: ["src/middleware/{chain,client-middleware,incoming-middleware}.ts", "src/middleware/builtins/{retry,observe}.ts"], tests: UNIT },
   compose: { mutate: ["src/server/compose/{mount,mount-entries}.ts"], tests: UNIT },
   "client-group": { mutate: ["src/client/group/{servers-config,names,open-server,server-group}.ts", "src/node/server-group.ts"], tests: UNIT },
 };

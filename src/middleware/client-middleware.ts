@@ -77,26 +77,30 @@ export type ClientHandler<M extends ClientMethod = ClientMethod> = (request: Cli
 /** A client layer: `(next) => async (request, context) => …`. */
 export type ClientMiddleware<M extends ClientMethod = ClientMethod> = (next: ClientHandler<M>) => ClientHandler<M>;
 
-/** A client's layers, and the chains composed from them (per method, until the layers change). */
-export class ClientLayers {
-  readonly #stack = new MiddlewareStack<ClientRequestContext>();
-  readonly #chains = new Map<string, NextHandler<ClientRequestContext>>();
+/** A client's layers of one direction, and the chains composed from them (per method, until the layers change). */
+export class ClientLayers<C> {
+  readonly #stack = new MiddlewareStack<C>();
+  readonly #chains = new Map<string, NextHandler<C>>();
 
-  constructor(private readonly send: NextHandler<ClientRequestContext>) {}
+  /** `methods`: those a layer may name; `seen`: what they are, for the refusal ("the client sends …"). */
+  constructor(
+    private readonly methods: ReadonlySet<string>,
+    private readonly seen: string,
+  ) {}
 
-  /** Adds a layer for `method` (one the client sends), or for every method. */
+  /** Adds a layer for `method` (one of `methods`), or for every method. */
   add(method: string | undefined, middleware: unknown): void {
-    if (method !== undefined && !CLIENT_METHODS.has(method)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `No client middleware sees ${method}: the client sends ${[...CLIENT_METHODS].join(", ")}`);
+    if (method !== undefined && !this.methods.has(method)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `No client middleware sees ${method}: ${this.seen} ${[...this.methods].join(", ")}`);
     this.#stack.add(method, middleware as never);
     this.#chains.clear();
   }
 
-  /** Sends `request` through the layers that see its method. */
-  run(request: MiddlewareRequest, context: ClientRequestContext): Promise<unknown> {
+  /** Runs `request` through the layers that see its method, in front of `base` (the same one for a method every time). */
+  run(request: MiddlewareRequest, context: C, base: NextHandler<C>): Promise<unknown> {
     try {
       let chain = this.#chains.get(request.method);
       if (chain === undefined) {
-        chain = this.#stack.compose(request.method, this.send);
+        chain = this.#stack.compose(request.method, base);
         this.#chains.set(request.method, chain);
       }
       return Promise.resolve(chain(request, context));
@@ -105,4 +109,9 @@ export class ClientLayers {
       return Promise.reject(error);
     }
   }
+}
+
+/** The layers in front of the requests a client sends. */
+export function outgoingLayers(): ClientLayers<ClientRequestContext> {
+  return new ClientLayers(CLIENT_METHODS, "the client sends");
 }

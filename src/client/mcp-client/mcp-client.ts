@@ -20,7 +20,8 @@ import type { ClientResponses } from "./response-cache.js";
 import { withFields } from "../../types/objects.js";
 import type { ChangeSubscriptions } from "../era/changes.js";
 import type { ListKind as ChangeList } from "../../stores/change-feed.js";
-import { ClientLayers, type ClientMethod, type ClientMiddleware, type ClientRequestContext } from "../../middleware/client-middleware.js";
+import { outgoingLayers, type ClientLayers, type ClientMethod, type ClientMiddleware, type ClientRequestContext } from "../../middleware/client-middleware.js";
+import { incomingLayers, layeredResponders, type IncomingContext, type IncomingMethod, type IncomingMiddleware } from "../../middleware/incoming-middleware.js";
 import { CHANGE_EVENTS, DEFAULT_LISTEN_ACK_TIMEOUT_MS, DEFAULT_LISTEN_RETRY_DELAY_MS, eraOf, FORWARDED_NOTIFICATIONS, clientHandlers, headerMismatch, notFoundOf, notInitialized, responsesOf, rootsNotDeclared, watchedLists } from "./client-options.js";
 
 /**
@@ -53,7 +54,8 @@ export class MCPClient extends ListingClient {
   #changes: ChangeSubscriptions | undefined;
   /** Where results the server allows to be cached are kept (option `responseCache`). */
   readonly #responses: ClientResponses | undefined;
-  #layers: ClientLayers | undefined;
+  #layers: ClientLayers<ClientRequestContext> | undefined;
+  #incoming: ClientLayers<IncomingContext> | undefined;
   /** The lists whose changes a listener or the cache wants to hear of. */
   readonly #watched: Set<ChangeList>;
   #ready = false;
@@ -133,7 +135,7 @@ export class MCPClient extends ListingClient {
       clientInfo: this.#clientInfo,
       maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
       probeTimeoutMs: this.#options.probeTimeoutMs,
-      ...clientHandlers(this.#options, () => this.#roots, (elicitationId) => this.#awaitedElicitations.add(elicitationId)),
+      ...this.#layeredResponders(clientHandlers(this.#options, () => this.#roots, (elicitationId) => this.#awaitedElicitations.add(elicitationId))),
       toolHeaderParams: (tool) => this.#toolHeaders.lookup(tool),
       request: (method, params, options) => this.#request(method, params, options),
       deliver: (method, params) => this.#changed(method, params),
@@ -292,8 +294,15 @@ export class MCPClient extends ListingClient {
   use(middleware: ClientMiddleware): this;
   use<M extends ClientMethod>(method: M, middleware: ClientMiddleware<M>): this;
   use(first: unknown, second?: unknown): this {
-    const send = (request: { readonly method: string; readonly params: unknown }, context: ClientRequestContext) => this.#send(request.method, request.params as JsonObject | undefined, context.options);
-    (this.#layers ??= new ClientLayers(send)).add(typeof first === "string" ? first : undefined, second ?? first);
+    (this.#layers ??= outgoingLayers()).add(typeof first === "string" ? first : undefined, second ?? first);
+    return this;
+  }
+
+  /** Layers in front of the server's requests for input (sampling, elicitation, roots) in either era, before this client's handlers answer them. */
+  useIncoming(middleware: IncomingMiddleware): this;
+  useIncoming<M extends IncomingMethod>(method: M, middleware: IncomingMiddleware<M>): this;
+  useIncoming(first: unknown, second?: unknown): this {
+    (this.#incoming ??= incomingLayers()).add(typeof first === "string" ? first : undefined, second ?? first);
     return this;
   }
 
@@ -303,7 +312,15 @@ export class MCPClient extends ListingClient {
     if (!this.#ready && !this.#dispatcher.closed) return Promise.reject(notInitialized(method));
     if (this.#layers === undefined) return this.#send(method, params, options);
     const context: ClientRequestContext = { era: this.#calls ? "stateless" : "session", protocolVersion: this.protocolVersion as AnyProtocolVersion, options };
-    return this.#layers.run({ method, params }, context) as Promise<T>;
+    return this.#layers.run({ method, params }, context, this.#sendLayered) as Promise<T>;
+  }
+
+  readonly #sendLayered = (request: { readonly method: string; readonly params: unknown }, context: ClientRequestContext): Promise<unknown> => {
+    return this.#send(request.method, request.params as JsonObject | undefined, context.options);
+  };
+
+  #layeredResponders(handlers: ReturnType<typeof clientHandlers>): ReturnType<typeof clientHandlers> {
+    return { ...handlers, responders: (declared) => layeredResponders(handlers.responders(declared), () => this.#incoming, () => (this.#calls ? "stateless" : "session")) };
   }
 
   #send<T>(method: string, params: JsonObject | undefined, options: CallOptions | undefined): Promise<T> {
