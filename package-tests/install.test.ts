@@ -44,6 +44,7 @@ console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), version: 
       serveStdio: "function",
       sourceOf: "function",
       spawnStdioServer: "function",
+      stdioTransportFor: "function",
       toNodeHandler: "function",
       writableOf: "function",
     });

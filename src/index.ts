@@ -27,3 +27,4 @@ export * from "./auth/client/index.js";
 export * from "./auth/jose/index.js";
 export * from "./middleware/index.js";
 export * from "./server/compose/index.js";
+export * from "./proxy/index.js";

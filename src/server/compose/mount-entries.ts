@@ -120,7 +120,7 @@ function isStatic(child: MCPServer, uri: string): boolean {
 }
 
 /** The fields of `object` that are not undefined. */
-function defined<T extends object>(object: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+export function defined<T extends object>(object: T): { [K in keyof T]: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
 }
 

@@ -4,7 +4,8 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import type { Change } from "../../stores/change-feed.js";
 import type { MCPServer } from "../mcp-server/mcp-server.js";
-import { prefixUri, wantedEntries, type MountScope, type Wanted } from "./mount-entries.js";
+import { EntrySync } from "./entry-sync.js";
+import { prefixUri, wantedEntries, type MountScope } from "./mount-entries.js";
 import type { MountHandle, MountOptions } from "./mount.types.js";
 
 const NAME_SEGMENT = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -32,92 +33,39 @@ export async function mount(parent: MCPServer, prefix: string, child: MCPServer,
 
 /** One mount's entries in the parent, kept in step with the child's lists. */
 class Mounted {
-  readonly #entries = new Map<string, { readonly signature: string; readonly entry: { remove(): void } }>();
-  #queue: Promise<void> = Promise.resolve();
-  #pending = false;
-  #stopped = false;
+  readonly #sync: EntrySync;
   #unsubscribe: (() => void) | undefined;
 
   constructor(
     private readonly scope: MountScope,
     private readonly report: (error: unknown) => void,
-  ) {}
+  ) {
+    this.#sync = new EntrySync(() => wantedEntries(scope), report);
+  }
 
   /** The first sync: what it cannot register fails the mount, and undoes it. */
   async start(): Promise<void> {
     this.#unsubscribe = this.scope.child.changes.subscribe((change) => this.#heard(change));
-    const first = wantedEntries(this.scope).then((wanted) => {
-      const errors = this.#apply(wanted);
-      if (errors.length > 0) throw errors[0];
-    });
-    this.#queue = first.catch(() => undefined);
     try {
-      await first;
+      await this.#sync.start();
     } catch (error) {
-      this.unmount();
+      this.#unsubscribe();
       throw error;
     }
   }
 
-  async synced(): Promise<void> {
-    // A change made in this tick reaches the feed in a microtask: let it queue its sync first.
-    await Promise.resolve();
-    let queue: Promise<void>;
-    do {
-      queue = this.#queue;
-      await queue;
-    } while (queue !== this.#queue);
+  synced(): Promise<void> {
+    return this.#sync.synced();
   }
 
   unmount(): void {
-    this.#stopped = true;
     this.#unsubscribe?.();
-    for (const { entry } of this.#entries.values()) entry.remove();
-    this.#entries.clear();
+    this.#sync.stop();
   }
 
   #heard(change: Change): void {
-    if (change.kind === "list") return this.#resync();
+    if (change.kind === "list") return this.#sync.resync();
     const uri = prefixUri(change.uri, this.scope.prefix);
     if (uri !== undefined) this.scope.parent.markResourceUpdated(uri).catch(this.report);
-  }
-
-  /** One sync queued after the running one, however many changes arrive meanwhile. */
-  #resync(): void {
-    if (this.#pending) return;
-    this.#pending = true;
-    this.#queue = this.#queue.then(() => {
-      this.#pending = false;
-      return this.#sync();
-    });
-  }
-
-  async #sync(): Promise<void> {
-    if (this.#stopped) return;
-    try {
-      const wanted = await wantedEntries(this.scope);
-      if (!this.#stopped) this.#apply(wanted).forEach(this.report);
-    } catch (error) {
-      this.report(error);
-    }
-  }
-
-  /** Removes what changed or went, registers what is new; returns what could not be registered. */
-  #apply(wanted: ReadonlyMap<string, Wanted>): unknown[] {
-    for (const [id, { signature, entry }] of this.#entries) {
-      if (wanted.get(id)?.signature === signature) continue;
-      entry.remove();
-      this.#entries.delete(id);
-    }
-    const errors: unknown[] = [];
-    for (const [id, { signature, register }] of wanted) {
-      if (this.#entries.has(id)) continue;
-      try {
-        this.#entries.set(id, { signature, entry: register() });
-      } catch (error) {
-        errors.push(error);
-      }
-    }
-    return errors;
   }
 }
