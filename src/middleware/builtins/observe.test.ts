@@ -26,9 +26,13 @@ describe.each(["session", "stateless"] as const)("callLog and timing, %s era", (
     const client = await connected(era);
     const entries: CallLogEntry[] = [];
     client.use(callLog((entry) => entries.push(entry))).use("prompts/get", () => () => Promise.reject(new MCPError(MCP_CODES.NOT_FOUND, `no prompt ${SECRET}`)));
+    const before = performance.now();
     await client.callTool("login", { password: SECRET });
     await client.readResource("file:///readme");
     await expect(client.getPrompt("missing")).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND });
+    // Each duration is of its own request: none can be longer than all of them together.
+    const elapsed = performance.now() - before;
+    expect(entries.every((entry) => entry.durationMs <= elapsed)).toBe(true);
     const byMethod = (method: string) => entries.find((entry) => entry.method === method);
     expect(byMethod("tools/call")).toEqual({ method: "tools/call", target: "login", era, durationMs: expect.any(Number), outcome: "ok" });
     expect(byMethod("resources/read")).toEqual({ method: "resources/read", target: "file:///readme", era, durationMs: expect.any(Number), outcome: "ok" });
@@ -56,13 +60,27 @@ describe.each(["session", "stateless"] as const)("callLog and timing, %s era", (
     const client = await connected(era);
     const times: [string, number, string | undefined][] = [];
     client.use(timing((method, ms, target) => times.push([method, ms, target]))).use("prompts/list", () => () => Promise.reject(new MCPError(MCP_CODES.TIMEOUT, "slow")));
+    const before = performance.now();
     await client.callTool("login", {});
     await expect(client.listPrompts()).rejects.toMatchObject({ code: MCP_CODES.TIMEOUT });
+    const elapsed = performance.now() - before;
+    expect(times.every(([, ms]) => ms <= elapsed)).toBe(true);
     expect(times.map(([method, , target]) => [method, target]).filter(([method]) => method !== "tools/list")).toEqual([
       ["tools/call", "login"],
       ["prompts/list", undefined],
     ]);
     expect(times.every(([, ms]) => ms >= 0)).toBe(true);
     await client.close();
+  });
+});
+
+describe("callLog's target", () => {
+  it("is a string name or URI only", async () => {
+    const entries: CallLogEntry[] = [];
+    const layer = callLog((entry) => entries.push(entry))((request) => Promise.resolve(request as never));
+    const context = { era: "session", protocolVersion: "2025-11-25", options: undefined } as const;
+    await layer({ method: "prompts/get", params: { name: 7 } } as never, context);
+    await layer({ method: "resources/read", params: { uri: "file:///x" } } as never, context);
+    expect(entries.map((entry) => entry.target)).toEqual([undefined, "file:///x"]);
   });
 });
