@@ -47,8 +47,29 @@ describe("proxy options", () => {
     await Promise.all([first.close(), second.close(), third.close()]);
   });
 
-  it("refuses an upstream client that is not connected", async () => {
-    await expect(proxy(new MCPClient({ name: "x", version: "1" }))).rejects.toMatchObject({ code: "MCP.NOT_INITIALIZED" });
+  it("refuses an upstream client that is not connected, or no longer", async () => {
+    const refusal = { code: "MCP.NOT_INITIALIZED", message: "proxy: connect the upstream client first" };
+    await expect(proxy(new MCPClient({ name: "x", version: "1" }))).rejects.toMatchObject(refusal);
+    const closed = await connected(upstreamServer().server);
+    await closed.close();
+    await expect(proxy(closed)).rejects.toMatchObject(refusal);
+  });
+
+  it("closes the upstream client and its own server with close()", async () => {
+    const upstream = await connected(upstreamServer().server);
+    const handle = await proxy(upstream);
+    await handle.close();
+    expect(upstream.connected).toBe(false);
+    expect(handle.server.closing.aborted).toBe(true);
+  });
+
+  it("offers the upstream every kind of input it forwards: sampling with tools and context, both elicitation modes, roots", async () => {
+    const upstream = new MCPServer({ name: "up", version: "1.0.0" }, { telemetry: null });
+    upstream.tool("capabilities", {}, (_args, ctx) => ({ content: [{ type: "text", text: JSON.stringify(ctx.client.capabilities) }] }));
+    const client = await connected(upstream);
+    const capabilities = JSON.parse(textOf(await client.callTool("capabilities"))) as Record<string, unknown>;
+    expect(capabilities).toMatchObject({ sampling: { tools: {}, context: {} }, elicitation: { form: {}, url: {} }, roots: {} });
+    await client.close();
   });
 
   it("fails when the first listing cannot be registered, and leaves nothing of the proxy in the server", async () => {
