@@ -74,13 +74,14 @@ describe.each(["session", "stateless"] as const)("incoming middleware, %s era", 
   });
 });
 
+const passThrough: IncomingMiddleware = (next) => next;
+
 describe("incoming middleware registration", () => {
   it("refuses a method the server never asks a client for", async () => {
     const client = await connected("session", []);
     expect(() => client.useIncoming("tools/call" as "roots/list", (next) => next)).toThrow(
       expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "No client middleware sees tools/call: the server asks for sampling/createMessage, elicitation/create, roots/list" }),
     );
-    const passThrough: IncomingMiddleware = (next) => next;
     expect(() => client.useIncoming("roots/list", passThrough)).not.toThrow();
     await client.close();
   });

@@ -40,6 +40,9 @@ function flaky(failures: number, error: () => unknown = () => new MCPError(MCP_C
   return { layer, sends };
 }
 
+/** The abort listeners among a spy's calls of add/removeEventListener. */
+const listeners = (calls: unknown[][]) => calls.filter(([type]) => type === "abort").map(([, listener]) => listener);
+
 describe("retry", () => {
   it("sends an idempotent request again after a transport failure, waiting a doubling backoff", async () => {
     const { client } = await connected();
@@ -144,7 +147,6 @@ describe("retry", () => {
     const removed = vi.spyOn(controller.signal, "removeEventListener");
     await client.listTools(undefined, { signal: controller.signal });
     // Every abort listener put on the signal (the wait's, then the request's) was taken off again.
-    const listeners = (calls: unknown[][]) => calls.filter(([type]) => type === "abort").map(([, listener]) => listener);
     expect(listeners(added.mock.calls)).toHaveLength(2);
     expect(listeners(removed.mock.calls)).toEqual(listeners(added.mock.calls));
     await client.close();
