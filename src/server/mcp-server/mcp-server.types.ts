@@ -47,7 +47,10 @@ export interface MCPServerOptions extends TimeoutOptions {
   readonly capabilities?: ServerCapabilities;
   /** Items per page of every list method (default 100). */
   readonly pageSize?: number;
-  /** Consulted before every request but initialize and ping; false refuses it with `MCP.UNAUTHORIZED`. */
+  /**
+   * Consulted before every request, `initialize` and `ping` included (in the stateless era every
+   * request, `server/discover` included); false refuses it with `MCP.UNAUTHORIZED`.
+   */
   readonly authorize?: (request: AuthorizeRequest) => boolean | Promise<boolean>;
   /** Told when a session's client says its roots changed. */
   readonly onRootsListChanged?: (session: ServerSession) => void;
