@@ -3,6 +3,7 @@ import type { MCPError } from "../../error-codes/mcp-error.js";
 import type { EventBus, MCPEventMap } from "../../events/events.js";
 import type { RequestOptions, TimeoutOptions } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import type {
+  CallToolResult,
   CompleteRequestParams,
   CreateMessageRequestParams,
   CreateMessageResult,
@@ -27,6 +28,9 @@ import type { JsonObject, JsonRpcId } from "../../types/types.js";
 import type { ResponseCacheOptions } from "./response-cache.js";
 
 /** Per-call options: cancellation, timeouts, progress, and extra `_meta` for the request. */
+/** A tool's result whose `structuredContent` the caller knows the type of (the tool's output schema: it is checked against it). */
+export type ToolCallResult<S extends Record<string, unknown> = Record<string, unknown>> = CallToolResult & { readonly structuredContent?: S };
+
 export interface CallOptions extends Omit<RequestOptions, "relatedRequestId" | "onId"> {
   /** Merged into the request's `params._meta`. */
   readonly meta?: JsonObject;
