@@ -41,6 +41,17 @@ async function scene(options: Partial<ProtectedMcpOptions> = {}): Promise<{ read
 
 const params = (url: string) => new URL(url).searchParams;
 
+/** The scene with 1-second access tokens, a client authorized in it (no early refresh), and the tokens it holds. */
+async function shortLivedScene() {
+  const { oidc, mcp } = await scene();
+  oidc.setAccessTokenTtl(1);
+  const wire = new Wire();
+  const { authorizer, store } = hostAuthorizer(wire, { refreshBeforeExpiryMs: 0 });
+  const client = await authorizedClient(mcp.url, authorizer, wire, defer);
+  const held = (await store.getTokens(oidc.issuer, mcp.url)) as StoredTokens;
+  return { oidc, mcp, wire, store, client, held };
+}
+
 /** Everything the library reports, captured: console output, events, spans (client and server), errors given to onError. */
 function observe() {
   const printed: unknown[] = [];
@@ -139,15 +150,10 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
   it(
     "refreshes once for two calls racing past the expiry, keeps the rotated refresh token, and the spent one is refused",
     async () => {
-      const { oidc, mcp } = await scene();
-      oidc.setAccessTokenTtl(1);
-      const wire = new Wire();
-      const { authorizer, store } = hostAuthorizer(wire, { refreshBeforeExpiryMs: 0 });
-      const client = await authorizedClient(mcp.url, authorizer, wire, defer);
-      const before = await store.getTokens(oidc.issuer, mcp.url);
+      const { oidc, mcp, wire, store, client, held: before } = await shortLivedScene();
       // Past the token's exp and the client's own expiry (taken when the answer came): it refreshes before sending.
-      await untilExpired(before?.accessToken ?? "");
-      await until(before?.expiresAt ?? 0);
+      await untilExpired(before.accessToken);
+      await until(before.expiresAt ?? 0);
       oidc.setAccessTokenTtl(300);
       const refreshesBefore = wire.tokenRequests("refresh_token").length;
 
@@ -170,12 +176,12 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
 
       const refreshes = wire.tokenRequests("refresh_token").slice(refreshesBefore);
       expect(refreshes).toHaveLength(1);
-      expect(refreshes[0]?.params.get("refresh_token")).toBe(before?.refreshToken);
+      expect(refreshes[0]?.params.get("refresh_token")).toBe(before.refreshToken);
       expect(refreshes[0]?.params.get("resource")).toBe(mcp.url);
       const after = await store.getTokens(oidc.issuer, mcp.url);
       expect(after?.refreshToken).toBe(refreshes[0]?.answer["refresh_token"]);
-      expect(after?.refreshToken).not.toBe(before?.refreshToken);
-      expect(after?.accessToken).not.toBe(before?.accessToken);
+      expect(after?.refreshToken).not.toBe(before.refreshToken);
+      expect(after?.accessToken).not.toBe(before.accessToken);
       // Neither call sent the expired token: both waited for the refresh.
       expect(new Set(wire.bearers.slice(sentBefore))).toEqual(new Set([`Bearer ${after?.accessToken}`]));
       expect(new Set(mcp.answers.slice(answersBefore).map((answer) => answer.slice(0, 3)))).toEqual(new Set(["200"]));
@@ -185,7 +191,7 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       const replay = await fetch(oidc.tokenEndpoint, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: before?.refreshToken ?? "", client_id: registration?.clientId ?? "" }).toString(),
+        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: before.refreshToken ?? "", client_id: registration?.clientId ?? "" }).toString(),
       });
       expect(replay.status).toBe(400);
       expect(await replay.json()).toMatchObject({ error: "invalid_grant" });
@@ -196,12 +202,7 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
   it(
     "refreshes when our server refuses as expired (401 invalid_token) a token the client still holds as fresh",
     async () => {
-      const { oidc, mcp } = await scene();
-      oidc.setAccessTokenTtl(1);
-      const wire = new Wire();
-      const { authorizer, store } = hostAuthorizer(wire, { refreshBeforeExpiryMs: 0 });
-      const client = await authorizedClient(mcp.url, authorizer, wire, defer);
-      const held = (await store.getTokens(oidc.issuer, mcp.url)) as StoredTokens;
+      const { oidc, mcp, wire, store, client, held } = await shortLivedScene();
       await untilExpired(held.accessToken);
       oidc.setAccessTokenTtl(300);
       // The client's clock says an hour is left: it sends the token, and our server refuses it.
