@@ -1,0 +1,56 @@
+// Middleware as handler → handler (the Go SDK's shape, on both sides): a layer is given the next
+// handler once, when its chain is composed, and gives back the handler that runs in its place. A
+// layer may change the request before it calls `next`, answer without calling it, or change what
+// `next` gave. Chains are composed per method when the stack changes, never per request; a method no
+// layer applies to keeps its own handler, so an empty stack costs nothing.
+import { MCP_CODES } from "../error-codes/error-codes.js";
+import { MCPError } from "../error-codes/mcp-error.js";
+
+/** One request as a layer sees it. */
+export interface MiddlewareRequest<M extends string = string, P = unknown> {
+  readonly method: M;
+  readonly params: P;
+}
+
+/** What runs a request: the method's own handler, or a layer in front of it. */
+export type RequestHandler<C, Q extends MiddlewareRequest = MiddlewareRequest, R = unknown> = (request: Q, context: C) => R | Promise<R>;
+
+/** A layer: given the next handler, the handler that runs in its place. */
+export type Middleware<C, Q extends MiddlewareRequest = MiddlewareRequest, R = unknown> = (next: RequestHandler<C, Q, R>) => RequestHandler<C, Q, R>;
+
+interface Layer<C> {
+  /** The one method the layer sees, or every method (undefined). */
+  readonly method: string | undefined;
+  readonly middleware: Middleware<C>;
+}
+
+/** The layers of one side, in the order they were added: the first added runs first (outermost). */
+export class MiddlewareStack<C> {
+  readonly #layers: Layer<C>[] = [];
+
+  /** Adds a layer for `method`, or for every method; gives what takes it out again. */
+  add(method: string | undefined, middleware: Middleware<C>): () => void {
+    if (typeof middleware !== "function") throw new MCPError(MCP_CODES.INVALID_PARAMS, "A middleware is a function from the next handler to a handler");
+    const layer = { method, middleware };
+    this.#layers.push(layer);
+    return () => void this.#layers.splice(this.#layers.indexOf(layer), 1);
+  }
+
+  /** Whether any layer sees `method`. */
+  applies(method: string): boolean {
+    return this.#layers.some((layer) => layer.method === undefined || layer.method === method);
+  }
+
+  /** `base` behind every layer that sees `method`, the first added outermost; `base` itself when none does. */
+  compose(method: string, base: RequestHandler<C>): RequestHandler<C> {
+    let handler = base;
+    for (let index = this.#layers.length - 1; index >= 0; index--) {
+      const layer = this.#layers[index] as Layer<C>;
+      if (layer.method !== undefined && layer.method !== method) continue;
+      const composed: unknown = layer.middleware(handler);
+      if (typeof composed !== "function") throw new MCPError(MCP_CODES.INVALID_PARAMS, `A middleware for ${method} gave no handler: it must return the function that runs in next's place`);
+      handler = composed as RequestHandler<C>;
+    }
+    return handler;
+  }
+}
