@@ -1,6 +1,6 @@
 import { METHODS, STATELESS_PROTOCOL_VERSIONS, type StatelessProtocolVersion } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
-import { toMCPError } from "../../error-codes/mcp-error.js";
+import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import type {
   CallToolRequestParams,
@@ -47,6 +47,7 @@ import type { FeatureHandler } from "./server-host.js";
 import { ServerSession } from "./session.js";
 import { callTool, checkTool, toolHeaderParams, toolOnTheWire, type AnyToolConfig, type AnyToolHandler, type ToolEntry } from "./tools.js";
 import type { HeaderParam } from "../../protocol/mcp-headers.js";
+import { layered, type ServerLayer, type ServerMethod, type ServerMiddleware } from "../../middleware/server-middleware.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -72,6 +73,7 @@ export class MCPServer implements StatelessHost {
   readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
   readonly #prompts = new Registry<PromptConfig, PromptHandler>("prompt", () => this.#listChanged("prompts"));
   #features: ReadonlyMap<string, FeatureHandler> | undefined;
+  readonly #layers: ServerLayer[] = [];
 
   constructor(
     readonly info: Implementation,
@@ -226,9 +228,23 @@ export class MCPServer implements StatelessHost {
     return capabilities;
   }
 
-  /** The handlers of the feature methods: built once and shared by every session (a session holds none of its own). */
+  /**
+   * Puts a layer in front of every feature method (tools, resources, prompts, completion), or of
+   * one, in both eras: `(next) => (request, ctx) => …` may change the request, answer it without
+   * `next`, or change what `next` gave. The first added runs first. What a layer throws is the
+   * request's protocol error.
+   */
+  use(middleware: ServerMiddleware): this;
+  use<M extends ServerMethod>(method: M, middleware: ServerMiddleware<M>): this;
+  use(first: unknown, second?: unknown): this {
+    this.#layers.push(second ? [first as string, second as ServerMiddleware<never>] : [undefined, first as ServerMiddleware<never>]);
+    this.#features = undefined;
+    return this;
+  }
+
+  /** The handlers of the feature methods, behind the middleware: built once and shared by every session (a session holds none of its own). */
   featureHandlers(): ReadonlyMap<string, FeatureHandler> {
-    return (this.#features ??= new Map(this.#featureHandlers()));
+    return (this.#features ??= new Map(Array.from(this.#featureHandlers(), ([method, feature]) => [method, layered(this.#layers, method, feature)])));
   }
 
   *#featureHandlers(): Iterable<readonly [string, FeatureHandler]> {

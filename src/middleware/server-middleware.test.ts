@@ -1,0 +1,133 @@
+// The server's middleware, through a real MCPServer and our MCPClient in memory, in both eras: the
+// order of layers, a layer that changes the request, answers without the handler, changes the
+// result, throws, or waits; per-method layers; what a layer sees of the request's context; layers
+// added while sessions run; and the registrations refused.
+import { describe, expect, it } from "vitest";
+import { MCP_CODES } from "../error-codes/error-codes.js";
+import { MCPError } from "../error-codes/mcp-error.js";
+import { MCPClient } from "../client/mcp-client/mcp-client.js";
+import { MCPServer } from "../server/mcp-server/mcp-server.js";
+import type { HandlerContext } from "../server/mcp-server/mcp-server.types.js";
+import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
+import type { ServerMiddleware } from "./server-middleware.js";
+
+const ERAS = ["session", "stateless"] as const;
+
+function echoServer(ran: string[] = []): MCPServer {
+  const server = new MCPServer({ name: "mw", version: "1.0.0" }, { telemetry: null });
+  server.tool("echo", { description: "Echoes its arguments" }, (args) => {
+    ran.push(`echo ${JSON.stringify(args)}`);
+    return { content: [{ type: "text", text: JSON.stringify(args) }] };
+  });
+  server.tool("secret", { description: "Hidden by a layer" }, () => ({ content: [{ type: "text", text: "s" }] }));
+  server.prompt("greet", { arguments: { name: { required: true } } }, ({ name }) => ({ messages: [{ role: "user", content: { type: "text", text: `Hi ${String(name)}` } }] }));
+  return server;
+}
+
+async function connected(server: MCPServer, era: (typeof ERAS)[number]): Promise<MCPClient> {
+  const [clientEnd, serverEnd] = InMemoryTransport.pair();
+  await server.start(serverEnd);
+  const client = new MCPClient({ name: "mw-client", version: "1.0.0" }, { era, telemetry: null });
+  await client.connect(clientEnd);
+  return client;
+}
+
+const textOf = (result: { content: readonly unknown[] }) => (result.content[0] as { text: string }).text;
+
+/** A layer that writes `name` before and after the rest of the chain. */
+const tracing =
+  (name: string, log: string[]): ServerMiddleware =>
+  (next) =>
+  async (request, context) => {
+    log.push(`${name} > ${request.method}`);
+    const result = await next(request, context);
+    log.push(`${name} < ${request.method}`);
+    return result;
+  };
+
+describe.each(ERAS)("server middleware, %s era", (era) => {
+  it("runs the layers in the order they were added, around the handler", async () => {
+    const log: string[] = [];
+    const server = echoServer(log).use(tracing("a", log)).use(tracing("b", log));
+    const client = await connected(server, era);
+    await client.callTool("echo", { x: 1 });
+    // (The client lists the tools after a call, to learn their output schemas: those go through the same layers.)
+    expect(log.filter((line) => !line.endsWith("tools/list"))).toEqual(["a > tools/call", "b > tools/call", 'echo {"x":1}', "b < tools/call", "a < tools/call"]);
+    await client.close();
+  });
+
+  it("lets a layer change the params, answer without the handler, and change the result", async () => {
+    const ran: string[] = [];
+    const server = echoServer(ran)
+      .use("tools/call", (next) => (request, context) => (request.params.name === "echo" ? next({ ...request, params: { ...request.params, arguments: { ...request.params.arguments, added: true } } }, context) : next(request, context)))
+      .use("tools/call", (next) => (request, context) => (request.params.arguments?.["cached"] === true ? { content: [{ type: "text", text: "from the layer" }] } : next(request, context)))
+      .use("tools/list", (next) => async (request, context) => {
+        const listed = await next(request, context);
+        return { ...listed, tools: listed.tools.filter((tool) => tool.name !== "secret") };
+      });
+    const client = await connected(server, era);
+    expect(textOf(await client.callTool("echo", { x: 1 }))).toBe('{"x":1,"added":true}');
+    expect(textOf(await client.callTool("echo", { cached: true }))).toBe("from the layer");
+    expect(ran).toEqual(['echo {"x":1,"added":true}']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["echo"]);
+    await client.close();
+  });
+
+  it("answers what a layer throws as the request's error, and goes on serving", async () => {
+    const server = echoServer().use("prompts/get", () => () => {
+      throw new MCPError(MCP_CODES.UNAUTHORIZED, "no prompts for you");
+    });
+    const client = await connected(server, era);
+    await expect(client.getPrompt("greet", { name: "Ada" })).rejects.toMatchObject({ message: expect.stringContaining("no prompts for you") });
+    // A layer for one method leaves the others alone.
+    expect(textOf(await client.callTool("echo", { y: 2 }))).toBe('{"y":2}');
+    await client.close();
+  });
+
+  it("waits for an async layer, and shows it the request's context", async () => {
+    const seen: (Pick<HandlerContext, "era" | "protocolVersion"> & { method: string })[] = [];
+    const server = echoServer().use((next) => async (request, context) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(context.signal).toBeInstanceOf(AbortSignal);
+      expect(context.client.info?.name).toBe("mw-client");
+      seen.push({ method: request.method, era: context.era, protocolVersion: context.protocolVersion });
+      return next(request, context);
+    });
+    const client = await connected(server, era);
+    await client.callTool("echo", {});
+    expect(seen.filter((request) => request.method === "tools/call")).toEqual([{ method: "tools/call", era, protocolVersion: era === "stateless" ? "2026-07-28" : "2025-11-25" }]);
+    await client.close();
+  });
+
+  it("puts a layer added while a session runs in front of its next request", async () => {
+    const log: string[] = [];
+    const server = echoServer();
+    const client = await connected(server, era);
+    await client.callTool("echo", {});
+    server.use("tools/call", tracing("late", log));
+    await client.callTool("echo", {});
+    expect(log).toEqual(["late > tools/call", "late < tools/call"]);
+    await client.close();
+  });
+});
+
+describe("server middleware registration", () => {
+  it("refuses a method no layer sees, a layer that is no function, and one that gives no handler (the server goes on without it)", async () => {
+    const server = echoServer();
+    expect(() => server.use("initialize" as "tools/call", (next) => next)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("No middleware sees initialize") }));
+    expect(() => server.use("not a function" as unknown as ServerMiddleware)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+    expect(() => server.use("tools/list", (() => undefined) as unknown as ServerMiddleware<"tools/list">)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("A middleware must be a function from the next handler to a handler (tools/list)") }));
+    const client = await connected(server, "session");
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["echo", "secret"]);
+    await client.close();
+  });
+
+  it("keeps a method's own handler when no layer sees it (an empty chain adds no call)", () => {
+    const wrapper = echoServer().use((next) => next).featureHandlers().get("tools/call")?.toString();
+    const own = echoServer().featureHandlers().get("tools/call")?.toString();
+    expect(wrapper).not.toBe(own);
+    const server = echoServer().use("prompts/get", (next) => next);
+    expect(server.featureHandlers().get("prompts/get")?.toString()).toBe(wrapper);
+    expect(server.featureHandlers().get("tools/call")?.toString()).toBe(own);
+  });
+});

@@ -1,0 +1,68 @@
+// The server's middleware: layers around the feature methods (tools, resources, prompts, completion)
+// as both eras serve them. Each era's request path finds a method's handler in the server's one
+// table (MCPServer.featureHandlers); the layers are composed into that table, so a layer sees the
+// same request, with the same handler context, whichever era it came in.
+import { MCP_CODES } from "../error-codes/error-codes.js";
+import { MCPError } from "../error-codes/mcp-error.js";
+import { profileOf } from "../protocol/profiles.js";
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  GetPromptRequestParams,
+  GetPromptResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  PaginatedRequestParams,
+  ReadResourceRequestParams,
+  ReadResourceResult,
+} from "../schemas/schemas.js";
+import type { FeatureHandler } from "../server/mcp-server/server-host.js";
+import type { HandlerContext } from "../server/mcp-server/mcp-server.types.js";
+import type { MiddlewareRequest } from "./chain.js";
+
+/** The requests the server's middleware sees: their params and results. */
+export interface ServerMethods {
+  "tools/list": { params: PaginatedRequestParams | undefined; result: ListToolsResult };
+  "tools/call": { params: CallToolRequestParams; result: CallToolResult };
+  "resources/list": { params: PaginatedRequestParams | undefined; result: ListResourcesResult };
+  "resources/templates/list": { params: PaginatedRequestParams | undefined; result: ListResourceTemplatesResult };
+  "resources/read": { params: ReadResourceRequestParams; result: ReadResourceResult };
+  "prompts/list": { params: PaginatedRequestParams | undefined; result: ListPromptsResult };
+  "prompts/get": { params: GetPromptRequestParams; result: GetPromptResult };
+  "completion/complete": { params: CompleteRequestParams; result: CompleteResult };
+}
+
+export type ServerMethod = keyof ServerMethods;
+
+/** One request to the server, typed by its method (a union over the methods when `M` is several). */
+export type ServerRequest<M extends ServerMethod = ServerMethod> = { [K in M]: MiddlewareRequest<K, ServerMethods[K]["params"]> }[M];
+
+/** What runs a server request: the method's own handler, or a layer in front of it. */
+export type ServerHandler<M extends ServerMethod = ServerMethod> = (request: ServerRequest<M>, context: HandlerContext) => ServerMethods[M]["result"] | Promise<ServerMethods[M]["result"]>;
+
+/** A server layer: `(next) => (request, ctx) => …`. */
+export type ServerMiddleware<M extends ServerMethod = ServerMethod> = (next: ServerHandler<M>) => ServerHandler<M>;
+
+/** A layer as the server keeps it: the one method it sees (all when undefined), and the layer. */
+export type ServerLayer = readonly [method: string | undefined, middleware: ServerMiddleware<never>];
+
+/**
+ * `feature` behind the layers that see `method`, the first added outermost; `feature` itself when
+ * none does (no call added). Composed when the layers change, not per request.
+ */
+export function layered(layers: readonly ServerLayer[], method: string, feature: FeatureHandler): FeatureHandler {
+  // The innermost handler: the feature, with the revision profile of the request's own version.
+  let next = (request: MiddlewareRequest, context: HandlerContext): unknown => feature(request.params as never, context, profileOf(context.protocolVersion));
+  let seen = false;
+  for (const [only, middleware] of layers.toReversed()) {
+    if (only === undefined || only === method) {
+      next = (middleware as unknown as (next: unknown) => typeof next)(next);
+      seen = true;
+    }
+  }
+  return seen ? (params, context) => next({ method, params }, context) : feature;
+}
