@@ -52,7 +52,10 @@ export const MODULES = {
     ],
     tests: "mutation/vitest.client.config.ts",
   },
-  middleware: { mutate: ["src/middleware/{chain,client-middleware,incoming-middleware}.ts", "src/middleware/builtins/{retry,observe}.ts"], tests: UNIT },
+  middleware: {
+    mutate: ["src/middleware/{chain,client-middleware,incoming-middleware,server-middleware}.ts", "src/middleware/builtins/{retry,observe,caller,rate-limit,size-limit,require-scopes,result-cache}.ts"],
+    tests: UNIT,
+  },
   compose: { mutate: ["src/server/compose/{mount,mount-entries,entry-sync}.ts"], tests: UNIT },
   proxy: { mutate: ["src/proxy/!(*.test|*.test-helpers|*.types|index).ts"], tests: UNIT },
   "client-group": { mutate: ["src/client/group/{servers-config,names,open-server,server-group}.ts", "src/node/server-group.ts"], tests: UNIT },

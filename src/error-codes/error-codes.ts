@@ -35,6 +35,8 @@ export const MCP_CODES = {
   HANDLER_FAILED: "MCP.HANDLER_FAILED",
   /** A stateless-era call asked for input more rounds than the client allows (`maxInputRounds`). */
   INPUT_ROUNDS_EXCEEDED: "MCP.INPUT_ROUNDS_EXCEEDED",
+  /** A server's `rateLimit` layer refused the request: `data.retryAfterMs` says when a token is back. */
+  RATE_LIMITED: "MCP.RATE_LIMITED",
 } as const;
 
 export type MCPCode = (typeof MCP_CODES)[keyof typeof MCP_CODES];
@@ -58,6 +60,8 @@ export const JSONRPC_ERROR_CODES = {
   MISSING_REQUIRED_CLIENT_CAPABILITY: -32021,
   /** 2026-07-28: the request's protocol version is not one the server speaks. */
   UNSUPPORTED_PROTOCOL_VERSION: -32022,
+  /** Implementation-defined range: refused by a server's `rateLimit` layer (MCP has no code of its own for it). */
+  RATE_LIMITED: -32029,
 } as const;
 
 /** The number an `MCPError` of each code carries on the wire when nothing more precise is given. */
@@ -78,6 +82,7 @@ export const WIRE_CODE_OF: Readonly<Record<MCPCode, number>> = {
   "MCP.PROTOCOL_VERSION_MISMATCH": JSONRPC_ERROR_CODES.INVALID_PARAMS,
   "MCP.HANDLER_FAILED": JSONRPC_ERROR_CODES.INTERNAL_ERROR,
   "MCP.INPUT_ROUNDS_EXCEEDED": JSONRPC_ERROR_CODES.INTERNAL_ERROR,
+  "MCP.RATE_LIMITED": JSONRPC_ERROR_CODES.RATE_LIMITED,
 };
 
 /** The code a received wire error becomes locally; numbers not listed become `MCP.HANDLER_FAILED`. */
@@ -90,6 +95,7 @@ const MCP_CODE_OF_WIRE: ReadonlyMap<number, MCPCode> = new Map<number, MCPCode>(
   [JSONRPC_ERROR_CODES.UNAUTHORIZED, MCP_CODES.UNAUTHORIZED],
   [JSONRPC_ERROR_CODES.RESOURCE_NOT_FOUND, MCP_CODES.NOT_FOUND],
   [JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION, MCP_CODES.PROTOCOL_VERSION_MISMATCH],
+  [JSONRPC_ERROR_CODES.RATE_LIMITED, MCP_CODES.RATE_LIMITED],
 ]);
 
 export function mcpCodeOfWire(wireCode: number): MCPCode {

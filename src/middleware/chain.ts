@@ -28,10 +28,12 @@ interface Layer<C> {
 export class MiddlewareStack<C> {
   readonly #layers: Layer<C>[] = [];
 
-  /** Adds a layer for `method`, or for every method. */
-  add(method: string | undefined, middleware: Middleware<C>): void {
+  /** Adds a layer for `method`, or for every method; gives what takes it out again. */
+  add(method: string | undefined, middleware: Middleware<C>): () => void {
     if (typeof middleware !== "function") throw new MCPError(MCP_CODES.INVALID_PARAMS, "A middleware is a function from the next handler to a handler");
-    this.#layers.push({ method, middleware });
+    const layer = { method, middleware };
+    this.#layers.push(layer);
+    return () => void this.#layers.splice(this.#layers.indexOf(layer), 1);
   }
 
   /** `base` behind every layer that sees `method`, the first added outermost; `base` itself when none does. */

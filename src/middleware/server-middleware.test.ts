@@ -7,6 +7,7 @@ import { MCP_CODES } from "../error-codes/error-codes.js";
 import { MCPError } from "../error-codes/mcp-error.js";
 import { MCPClient } from "../client/mcp-client/mcp-client.js";
 import { MCPServer } from "../server/mcp-server/mcp-server.js";
+import { mount } from "../server/compose/mount.js";
 import type { HandlerContext } from "../server/mcp-server/mcp-server.types.js";
 import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
 import type { ServerMiddleware } from "./server-middleware.js";
@@ -99,6 +100,17 @@ describe.each(ERAS)("server middleware, %s era", (era) => {
     await client.close();
   });
 
+  it("keeps a mounted server's layers, inside the parent's", async () => {
+    const log: string[] = [];
+    const child = echoServer(log).use("tools/call", tracing("child", log));
+    const parent = new MCPServer({ name: "parent", version: "1.0.0" }, { telemetry: null }).use("tools/call", tracing("parent", log));
+    await mount(parent, "kid", child);
+    const client = await connected(parent, era);
+    expect(textOf(await client.callTool("kid_echo", { z: 3 }))).toBe('{"z":3}');
+    expect(log).toEqual(["parent > tools/call", "child > tools/call", 'echo {"z":3}', "child < tools/call", "parent < tools/call"]);
+    await client.close();
+  });
+
   it("puts a layer added while a session runs in front of its next request", async () => {
     const log: string[] = [];
     const server = echoServer();
@@ -114,20 +126,23 @@ describe.each(ERAS)("server middleware, %s era", (era) => {
 describe("server middleware registration", () => {
   it("refuses a method no layer sees, a layer that is no function, and one that gives no handler (the server goes on without it)", async () => {
     const server = echoServer();
-    expect(() => server.use("initialize" as "tools/call", (next) => next)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("No middleware sees initialize") }));
+    expect(() => server.use("initialize" as "tools/call", (next) => next)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("No server middleware sees initialize: layers see tools/list, tools/call") }));
     expect(() => server.use("not a function" as unknown as ServerMiddleware)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
-    expect(() => server.use("tools/list", (() => undefined) as unknown as ServerMiddleware<"tools/list">)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("A middleware must be a function from the next handler to a handler (tools/list)") }));
+    expect(() => server.use("tools/list", (() => undefined) as unknown as ServerMiddleware<"tools/list">)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("A middleware for tools/list gave no handler") }));
     const client = await connected(server, "session");
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["echo", "secret"]);
     await client.close();
   });
 
   it("keeps a method's own handler when no layer sees it (an empty chain adds no call)", () => {
-    const wrapper = echoServer().use((next) => next).featureHandlers().get("tools/call")?.toString();
-    const own = echoServer().featureHandlers().get("tools/call")?.toString();
-    expect(wrapper).not.toBe(own);
-    const server = echoServer().use("prompts/get", (next) => next);
-    expect(server.featureHandlers().get("prompts/get")?.toString()).toBe(wrapper);
-    expect(server.featureHandlers().get("tools/call")?.toString()).toBe(own);
+    const server = echoServer();
+    const own = (method: string) => server.featureHandlers().get(method)?.toString();
+    const [call, get] = [own("tools/call"), own("prompts/get")];
+    server.use("prompts/get", (next) => (request, context) => next(request, context));
+    expect(own("tools/call")).toBe(call);
+    expect(own("prompts/get")).not.toBe(get);
+    // A layer that gives `next` back unchanged adds no call either.
+    server.use("tools/call", (next) => next);
+    expect(own("tools/call")).toBe(call);
   });
 });

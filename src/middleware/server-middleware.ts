@@ -1,9 +1,7 @@
 // The server's middleware: layers around the feature methods (tools, resources, prompts, completion)
 // as both eras serve them. Each era's request path finds a method's handler in the server's one
-// table (MCPServer.featureHandlers); the layers are composed into that table, so a layer sees the
-// same request, with the same handler context, whichever era it came in.
-import { MCP_CODES } from "../error-codes/error-codes.js";
-import { MCPError } from "../error-codes/mcp-error.js";
+// table (MCPServer.featureHandlers); the layers are composed into that table when they change, so a
+// layer sees the same request, with the same handler context, whichever era it came in.
 import { profileOf } from "../protocol/profiles.js";
 import type {
   CallToolRequestParams,
@@ -22,7 +20,7 @@ import type {
 } from "../schemas/schemas.js";
 import type { FeatureHandler } from "../server/mcp-server/server-host.js";
 import type { HandlerContext } from "../server/mcp-server/mcp-server.types.js";
-import type { MiddlewareRequest } from "./chain.js";
+import type { MiddlewareRequest, MiddlewareStack } from "./chain.js";
 
 /** The requests the server's middleware sees: their params and results. */
 export interface ServerMethods {
@@ -47,22 +45,10 @@ export type ServerHandler<M extends ServerMethod = ServerMethod> = (request: Ser
 /** A server layer: `(next) => (request, ctx) => …`. */
 export type ServerMiddleware<M extends ServerMethod = ServerMethod> = (next: ServerHandler<M>) => ServerHandler<M>;
 
-/** A layer as the server keeps it: the one method it sees (all when undefined), and the layer. */
-export type ServerLayer = readonly [method: string | undefined, middleware: ServerMiddleware<never>];
-
-/**
- * `feature` behind the layers that see `method`, the first added outermost; `feature` itself when
- * none does (no call added). Composed when the layers change, not per request.
- */
-export function layered(layers: readonly ServerLayer[], method: string, feature: FeatureHandler): FeatureHandler {
+/** `feature` behind the layers that see `method`; `feature` itself when none does (no call added). */
+export function layered(layers: MiddlewareStack<HandlerContext>, method: string, feature: FeatureHandler): FeatureHandler {
   // The innermost handler: the feature, with the revision profile of the request's own version.
-  let next = (request: MiddlewareRequest, context: HandlerContext): unknown => feature(request.params as never, context, profileOf(context.protocolVersion));
-  let seen = false;
-  for (const [only, middleware] of layers.toReversed()) {
-    if (only === undefined || only === method) {
-      next = (middleware as unknown as (next: unknown) => typeof next)(next);
-      seen = true;
-    }
-  }
-  return seen ? (params, context) => next({ method, params }, context) : feature;
+  const own = (request: MiddlewareRequest, context: HandlerContext): unknown => feature(request.params as never, context, profileOf(context.protocolVersion));
+  const chain = layers.compose(method, own);
+  return chain === own ? feature : (params, context) => chain({ method, params }, context);
 }

@@ -10,8 +10,9 @@ import { callLog, timing, type CallLogEntry } from "./observe.js";
 
 const SECRET = "sk-live-0123456789abcdef";
 
-async function connected(era: "session" | "stateless"): Promise<MCPClient> {
+async function connected(era: "session" | "stateless", layers: (server: MCPServer) => void = () => undefined): Promise<MCPClient> {
   const server = new MCPServer({ name: "observe", version: "1.0.0" }, { telemetry: null });
+  layers(server);
   server.tool("login", {}, (args) => ({ content: [{ type: "text", text: `token ${JSON.stringify(args)} ${SECRET}` }] }));
   server.resource("readme", "file:///readme", {}, (uri) => ({ contents: [{ uri, text: SECRET }] }));
   const [clientEnd, serverEnd] = InMemoryTransport.pair();
@@ -74,13 +75,44 @@ describe.each(["session", "stateless"] as const)("callLog and timing, %s era", (
   });
 });
 
+describe.each(["session", "stateless"] as const)("callLog and timing on a server, %s era", (era) => {
+  it("log what the server served, its handlers' failures too, without arguments or results", async () => {
+    const entries: CallLogEntry[] = [];
+    const times: [string, string | undefined][] = [];
+    const client = await connected(era, (server) => {
+      server.tool("fail", {}, () => {
+        throw new MCPError(MCP_CODES.NOT_FOUND, `nothing for ${SECRET}`);
+      });
+      server.use(callLog((entry) => entries.push(entry))).use("tools/call", timing((method, _ms, target) => times.push([method, target])));
+    });
+    await client.callTool("login", { password: SECRET });
+    await client.readResource("file:///readme");
+    await expect(client.getPrompt("missing")).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS });
+    const served = entries.filter((entry) => entry.method !== "tools/list");
+    expect(served).toEqual([
+      { method: "tools/call", target: "login", era, durationMs: expect.any(Number), outcome: "ok" },
+      { method: "resources/read", target: "file:///readme", era, durationMs: expect.any(Number), outcome: "ok" },
+      { method: "prompts/get", target: "missing", era, durationMs: expect.any(Number), outcome: "error", error: MCP_CODES.INVALID_PARAMS },
+    ]);
+    // A tool's failure is its result (isError), not the request's: the log says the request was served.
+    await client.callTool("fail", {});
+    expect(entries.at(-1)).toMatchObject({ method: "tools/call", target: "fail", outcome: "ok" });
+    expect(times).toEqual([
+      ["tools/call", "login"],
+      ["tools/call", "fail"],
+    ]);
+    expect(JSON.stringify(entries)).not.toContain(SECRET);
+    await client.close();
+  });
+});
+
 describe("callLog's target", () => {
   it("is a string name or URI only", async () => {
     const entries: CallLogEntry[] = [];
     const layer = callLog((entry) => entries.push(entry))((request) => Promise.resolve(request as never));
     const context = { era: "session", protocolVersion: "2025-11-25", options: undefined } as const;
-    await layer({ method: "prompts/get", params: { name: 7 } } as never, context);
-    await layer({ method: "resources/read", params: { uri: "file:///x" } } as never, context);
+    await layer({ method: "prompts/get", params: { name: 7 } }, context);
+    await layer({ method: "resources/read", params: { uri: "file:///x" } }, context);
     expect(entries.map((entry) => entry.target)).toEqual([undefined, "file:///x"]);
   });
 });

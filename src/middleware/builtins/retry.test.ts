@@ -161,4 +161,13 @@ describe("retry", () => {
     for (const attempts of [0, 1.5, Number.NaN]) expect(() => retry({ attempts })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: `retry: attempts must be a whole number of at least 1, not ${String(attempts)}` }));
     await client.close();
   });
+
+  it("sends a rate-limited call again at once when the refusal names no wait, and the other failures of tools not named never", async () => {
+    const { client, ran } = await connected();
+    const { layer, sends } = flaky(1, () => new MCPError(MCP_CODES.RATE_LIMITED, "slow down", { data: { retryAfterMs: "soon" } }));
+    client.use(retry()).use(layer);
+    expect((await client.callTool("charge", {})).content).toEqual([{ type: "text", text: "charge" }]);
+    expect([sends.get("tools/call charge"), ran]).toEqual([2, ["charge"]]);
+    await client.close();
+  });
 });

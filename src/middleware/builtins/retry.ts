@@ -1,6 +1,8 @@
 // A client layer that sends an idempotent request again when it failed for a reason that may pass
 // (the transport, a timeout), with a backoff that doubles. Requests that change something on the
-// server are never sent twice unless the host names them: a tool only in `tools`.
+// server are never sent twice unless the host names them: a tool only in `tools`. A request a server's
+// rate limit refused (MCP.RATE_LIMITED) was never run, so any request goes again, after the wait the
+// server named.
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import type { ClientMethod, ClientMiddleware } from "../client-middleware.js";
@@ -10,6 +12,7 @@ export interface RetryOptions {
   readonly attempts?: number;
   /** The wait before the second send; each later one doubles it, up to `maxDelayMs` (default 100). */
   readonly delayMs?: number;
+  /** The longest wait (default 2 000); a rate limit that asks for longer fails the call at once. */
   readonly maxDelayMs?: number;
   /** The tools whose calls may be sent again (idempotent ones; default none). */
   readonly tools?: readonly string[];
@@ -34,6 +37,7 @@ export function retry(options: RetryOptions = {}): ClientMiddleware {
   const tools = new Set(options.tools);
   const safe = idempotent();
   const retryable = options.retryable ?? passing;
+  const maxDelay = options.maxDelayMs ?? 2_000;
   return (next) => async (request, context) => {
     const again = request.method === "tools/call" ? tools.has(request.params.name) : safe.has(request.method);
     let delay = options.delayMs ?? 100;
@@ -42,12 +46,21 @@ export function retry(options: RetryOptions = {}): ClientMiddleware {
         return await next(request, context);
       } catch (error) {
         const signal = context.options?.signal;
-        if (!again || attempt >= attempts || signal?.aborted === true || !retryable(error)) throw error;
-        await pause(delay, signal);
-        delay = Math.min(delay * 2, options.maxDelayMs ?? 2_000);
+        const limited = rateLimitWait(error);
+        const goes = limited === undefined ? again && retryable(error) : limited <= maxDelay;
+        if (!goes || attempt >= attempts || signal?.aborted === true) throw error;
+        await pause(limited ?? delay, signal);
+        delay = Math.min(delay * 2, maxDelay);
       }
     }
   };
+}
+
+/** The wait a server's rate limit asked for, when that is why the request failed. */
+function rateLimitWait(error: unknown): number | undefined {
+  if (!(error instanceof MCPError) || error.code !== MCP_CODES.RATE_LIMITED) return undefined;
+  const wait = (error.data as { readonly retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  return typeof wait === "number" && wait >= 0 ? wait : 0;
 }
 
 /** Waits `ms`, or until `signal` fires (the next send then fails at once with the cancellation). */

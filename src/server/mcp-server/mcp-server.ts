@@ -47,7 +47,8 @@ import type { FeatureHandler } from "./server-host.js";
 import { ServerSession } from "./session.js";
 import { callTool, checkTool, toolHeaderParams, toolOnTheWire, type AnyToolConfig, type AnyToolHandler, type ToolEntry } from "./tools.js";
 import type { HeaderParam } from "../../protocol/mcp-headers.js";
-import { layered, type ServerLayer, type ServerMethod, type ServerMiddleware } from "../../middleware/server-middleware.js";
+import { layered, type ServerMethod, type ServerMiddleware } from "../../middleware/server-middleware.js";
+import { MiddlewareStack, type Middleware } from "../../middleware/chain.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -73,7 +74,7 @@ export class MCPServer implements StatelessHost {
   readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
   readonly #prompts = new Registry<PromptConfig, PromptHandler>("prompt", () => this.#listChanged("prompts"));
   #features: ReadonlyMap<string, FeatureHandler> | undefined;
-  readonly #layers: ServerLayer[] = [];
+  readonly #layers = new MiddlewareStack<HandlerContext>();
 
   constructor(
     readonly info: Implementation,
@@ -237,8 +238,18 @@ export class MCPServer implements StatelessHost {
   use(middleware: ServerMiddleware): this;
   use<M extends ServerMethod>(method: M, middleware: ServerMiddleware<M>): this;
   use(first: unknown, second?: unknown): this {
-    this.#layers.push(second ? [first as string, second as ServerMiddleware<never>] : [undefined, first as ServerMiddleware<never>]);
+    const method = second === undefined ? undefined : (first as string);
+    const methods = this.featureHandlers();
+    if (method !== undefined && !methods.has(method)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `No server middleware sees ${method}: layers see ${[...methods.keys()].join(", ")}`);
+    const remove = this.#layers.add(method, (second ?? first) as Middleware<HandlerContext>);
     this.#features = undefined;
+    try {
+      // Composed now, so a layer that gives no handler is refused here rather than on every request.
+      this.featureHandlers();
+    } catch (error) {
+      remove();
+      throw error;
+    }
     return this;
   }
 
