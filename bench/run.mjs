@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { interleave, ratios, timed, median } from "./lib/measure.mjs";
 import { httpContenders } from "./scenarios/http.mjs";
-import { CLIENT_LAYERS, IN_PROCESS, concurrentCalls, sequentialCalls, sequentialPings } from "./scenarios/in-process.mjs";
+import { CLIENT_LAYERS, IN_PROCESS, SERVER_LAYERS, concurrentCalls, sequentialCalls, sequentialPings } from "./scenarios/in-process.mjs";
 import { CONNECT_BY_ERA, heapPerPendingClientRequest, heapPerPendingServerRequest, heapPerSession, sessionSetup } from "./scenarios/memory.mjs";
 import { HTTP_2026, STDIO_2026, STDIO_2026_CLIENT, connectOverHttp, connectRequests, httpClientContenders, oursHttpChild } from "./scenarios/stateless.mjs";
 import { STDIO, STDIO_JSON_SCHEMA_TOOL } from "./scenarios/stdio.mjs";
@@ -119,6 +119,12 @@ const scenarios = [
     scale(20000),
     () => throughput(CLIENT_LAYERS, echo(16), scale(20000)),
     { extra: [["layers3", "ours", "ours with 3 pass-through client layers / ours without"]] },
+  ],
+  [
+    "in-process: sequential tools/call (echo), three pass-through server layers",
+    scale(20000),
+    () => throughput(SERVER_LAYERS, echo(16), scale(20000)),
+    { extra: [["layers3", "ours", "ours with 3 pass-through server layers / ours without"]] },
   ],
   ["in-process: 1 KB argument", scale(10000), () => throughput(IN_PROCESS, echo(1024), scale(10000))],
   ["in-process: 64 KB argument", scale(300), () => throughput(IN_PROCESS, echo(64 * 1024), scale(300))],

@@ -1,7 +1,7 @@
 // In-process round trips over an in-memory link: sequential tools/call of an echo tool, 64 in
 // flight, and ping; plus payload scaling of the echo argument.
 import { limitInProcess } from "../impls/limit.mjs";
-import { oursInProcess } from "../impls/ours.mjs";
+import { oursInProcess, oursServer } from "../impls/ours.mjs";
 import { sdk1InProcess } from "../impls/sdk1.mjs";
 import { sdk2InProcess } from "../impls/sdk2.mjs";
 
@@ -18,6 +18,13 @@ export const CLIENT_LAYERS = {
     connection.client.use(passThrough).use(passThrough).use(passThrough);
     return connection;
   },
+  limit: limitInProcess,
+};
+
+/** Our in-process echo with no server layers, and with three that pass every request on: what a server layer costs per call. */
+export const SERVER_LAYERS = {
+  ours: oursInProcess,
+  layers3: () => oursInProcess(oursServer().use(passThrough).use(passThrough).use(passThrough)),
   limit: limitInProcess,
 };
 
