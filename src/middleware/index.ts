@@ -8,3 +8,4 @@ export { rateLimit, type Bucket, type RateLimitOptions } from "./builtins/rate-l
 export { sizeLimit, type SizeLimitOptions } from "./builtins/size-limit.js";
 export { requireScopes, type RequireScopesOptions } from "./builtins/require-scopes.js";
 export { resultCache, type ResultCacheOptions } from "./builtins/result-cache.js";
+export { aroundInput, type InputHandler, type InputMethod, type InputMethods, type InputMiddleware, type InputAsk } from "./input-middleware.js";
