@@ -24,6 +24,10 @@ function cachedServer(runs: string[], clock: ReturnType<typeof testClock> | unde
     runs.push(`read ${uri}`);
     return { contents: [{ uri, text: `inbox of ${JSON.stringify(context.principal)}` }] };
   });
+  server.resource("weather", "file:///weather", { cache: { ttlMs: 500, cacheScope: "public" } }, (uri) => {
+    runs.push(`read ${uri}`);
+    return { contents: [{ uri, text: "sunny" }] };
+  });
   server.resource("live", "file:///live", { cache: { ttlMs: 0, cacheScope: "public" } }, (uri) => {
     runs.push(`read ${uri}`);
     return { contents: [{ uri, text: "now" }] };
@@ -83,9 +87,13 @@ describe.each(ERAS)("resultCache, %s era", (era) => {
     await client.listTools(undefined, FRESH);
     await client.readResource("file:///news", FRESH);
     await client.readResource("file:///inbox", FRESH);
+    await client.readResource("file:///weather", FRESH);
     await server.markResourceUpdated("file:///news");
     await client.readResource("file:///news", FRESH);
-    expect(count(runs, "read file:///news")).toBe(2);
+    await client.readResource("file:///weather", FRESH);
+    await client.listTools(undefined, FRESH);
+    // Only the updated resource's reads went: the other resource and the list are still kept.
+    expect([count(runs, "read file:///news"), count(runs, "read file:///weather"), count(runs, "tools/list")]).toEqual([2, 1, 1]);
     server.tool("added", {}, () => text("new"));
     // The list change is published once the tick's changes are collected.
     await new Promise((resolve) => setTimeout(resolve, 0));

@@ -168,6 +168,15 @@ describe("retry", () => {
     client.use(retry()).use(layer);
     expect((await client.callTool("charge", {})).content).toEqual([{ type: "text", text: "charge" }]);
     expect([sends.get("tools/call charge"), ran]).toEqual([2, ["charge"]]);
+    // A negative wait is no wait; a wait of exactly maxDelayMs is still waited.
+    for (const retryAfterMs of [-5, 20]) {
+      const { layer: limited, sends: counted } = flaky(1, () => new MCPError(MCP_CODES.RATE_LIMITED, "slow down", { data: { retryAfterMs } }));
+      const other = (await connected()).client;
+      other.use(retry({ maxDelayMs: 20 })).use(limited);
+      await other.callTool("lookup", {});
+      expect(counted.get("tools/call lookup")).toBe(2);
+      await other.close();
+    }
     await client.close();
   });
 });

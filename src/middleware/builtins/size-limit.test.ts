@@ -36,6 +36,8 @@ describe.each(ERAS)("sizeLimit, %s era", (era) => {
     const accented = await client.callTool("echo", { value: "é".repeat(100) });
     expect(accented.isError).toBe(true);
     expect(textOf(accented)).toContain("is 239 bytes");
+    // A result of exactly the limit passes: 61 of the 100 characters two-byte ones make it 139 + 61 = 200 bytes.
+    expect(textOf(await client.callTool("echo", { value: `${"a".repeat(39)}${"é".repeat(61)}` }))).toHaveLength(100);
     await client.close();
   });
 });
