@@ -41,15 +41,15 @@ function parseVariableSpec(template: string, start: number): [VariableSpec, numb
   if (modifier === "%") fail(template, end, "'%' in a variable name must start a percent-encoded triplet such as %41");
   if (modifier === ".") fail(template, end, "'.' may only join two parts of a variable name");
   if (end === start) fail(template, start, `expected a variable name, found '${modifier}'`);
-  const name = template.slice(start, end);
+  let digits = "";
   if (modifier === ":") {
     PREFIX_LENGTH.lastIndex = end + 1;
-    const digits = PREFIX_LENGTH.exec(template)?.[0];
-    if (digits === undefined) fail(template, end + 1, "a prefix modifier ':' must be followed by an integer from 1 to 9999");
-    return [{ name, explode: false, maxLength: Number(digits) }, end + 1 + digits.length];
+    digits = PREFIX_LENGTH.exec(template)?.[0] ?? fail(template, end + 1, "a prefix modifier ':' must be followed by an integer from 1 to 9999");
   }
   const explode = modifier === "*";
-  return [{ name, explode, maxLength: undefined }, explode ? end + 1 : end];
+  const spec = { name: template.slice(start, end), explode, maxLength: digits === "" ? undefined : Number(digits) };
+  // Past the name and its modifier: ":" and the digits, or "*".
+  return [spec, end + (digits === "" ? Number(explode) : 1 + digits.length)];
 }
 
 /** Parses the expression between `{` (at start - 1) and `}` (at end). */
