@@ -36,7 +36,7 @@ export function operatorOf(symbol: string): Operator {
     named,
     ifEmpty: query ? "=" : "",
     allowReserved,
-    // A "{/var}" expansion may hold "/" between its values (uri-splitter.ts counts them).
-    stopChars: allowReserved ? "" : query ? "#" : named ? "/?#" : symbol === "/" ? RESERVED_BUT_COMMA.replace("/", "") : RESERVED_BUT_COMMA,
+    // A "{/var}" expansion may hold "/" between its values (uri-splitter.ts counts them): RESERVED_BUT_COMMA but "/".
+    stopChars: allowReserved ? "" : query ? "#" : named ? "/?#" : symbol === "/" ? ":?#[]@!$&'()*+;=" : RESERVED_BUT_COMMA,
   };
 }

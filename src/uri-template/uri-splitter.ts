@@ -58,13 +58,13 @@ function reach(part: TemplatePart, uri: string, after: PositionSet): PositionSet
   return before;
 }
 
-/** The first (or last) position in [from, to] that `accepts`, or -1. */
-function scan(from: number, to: number, fromFirst: boolean, accepts: (position: number) => boolean): number {
+/** The first (or last) position in [from, to] that `accepts`. */
+function scan(from: number, to: number, fromFirst: boolean, accepts: (position: number) => boolean): number | undefined {
   for (let step = 0; step <= to - from; step++) {
     const position = fromFirst ? from + step : to - step;
     if (accepts(position)) return position;
   }
-  return -1;
+  return undefined;
 }
 
 /**
@@ -78,14 +78,11 @@ function chooseEnd(expression: ExpressionPart, after: PositionSet, following: Te
   const bodyStart = start + first.length;
   const bodyEnd = furthestBodyEnds(expression, uri)[bodyStart] as number;
   const fitsRest = (end: number): boolean => has(after, end);
-  const next = typeof following === "object" ? following.operator : undefined;
-  if (next !== undefined && next.first !== "") {
-    // At the first '?', '&', ';' or '#', the last '.' or '/'.
-    const preferred = scan(bodyStart, bodyEnd, next.first !== "." && next.first !== "/", (end) => fitsRest(end) && uri.startsWith(next.first, end));
-    if (preferred !== -1) return preferred;
-  }
-  const longest = scan(bodyStart, bodyEnd, false, fitsRest);
-  return longest === -1 ? start : longest;
+  const nextFirst = typeof following === "object" ? following.operator.first : "";
+  const preferred =
+    nextFirst === "" ? undefined : scan(bodyStart, bodyEnd, nextFirst !== "." && nextFirst !== "/", (end) => fitsRest(end) && uri.startsWith(nextFirst, end));
+  // No end fits: the expression matches nothing (the rest matches from `start`).
+  return preferred ?? scan(bodyStart, bodyEnd, false, fitsRest) ?? start;
 }
 
 /**
