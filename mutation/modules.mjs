@@ -58,5 +58,6 @@ export const MODULES = {
   },
   compose: { mutate: ["src/server/compose/{mount,mount-entries,entry-sync}.ts"], tests: UNIT },
   proxy: { mutate: ["src/proxy/!(*.test|*.test-helpers|*.types|index).ts"], tests: UNIT },
+  "uri-template": { mutate: ["src/uri-template/!(*.test|index).ts"], tests: UNIT },
   "client-group": { mutate: ["src/client/group/{servers-config,names,open-server,server-group}.ts", "src/node/server-group.ts"], tests: UNIT },
 };

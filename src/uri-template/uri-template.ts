@@ -19,11 +19,6 @@ export interface UriTemplateOptions {
   readonly maxUriLength?: number;
 }
 
-function uniqueVariableNames(parts: readonly TemplatePart[]): readonly string[] {
-  const names = parts.flatMap((part) => (part.kind === "expression" ? part.variables.map((spec) => spec.name) : []));
-  return Object.freeze([...new Set(names)]);
-}
-
 /** An RFC 6570 URI template (levels 1 to 4): expands variables into a URI, and matches a URI back. */
 export class UriTemplate {
   readonly template: string;
@@ -35,7 +30,7 @@ export class UriTemplate {
   private constructor(template: string, parts: readonly TemplatePart[], maxUriLength: number) {
     this.template = template;
     this.#parts = parts;
-    this.variableNames = uniqueVariableNames(parts);
+    this.variableNames = Object.freeze([...new Set(parts.flatMap((part) => (typeof part === "string" ? [] : part.variables.map((spec) => spec.name))))]);
     this.#maxUriLength = maxUriLength;
   }
 

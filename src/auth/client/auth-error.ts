@@ -52,10 +52,11 @@ export interface AuthErrorData {
 
 // Cancellation, transport and caller faults keep the library's usual codes; everything that
 // stands between the client and a token is MCP.UNAUTHORIZED.
+// Literals (typed as MCP_CODES' values), not reads of MCP_CODES: a read at the top level stays in every app that imports the package.
 const CODE_OF: Readonly<Partial<Record<AuthFailureReason, MCPCode>>> = {
-  "invalid-argument": MCP_CODES.INVALID_PARAMS,
-  cancelled: MCP_CODES.REQUEST_CANCELLED,
-  "metadata-unavailable": MCP_CODES.TRANSPORT_ERROR,
+  "invalid-argument": "MCP.INVALID_PARAMS",
+  cancelled: "MCP.REQUEST_CANCELLED",
+  "metadata-unavailable": "MCP.TRANSPORT_ERROR",
 };
 
 /** The error for `reason`: `MCP.UNAUTHORIZED` unless the reason is a cancel, a transport failure or a bad argument. */

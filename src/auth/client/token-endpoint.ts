@@ -53,7 +53,12 @@ export interface TokenRequest {
 }
 
 /** The signal of a request nobody can cancel. */
-export const NEVER: AbortSignal = /* @__PURE__ */ new AbortController().signal;
+export const NEVER: AbortSignal = /* @__PURE__ */ neverSignal();
+
+// A pure call: a bundler drops it with NEVER, where it keeps the `.signal` read of `new AbortController().signal`.
+function neverSignal(): AbortSignal {
+  return new AbortController().signal;
+}
 
 const JWT_BEARER_ASSERTION = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer";
 

@@ -16,8 +16,9 @@ export interface Discovered {
 }
 
 /** Outcomes that say nothing of the server's era: the connection failed, or the caller gave up. */
+// Literals (typed as MCP_CODES' values), not reads of MCP_CODES: a read at the top level stays in every app that imports the package.
 // Stryker disable next-line ArrayDeclaration: a handshake tried after such a failure fails the same way (nothing can be sent on a closed or cancelled connection); the set spares the attempt and keeps the probe's own error
-const CONNECTION_FAILURES: ReadonlySet<MCPCode> = /* @__PURE__ */ new Set<MCPCode>([MCP_CODES.TRANSPORT_CLOSED, MCP_CODES.TRANSPORT_ERROR, MCP_CODES.REQUEST_CANCELLED, MCP_CODES.UNAUTHORIZED]);
+const CONNECTION_FAILURES: ReadonlySet<MCPCode> = /* @__PURE__ */ new Set<MCPCode>(["MCP.TRANSPORT_CLOSED", "MCP.TRANSPORT_ERROR", "MCP.REQUEST_CANCELLED", "MCP.UNAUTHORIZED"]);
 
 /** `server/discover` in `version`, and once more in the revision a -32022 names when this client speaks it. */
 export async function discover(send: (version: StatelessProtocolVersion) => Promise<unknown>, version: StatelessProtocolVersion): Promise<Discovered> {

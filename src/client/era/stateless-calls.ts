@@ -105,7 +105,7 @@ export class StatelessCalls {
       signal?.throwIfAborted();
       const respond = this.sources.responders.get(request.method);
       if (!respond) throw new MCPError(MCP_CODES.METHOD_NOT_FOUND, `The server asked for ${request.method} (input "${key}"), which this client has no handler for`);
-      answers[key] = await respond(request.params as never, { requestId: key, signal: signal ?? NEVER, meta: undefined });
+      answers[key] = await respond(request.params as never, { requestId: key, signal: signal ?? new AbortController().signal, meta: undefined });
     }
     return answers;
   }
@@ -121,9 +121,6 @@ export class StatelessCalls {
     return meta;
   }
 }
-
-/** A signal that never fires, for a call made without one. */
-const NEVER: AbortSignal = /* @__PURE__ */ new AbortController().signal;
 
 function isInputRequired(result: unknown): result is InputRequired {
   return (result as { resultType?: unknown }).resultType === "input_required";

@@ -1,14 +1,15 @@
-import { METHODS, NOTIFICATIONS } from "../../constants/index.js";
+import { METHODS, NOTIFICATIONS, type RequestMethod } from "../../constants/index.js";
 import type { JsonObject } from "../../types/types.js";
 
 /** The methods whose complete results may carry caching hints (`ttlMs`, `cacheScope`), 2026-07-28. */
-const CACHEABLE: ReadonlySet<string> = /* @__PURE__ */ new Set([
-  METHODS.serverDiscover,
-  METHODS.toolsList,
-  METHODS.promptsList,
-  METHODS.resourcesList,
-  METHODS.resourcesTemplatesList,
-  METHODS.resourcesRead,
+// Literals (typed as METHODS' values), not reads of METHODS: a read at the top level stays in every app that imports the package.
+const CACHEABLE: ReadonlySet<string> = /* @__PURE__ */ new Set<RequestMethod>([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
 ]);
 
 /** The cached lists a change notification makes stale. */
