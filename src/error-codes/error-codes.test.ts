@@ -3,9 +3,9 @@ import { JSONRPC_ERROR_CODES, MCP_CODES, WIRE_CODE_OF, mcpCodeOfWire } from "./e
 import { JsonRpcError, MCPError, describeThrown, toMCPError, toWireError } from "./mcp-error.js";
 
 describe("MCP_CODES", () => {
-  it("holds the design's 15 codes and the stateless era's input-rounds bound, each namespaced MCP.* and named by its key", () => {
+  it("holds the design's 15 codes, the stateless era's input-rounds bound and the rate limit's refusal, each namespaced MCP.* and named by its key", () => {
     const entries = Object.entries(MCP_CODES);
-    expect(entries).toHaveLength(16);
+    expect(entries).toHaveLength(17);
     for (const [key, code] of entries) expect(code).toBe(`MCP.${key}`);
   });
 
@@ -26,6 +26,8 @@ describe("MCP_CODES", () => {
     expect(mcpCodeOfWire(-32603)).toBe(MCP_CODES.INTERNAL_ERROR);
     expect(mcpCodeOfWire(-32001)).toBe(MCP_CODES.UNAUTHORIZED);
     expect(mcpCodeOfWire(-32002)).toBe(MCP_CODES.NOT_FOUND);
+    expect(mcpCodeOfWire(JSONRPC_ERROR_CODES.RATE_LIMITED)).toBe(MCP_CODES.RATE_LIMITED);
+    expect(WIRE_CODE_OF[MCP_CODES.RATE_LIMITED]).toBe(-32029);
     expect(mcpCodeOfWire(-32042)).toBe(MCP_CODES.HANDLER_FAILED);
     expect(mcpCodeOfWire(12345)).toBe(MCP_CODES.HANDLER_FAILED);
   });
