@@ -72,10 +72,11 @@ export function toolOnTheWire(entry: ToolEntry): Tool {
 }
 
 /** Runs `tools/call`: unknown tool and bad arguments as the revision says, a throwing handler as an `isError` result. */
-export function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile): Promise<CallToolResult> | CallToolResult {
+export async function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile): Promise<CallToolResult> {
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown tool: ${params.name}`);
   const tool = prepareTool(entry.key, entry.config);
-  const args = tool.input.check(params.arguments ?? {});
+  // A Standard Schema validator may answer later; zod and JSON Schema answer at once.
+  const args = await tool.input.check(params.arguments ?? {});
   if (!args.ok) {
     const message = `Invalid arguments for tool ${params.name}: ${args.issues}`;
     if (rules.invalidToolArguments === "protocol-error") throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, message);
@@ -94,18 +95,18 @@ async function runTool(entry: ToolEntry, args: unknown, context: HandlerContext,
     if (error instanceof JsonRpcError || (error instanceof MCPError && error.code === "MCP.REQUEST_CANCELLED")) throw error;
     return toolError(describeThrown(error));
   }
-  return output && !result.isError ? checkStructuredOutput(entry.key, output, result) : withTextFallback(result);
+  return output && !result.isError ? await checkStructuredOutput(entry.key, output, result) : withTextFallback(result);
 }
 
 function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
-function checkStructuredOutput(name: string, output: PreparedSchema, result: CallToolResult): CallToolResult {
+async function checkStructuredOutput(name: string, output: PreparedSchema, result: CallToolResult): Promise<CallToolResult> {
   if (result.structuredContent === undefined) {
     throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `Tool ${name} has an output schema but returned no structuredContent`);
   }
-  const checked = output.check(result.structuredContent);
+  const checked = await output.check(result.structuredContent);
   if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `Tool ${name} returned structuredContent that does not match its output schema: ${checked.issues}`);
   return withTextFallback(result);
 }
