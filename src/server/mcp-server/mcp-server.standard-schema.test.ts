@@ -1,5 +1,5 @@
-// Standard Schema validators other than zod (valibot, arktype, a hand-written one) as tool schemas,
-// through our MCPClient and a real MCPServer in memory, in both eras: the
+// Standard Schema validators other than zod (valibot, arktype, a hand-written one) as tool schemas
+// and elicitation schemas, through our MCPClient and a real MCPServer in memory, in both eras: the
 // JSON Schema on the wire is the validator's own, arguments and results are checked by its
 // `validate` (sync or async), a validator without a JSON Schema converter is refused by name.
 import { toStandardJsonSchema } from "@valibot/to-json-schema";
@@ -10,6 +10,7 @@ import * as z from "zod";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPClient } from "../../client/mcp-client/mcp-client.js";
 import type { MCPClientOptions } from "../../client/mcp-client/mcp-client.types.js";
+import type { ElicitResult } from "../../schemas/schemas.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { MCPServer } from "./mcp-server.js";
 import type { StandardSchemaV1 } from "./mcp-server.types.js";
@@ -136,6 +137,71 @@ describe("Standard Schema tools: registration", () => {
     const client = await connected(server, "session");
     expect((await client.listTools()).tools[0]?.inputSchema).toEqual({ type: "object", properties: { n: { type: "number" } }, required: ["n"] });
     await expect(client.callTool("zod", { n: "1" })).resolves.toMatchObject({ content: [{ text: "Invalid arguments for tool zod: n: expected number, received string" }] });
+    await client.close();
+  });
+});
+
+const Contact = toStandardJsonSchema(v.object({ name: v.string(), age: v.optional(v.number(), 30) }));
+
+/** Accepts what the JSON Schema allows but refuses the name "nobody": what only the validator knows. */
+const NotNobody: StandardSchemaV1<{ name: string }> = {
+  "~standard": {
+    version: 1,
+    vendor: "hand-made",
+    validate: (value) => ((value as { name: string }).name === "nobody" ? { issues: [{ message: "a real name, please", path: ["name"] }] } : { value: value as { name: string } }),
+    jsonSchema: {
+      input: () => ({ type: "object", properties: { name: { type: "string" } }, required: ["name"] }),
+      output: () => ({ type: "object", properties: { name: { type: "string" } }, required: ["name"] }),
+    },
+  },
+};
+
+function askingServer(): MCPServer {
+  const server = new MCPServer(info, { telemetry: null });
+  server.tool("contact", {}, async (_args, ctx) => {
+    const answer = await ctx.elicitInput({ message: "Who?", requestedSchema: Contact });
+    expectTypeOf(answer.content).toEqualTypeOf<{ name: string; age: number } | undefined>();
+    return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+  });
+  server.tool("strict", {}, async (_args, ctx) => {
+    const answer = await ctx.elicitInput({ message: "Who, really?", requestedSchema: NotNobody });
+    return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+  });
+  server.tool("plain", {}, async (_args, ctx) => {
+    const answer: ElicitResult = await ctx.elicitInput({ message: "Ok?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
+    return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+  });
+  server.tool("text", {}, async (_args, ctx) => {
+    await ctx.elicitInput({ message: "Text?", requestedSchema: toStandardJsonSchema(v.string()) });
+    return { content: [] };
+  });
+  return server;
+}
+
+describe.each(ERAS)("Standard Schema elicitation (%s era)", (era) => {
+  it("asks with the validator's JSON Schema and gives the accepted answer as the validator's output", async () => {
+    const asked: unknown[] = [];
+    const answers: ElicitResult[] = [{ action: "accept", content: { name: "Ada" } }, { action: "decline" }, { action: "accept", content: { ok: true } }];
+    const client = await connected(askingServer(), era, {
+      elicitation: {
+        form: (params) => {
+          asked.push(params.requestedSchema);
+          return answers.shift() as ElicitResult;
+        },
+      },
+    });
+    const text = async (name: string) => JSON.parse(((await client.callTool(name)).content[0] as { text: string }).text) as unknown;
+    await expect(text("contact")).resolves.toEqual({ action: "accept", content: { name: "Ada", age: 30 } });
+    await expect(text("contact")).resolves.toEqual({ action: "decline" });
+    await expect(text("plain")).resolves.toEqual({ action: "accept", content: { ok: true } });
+    expect(asked[0]).toEqual({ type: "object", properties: { name: { type: "string" }, age: { type: "number", default: 30 } }, required: ["name"] });
+    await client.close();
+  });
+
+  it("refuses an answer the validator refuses, and a validator whose JSON Schema is no object schema", async () => {
+    const client = await connected(askingServer(), era, { elicitation: { form: () => ({ action: "accept", content: { name: "nobody" } }) } });
+    await expect(client.callTool("strict")).resolves.toMatchObject({ isError: true, content: [{ text: expect.stringContaining("The client's elicitation answer does not match the requested schema: name: a real name, please") }] });
+    await expect(client.callTool("text")).resolves.toMatchObject({ isError: true, content: [{ text: expect.stringContaining('The input schema of the elicitation must describe an object (type "object")') }] });
     await client.close();
   });
 });

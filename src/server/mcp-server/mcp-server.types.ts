@@ -12,6 +12,7 @@ import type {
   ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,
+  ElicitRequestFormParams,
   ElicitRequestParams,
   ElicitResult,
   ListRootsResult,
@@ -62,6 +63,12 @@ export interface StandardJSONSchemaConverter {
   readonly input: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> | undefined }) => Record<string, unknown>;
   readonly output: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> | undefined }) => Record<string, unknown>;
 }
+
+/** A form elicitation whose `requestedSchema` is a Standard Schema validator. */
+export type StandardElicitParams<S extends StandardSchemaV1> = { readonly [K in keyof ElicitRequestFormParams]: K extends "requestedSchema" ? S : ElicitRequestFormParams[K] };
+
+/** The answer to it: an accepted `content` is the validator's output. */
+export type StandardElicitResult<S extends StandardSchemaV1> = { [K in keyof ElicitResult]: K extends "content" ? ArgumentsOf<S> : ElicitResult[K] };
 
 /** A tool's argument or result schema: a Zod schema, another Standard Schema validator (typed handler) or plain JSON Schema. */
 export type ArgumentsSchema = $ZodType | StandardSchemaV1 | JsonSchemaObject;
@@ -181,7 +188,12 @@ export interface HandlerContext extends RequestScope {
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Asks the client's model (`sampling/createMessage`) as part of this request. */
   createMessage(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
-  /** Asks the user through the client (`elicitation/create`) as part of this request. */
+  /**
+   * Asks the user through the client (`elicitation/create`) as part of this request. A form's
+   * `requestedSchema` may be a Standard Schema validator (zod, valibot, arktype…): its JSON Schema
+   * is sent, and an accepted answer comes back checked by it, typed as its output.
+   */
+  elicitInput<S extends StandardSchemaV1>(params: StandardElicitParams<S>, options?: InputOptions): Promise<StandardElicitResult<S>>;
   elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
   /** The client's roots (`roots/list`) as part of this request. */
   listRoots(options?: InputOptions): Promise<ListRootsResult>;

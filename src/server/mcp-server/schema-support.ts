@@ -6,7 +6,8 @@ import { loadedJsonSchemaConverter } from "../../schemas/wire-loader.js";
 import { ownParse, validateWithZod } from "../../schemas/zod-validation.js";
 import type { ValidationResult } from "../../wire/wire-schema.js";
 import { summarizeIssues } from "../../wire/issues.js";
-import type { ArgumentsSchema, JsonSchemaObject, StandardSchemaResult, StandardSchemaV1 } from "./mcp-server.types.js";
+import type { ElicitRequestParams, ElicitResult } from "../../schemas/schemas.js";
+import type { ArgumentsSchema, JsonSchemaObject, StandardElicitParams, StandardSchemaResult, StandardSchemaV1 } from "./mcp-server.types.js";
 
 /** A schema given at registration, ready for the wire (JSON Schema) and for checking values (a Standard Schema validator may answer later). */
 export interface PreparedSchema {
@@ -65,6 +66,21 @@ export function prepareObjectSchema(schema: ArgumentsSchema, io: "input" | "outp
 function objectSchema(prepared: PreparedSchema, io: "input" | "output", owner: string): PreparedSchema {
   if (prepared.jsonSchema["type"] !== "object") throw notAnObjectSchema(io, owner);
   return prepared;
+}
+
+/**
+ * A handler's elicitation: a form whose `requestedSchema` is a Standard Schema validator (zod
+ * included) asks with the validator's JSON Schema, and an accepted answer is checked by it.
+ */
+export async function elicitWith(ask: (params: ElicitRequestParams) => Promise<ElicitResult>, params: ElicitRequestParams | StandardElicitParams<StandardSchemaV1>): Promise<ElicitResult> {
+  const schema = params.requestedSchema as object | undefined;
+  if (!schema || !("~standard" in schema)) return ask(params as ElicitRequestParams);
+  const prepared = objectSchema(fromStandard(schema as StandardSchemaV1, "input", "the elicitation"), "input", "the elicitation");
+  const result = await ask({ ...params, requestedSchema: prepared.jsonSchema } as ElicitRequestParams);
+  if (result.action !== "accept") return result;
+  const checked = await prepared.check(result.content ?? {});
+  if (!checked.ok) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The client's elicitation answer does not match the requested schema: ${checked.issues}`, { data: result });
+  return { ...result, content: checked.value as ElicitResult["content"] };
 }
 
 function fromZod(schema: $ZodType, io: "input" | "output"): PreparedSchema {
