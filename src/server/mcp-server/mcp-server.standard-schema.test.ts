@@ -167,6 +167,11 @@ function askingServer(): MCPServer {
     const answer = await ctx.elicitInput({ message: "Who, really?", requestedSchema: NotNobody });
     return { content: [{ type: "text", text: JSON.stringify(answer) }] };
   });
+  server.tool("zod", {}, async (_args, ctx) => {
+    const answer = await ctx.elicitInput({ message: "Sure?", requestedSchema: z.object({ sure: z.boolean() }) });
+    expectTypeOf(answer.content).toEqualTypeOf<{ sure: boolean } | undefined>();
+    return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+  });
   server.tool("plain", {}, async (_args, ctx) => {
     const answer: ElicitResult = await ctx.elicitInput({ message: "Ok?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
     return { content: [{ type: "text", text: JSON.stringify(answer) }] };
@@ -181,7 +186,7 @@ function askingServer(): MCPServer {
 describe.each(ERAS)("Standard Schema elicitation (%s era)", (era) => {
   it("asks with the validator's JSON Schema and gives the accepted answer as the validator's output", async () => {
     const asked: unknown[] = [];
-    const answers: ElicitResult[] = [{ action: "accept", content: { name: "Ada" } }, { action: "decline" }, { action: "accept", content: { ok: true } }];
+    const answers: ElicitResult[] = [{ action: "accept", content: { name: "Ada" } }, { action: "decline" }, { action: "accept", content: { ok: true } }, { action: "accept", content: { sure: true } }];
     const client = await connected(askingServer(), era, {
       elicitation: {
         form: (params) => {
@@ -194,6 +199,8 @@ describe.each(ERAS)("Standard Schema elicitation (%s era)", (era) => {
     await expect(text("contact")).resolves.toEqual({ action: "accept", content: { name: "Ada", age: 30 } });
     await expect(text("contact")).resolves.toEqual({ action: "decline" });
     await expect(text("plain")).resolves.toEqual({ action: "accept", content: { ok: true } });
+    await expect(text("zod")).resolves.toEqual({ action: "accept", content: { sure: true } });
+    expect(asked[3]).toEqual({ type: "object", properties: { sure: { type: "boolean" } }, required: ["sure"] });
     expect(asked[0]).toEqual({ type: "object", properties: { name: { type: "string" }, age: { type: "number", default: 30 } }, required: ["name"] });
     await client.close();
   });
