@@ -172,6 +172,10 @@ function askingServer(): MCPServer {
     expectTypeOf(answer.content).toEqualTypeOf<{ sure: boolean } | undefined>();
     return { content: [{ type: "text", text: JSON.stringify(answer) }] };
   });
+  server.tool("note", {}, async (_args, ctx) => {
+    const answer = await ctx.elicitInput({ message: "A note?", requestedSchema: toStandardJsonSchema(v.object({ note: v.optional(v.string(), "none") })) });
+    return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+  });
   server.tool("plain", {}, async (_args, ctx) => {
     const answer: ElicitResult = await ctx.elicitInput({ message: "Ok?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
     return { content: [{ type: "text", text: JSON.stringify(answer) }] };
@@ -186,7 +190,7 @@ function askingServer(): MCPServer {
 describe.each(ERAS)("Standard Schema elicitation (%s era)", (era) => {
   it("asks with the validator's JSON Schema and gives the accepted answer as the validator's output", async () => {
     const asked: unknown[] = [];
-    const answers: ElicitResult[] = [{ action: "accept", content: { name: "Ada" } }, { action: "decline" }, { action: "accept", content: { ok: true } }, { action: "accept", content: { sure: true } }];
+    const answers: ElicitResult[] = [{ action: "accept", content: { name: "Ada" } }, { action: "decline" }, { action: "accept", content: { ok: true } }, { action: "accept", content: { sure: true } }, { action: "accept" }];
     const client = await connected(askingServer(), era, {
       elicitation: {
         form: (params) => {
@@ -200,6 +204,8 @@ describe.each(ERAS)("Standard Schema elicitation (%s era)", (era) => {
     await expect(text("contact")).resolves.toEqual({ action: "decline" });
     await expect(text("plain")).resolves.toEqual({ action: "accept", content: { ok: true } });
     await expect(text("zod")).resolves.toEqual({ action: "accept", content: { sure: true } });
+    // Accepted with no content: the validator sees an empty form, as the JSON Schema check does.
+    await expect(text("note")).resolves.toEqual({ action: "accept", content: { note: "none" } });
     expect(asked[3]).toEqual({ type: "object", properties: { sure: { type: "boolean" } }, required: ["sure"] });
     expect(asked[0]).toEqual({ type: "object", properties: { name: { type: "string" }, age: { type: "number", default: 30 } }, required: ["name"] });
     await client.close();

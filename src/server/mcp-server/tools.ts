@@ -6,6 +6,7 @@ import type { Entry } from "./registry.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { ArgumentsSchema, HandlerContext, ToolConfig } from "./mcp-server.types.js";
 import { checkWaitingSchema, preparable, prepareObjectSchema, type PreparedSchema } from "./schema-support.js";
+import type { ValidationResult } from "../../wire/wire-schema.js";
 
 export type AnyToolConfig = ToolConfig<ArgumentsSchema | undefined, ArgumentsSchema | undefined>;
 export type AnyToolHandler = (args: never, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
@@ -72,17 +73,18 @@ export function toolOnTheWire(entry: ToolEntry): Tool {
 }
 
 /** Runs `tools/call`: unknown tool and bad arguments as the revision says, a throwing handler as an `isError` result. */
-export async function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile): Promise<CallToolResult> {
+export function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile): Promise<CallToolResult> | CallToolResult {
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown tool: ${params.name}`);
   const tool = prepareTool(entry.key, entry.config);
-  // A Standard Schema validator may answer later; zod and JSON Schema answer at once.
-  const args = await tool.input.check(params.arguments ?? {});
-  if (!args.ok) {
-    const message = `Invalid arguments for tool ${params.name}: ${args.issues}`;
+  const run = (checked: ValidationResult<unknown>): Promise<CallToolResult> | CallToolResult => {
+    if (checked.ok) return runTool(entry, checked.value, context, tool.output);
+    const message = `Invalid arguments for tool ${params.name}: ${checked.issues}`;
     if (rules.invalidToolArguments === "protocol-error") throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, message);
     return toolError(message);
-  }
-  return runTool(entry, args.value, context, tool.output);
+  };
+  const args = tool.input.check(params.arguments ?? {});
+  // A Standard Schema validator answers later; zod and JSON Schema at once (a refusal thrown as it is found).
+  return args instanceof Promise ? args.then(run) : run(args);
 }
 
 // Kept apart from the checks so that a tool call in progress holds only what it needs.
