@@ -7,6 +7,7 @@ import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import * as z from "zod";
+import * as zm from "zod/mini";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPClient } from "../../client/mcp-client/mcp-client.js";
 import type { MCPClientOptions } from "../../client/mcp-client/mcp-client.types.js";
@@ -180,6 +181,10 @@ function askingServer(): MCPServer {
     const answer: ElicitResult = await ctx.elicitInput({ message: "Ok?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
     return { content: [{ type: "text", text: JSON.stringify(answer) }] };
   });
+  server.tool("mini", {}, async (_args, ctx) => {
+    await ctx.elicitInput({ message: "Sure?", requestedSchema: zm.object({ sure: zm.boolean() }) });
+    return { content: [] };
+  });
   server.tool("text", {}, async (_args, ctx) => {
     await ctx.elicitInput({ message: "Text?", requestedSchema: toStandardJsonSchema(v.string()) });
     return { content: [] };
@@ -214,6 +219,8 @@ describe.each(ERAS)("Standard Schema elicitation (%s era)", (era) => {
   it("refuses an answer the validator refuses, and a validator whose JSON Schema is no object schema", async () => {
     const client = await connected(askingServer(), era, { elicitation: { form: () => ({ action: "accept", content: { name: "nobody" } }) } });
     await expect(client.callTool("strict")).resolves.toMatchObject({ isError: true, content: [{ text: expect.stringContaining("The client's elicitation answer does not match the requested schema: name: a real name, please") }] });
+    // No zod/mini tool loaded zod's converter, and zod/mini has no Standard JSON Schema.
+    await expect(client.callTool("mini")).resolves.toMatchObject({ isError: true, content: [{ text: expect.stringContaining("The input schema of the elicitation (zod) has no JSON Schema") }] });
     await expect(client.callTool("text")).resolves.toMatchObject({ isError: true, content: [{ text: expect.stringContaining('The input schema of the elicitation must describe an object (type "object")') }] });
     await client.close();
   });

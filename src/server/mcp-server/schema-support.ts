@@ -60,22 +60,21 @@ function notAnObjectSchema(io: "input" | "output", owner: string): MCPError {
  * is checked by our interpreter.
  */
 export function prepareObjectSchema(schema: ArgumentsSchema, io: "input" | "output", owner: string): PreparedSchema {
-  return objectSchema(isZodSchema(schema) ? fromZod(schema, io) : "~standard" in schema ? fromStandard(schema as StandardSchemaV1, io, owner) : fromJsonSchema(schema), io, owner);
-}
-
-function objectSchema(prepared: PreparedSchema, io: "input" | "output", owner: string): PreparedSchema {
+  // A zod/mini schema before the converter loads (only an elicitation's gets here) is one without Standard JSON Schema.
+  const prepared = isZodSchema(schema) && converterOf(schema) ? fromZod(schema, io) : "~standard" in schema ? fromStandard(schema as StandardSchemaV1, io, owner) : fromJsonSchema(schema);
   if (prepared.jsonSchema["type"] !== "object") throw notAnObjectSchema(io, owner);
   return prepared;
 }
 
 /**
- * A handler's elicitation: a form whose `requestedSchema` is a Standard Schema validator (zod
- * included) asks with the validator's JSON Schema, and an accepted answer is checked by it.
+ * A handler's elicitation: a form whose `requestedSchema` is a Standard Schema validator asks with
+ * the validator's JSON Schema, and an accepted answer is checked by it (zod's through zod's own
+ * converter and parse, as a tool's are).
  */
 export async function elicitWith(ask: (params: ElicitRequestParams) => Promise<ElicitResult>, params: ElicitRequestParams | StandardElicitParams<StandardSchemaV1>): Promise<ElicitResult> {
   const schema = params.requestedSchema as object | undefined;
   if (!schema || !("~standard" in schema)) return ask(params as ElicitRequestParams);
-  const prepared = objectSchema(fromStandard(schema as StandardSchemaV1, "input", "the elicitation"), "input", "the elicitation");
+  const prepared = prepareObjectSchema(schema, "input", "the elicitation");
   const result = await ask({ ...params, requestedSchema: prepared.jsonSchema } as ElicitRequestParams);
   if (result.action !== "accept") return result;
   const checked = await prepared.check(result.content ?? {});
