@@ -3,7 +3,8 @@ import { revisionHas } from "../../protocol/downgrade.js";
 import type { ProtocolVersion } from "../../constants/index.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult, LoggingLevel } from "../../schemas/schemas.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
-import type { HandlerContext, InputOptions, NegotiatedClient, RequestClient } from "./mcp-server.types.js";
+import type { HandlerContext, InputOptions, NegotiatedClient, RequestClient, StandardElicitParams, StandardElicitResult, StandardSchemaV1 } from "./mcp-server.types.js";
+import { elicitWith } from "./schema-support.js";
 import type { ServerSession } from "./session.js";
 
 /** Session era: the context of one request a session serves — the dispatcher's request context plus the session's ways back to its client. */
@@ -63,9 +64,11 @@ export class SessionHandlerContext implements HandlerContext {
     return this.session.createMessage(params, options, this.request);
   }
 
-  /** Asks the user through the client, as part of this request. */
-  elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult> {
-    return this.session.elicitInput(params, options, this.request);
+  /** Asks the user through the client, as part of this request (a Standard Schema form: see `elicitWith`). */
+  elicitInput<S extends StandardSchemaV1>(params: StandardElicitParams<S>, options?: InputOptions): Promise<StandardElicitResult<S>>;
+  elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
+  elicitInput(params: ElicitRequestParams | StandardElicitParams<StandardSchemaV1>, options?: InputOptions): Promise<ElicitResult> {
+    return elicitWith((asked) => this.session.elicitInput(asked, options, this.request), params);
   }
 
   /** The client's roots, as part of this request. */

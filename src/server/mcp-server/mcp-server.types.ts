@@ -12,6 +12,7 @@ import type {
   ClientCapabilities,
   CreateMessageRequestParams,
   CreateMessageResult,
+  ElicitRequestFormParams,
   ElicitRequestParams,
   ElicitResult,
   ListRootsResult,
@@ -34,11 +35,46 @@ import type { ClientCallOptions, ServerSession } from "./session.js";
 /** A JSON Schema object as it goes on the wire. */
 export type JsonSchemaObject = { readonly [keyword: string]: unknown };
 
-/** A tool's or prompt's argument schema: a Zod schema (typed handler) or plain JSON Schema. */
-export type ArgumentsSchema = $ZodType | JsonSchemaObject;
+/**
+ * A Standard Schema v1 validator (valibot, arktype, zod and others; https://standardschema.dev):
+ * the library's own types-only copy of the public interface, nothing imported.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": StandardSchemaProps<Input, Output>;
+}
 
-/** The handler's argument type for a schema: inferred from Zod, a plain object for JSON Schema. */
-export type ArgumentsOf<S> = S extends $ZodType ? output<S> : Record<string, unknown>;
+export interface StandardSchemaProps<Input = unknown, Output = Input> {
+  readonly version: 1;
+  readonly vendor: string;
+  readonly validate: (value: unknown, options?: { readonly libraryOptions?: Record<string, unknown> | undefined }) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
+  readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  /** Standard JSON Schema: the validator's own JSON Schema of either side (valibot through `toStandardJsonSchema`). */
+  readonly jsonSchema?: StandardJSONSchemaConverter | undefined;
+}
+
+export type StandardSchemaResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardSchemaIssue[] };
+
+export interface StandardSchemaIssue {
+  readonly message: string;
+  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+}
+
+export interface StandardJSONSchemaConverter {
+  readonly input: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> | undefined }) => Record<string, unknown>;
+  readonly output: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> | undefined }) => Record<string, unknown>;
+}
+
+/** A form elicitation whose `requestedSchema` is a Standard Schema validator. */
+export type StandardElicitParams<S extends StandardSchemaV1> = { readonly [K in keyof ElicitRequestFormParams]: K extends "requestedSchema" ? S : ElicitRequestFormParams[K] };
+
+/** The answer to it: an accepted `content` is the validator's output. */
+export type StandardElicitResult<S extends StandardSchemaV1> = { [K in keyof ElicitResult]: K extends "content" ? ArgumentsOf<S> : ElicitResult[K] };
+
+/** A tool's argument or result schema: a Zod schema, another Standard Schema validator (typed handler) or plain JSON Schema. */
+export type ArgumentsSchema = $ZodType | StandardSchemaV1 | JsonSchemaObject;
+
+/** The handler's argument type for a schema: inferred from Zod or the validator's output type, a plain object for JSON Schema. */
+export type ArgumentsOf<S> = S extends $ZodType ? output<S> : S extends StandardSchemaV1<unknown, infer O> ? O : Record<string, unknown>;
 
 export interface MCPServerOptions extends TimeoutOptions {
   /** Shown to the model by hosts that support it. */
@@ -152,7 +188,12 @@ export interface HandlerContext extends RequestScope {
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** Asks the client's model (`sampling/createMessage`) as part of this request. */
   createMessage(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult>;
-  /** Asks the user through the client (`elicitation/create`) as part of this request. */
+  /**
+   * Asks the user through the client (`elicitation/create`) as part of this request. A form's
+   * `requestedSchema` may be a Standard Schema validator (zod, valibot, arktype…): its JSON Schema
+   * is sent, and an accepted answer comes back checked by it, typed as its output.
+   */
+  elicitInput<S extends StandardSchemaV1>(params: StandardElicitParams<S>, options?: InputOptions): Promise<StandardElicitResult<S>>;
   elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
   /** The client's roots (`roots/list`) as part of this request. */
   listRoots(options?: InputOptions): Promise<ListRootsResult>;

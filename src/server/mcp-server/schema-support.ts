@@ -5,12 +5,14 @@ import { compileJsonSchema } from "../../json-schema/json-schema.js";
 import { loadedJsonSchemaConverter } from "../../schemas/wire-loader.js";
 import { ownParse, validateWithZod } from "../../schemas/zod-validation.js";
 import type { ValidationResult } from "../../wire/wire-schema.js";
-import type { ArgumentsSchema, JsonSchemaObject } from "./mcp-server.types.js";
+import { summarizeIssues } from "../../wire/issues.js";
+import type { ElicitRequestParams, ElicitResult } from "../../schemas/schemas.js";
+import type { ArgumentsSchema, JsonSchemaObject, StandardElicitParams, StandardSchemaResult, StandardSchemaV1 } from "./mcp-server.types.js";
 
-/** A schema given at registration, ready for the wire (JSON Schema) and for checking values. */
+/** A schema given at registration, ready for the wire (JSON Schema) and for checking values (a Standard Schema validator may answer later). */
 export interface PreparedSchema {
   readonly jsonSchema: JsonSchemaObject;
-  check(value: unknown): ValidationResult<unknown>;
+  check(value: unknown): ValidationResult<unknown> | Promise<ValidationResult<unknown>>;
 }
 
 function isZodSchema(schema: ArgumentsSchema): schema is $ZodType {
@@ -53,12 +55,31 @@ function notAnObjectSchema(io: "input" | "output", owner: string): MCPError {
 
 /**
  * Prepares an input or output schema of a tool: Zod schemas are advertised through Zod's own
- * JSON Schema 2020-12 converter and checked by Zod; plain JSON Schema is checked by our interpreter.
+ * JSON Schema 2020-12 converter and checked by Zod; another Standard Schema validator through its
+ * own converter (Standard JSON Schema, or `toJsonSchema()`) and its `validate`; plain JSON Schema
+ * is checked by our interpreter.
  */
 export function prepareObjectSchema(schema: ArgumentsSchema, io: "input" | "output", owner: string): PreparedSchema {
-  const prepared = isZodSchema(schema) ? fromZod(schema, io) : fromJsonSchema(schema);
+  // A zod/mini schema before the converter loads (only an elicitation's gets here) is one without Standard JSON Schema.
+  const prepared = isZodSchema(schema) && converterOf(schema) ? fromZod(schema, io) : "~standard" in schema ? fromStandard(schema as StandardSchemaV1, io, owner) : fromJsonSchema(schema);
   if (prepared.jsonSchema["type"] !== "object") throw notAnObjectSchema(io, owner);
   return prepared;
+}
+
+/**
+ * A handler's elicitation: a form whose `requestedSchema` is a Standard Schema validator asks with
+ * the validator's JSON Schema, and an accepted answer is checked by it (zod's through zod's own
+ * converter and parse, as a tool's are).
+ */
+export async function elicitWith(ask: (params: ElicitRequestParams) => Promise<ElicitResult>, params: ElicitRequestParams | StandardElicitParams<StandardSchemaV1>): Promise<ElicitResult> {
+  const schema = params.requestedSchema as object | undefined;
+  if (!schema || !("~standard" in schema)) return ask(params as ElicitRequestParams);
+  const prepared = prepareObjectSchema(schema, "input", "the elicitation");
+  const result = await ask({ ...params, requestedSchema: prepared.jsonSchema } as ElicitRequestParams);
+  if (result.action !== "accept") return result;
+  const checked = await prepared.check(result.content ?? {});
+  if (!checked.ok) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The client's elicitation answer does not match the requested schema: ${checked.issues}`, { data: result });
+  return { ...result, content: checked.value as ElicitResult["content"] };
 }
 
 function fromZod(schema: $ZodType, io: "input" | "output"): PreparedSchema {
@@ -67,6 +88,21 @@ function fromZod(schema: $ZodType, io: "input" | "output"): PreparedSchema {
   const convert = converterOf(schema) as (params: JsonSchemaParams) => unknown;
   const { $schema: _dialect, ...jsonSchema } = convert({ target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchemaObject;
   return { jsonSchema, check: (value) => validateWithZod(ownParse, schema, value) };
+}
+
+/** A validator's own JSON Schema of the `io` side, and its `validate` (sync or async) with its issues summarised as zod's are. */
+function fromStandard(schema: StandardSchemaV1, io: "input" | "output", owner: string): PreparedSchema {
+  const standard = schema["~standard"];
+  const converted = standard.jsonSchema ? standard.jsonSchema[io]({ target: "draft-2020-12" }) : (schema as { toJsonSchema?: () => JsonSchemaObject }).toJsonSchema?.();
+  if (!converted) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The ${io} schema of ${owner} (${standard.vendor}) has no JSON Schema: wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)`);
+  const { $schema: _dialect, ...jsonSchema } = converted;
+  return { jsonSchema, check: async (value) => fromResult(await standard.validate(value)) };
+}
+
+function fromResult(result: StandardSchemaResult<unknown>): ValidationResult<unknown> {
+  if (!result.issues) return { ok: true, value: result.value };
+  // A path segment is a key or an object with one.
+  return { ok: false, issues: summarizeIssues(result.issues.map(({ message, path = [] }) => ({ code: "custom", message, path: path.map((key) => (key as { key?: PropertyKey }).key ?? (key as PropertyKey)) }))) };
 }
 
 function fromJsonSchema(schema: JsonSchemaObject): PreparedSchema {

@@ -6,6 +6,7 @@ import type { Entry } from "./registry.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { ArgumentsSchema, HandlerContext, ToolConfig } from "./mcp-server.types.js";
 import { checkWaitingSchema, preparable, prepareObjectSchema, type PreparedSchema } from "./schema-support.js";
+import type { ValidationResult } from "../../wire/wire-schema.js";
 
 export type AnyToolConfig = ToolConfig<ArgumentsSchema | undefined, ArgumentsSchema | undefined>;
 export type AnyToolHandler = (args: never, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
@@ -75,13 +76,15 @@ export function toolOnTheWire(entry: ToolEntry): Tool {
 export function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile): Promise<CallToolResult> | CallToolResult {
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown tool: ${params.name}`);
   const tool = prepareTool(entry.key, entry.config);
-  const args = tool.input.check(params.arguments ?? {});
-  if (!args.ok) {
-    const message = `Invalid arguments for tool ${params.name}: ${args.issues}`;
+  const run = (checked: ValidationResult<unknown>): Promise<CallToolResult> | CallToolResult => {
+    if (checked.ok) return runTool(entry, checked.value, context, tool.output);
+    const message = `Invalid arguments for tool ${params.name}: ${checked.issues}`;
     if (rules.invalidToolArguments === "protocol-error") throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, message);
     return toolError(message);
-  }
-  return runTool(entry, args.value, context, tool.output);
+  };
+  const args = tool.input.check(params.arguments ?? {});
+  // A Standard Schema validator answers later; zod and JSON Schema at once (a refusal thrown as it is found).
+  return args instanceof Promise ? args.then(run) : run(args);
 }
 
 // Kept apart from the checks so that a tool call in progress holds only what it needs.
@@ -94,18 +97,18 @@ async function runTool(entry: ToolEntry, args: unknown, context: HandlerContext,
     if (error instanceof JsonRpcError || (error instanceof MCPError && error.code === "MCP.REQUEST_CANCELLED")) throw error;
     return toolError(describeThrown(error));
   }
-  return output && !result.isError ? checkStructuredOutput(entry.key, output, result) : withTextFallback(result);
+  return output && !result.isError ? await checkStructuredOutput(entry.key, output, result) : withTextFallback(result);
 }
 
 function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
-function checkStructuredOutput(name: string, output: PreparedSchema, result: CallToolResult): CallToolResult {
+async function checkStructuredOutput(name: string, output: PreparedSchema, result: CallToolResult): Promise<CallToolResult> {
   if (result.structuredContent === undefined) {
     throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `Tool ${name} has an output schema but returned no structuredContent`);
   }
-  const checked = output.check(result.structuredContent);
+  const checked = await output.check(result.structuredContent);
   if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `Tool ${name} returned structuredContent that does not match its output schema: ${checked.issues}`);
   return withTextFallback(result);
 }

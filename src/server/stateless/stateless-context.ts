@@ -3,7 +3,8 @@ import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResul
 import type { RequestContext } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import type { InboundContext } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId, ProgressToken } from "../../types/types.js";
-import type { HandlerContext, InputOptions, RequestClient } from "../mcp-server/mcp-server.types.js";
+import type { HandlerContext, InputOptions, RequestClient, StandardElicitParams, StandardElicitResult, StandardSchemaV1 } from "../mcp-server/mcp-server.types.js";
+import { elicitWith } from "../mcp-server/schema-support.js";
 import type { InputRounds } from "./input-rounds.js";
 
 /** Where a stateless-era request's notifications go: its own response stream (HTTP) or its connection (stdio), never elsewhere. */
@@ -115,8 +116,10 @@ export class StatelessHandlerContext implements HandlerContext {
     return this.#ask(METHODS.samplingCreateMessage, params, options) as Promise<CreateMessageResult>;
   }
 
-  elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult> {
-    return this.#ask(METHODS.elicitationCreate, params, options) as Promise<ElicitResult>;
+  elicitInput<S extends StandardSchemaV1>(params: StandardElicitParams<S>, options?: InputOptions): Promise<StandardElicitResult<S>>;
+  elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
+  elicitInput(params: ElicitRequestParams | StandardElicitParams<StandardSchemaV1>, options?: InputOptions): Promise<ElicitResult> {
+    return elicitWith((asked) => this.#ask(METHODS.elicitationCreate, asked, options) as Promise<ElicitResult>, params);
   }
 
   listRoots(options?: InputOptions): Promise<ListRootsResult> {
