@@ -19,7 +19,7 @@ export const MODULES = {
   },
   "mcp-server": {
     mutate: [
-      "src/server/mcp-server/{mcp-server,session,server-host,handler-context,tools,resources,prompts,completion,pagination,registry,url-elicitation}.ts",
+      "src/server/mcp-server/{mcp-server,session,server-host,handler-context,tools,resources,prompts,completion,pagination,registry,url-elicitation,schema-support}.ts",
       "src/server/core/{input-answers,input-capabilities}.ts",
     ],
     tests: UNIT,

@@ -124,6 +124,14 @@ describe("Standard Schema tools: registration", () => {
     expect(() => server.tool("raw", { outputSchema: v.object({ n: v.number() }) }, () => ({ content: [] }))).toThrow(expect.objectContaining({ message: expect.stringContaining('The output schema of tool "raw" (valibot) has no JSON Schema') }));
   });
 
+  it("refuses a validator whose converter cannot say it in JSON Schema, naming the tool and the converter's reason", () => {
+    const server = new MCPServer({ name: "s", version: "1.0.0" });
+    const checked = toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.check((name) => name.length > 1)) }));
+    expect(() => server.tool("checked", { inputSchema: checked }, () => ({ content: [] }))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: 'The input schema of tool "checked" (valibot) cannot be given as JSON Schema: The "check" action cannot be converted to JSON Schema.' }),
+    );
+  });
+
   it("refuses a validator whose JSON Schema is no object schema", () => {
     const server = new MCPServer(info);
     expect(() => server.tool("text", { inputSchema: toStandardJsonSchema(v.string()) }, () => ({ content: [] }))).toThrow(

@@ -1,6 +1,6 @@
 import type { $ZodType } from "zod/v4/core";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
-import { MCPError } from "../../error-codes/mcp-error.js";
+import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import { compileJsonSchema } from "../../json-schema/json-schema.js";
 import { loadedJsonSchemaConverter } from "../../schemas/wire-loader.js";
 import { ownParse, validateWithZod } from "../../schemas/zod-validation.js";
@@ -93,7 +93,13 @@ function fromZod(schema: $ZodType, io: "input" | "output"): PreparedSchema {
 /** A validator's own JSON Schema of the `io` side, and its `validate` (sync or async) with its issues summarised as zod's are. */
 function fromStandard(schema: StandardSchemaV1, io: "input" | "output", owner: string): PreparedSchema {
   const standard = schema["~standard"];
-  const converted = standard.jsonSchema ? standard.jsonSchema[io]({ target: "draft-2020-12" }) : (schema as { toJsonSchema?: () => JsonSchemaObject }).toJsonSchema?.();
+  let converted: JsonSchemaObject | undefined;
+  try {
+    converted = standard.jsonSchema ? standard.jsonSchema[io]({ target: "draft-2020-12" }) : (schema as { toJsonSchema?: () => JsonSchemaObject }).toJsonSchema?.();
+  } catch (error) {
+    // A converter refuses what JSON Schema cannot say (valibot: a transform, a custom check).
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, `The ${io} schema of ${owner} (${standard.vendor}) cannot be given as JSON Schema: ${describeThrown(error)}`, { cause: error });
+  }
   if (!converted) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The ${io} schema of ${owner} (${standard.vendor}) has no JSON Schema: wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)`);
   const { $schema: _dialect, ...jsonSchema } = converted;
   return { jsonSchema, check: async (value) => fromResult(await standard.validate(value)) };
