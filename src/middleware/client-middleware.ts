@@ -5,36 +5,14 @@ import type { AnyProtocolVersion } from "../constants/index.js";
 import { MCP_CODES } from "../error-codes/error-codes.js";
 import { MCPError } from "../error-codes/mcp-error.js";
 import type { CallOptions } from "../client/mcp-client/mcp-client.types.js";
-import type {
-  CallToolRequestParams,
-  CallToolResult,
-  CompleteRequestParams,
-  CompleteResult,
-  GetPromptRequestParams,
-  GetPromptResult,
-  ListPromptsResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ListToolsResult,
-  PaginatedRequestParams,
-  ReadResourceRequestParams,
-  ReadResourceResult,
-} from "../schemas/schemas.js";
 import type { JsonObject } from "../types/types.js";
 import { MiddlewareStack, type MiddlewareRequest, type NextHandler } from "./chain.js";
+import type { FeatureMethods } from "./feature-methods.js";
 
 /** The requests a client sends, with their params and results (the era's own ones loosely typed). */
-export interface ClientMethods {
-  "tools/list": { params: PaginatedRequestParams | undefined; result: ListToolsResult };
-  "tools/call": { params: CallToolRequestParams; result: CallToolResult };
-  "resources/list": { params: PaginatedRequestParams | undefined; result: ListResourcesResult };
-  "resources/templates/list": { params: PaginatedRequestParams | undefined; result: ListResourceTemplatesResult };
-  "resources/read": { params: ReadResourceRequestParams; result: ReadResourceResult };
+export interface ClientMethods extends FeatureMethods {
   "resources/subscribe": { params: { uri: string }; result: JsonObject };
   "resources/unsubscribe": { params: { uri: string }; result: JsonObject };
-  "prompts/list": { params: PaginatedRequestParams | undefined; result: ListPromptsResult };
-  "prompts/get": { params: GetPromptRequestParams; result: GetPromptResult };
-  "completion/complete": { params: CompleteRequestParams; result: CompleteResult };
   "logging/setLevel": { params: JsonObject; result: JsonObject };
   ping: { params: undefined; result: JsonObject };
   "server/discover": { params: JsonObject | undefined; result: JsonObject };

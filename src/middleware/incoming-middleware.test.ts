@@ -4,43 +4,10 @@
 // with its era; methods the client never answers are refused.
 import { describe, expect, it } from "vitest";
 import { MCP_CODES } from "../error-codes/error-codes.js";
-import { MCPClient } from "../client/mcp-client/mcp-client.js";
-import { MCPServer } from "../server/mcp-server/mcp-server.js";
-import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
+import { interviewClient, interviewed, interviewer } from "./interview.test-helpers.js";
 import type { IncomingContext, IncomingMiddleware } from "./incoming-middleware.js";
 
-/** A server whose `interview` asks the client for a name, a model's answer and the roots. */
-function interviewer(): MCPServer {
-  const server = new MCPServer({ name: "interviewer", version: "1.0.0" }, { telemetry: null });
-  server.tool("interview", {}, async (_args, ctx) => {
-    const named = await ctx.elicitInput({ message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
-    const sampled = await ctx.createMessage({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 });
-    const { roots } = await ctx.listRoots();
-    const content = Array.isArray(sampled.content) ? sampled.content[0] : sampled.content;
-    const said = { action: named.action, name: named.content?.["name"] ?? null, model: sampled.model, text: content?.type === "text" ? content.text : "", roots: roots.map((root) => root.uri) };
-    return { content: [{ type: "text", text: JSON.stringify(said) }] };
-  });
-  return server;
-}
-
-async function connected(era: "session" | "stateless", asked: string[]): Promise<MCPClient> {
-  const [clientEnd, serverEnd] = InMemoryTransport.pair();
-  await interviewer().start(serverEnd);
-  const client = new MCPClient(
-    { name: "incoming", version: "1.0.0" },
-    {
-      era,
-      telemetry: null,
-      roots: [{ uri: "file:///work", name: "work" }],
-      sampling: (params) => (asked.push("sampling"), { role: "assistant", content: { type: "text", text: `echo ${params.messages.length}` }, model: "handler-model" }),
-      elicitation: { form: () => (asked.push("elicitation"), { action: "accept", content: { name: "Ada" } }) },
-    },
-  );
-  await client.connect(clientEnd);
-  return client;
-}
-
-const interviewed = async (client: MCPClient) => JSON.parse(((await client.callTool("interview")).content[0] as { text: string }).text) as Record<string, unknown>;
+const connected = (era: "session" | "stateless", asked: string[]) => interviewClient(interviewer(), era, asked);
 
 describe.each(["session", "stateless"] as const)("incoming middleware, %s era", (era) => {
   it("lets a layer answer in the handler's place or change its answer, and shows every request with its era", async () => {
@@ -54,7 +21,7 @@ describe.each(["session", "stateless"] as const)("incoming middleware, %s era", 
         const answer = await next(request, context);
         return { ...answer, model: `checked ${answer.model}` };
       });
-    expect(await interviewed(client)).toEqual({ action: "decline", name: null, model: "checked handler-model", text: "echo 1", roots: ["file:///work"] });
+    expect(await interviewed(client)).toMatchObject({ action: "decline", name: null, model: "checked client-model", text: "echo 1", roots: ["file:///work"] });
     // The elicitation never reached the handler; the sampling did.
     expect(asked).toEqual(["sampling"]);
     expect(seen).toEqual([
@@ -68,8 +35,8 @@ describe.each(["session", "stateless"] as const)("incoming middleware, %s era", 
   it("answers as before without layers", async () => {
     const asked: string[] = [];
     const client = await connected(era, asked);
-    expect(await interviewed(client)).toEqual({ action: "accept", name: "Ada", model: "handler-model", text: "echo 1", roots: ["file:///work"] });
-    expect(asked).toEqual(["elicitation", "sampling"]);
+    expect(await interviewed(client)).toMatchObject({ action: "accept", name: "Ada", model: "client-model", text: "echo 1", roots: ["file:///work"] });
+    expect(asked).toEqual(["elicitation Your name?", "sampling"]);
     await client.close();
   });
 });

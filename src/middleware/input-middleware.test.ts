@@ -4,46 +4,8 @@
 // every ask with the handler's context; one method or all; the registrations refused.
 import { describe, expect, it } from "vitest";
 import { MCP_CODES } from "../error-codes/error-codes.js";
-import { MCPClient } from "../client/mcp-client/mcp-client.js";
-import { MCPServer } from "../server/mcp-server/mcp-server.js";
-import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
 import { aroundInput, type InputMiddleware } from "./input-middleware.js";
-
-/** A server whose `interview` asks for a name, a model's answer and the roots, and reports what it got and what its context says. */
-function interviewer(): MCPServer {
-  const server = new MCPServer({ name: "interviewer", version: "1.0.0" }, { telemetry: null });
-  server.tool("interview", {}, async (_args, ctx) => {
-    const named = await ctx.elicitInput({ message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
-    const sampled = await ctx.createMessage({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 });
-    const { roots } = await ctx.listRoots();
-    await ctx.progress(1, 1);
-    await ctx.log("info", "interviewed");
-    const content = Array.isArray(sampled.content) ? sampled.content[0] : sampled.content;
-    const context = { era: ctx.era, version: ctx.protocolVersion, client: ctx.client.info?.name, level: ctx.logLevel ?? null, id: typeof ctx.requestId, meta: typeof ctx.meta, inbound: ctx.inbound ?? null, principal: ctx.principal ?? null, aborted: ctx.signal.aborted, session: typeof ctx.session?.id };
-    const said = { action: named.action, name: named.content?.["name"] ?? null, model: sampled.model, text: content?.type === "text" ? content.text : "", roots: roots.map((root) => root.uri), context };
-    return { content: [{ type: "text", text: JSON.stringify(said) }] };
-  });
-  return server;
-}
-
-async function connected(server: MCPServer, era: "session" | "stateless", asked: string[]): Promise<MCPClient> {
-  const [clientEnd, serverEnd] = InMemoryTransport.pair();
-  await server.start(serverEnd);
-  const client = new MCPClient(
-    { name: "asked", version: "1.0.0" },
-    {
-      era,
-      telemetry: null,
-      roots: [{ uri: "file:///work", name: "work" }],
-      sampling: (params) => (asked.push("sampling"), { role: "assistant", content: { type: "text", text: `echo ${params.messages.length}` }, model: "client-model" }),
-      elicitation: { form: (params) => (asked.push(`elicitation ${params.message}`), { action: "accept", content: { name: "Ada" } }) },
-    },
-  );
-  await client.connect(clientEnd);
-  return client;
-}
-
-const interviewed = async (client: MCPClient) => JSON.parse(((await client.callTool("interview")).content[0] as { text: string }).text) as Record<string, unknown>;
+import { interviewClient, interviewed, interviewer } from "./interview.test-helpers.js";
 
 describe.each(["session", "stateless"] as const)("aroundInput, %s era", (era) => {
   it("lets a layer answer without the client, change what is asked and what comes back, and see every ask", async () => {
@@ -59,7 +21,7 @@ describe.each(["session", "stateless"] as const)("aroundInput, %s era", (era) =>
         }),
       )
       .use(aroundInput((next) => (request, context) => (seen.push(`${request.method} ${context.era}`), next(request, context))));
-    const client = await connected(server, era, asked);
+    const client = await interviewClient(server, era, asked);
     const said = await interviewed(client);
     expect(said).toMatchObject({ action: "accept", name: "Ada!", model: "policy", text: "from policy", roots: ["file:///work"] });
     // The sampling never reached the client; the elicitation did, changed.
@@ -70,15 +32,15 @@ describe.each(["session", "stateless"] as const)("aroundInput, %s era", (era) =>
   });
 
   it("hands the handler its own context otherwise: scope, progress, log", async () => {
-    const plain = await interviewed(await connected(interviewer(), era, []));
-    const layered = await interviewed(await connected(interviewer().use(aroundInput("roots/list", (next) => next)), era, []));
+    const plain = await interviewed(await interviewClient(interviewer(), era, []));
+    const layered = await interviewed(await interviewClient(interviewer().use(aroundInput("roots/list", (next) => next)), era, []));
     expect(layered["context"]).toEqual(plain["context"]);
     expect(layered["context"]).toMatchObject({ era, client: "asked", id: expect.any(String), aborted: false });
   });
 
   it("makes what a layer throws the handler's failure to ask", async () => {
     const server = interviewer().use(aroundInput("elicitation/create", () => () => Promise.reject(new Error("no asking today"))));
-    const client = await connected(server, era, []);
+    const client = await interviewClient(server, era, []);
     const result = await client.callTool("interview");
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain("no asking today");

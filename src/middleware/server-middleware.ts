@@ -3,36 +3,13 @@
 // table (MCPServer.featureHandlers); the layers are composed into that table when they change, so a
 // layer sees the same request, with the same handler context, whichever era it came in.
 import { profileOf } from "../protocol/profiles.js";
-import type {
-  CallToolRequestParams,
-  CallToolResult,
-  CompleteRequestParams,
-  CompleteResult,
-  GetPromptRequestParams,
-  GetPromptResult,
-  ListPromptsResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ListToolsResult,
-  PaginatedRequestParams,
-  ReadResourceRequestParams,
-  ReadResourceResult,
-} from "../schemas/schemas.js";
 import type { FeatureHandler } from "../server/mcp-server/server-host.js";
 import type { HandlerContext } from "../server/mcp-server/mcp-server.types.js";
 import type { MiddlewareRequest, MiddlewareStack } from "./chain.js";
+import type { FeatureMethods } from "./feature-methods.js";
 
 /** The requests the server's middleware sees: their params and results. */
-export interface ServerMethods {
-  "tools/list": { params: PaginatedRequestParams | undefined; result: ListToolsResult };
-  "tools/call": { params: CallToolRequestParams; result: CallToolResult };
-  "resources/list": { params: PaginatedRequestParams | undefined; result: ListResourcesResult };
-  "resources/templates/list": { params: PaginatedRequestParams | undefined; result: ListResourceTemplatesResult };
-  "resources/read": { params: ReadResourceRequestParams; result: ReadResourceResult };
-  "prompts/list": { params: PaginatedRequestParams | undefined; result: ListPromptsResult };
-  "prompts/get": { params: GetPromptRequestParams; result: GetPromptResult };
-  "completion/complete": { params: CompleteRequestParams; result: CompleteResult };
-}
+export type ServerMethods = FeatureMethods;
 
 export type ServerMethod = keyof ServerMethods;
 
