@@ -10,6 +10,7 @@ import { MCPServer } from "../server/mcp-server/mcp-server.js";
 import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
 import { MiddlewareStack } from "./chain.js";
 import type { ClientMiddleware, ClientRequestContext } from "./client-middleware.js";
+import { tracing } from "./tracing.test-helpers.js";
 
 const ERAS = ["session", "stateless"] as const;
 
@@ -32,16 +33,6 @@ async function connected(server: MCPServer, era: (typeof ERAS)[number]): Promise
 }
 
 const echoed = (result: { content: readonly unknown[] }) => JSON.parse((result.content[0] as { text: string }).text) as { args: unknown; trace: unknown };
-
-const tracing =
-  (name: string, log: string[]): ClientMiddleware =>
-  (next) =>
-  async (request, context) => {
-    log.push(`${name} > ${request.method}`);
-    const result = await next(request, context);
-    log.push(`${name} < ${request.method}`);
-    return result;
-  };
 
 describe.each(ERAS)("client middleware, %s era", (era) => {
   it("runs the layers in the order they were added, each method's only for it, and sees the era", async () => {

@@ -11,6 +11,7 @@ import { mount } from "../server/compose/mount.js";
 import type { HandlerContext } from "../server/mcp-server/mcp-server.types.js";
 import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
 import type { ServerMiddleware } from "./server-middleware.js";
+import { tracing } from "./tracing.test-helpers.js";
 
 const ERAS = ["session", "stateless"] as const;
 
@@ -34,17 +35,6 @@ async function connected(server: MCPServer, era: (typeof ERAS)[number]): Promise
 }
 
 const textOf = (result: { content: readonly unknown[] }) => (result.content[0] as { text: string }).text;
-
-/** A layer that writes `name` before and after the rest of the chain. */
-const tracing =
-  (name: string, log: string[]): ServerMiddleware =>
-  (next) =>
-  async (request, context) => {
-    log.push(`${name} > ${request.method}`);
-    const result = await next(request, context);
-    log.push(`${name} < ${request.method}`);
-    return result;
-  };
 
 describe.each(ERAS)("server middleware, %s era", (era) => {
   it("runs the layers in the order they were added, around the handler", async () => {

@@ -7,9 +7,11 @@ const CODE_POINTS = /[^]/gu;
 /** As CODE_POINTS, but a percent-encoded triplet is one token: reserved expansion keeps it whole. */
 const CODE_POINTS_AND_TRIPLETS = /%[\dA-Fa-f]{2}|[^]/gu;
 
+const encoder = /* @__PURE__ */ new TextEncoder();
+
 /** A code point's UTF-8 bytes as triplets; a lone surrogate becomes U+FFFD, as TextEncoder writes it. */
 function escapeCodePoint(char: string): string {
-  return Array.from(new TextEncoder().encode(char), (byte) => "%" + byte.toString(16).padStart(2, "0")).join("").toUpperCase();
+  return Array.from(encoder.encode(char), (byte) => "%" + byte.toString(16).padStart(2, "0")).join("").toUpperCase();
 }
 
 /**

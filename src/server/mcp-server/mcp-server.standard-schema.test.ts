@@ -224,6 +224,22 @@ describe.each(ERAS)("Standard Schema elicitation (%s era)", (era) => {
     await client.close();
   });
 
+  it("converts a validator to JSON Schema once, however often a handler asks with it", async () => {
+    let conversions = 0;
+    const counted: StandardSchemaV1<{ name: string }> = { "~standard": { ...NotNobody["~standard"], jsonSchema: { input: () => (conversions++, { type: "object", properties: { name: { type: "string" } } }), output: () => ({}) } } };
+    const server = new MCPServer(info, { telemetry: null });
+    server.tool("twice", {}, async (_args, ctx) => {
+      const first = await ctx.elicitInput({ message: "Who?", requestedSchema: counted }, { key: "first" });
+      const second = await ctx.elicitInput({ message: "Who else?", requestedSchema: counted }, { key: "second" });
+      return { content: [{ type: "text", text: `${String(first.content?.name)} ${String(second.content?.name)}` }] };
+    });
+    const client = await connected(server, era, { elicitation: { form: (params) => ({ action: "accept", content: { name: params.message === "Who?" ? "Ada" : "Alan" } }) } });
+    expect((await client.callTool("twice")).content).toEqual([{ type: "text", text: "Ada Alan" }]);
+    expect((await client.callTool("twice")).content).toEqual([{ type: "text", text: "Ada Alan" }]);
+    expect(conversions).toBe(1);
+    await client.close();
+  });
+
   it("refuses an answer the validator refuses, and a validator whose JSON Schema is no object schema", async () => {
     const client = await connected(askingServer(), era, { elicitation: { form: () => ({ action: "accept", content: { name: "nobody" } }) } });
     await expect(client.callTool("strict")).resolves.toMatchObject({ isError: true, content: [{ text: expect.stringContaining("The client's elicitation answer does not match the requested schema: name: a real name, please") }] });

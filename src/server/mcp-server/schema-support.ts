@@ -66,6 +66,8 @@ export function prepareObjectSchema(schema: ArgumentsSchema, io: "input" | "outp
   return prepared;
 }
 
+const preparedElicitations = new WeakMap<object, PreparedSchema>();
+
 /**
  * A handler's elicitation: a form whose `requestedSchema` is a Standard Schema validator asks with
  * the validator's JSON Schema, and an accepted answer is checked by it (zod's through zod's own
@@ -74,7 +76,12 @@ export function prepareObjectSchema(schema: ArgumentsSchema, io: "input" | "outp
 export async function elicitWith(ask: (params: ElicitRequestParams) => Promise<ElicitResult>, params: ElicitRequestParams | StandardElicitParams<StandardSchemaV1>): Promise<ElicitResult> {
   const schema = params.requestedSchema as object | undefined;
   if (!schema || !("~standard" in schema)) return ask(params as ElicitRequestParams);
-  const prepared = prepareObjectSchema(schema, "input", "the elicitation");
+  // Converted once per validator: a handler asks with the same one on every call (and, in the stateless era, every round).
+  let prepared = preparedElicitations.get(schema);
+  if (!prepared) {
+    prepared = prepareObjectSchema(schema, "input", "the elicitation");
+    preparedElicitations.set(schema, prepared);
+  }
   const result = await ask({ ...params, requestedSchema: prepared.jsonSchema } as ElicitRequestParams);
   if (result.action !== "accept") return result;
   const checked = await prepared.check(result.content ?? {});

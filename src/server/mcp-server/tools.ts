@@ -76,15 +76,17 @@ export function toolOnTheWire(entry: ToolEntry): Tool {
 export function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile): Promise<CallToolResult> | CallToolResult {
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown tool: ${params.name}`);
   const tool = prepareTool(entry.key, entry.config);
-  const run = (checked: ValidationResult<unknown>): Promise<CallToolResult> | CallToolResult => {
-    if (checked.ok) return runTool(entry, checked.value, context, tool.output);
-    const message = `Invalid arguments for tool ${params.name}: ${checked.issues}`;
-    if (rules.invalidToolArguments === "protocol-error") throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, message);
-    return toolError(message);
-  };
   const args = tool.input.check(params.arguments ?? {});
-  // A Standard Schema validator answers later; zod and JSON Schema at once (a refusal thrown as it is found).
-  return args instanceof Promise ? args.then(run) : run(args);
+  // A Standard Schema validator answers later; zod and JSON Schema at once (a refusal thrown as it is found), with no closure per call.
+  return args instanceof Promise ? args.then((checked) => withArguments(checked, entry, params, context, rules, tool.output)) : withArguments(args, entry, params, context, rules, tool.output);
+}
+
+/** The handler run with the checked arguments, or their refusal as the revision says. */
+function withArguments(checked: ValidationResult<unknown>, entry: ToolEntry, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile, output: PreparedSchema | undefined): Promise<CallToolResult> | CallToolResult {
+  if (checked.ok) return runTool(entry, checked.value, context, output);
+  const message = `Invalid arguments for tool ${params.name}: ${checked.issues}`;
+  if (rules.invalidToolArguments === "protocol-error") throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, message);
+  return toolError(message);
 }
 
 // Kept apart from the checks so that a tool call in progress holds only what it needs.
