@@ -49,3 +49,38 @@ export class MiddlewareStack<C> {
     return handler;
   }
 }
+
+/** A side's layers of one kind, and the chains composed from them (per method, until the layers change). */
+export class MethodLayers<C> {
+  readonly #stack = new MiddlewareStack<C>();
+  readonly #chains = new Map<string, NextHandler<C>>();
+
+  /** `methods`: those a layer may name; `kind` and `seen`: what the refusal says ("No client middleware sees x: the client sends …"). */
+  constructor(
+    private readonly methods: ReadonlySet<string>,
+    private readonly kind: string,
+    private readonly seen: string,
+  ) {}
+
+  /** Adds a layer for `method` (one of `methods`), or for every method. */
+  add(method: string | undefined, middleware: unknown): void {
+    if (method !== undefined && !this.methods.has(method)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `No ${this.kind} middleware sees ${method}: ${this.seen} ${[...this.methods].join(", ")}`);
+    this.#stack.add(method, middleware as never);
+    this.#chains.clear();
+  }
+
+  /** Runs `request` through the layers that see its method, in front of `base` (the same one for a method every time). */
+  run(request: MiddlewareRequest, context: C, base: NextHandler<C>): Promise<unknown> {
+    try {
+      let chain = this.#chains.get(request.method);
+      if (chain === undefined) {
+        chain = this.#stack.compose(request.method, base);
+        this.#chains.set(request.method, chain);
+      }
+      return Promise.resolve(chain(request, context));
+    } catch (error) {
+      // A layer that gives no handler, or one that throws before it returns its promise: the run's rejection.
+      return Promise.reject(error);
+    }
+  }
+}

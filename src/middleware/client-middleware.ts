@@ -2,11 +2,9 @@
 // its API and those it makes itself, such as re-listing tools), in front of its response cache. A
 // chain is composed once per method after the layers change; a client without layers sends as before.
 import type { AnyProtocolVersion } from "../constants/index.js";
-import { MCP_CODES } from "../error-codes/error-codes.js";
-import { MCPError } from "../error-codes/mcp-error.js";
 import type { CallOptions } from "../client/mcp-client/mcp-client.types.js";
 import type { JsonObject } from "../types/types.js";
-import { MiddlewareStack, type MiddlewareRequest, type NextHandler } from "./chain.js";
+import { MethodLayers, type MiddlewareRequest } from "./chain.js";
 import type { FeatureMethods } from "./feature-methods.js";
 
 /** The requests a client sends, with their params and results (the era's own ones loosely typed). */
@@ -55,41 +53,7 @@ export type ClientHandler<M extends ClientMethod = ClientMethod> = (request: Cli
 /** A client layer: `(next) => async (request, context) => …`. */
 export type ClientMiddleware<M extends ClientMethod = ClientMethod> = (next: ClientHandler<M>) => ClientHandler<M>;
 
-/** A client's layers of one direction, and the chains composed from them (per method, until the layers change). */
-export class ClientLayers<C> {
-  readonly #stack = new MiddlewareStack<C>();
-  readonly #chains = new Map<string, NextHandler<C>>();
-
-  /** `methods`: those a layer may name; `seen`: what they are, for the refusal ("the client sends …"). */
-  constructor(
-    private readonly methods: ReadonlySet<string>,
-    private readonly seen: string,
-  ) {}
-
-  /** Adds a layer for `method` (one of `methods`), or for every method. */
-  add(method: string | undefined, middleware: unknown): void {
-    if (method !== undefined && !this.methods.has(method)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `No client middleware sees ${method}: ${this.seen} ${[...this.methods].join(", ")}`);
-    this.#stack.add(method, middleware as never);
-    this.#chains.clear();
-  }
-
-  /** Runs `request` through the layers that see its method, in front of `base` (the same one for a method every time). */
-  run(request: MiddlewareRequest, context: C, base: NextHandler<C>): Promise<unknown> {
-    try {
-      let chain = this.#chains.get(request.method);
-      if (chain === undefined) {
-        chain = this.#stack.compose(request.method, base);
-        this.#chains.set(request.method, chain);
-      }
-      return Promise.resolve(chain(request, context));
-    } catch (error) {
-      // A layer that gives no handler, or one that throws before it returns its promise: the call's rejection.
-      return Promise.reject(error);
-    }
-  }
-}
-
 /** The layers in front of the requests a client sends. */
-export function outgoingLayers(): ClientLayers<ClientRequestContext> {
-  return new ClientLayers(CLIENT_METHODS, "the client sends");
+export function outgoingLayers(): MethodLayers<ClientRequestContext> {
+  return new MethodLayers(CLIENT_METHODS, "client", "the client sends");
 }

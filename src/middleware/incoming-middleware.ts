@@ -5,8 +5,7 @@
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult } from "../schemas/schemas.js";
 import type { InputResponder } from "../client/mcp-client/server-requests.js";
 import type { ServerRequestContext } from "../client/mcp-client/mcp-client.types.js";
-import type { MiddlewareRequest, NextHandler } from "./chain.js";
-import { ClientLayers } from "./client-middleware.js";
+import { MethodLayers, type MiddlewareRequest, type NextHandler } from "./chain.js";
 
 /** The server's requests for input, with their params and results. */
 export interface IncomingMethods {
@@ -32,8 +31,8 @@ export type IncomingHandler<M extends IncomingMethod = IncomingMethod> = (reques
 export type IncomingMiddleware<M extends IncomingMethod = IncomingMethod> = (next: IncomingHandler<M>) => IncomingHandler<M>;
 
 /** The layers in front of the server's requests for input. */
-export function incomingLayers(): ClientLayers<IncomingContext> {
-  return new ClientLayers(new Set<IncomingMethod>(["sampling/createMessage", "elicitation/create", "roots/list"]), "the server asks for");
+export function incomingLayers(): MethodLayers<IncomingContext> {
+  return new MethodLayers(new Set<IncomingMethod>(["sampling/createMessage", "elicitation/create", "roots/list"]), "client", "the server asks for");
 }
 
 /**
@@ -41,7 +40,7 @@ export function incomingLayers(): ClientLayers<IncomingContext> {
  * responder of a method no layer sees runs as it is). Only the methods the client declared have
  * responders: a layer cannot answer what the client did not offer.
  */
-export function layeredResponders(responders: ReadonlyMap<string, InputResponder>, layers: () => ClientLayers<IncomingContext> | undefined, era: () => "session" | "stateless"): ReadonlyMap<string, InputResponder> {
+export function layeredResponders(responders: ReadonlyMap<string, InputResponder>, layers: () => MethodLayers<IncomingContext> | undefined, era: () => "session" | "stateless"): ReadonlyMap<string, InputResponder> {
   const layered = new Map<string, InputResponder>();
   for (const [method, respond] of responders) {
     const base: NextHandler<IncomingContext> = (request, context) => respond(request.params as never, context);

@@ -1,4 +1,4 @@
-import { ALL_PROTOCOL_VERSIONS, isProtocolVersion, isStatelessProtocolVersion, LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, STATELESS_PROTOCOL_VERSIONS, type AnyProtocolVersion, type ProtocolVersion, type StatelessProtocolVersion } from "../../constants/index.js";
+import { ALL_PROTOCOL_VERSIONS, isProtocolVersion, isStatelessProtocolVersion, LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, STATELESS_PROTOCOL_VERSIONS, type AnyProtocolVersion, type NotificationMethod, type ProtocolVersion, type StatelessProtocolVersion } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import { EventBus } from "../../events/events.js";
@@ -20,7 +20,9 @@ import type { ClientResponses } from "./response-cache.js";
 import { withFields } from "../../types/objects.js";
 import type { ChangeSubscriptions } from "../era/changes.js";
 import type { ListKind as ChangeList } from "../../stores/change-feed.js";
-import { outgoingLayers, type ClientLayers, type ClientMethod, type ClientMiddleware, type ClientRequestContext } from "../../middleware/client-middleware.js";
+import { outgoingLayers, type ClientMethod, type ClientMiddleware, type ClientRequestContext } from "../../middleware/client-middleware.js";
+import type { MethodLayers } from "../../middleware/chain.js";
+import { notificationLayers, passNotification, type NotificationLayerContext, type NotificationMiddleware } from "../../middleware/notification-middleware.js";
 import { incomingLayers, layeredResponders, type IncomingContext, type IncomingMethod, type IncomingMiddleware } from "../../middleware/incoming-middleware.js";
 import { CHANGE_EVENTS, DEFAULT_LISTEN_ACK_TIMEOUT_MS, DEFAULT_LISTEN_RETRY_DELAY_MS, eraOf, FORWARDED_NOTIFICATIONS, clientHandlers, headerMismatch, notFoundOf, notInitialized, responsesOf, rootsNotDeclared, watchedLists } from "./client-options.js";
 
@@ -54,8 +56,9 @@ export class MCPClient extends ListingClient {
   #changes: ChangeSubscriptions | undefined;
   /** Where results the server allows to be cached are kept (option `responseCache`). */
   readonly #responses: ClientResponses | undefined;
-  #layers: ClientLayers<ClientRequestContext> | undefined;
-  #incoming: ClientLayers<IncomingContext> | undefined;
+  #layers: MethodLayers<ClientRequestContext> | undefined;
+  #incoming: MethodLayers<IncomingContext> | undefined;
+  #notifications: MethodLayers<NotificationLayerContext> | undefined;
   /** The lists whose changes a listener or the cache wants to hear of. */
   readonly #watched: Set<ChangeList>;
   #ready = false;
@@ -81,10 +84,11 @@ export class MCPClient extends ListingClient {
         for (const required of urlElicitationsRequired(error)) this.#awaitedElicitations.add(required.elicitationId);
       },
       onClose: (error) => this.#teardown(error),
+      passNotification: (direction, method, params, way) => this.#notifications && passNotification(this.#notifications, isStatelessProtocolVersion(this.#dispatcher.codec.version) ? "stateless" : "session", direction, method, params, way),
     });
     this.#dispatcher.setResultCheck(
       METHODS.toolsCall,
-      (result, name) => this.#checkedToolResult(name as string, result as CallToolResult),
+      (result, name) => this.#toolOutput.checked(name as string, result as CallToolResult),
       (params) => params?.["name"],
     );
     this.#watched = watchedLists(this.cachedKinds);
@@ -180,8 +184,7 @@ export class MCPClient extends ListingClient {
 
   /** The era spoken, once connected. */
   get era(): "session" | "stateless" | undefined {
-    if (!this.#server) return undefined;
-    return this.#calls ? "stateless" : "session";
+    return this.#server && (this.#calls ? "stateless" : "session");
   }
 
   // ---- Server methods ----
@@ -203,21 +206,7 @@ export class MCPClient extends ListingClient {
     const params = args === undefined ? { name } : { name, arguments: args };
     const call = this.#request<CallToolResult>(METHODS.toolsCall, params, options);
     // Stateless era: a server that finds the headers disagree with the body (-32020) may have changed the tool: list it again, and call once more.
-    return (this.#calls ? call.catch((error: unknown) => (headerMismatch(error) ? this.#relistTools().then(() => this.#request<CallToolResult>(METHODS.toolsCall, params, options)) : Promise.reject(error))) : call) as Promise<ToolCallResult<S>>;
-  }
-
-  async #relistTools(): Promise<void> {
-    await collect(this.items("tools", undefined));
-  }
-
-  #checkedToolResult(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
-    // A round of input is the stateless era's engine's to answer; the tool's result comes after it.
-    if ((result as { resultType?: unknown }).resultType === "input_required") return result;
-    if (!("content" in result)) {
-      throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `tools/call ${name} was answered with a task, which this client did not ask for`, { data: result });
-    }
-    const listing = this.#toolOutput.check(name, result);
-    return listing ? listing.then(() => result) : result;
+    return (this.#calls ? call.catch((error: unknown) => (headerMismatch(error) ? collect(this.items("tools", undefined)).then(() => this.#request<CallToolResult>(METHODS.toolsCall, params, options)) : Promise.reject(error))) : call) as Promise<ToolCallResult<S>>;
   }
 
   /** `resources/read`; a resource the server does not have is `MCP.NOT_FOUND` in either era (-32002, or the stateless era's -32602 naming the URI). */
@@ -303,6 +292,14 @@ export class MCPClient extends ListingClient {
   useIncoming<M extends IncomingMethod>(method: M, middleware: IncomingMiddleware<M>): this;
   useIncoming(first: unknown, second?: unknown): this {
     (this.#incoming ??= incomingLayers()).add(typeof first === "string" ? first : undefined, second ?? first);
+    return this;
+  }
+
+  /** Layers around the notifications either way (the server's before this client acts on them, this client's before they are sent), in either era. */
+  useNotifications(middleware: NotificationMiddleware): this;
+  useNotifications<M extends NotificationMethod>(method: M, middleware: NotificationMiddleware<M>): this;
+  useNotifications(first: unknown, second?: unknown): this {
+    (this.#notifications ??= notificationLayers()).add(typeof first === "string" ? first : undefined, second ?? first);
     return this;
   }
 

@@ -25,6 +25,17 @@ export class ToolOutputChecker {
     this.#known.clear();
   }
 
+  /** A `tools/call` result, or the promise of it once checked (a round of input passes: the tool's result comes after it). */
+  checked(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
+    // A round of input is the stateless era's engine's to answer.
+    if ((result as { resultType?: unknown }).resultType === "input_required") return result;
+    if (!("content" in result)) {
+      throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `tools/call ${name} was answered with a task, which this client did not ask for`, { data: result });
+    }
+    const listing = this.check(name, result);
+    return listing ? listing.then(() => result) : result;
+  }
+
   /**
    * Throws (or, when the tool must be listed first, rejects) with `MCP.PROTOCOL_INVALID` when the
    * result breaks the tool's outputSchema; `isError` results are not checked. A tool already known

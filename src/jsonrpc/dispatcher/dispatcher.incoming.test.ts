@@ -108,6 +108,42 @@ describe("notifications from the peer", () => {
   });
 });
 
+describe("notifications through the owner's layers (passNotification)", () => {
+  it("hands the layers each checked notification of the revision, handled here or not, and takes on what they pass", async () => {
+    const passed: string[] = [];
+    const handled: unknown[] = [];
+    const { dispatcher, peer } = await scriptedDispatcher({
+      side: "client",
+      passNotification: (direction, method, params, way) => {
+        passed.push(`${direction} ${method} ${JSON.stringify(params ?? null)}`);
+        return Promise.resolve(method === "notifications/resources/updated" ? way({ uri: "file:///changed" }) : undefined);
+      },
+    });
+    dispatcher.setNotificationHandler("notifications/resources/updated", (params) => void handled.push(params));
+    peer.deliver({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    peer.deliver({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "file:///a" } });
+    // Bad params of a notification nobody handles, and one no revision knows: the layers see neither.
+    peer.deliver({ jsonrpc: "2.0", method: "notifications/message", params: { level: 7 } });
+    peer.deliver({ jsonrpc: "2.0", method: "notifications/custom", params: {} });
+    await vi.waitFor(() => expect(handled).toEqual([{ uri: "file:///changed" }]));
+    expect(passed).toEqual(["incoming notifications/tools/list_changed null", 'incoming notifications/resources/updated {"uri":"file:///a"}']);
+  });
+
+  it("sends what the layers pass on, and nothing (no event either) of what they drop", async () => {
+    const events = new EventBus<MCPEventMap>();
+    const emitted: string[] = [];
+    events.on("notification:emitted", ({ method, params }) => emitted.push(`${method} ${JSON.stringify(params)}`));
+    const { dispatcher, peer } = await scriptedDispatcher({
+      events,
+      passNotification: (_direction, method, params, way) => (method === "notifications/message" ? Promise.resolve() : Promise.resolve(way({ ...params, seen: true }))),
+    });
+    await dispatcher.notify("notifications/message", { level: "info", data: "dropped" });
+    await dispatcher.notify("notifications/resources/updated", { uri: "file:///a" });
+    expect(peer.sent).toEqual([{ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "file:///a", seen: true } }]);
+    expect(emitted).toEqual(['notifications/resources/updated {"uri":"file:///a","seen":true}']);
+  });
+});
+
 describe("request events", () => {
   it("gives the time from a request's arrival to its answer as its duration", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });

@@ -16,6 +16,7 @@ import type {
   DispatcherOptions,
   NotificationHandler,
   ParamsSchema,
+  PassNotification,
   ProgressUpdate,
   RequestHandler,
   RequestOptions,
@@ -69,6 +70,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   readonly #onProtocolError: ((error: MCPError) => void) | undefined;
   readonly #onClose: ((error: MCPError | undefined) => void) | undefined;
   readonly #onErrorResponse: ((error: MCPError) => void) | undefined;
+  readonly #pass: PassNotification | undefined;
   #protocolVersion: V;
   /** The codec of `#protocolVersion`, from the first use after the wire layer loads. */
   #codec: WireCodec<V> | undefined;
@@ -85,6 +87,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     this.#onProtocolError = options.onProtocolError;
     this.#onClose = options.onClose;
     this.#onErrorResponse = options.onErrorResponse;
+    this.#pass = options.passNotification;
     const defaults = {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
@@ -203,10 +206,12 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   async notify(method: string, params?: JsonObject, relatedRequestId?: JsonRpcId): Promise<void> {
     const transport = this.#transport;
     if (!transport || this.#closed) throw this.#notConnected();
-    const message = params === undefined ? { jsonrpc: JSONRPC_VERSION, method } : { jsonrpc: JSONRPC_VERSION, method, params };
-    this.#telemetry?.notification(this.side, method);
-    this.#events?.emit("notification:emitted", { side: this.side, method, params });
-    await transport.send(message, sendOptions(relatedRequestId));
+    const send = (wire: JsonObject | undefined): Promise<void> => {
+      this.#telemetry?.notification(this.side, method);
+      this.#events?.emit("notification:emitted", { side: this.side, method, params: wire });
+      return transport.send(wire === undefined ? { jsonrpc: JSONRPC_VERSION, method } : { jsonrpc: JSONRPC_VERSION, method, params: wire }, sendOptions(relatedRequestId));
+    };
+    await (this.#pass?.("outgoing", method, params, send) ?? send(params));
   }
 
   /** Closes the transport; pending requests fail with `MCP.TRANSPORT_CLOSED`, handlers are aborted. */
@@ -349,19 +354,32 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   #handleNotification(message: WireMessage, inbound: InboundContext | undefined): void {
     const method = message.method as string;
     this.#telemetry?.notification(peerOf(this.side), method);
-    if (method === NOTIFICATIONS.cancelled) return this.#handleCancelled(message.params);
     const entry = this.#notificationHandlers.get(method);
-    const progress = method === NOTIFICATIONS.progress;
-    if (!entry && !progress) return;
-    // Stryker disable next-line OptionalChaining: only notifications/progress gets here without an entry, and every revision has a schema for it
-    const checked = checkParams(this.#incomingNotificationSchema(method) ?? entry?.schema, message.params);
-    if (!checked.ok) return this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${method}: ${checked.issues}`));
+    const schema = this.#incomingNotificationSchema(method) ?? entry?.schema;
+    // One neither the revision nor a handler knows is ignored; one of the revision's goes through the layers, handled here or not.
+    if (!entry && !schema) return;
+    let params = message.params;
+    // A cancellation is read as leniently as the spec allows (an unknown or missing id is ignored), so it is not checked.
+    if (method !== NOTIFICATIONS.cancelled) {
+      const checked = checkParams(schema, params);
+      // Reported when this side acts on it; one only the layers would have seen is dropped quietly.
+      if (!checked.ok) return void ((entry || method === NOTIFICATIONS.progress) && this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${method}: ${checked.issues}`)));
+      params = checked.value as JsonObject | undefined;
+    }
+    const handle = (value: JsonObject | undefined): void => this.#handleChecked(method, value, entry, inbound);
+    const passing = this.#pass?.("incoming", method, params, handle);
+    if (passing) passing.catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
+    else handle(params);
+  }
+
+  #handleChecked(method: string, params: JsonObject | undefined, entry: HandlerEntry<NotificationHandler> | undefined, inbound: InboundContext | undefined): void {
+    if (method === NOTIFICATIONS.cancelled) return this.#handleCancelled(params);
     // Progress for one of our requests goes to its caller; any other goes to a progress handler, if there is one.
-    if (progress && this.#outgoing.progress(checked.value as ProgressUpdate)) return;
+    if (method === NOTIFICATIONS.progress && this.#outgoing.progress(params as unknown as ProgressUpdate)) return;
     if (!entry) return;
     const context = { method, session: this.session, inbound };
     try {
-      Promise.resolve(entry.handler(checked.value, context)).catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
+      Promise.resolve(entry.handler(params, context)).catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
     } catch (error) {
       this.#reportProtocolError(toMCPError(error));
     }

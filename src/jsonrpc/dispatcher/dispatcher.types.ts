@@ -36,7 +36,15 @@ export interface DispatcherOptions<V extends AnyProtocolVersion = ProtocolVersio
   readonly onErrorResponse?: ((error: MCPError) => void) | undefined;
   /** Told once when the connection is gone, after pending requests were rejected; `error` when it was not asked for. */
   readonly onClose?: ((error: MCPError | undefined) => void) | undefined;
+  /**
+   * The owner's notification layers: each notification, either way, goes on its `way` through them
+   * (what arrives once its params are checked). Undefined (or giving undefined): straight on its way.
+   */
+  readonly passNotification?: PassNotification | undefined;
 }
+
+/** Puts a notification through the layers there are now, or gives undefined when there are none. */
+export type PassNotification = (direction: "incoming" | "outgoing", method: string, params: JsonObject | undefined, way: (params: JsonObject | undefined) => unknown) => Promise<unknown> | undefined;
 
 export interface ProgressUpdate {
   readonly progressToken: ProgressToken;

@@ -1,4 +1,4 @@
-import { METHODS, STATELESS_PROTOCOL_VERSIONS, type StatelessProtocolVersion } from "../../constants/index.js";
+import { METHODS, STATELESS_PROTOCOL_VERSIONS, type NotificationMethod, type StatelessProtocolVersion } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
@@ -48,7 +48,8 @@ import { ServerSession } from "./session.js";
 import { callTool, checkTool, toolHeaderParams, toolOnTheWire, type AnyToolConfig, type AnyToolHandler, type ToolEntry } from "./tools.js";
 import type { HeaderParam } from "../../protocol/mcp-headers.js";
 import { layered, type ServerMethod, type ServerMiddleware } from "../../middleware/server-middleware.js";
-import { MiddlewareStack, type Middleware } from "../../middleware/chain.js";
+import { MiddlewareStack, type MethodLayers, type Middleware } from "../../middleware/chain.js";
+import { notificationLayers, passNotification, type NotificationLayerContext, type NotificationMiddleware } from "../../middleware/notification-middleware.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -75,6 +76,7 @@ export class MCPServer implements StatelessHost {
   readonly #prompts = new Registry<PromptConfig, PromptHandler>("prompt", () => this.#listChanged("prompts"));
   #features: ReadonlyMap<string, FeatureHandler> | undefined;
   readonly #layers = new MiddlewareStack<HandlerContext>();
+  #notifications: MethodLayers<NotificationLayerContext> | undefined;
 
   constructor(
     readonly info: Implementation,
@@ -103,7 +105,10 @@ export class MCPServer implements StatelessHost {
    * `_meta` names its protocol version. Its notifications go to `channel`; its answer is returned.
    */
   serveStateless(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
-    return (this.#stateless ??= new StatelessRequests(this)).serve(id, method, params, channel);
+    const layers = this.#notifications;
+    // A channel on a connection sends through its dispatcher, whose notifications pass the layers already.
+    const passing: RequestChannel | undefined = layers && !channel.recorded ? { signal: channel.signal, inbound: channel.inbound, notify: (name, body) => passNotification(layers, "stateless", "outgoing", name, body, (wire) => channel.notify(name, wire as JsonObject)) as Promise<never> } : undefined;
+    return (this.#stateless ??= new StatelessRequests(this)).serve(id, method, params, passing ?? channel);
   }
 
   /** Stateless era over HTTP: the `Mcp-Param-*` headers a request must carry: a tools/call's, from its tool (none for an unknown tool: the call fails on its own). */
@@ -190,6 +195,8 @@ export class MCPServer implements StatelessHost {
         this.#sessions.delete(session);
         session.connectionClosed();
       },
+      // A connection that never initialized serves stateless-era requests (stdio).
+      passNotification: (direction, method, params, way) => this.#notifications && passNotification(this.#notifications, session.client ? "session" : "stateless", direction, method, params, way),
     });
     session = new ServerSession(this, dispatcher);
     this.#sessions.add(session);
@@ -250,6 +257,18 @@ export class MCPServer implements StatelessHost {
       remove();
       throw error;
     }
+    return this;
+  }
+
+  /**
+   * Puts a layer around the notifications either way, or one method's, in both eras: what this
+   * server sends (progress, log messages, list changes, resource updates…) before it goes out, what
+   * its clients send (`initialized`, `cancelled`, `roots/list_changed`) before it acts on them.
+   */
+  useNotifications(middleware: NotificationMiddleware): this;
+  useNotifications<M extends NotificationMethod>(method: M, middleware: NotificationMiddleware<M>): this;
+  useNotifications(first: unknown, second?: unknown): this {
+    (this.#notifications ??= notificationLayers()).add(typeof first === "string" ? first : undefined, second ?? first);
     return this;
   }
 
