@@ -8,5 +8,6 @@ export type { ServerHandler, ServerMethod, ServerMethods, ServerMiddleware, Serv
 export { rateLimit, type Bucket, type RateLimitOptions } from "./builtins/rate-limit.js";
 export { sizeLimit, type SizeLimitOptions } from "./builtins/size-limit.js";
 export { requireScopes, type RequireScopesOptions } from "./builtins/require-scopes.js";
+export { authorize } from "./builtins/authorize.js";
 export { resultCache, type ResultCacheOptions } from "./builtins/result-cache.js";
 export { aroundInput, type InputHandler, type InputMethod, type InputMethods, type InputMiddleware, type InputAsk } from "./input-middleware.js";

@@ -90,6 +90,8 @@ describe.each(["session", "stateless"] as const)("callLog and timing on a server
     await expect(client.getPrompt("missing")).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS });
     const served = entries.filter((entry) => entry.method !== "tools/list");
     expect(served).toEqual([
+      // What the server answers itself is logged too: the era's first request.
+      { method: era === "session" ? "initialize" : "server/discover", era, durationMs: expect.any(Number), outcome: "ok" },
       { method: "tools/call", target: "login", era, durationMs: expect.any(Number), outcome: "ok" },
       { method: "resources/read", target: "file:///readme", era, durationMs: expect.any(Number), outcome: "ok" },
       { method: "prompts/get", target: "missing", era, durationMs: expect.any(Number), outcome: "error", error: MCP_CODES.INVALID_PARAMS },

@@ -108,12 +108,12 @@ describe("rateLimit's memory and options", () => {
   });
 
   it("limits every request it sees when put in front of all methods (the client's own lists too)", async () => {
-    const server = new MCPServer({ name: "all", version: "1.0.0" }, { telemetry: null }).use(rateLimit({ perCaller: { capacity: 2, refillPerSecond: 0.001 }, perTool: { tools: { capacity: 1, refillPerSecond: 1 } } }));
+    const server = new MCPServer({ name: "all", version: "1.0.0" }, { telemetry: null }).use(rateLimit({ perCaller: { capacity: 3, refillPerSecond: 0.001 }, perTool: { tools: { capacity: 1, refillPerSecond: 1 } } }));
     server.prompt("hello", {}, () => ({ messages: [] }));
     const client = await clientAs(server, "session", ada);
     await client.listPrompts();
     await client.getPrompt("hello");
-    // The list and the prompt spent the caller's two tokens (a tool's bucket counts tools/call only).
+    // initialize, the list and the prompt spent the caller's three tokens (a tool's bucket counts tools/call only).
     await expect(client.listTools()).rejects.toMatchObject({ code: MCP_CODES.RATE_LIMITED, message: expect.stringContaining("this caller's requests") });
     await client.close();
   });

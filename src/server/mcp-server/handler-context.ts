@@ -3,7 +3,7 @@ import { revisionHas } from "../../protocol/downgrade.js";
 import type { ProtocolVersion } from "../../constants/index.js";
 import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult, LoggingLevel } from "../../schemas/schemas.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
-import type { HandlerContext, InputOptions, NegotiatedClient, RequestClient, StandardElicitParams, StandardElicitResult, StandardSchemaV1 } from "./mcp-server.types.js";
+import type { HandlerContext, InputOptions, RequestClient, StandardElicitParams, StandardElicitResult, StandardSchemaV1 } from "./mcp-server.types.js";
 import { elicitWith } from "./schema-support.js";
 import type { ServerSession } from "./session.js";
 
@@ -40,10 +40,10 @@ export class SessionHandlerContext implements HandlerContext {
     return this.session.protocolVersion;
   }
 
-  /** The client as it presented itself at initialize (handlers run only after it). */
+  /** The client as it presented itself at initialize (nothing of it yet to a layer in front of `initialize` or an early `ping`). */
   get client(): RequestClient {
-    const client = this.session.client as NegotiatedClient;
-    return { info: client.info, capabilities: client.capabilities };
+    const client = this.session.client;
+    return { info: client?.info, capabilities: client?.capabilities ?? {} };
   }
 
   get logLevel(): LoggingLevel | undefined {

@@ -47,7 +47,8 @@ import type { FeatureHandler } from "./server-host.js";
 import { ServerSession } from "./session.js";
 import { callTool, checkTool, toolHeaderParams, toolOnTheWire, type AnyToolConfig, type AnyToolHandler, type ToolEntry } from "./tools.js";
 import type { HeaderParam } from "../../protocol/mcp-headers.js";
-import { layered, type ServerMethod, type ServerMiddleware } from "../../middleware/server-middleware.js";
+import { layered, OWN_METHODS, type ServerMethod, type ServerMiddleware } from "../../middleware/server-middleware.js";
+import { authorize } from "../../middleware/builtins/authorize.js";
 import { MiddlewareStack, type MethodLayers, type Middleware } from "../../middleware/chain.js";
 import { notificationLayers, passNotification, type NotificationLayerContext, type NotificationMiddleware } from "../../middleware/notification-middleware.js";
 
@@ -75,6 +76,8 @@ export class MCPServer implements StatelessHost {
   readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
   readonly #prompts = new Registry<PromptConfig, PromptHandler>("prompt", () => this.#listChanged("prompts"));
   #features: ReadonlyMap<string, FeatureHandler> | undefined;
+  /** The methods the server answers itself, behind the layers that see them: one handler per method and server. */
+  readonly #own = new Map<string, FeatureHandler>();
   readonly #layers = new MiddlewareStack<HandlerContext>();
   #notifications: MethodLayers<NotificationLayerContext> | undefined;
 
@@ -86,6 +89,8 @@ export class MCPServer implements StatelessHost {
     this.statelessVersions = eras.includes("stateless") ? [...STATELESS_PROTOCOL_VERSIONS] : [];
     this.servesSessions = eras.includes("session");
     this.changes = options.changeFeed ?? new InMemoryChangeFeed();
+    // The first layer, so it is the outermost: nothing runs for a request it refuses.
+    if (options.authorize) this.#layers.add(undefined, authorize(options.authorize) as Middleware<HandlerContext>);
     // One listener per server: it fans each change out to the sessions connected now.
     this.changes.subscribe((change) => void this.#toEverySession((session) => (change.kind === "list" ? session.listChanged(change.list) : session.resourceUpdated(change.uri))));
   }
@@ -246,13 +251,15 @@ export class MCPServer implements StatelessHost {
   use<M extends ServerMethod>(method: M, middleware: ServerMiddleware<M>): this;
   use(first: unknown, second?: unknown): this {
     const method = second === undefined ? undefined : (first as string);
-    const methods = this.featureHandlers();
-    if (method !== undefined && !methods.has(method)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `No server middleware sees ${method}: layers see ${[...methods.keys()].join(", ")}`);
+    const methods = [...this.featureHandlers().keys(), ...OWN_METHODS];
+    if (method !== undefined && !methods.includes(method)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `No server middleware sees ${method}: layers see ${methods.join(", ")}`);
     const remove = this.#layers.add(method, (second ?? first) as Middleware<HandlerContext>);
     this.#features = undefined;
+    this.#own.clear();
     try {
       // Composed now, so a layer that gives no handler is refused here rather than on every request.
       this.featureHandlers();
+      if (method !== undefined) this.#layers.compose(method, () => undefined);
     } catch (error) {
       remove();
       throw error;
@@ -275,6 +282,13 @@ export class MCPServer implements StatelessHost {
   /** The handlers of the feature methods, behind the middleware: built once and shared by every session (a session holds none of its own). */
   featureHandlers(): ReadonlyMap<string, FeatureHandler> {
     return (this.#features ??= new Map(Array.from(this.#featureHandlers(), ([method, feature]) => [method, layered(this.#layers, method, feature)])));
+  }
+
+  /** `own`, the server's answer to one of its own methods, behind the layers that see `method` (composed once per server until they change). */
+  layeredOwn(method: string, own: FeatureHandler): FeatureHandler {
+    let handler = this.#own.get(method);
+    if (!handler) this.#own.set(method, (handler = layered(this.#layers, method, own)));
+    return handler;
   }
 
   *#featureHandlers(): Iterable<readonly [string, FeatureHandler]> {

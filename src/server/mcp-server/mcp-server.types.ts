@@ -85,7 +85,8 @@ export interface MCPServerOptions extends TimeoutOptions {
   readonly pageSize?: number;
   /**
    * Consulted before every request, `initialize` and `ping` included (in the stateless era every
-   * request, `server/discover` included); false refuses it with `MCP.UNAUTHORIZED`.
+   * request, `server/discover` included); false refuses it with `MCP.UNAUTHORIZED`. It is the
+   * server's first layer (`authorize(hook)`), so no other layer runs for a request it refuses.
    */
   readonly authorize?: (request: AuthorizeRequest) => boolean | Promise<boolean>;
   /** Told when a session's client says its roots changed. */

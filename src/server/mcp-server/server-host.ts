@@ -1,6 +1,6 @@
 import type { StatelessProtocolVersion } from "../../constants/index.js";
-import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
-import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
+import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
+import { JsonRpcError } from "../../error-codes/mcp-error.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
 import type { RequestChannel } from "../stateless/stateless-context.js";
@@ -8,7 +8,7 @@ import type { StatelessAnswer } from "../stateless/stateless-requests.js";
 import type { Implementation, ServerCapabilities } from "../../schemas/schemas.js";
 import type { ChangeFeed } from "../../stores/change-feed.js";
 import type { WireCodec } from "../../wire/wire-codecs.js";
-import type { AuthorizeRequest, HandlerContext, MCPServerOptions } from "./mcp-server.types.js";
+import type { HandlerContext, MCPServerOptions } from "./mcp-server.types.js";
 
 /** A feature method's handler, as either era's request path runs it. */
 export type FeatureHandler = (params: never, context: HandlerContext, profile: RevisionProfile) => unknown;
@@ -25,6 +25,8 @@ export interface ServerHost {
   capabilitiesFor(profile: RevisionProfile): ServerCapabilities;
   /** The handlers of the tools, resources, prompts and completion methods. */
   featureHandlers(): ReadonlyMap<string, FeatureHandler>;
+  /** The handler of one of the methods the server answers itself, behind the layers that see it (`own` is the same function for a method every time). */
+  layeredOwn(method: string, own: FeatureHandler): FeatureHandler;
   /** Whether the session era is served (`initialize` is answered). */
   readonly servesSessions: boolean;
   /** The stateless-era revisions served (none when the server serves the session era only). */
@@ -42,7 +44,3 @@ export function checkedParams(codec: Pick<WireCodec, "clientRequests">, method: 
   return checked.value;
 }
 
-/** Asks the server's `authorize` hook; a refusal is MCP.UNAUTHORIZED. */
-export async function authorize(hook: NonNullable<MCPServerOptions["authorize"]>, request: AuthorizeRequest): Promise<void> {
-  if (!(await hook(request))) throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${request.method}`);
-}

@@ -24,16 +24,16 @@ import type {
 import { NOT_IN_REVISION, encodeNotificationFor, encodeResultFor, encodeServerRequestFor } from "../../protocol/downgrade.js";
 import type { JsonObject } from "../../types/types.js";
 import { SessionHandlerContext } from "./handler-context.js";
-import type { MCPServerOptions, NegotiatedClient, SessionHandle } from "./mcp-server.types.js";
+import type { NegotiatedClient, SessionHandle } from "./mcp-server.types.js";
 import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
-import { authorize, checkedParams, type FeatureHandler, type ServerHost } from "./server-host.js";
+import { checkedParams, type FeatureHandler, type ServerHost } from "./server-host.js";
 
 export type ClientCallOptions = Omit<RequestOptions, "relatedRequestId" | "onId">;
 
-/** A method a session answers from its own state; `beforeInitialize` ones are served before the handshake too. */
+/** A method a session answers from its own state (the context's session); `beforeInitialize` ones are served before the handshake too. */
 interface SessionMethod {
   readonly beforeInitialize: boolean;
-  readonly run: (session: ServerSession, params: never, context: SessionHandlerContext) => unknown;
+  readonly run: (params: never, context: SessionHandlerContext) => unknown;
 }
 
 /** Per server, the methods its sessions answer: their own (one table per server) and all of them. */
@@ -69,15 +69,15 @@ export class ServerSession implements SessionHandle {
    */
   static #buildOwnMethods(): ReadonlyMap<string, SessionMethod> {
     return new Map<string, SessionMethod>([
-      [METHODS.initialize, { beforeInitialize: true, run: (session, params: InitializeRequestParams) => session.#initialize(params) }],
+      [METHODS.initialize, { beforeInitialize: true, run: (params: InitializeRequestParams, context) => context.session.#initialize(params) }],
       // Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {} as well
       [METHODS.ping, { beforeInitialize: true, run: () => ({}) }],
       [
         METHODS.loggingSetLevel,
         {
           beforeInitialize: false,
-          run: (session, params: { level: LoggingLevel }) => {
-            session.#logLevel = params.level;
+          run: (params: { level: LoggingLevel }, context) => {
+            context.session.#logLevel = params.level;
             return {};
           },
         },
@@ -86,8 +86,8 @@ export class ServerSession implements SessionHandle {
         METHODS.resourcesSubscribe,
         {
           beforeInitialize: false,
-          run: (session, params: { uri: string }) => {
-            session.subscriptions.add(params.uri);
+          run: (params: { uri: string }, context) => {
+            context.session.subscriptions.add(params.uri);
             return {};
           },
         },
@@ -96,8 +96,8 @@ export class ServerSession implements SessionHandle {
         METHODS.resourcesUnsubscribe,
         {
           beforeInitialize: false,
-          run: (session, params: { uri: string }) => {
-            session.subscriptions.delete(params.uri);
+          run: (params: { uri: string }, context) => {
+            context.session.subscriptions.delete(params.uri);
             return {};
           },
         },
@@ -226,12 +226,12 @@ export class ServerSession implements SessionHandle {
   /**
    * Every request of this connection. One that claims the stateless era (its `_meta` names a
    * version) is served statelessly, unless `initialize` pinned the connection to the session era;
-   * the rest are validated against the session's revision, authorized (when the server has the
-   * hook), refused before initialize unless allowed, then run.
+   * the rest are validated against the session's revision, refused before initialize unless
+   * allowed, then run behind the server's layers (`authorize` the first of them).
    */
   #serve(params: unknown, request: RequestContext): unknown {
     if (this.#era !== "session" && this.host.statelessVersions.length > 0 && claimsStatelessEra(params)) return this.#serveStateless(params as JsonObject, request);
-    return this.#serveSession(checkedParams(this.dispatcher.codec, request.method, params, `Method not found: ${request.method}`), request);
+    return this.#run(checkedParams(this.dispatcher.codec, request.method, params, `Method not found: ${request.method}`), request);
   }
 
   /** Stateless era on this connection (stdio): notifications of the request go out on it, tied to the request; `notifications/cancelled` aborts it. */
@@ -243,25 +243,15 @@ export class ServerSession implements SessionHandle {
     throw new JsonRpcError(answer.error.code, answer.error.message, answer.error.data);
   }
 
-  #serveSession(params: unknown, request: RequestContext): unknown {
-    const hook = this.host.options.authorize;
-    // Without a hook there is nothing to wait for: no promise and no suspended call per request.
-    return hook ? this.#serveAuthorized(hook, params, request) : this.#run(params, request);
-  }
-
-  async #serveAuthorized(hook: NonNullable<MCPServerOptions["authorize"]>, params: unknown, request: RequestContext): Promise<unknown> {
-    await authorize(hook, { method: request.method, params, session: this, inbound: request.inbound });
-    return this.#run(params, request);
-  }
-
   /** Runs a method's handler; what it throws (also synchronously) becomes the dispatcher's error response. */
   #run(params: unknown, request: RequestContext): unknown {
     const method = request.method;
     const own = this.#served.own.get(method);
     if (!own?.beforeInitialize && !this.#client) throw new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} before initialize: the session is not initialized`);
     const context = new SessionHandlerContext(this, request);
-    // Only the methods of the two tables are registered, so a method not in the first is in the second.
-    const result = own ? own.run(this, params as never, context) : (this.host.featureHandlers().get(method) as FeatureHandler)(params as never, context, this.rules);
+    // Only the methods of the two tables are registered, so a method not in the first is in the second; both behind the server's layers.
+    const handler = own ? this.host.layeredOwn(method, own.run as unknown as FeatureHandler) : (this.host.featureHandlers().get(method) as FeatureHandler);
+    const result = handler(params as never, context, this.rules);
     // Revision downgrade of results (after the handler: initialize settles the version it is read from).
     return encodedResult(this.dispatcher.codec.version, method, result);
   }

@@ -8,9 +8,8 @@ import { loadWire, wireLayer, wireLoaded } from "../../schemas/wire-loader.js";
 import { endRequest } from "../../jsonrpc/dispatcher/request-end.js";
 import { connectionTelemetry, openTelemetryInUse } from "../../telemetry/telemetry-loader.js";
 import { missingCapabilityFor } from "../core/input-capabilities.js";
-import type { MCPServerOptions } from "../mcp-server/mcp-server.types.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
-import { authorize, checkedParams, type FeatureHandler, type ServerHost } from "../mcp-server/server-host.js";
+import { checkedParams, type FeatureHandler, type ServerHost } from "../mcp-server/server-host.js";
 import { InputRounds, inputRequiredError, missingCapabilityError, type RoundState } from "./input-rounds.js";
 import { serveListen } from "./listen.js";
 import { requestedVersion, servedVersionOf } from "./request-meta.js";
@@ -55,6 +54,11 @@ interface Round {
 export class StatelessRequests {
   #serverMeta: JsonObject | undefined;
 
+  /** The era's own methods as the server's layers wrap them (one function each: the server composes once). */
+  readonly #discovers: FeatureHandler = () => this.#discover();
+  // Only the stateless path runs it, always with its own context.
+  readonly #listens = ((params: JsonObject, context: StatelessHandlerContext) => serveListen(this.host, params, context)) as unknown as FeatureHandler;
+
   constructor(private readonly host: StatelessHost) {}
 
   /** One request, recorded as the dispatcher records a session's: a span and metrics (when OpenTelemetry is in use), and the server's events. */
@@ -80,7 +84,6 @@ export class StatelessRequests {
       version = servedVersionOf(params, this.host.statelessVersions);
       if (!wireLoaded()) await loadWire();
       validated = this.#validate(version, method, params);
-      if (this.host.options.authorize) await this.#authorize(method, validated, channel);
       if (ROUND_METHODS.has(method)) round = this.#round(method, validated, channel);
       if (round?.sealed !== undefined) round = await this.#opened(round);
     } catch (error) {
@@ -107,15 +110,10 @@ export class StatelessRequests {
     return checkedParams(wireLayer().codecFor(version), method, params, `Method not found: ${method} is not part of protocol revision ${version}`) as JsonObject;
   }
 
-  async #authorize(method: string, params: JsonObject, channel: RequestChannel): Promise<void> {
-    await authorize(this.host.options.authorize as NonNullable<MCPServerOptions["authorize"]>, { method, params, session: undefined, inbound: channel.inbound });
-  }
-
   /** The codec admits only the revision's methods: each is one of the era's own or a feature method. */
   #handler(method: string): FeatureHandler {
-    if (method === METHODS.serverDiscover) return () => this.#discover();
-    // Only the stateless path runs it, always with its own context.
-    if (method === METHODS.subscriptionsListen) return ((params: JsonObject, context: StatelessHandlerContext) => serveListen(this.host, params, context)) as unknown as FeatureHandler;
+    if (method === METHODS.serverDiscover) return this.host.layeredOwn(method, this.#discovers);
+    if (method === METHODS.subscriptionsListen) return this.host.layeredOwn(method, this.#listens);
     return this.host.featureHandlers().get(method) as FeatureHandler;
   }
 
