@@ -10,7 +10,7 @@ import type { JsonObject } from "../../types/types.js";
 import { urlElicitationsRequired } from "./elicitation.js";
 import type { NegotiatedServer } from "./handshake.js";
 import { collect, LIST_KINDS, type ListKind, type PageOf } from "./lists.js";
-import type { CallOptions, ToolCallResult, CompletionArgument, CompletionContext, CompletionReference, ConnectOptions, ConnectResult, EraChoice, MCPClientEventMap, MCPClientOptions, RootsSource } from "./mcp-client.types.js";
+import type { CallOptions, ToolCallResultOf, CompletionArgument, CompletionContext, CompletionReference, ConnectOptions, ConnectResult, EraChoice, MCPClientEventMap, MCPClientOptions, RootsSource } from "./mcp-client.types.js";
 import { DEFAULT_MAX_INPUT_ROUNDS, type StatelessCalls } from "../era/stateless-calls.js";
 import { connectEra, type EraConnectSources } from "../era/connect.js";
 import { ToolHeaders } from "../era/tool-headers.js";
@@ -30,9 +30,9 @@ import { CHANGE_EVENTS, DEFAULT_LISTEN_ACK_TIMEOUT_MS, DEFAULT_LISTEN_RETRY_DELA
  * An MCP client: connects to one server over a transport, negotiates a revision, and offers every
  * server method as a typed call; answers the server's sampling, elicitation and roots requests with
  * the handlers it was given. Built on a `JsonRpcDispatcher`, which owns ids, timeouts, cancellation,
- * progress and validation of what arrives.
+ * progress and validation of what arrives. `Tools` (types only): the tool map that types `callTool`'s results.
  */
-export class MCPClient extends ListingClient {
+export class MCPClient<Tools extends object = object> extends ListingClient {
   readonly #clientInfo: Implementation;
   readonly #options: MCPClientOptions;
   /** The era asked for, with the revision of each era this client would speak. */
@@ -200,13 +200,13 @@ export class MCPClient extends ListingClient {
     this.#responses?.clear();
   }
 
-  /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken), and typed `S` when told. */
-  callTool<S extends Record<string, unknown> = Record<string, unknown>>(name: string, args?: JsonObject, options?: CallOptions): Promise<ToolCallResult<S>> {
+  /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken), and typed `S` when told, else by the client's tool map for a tool it names. */
+  callTool<S extends object = never, N extends string = string>(name: N, args?: JsonObject, options?: CallOptions): Promise<ToolCallResultOf<Tools, N, S>> {
     // Its result is checked by the dispatcher (setResultCheck in the constructor): a call in flight holds no reaction of its own.
     const params = args === undefined ? { name } : { name, arguments: args };
     const call = this.#request<CallToolResult>(METHODS.toolsCall, params, options);
     // Stateless era: a server that finds the headers disagree with the body (-32020) may have changed the tool: list it again, and call once more.
-    return (this.#calls ? call.catch((error: unknown) => (headerMismatch(error) ? collect(this.items("tools", undefined)).then(() => this.#request<CallToolResult>(METHODS.toolsCall, params, options)) : Promise.reject(error))) : call) as Promise<ToolCallResult<S>>;
+    return (this.#calls ? call.catch((error: unknown) => (headerMismatch(error) ? collect(this.items("tools", undefined)).then(() => this.#request<CallToolResult>(METHODS.toolsCall, params, options)) : Promise.reject(error))) : call) as Promise<ToolCallResultOf<Tools, N, S>>;
   }
 
   /** `resources/read`; a resource the server does not have is `MCP.NOT_FOUND` in either era (-32002, or the stateless era's -32602 naming the URI). */

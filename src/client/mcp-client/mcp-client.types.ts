@@ -25,12 +25,30 @@ import type {
 } from "../../schemas/schemas.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
+import type { StructuredContentOf } from "../../server/mcp-server/mcp-server.types.js";
 import type { ResponseCacheOptions } from "./response-cache.js";
 
-/** Per-call options: cancellation, timeouts, progress, and extra `_meta` for the request. */
 /** A tool's result whose `structuredContent` the caller knows the type of (the tool's output schema: it is checked against it). */
-export type ToolCallResult<S extends Record<string, unknown> = Record<string, unknown>> = CallToolResult & { readonly structuredContent?: S };
+export type ToolCallResult<S extends object = Record<string, unknown>> = CallToolResult & { readonly structuredContent?: S };
 
+/**
+ * The result of a tool the client's tool map names: a result that is not `isError: true` carries
+ * `structuredContent` of the map's type (the client refuses one of a tool whose listed
+ * `outputSchema` it breaks or lacks, with `MCP.PROTOCOL_INVALID`).
+ */
+export type TypedToolCallResult<S> = CallToolResult & ({ readonly isError?: false | undefined; readonly structuredContent: S } | { readonly isError: true });
+
+/** What `callTool` resolves to: `ToolCallResult<S>` when the caller names `S`, else typed by the client's tool map for a tool it names, else untyped. */
+export type ToolCallResultOf<Tools, N extends string, S extends object> = [S] extends [never] ? (N extends keyof Tools ? TypedToolCallResult<Tools[N]> : ToolCallResult) : ToolCallResult<S>;
+
+/**
+ * A client's tool map (`MCPClient<Tools>`) from a server's tool definitions: each entry a tool's
+ * configuration (its `outputSchema` read) or its output schema itself, Zod or Standard Schema;
+ * gives each tool the type of its `structuredContent` (a plain object for JSON Schema or none).
+ */
+export type ToolOutputs<D> = { -readonly [K in keyof D]: StructuredContentOf<D[K]> };
+
+/** Per-call options: cancellation, timeouts, progress, and extra `_meta` for the request. */
 export interface CallOptions extends Omit<RequestOptions, "relatedRequestId" | "onId"> {
   /** Merged into the request's `params._meta`. */
   readonly meta?: JsonObject;

@@ -22,7 +22,7 @@ describe("a zod/mini tool registered before the first start", () => {
   it("refuses a zod/mini schema that is no object, naming which one, before the converter loads", () => {
     const server = new MCPServer({ name: "s", version: "1" });
     expect(() => server.tool("text", { inputSchema: zm.string() }, () => ({ content: [] }))).toThrow(notAnObject("input"));
-    expect(() => server.tool("text", { outputSchema: zm.string() }, () => ({ content: [] }))).toThrow(notAnObject("output"));
+    expect(() => server.tool("text", { outputSchema: zm.string() }, () => ({ content: [], isError: true }))).toThrow(notAnObject("output"));
     expect(loadedJsonSchemaConverter()).toBeUndefined();
   });
 

@@ -159,11 +159,14 @@ export class MCPServer implements StatelessHost {
     return this.#sessions;
   }
 
-  /** Registers a tool; a Zod `inputSchema` types the handler's arguments. */
+  /**
+   * Registers a tool; a Zod or Standard Schema `inputSchema` types the handler's arguments, and
+   * such an `outputSchema` the `structuredContent` it returns (unless `isError: true`).
+   */
   tool<I extends ArgumentsSchema | undefined = undefined, O extends ArgumentsSchema | undefined = undefined>(
     name: string,
     config: ToolConfig<I, O>,
-    handler: ToolHandler<I>,
+    handler: ToolHandler<I, O>,
   ): RegisteredEntry<AnyToolConfig & { handler: AnyToolHandler }> {
     return this.#tools.add(name, config, handler);
   }

@@ -222,7 +222,31 @@ export interface ToolConfig<I extends ArgumentsSchema | undefined, O extends Arg
   readonly execution?: ToolExecution;
 }
 
-export type ToolHandler<I> = (args: I extends ArgumentsSchema ? ArgumentsOf<I> : Record<string, never>, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
+/**
+ * A tool's handler. With a Zod or Standard Schema `outputSchema` it returns a {@link ToolResult}
+ * typed by it; with a JSON Schema one, or none, any `CallToolResult`.
+ */
+// Why the always-true `[O] extends [unknown]`: it keeps the type deferred while `O` is being
+// inferred, so TypeScript takes the handler's contextual type from the schema `config` gave `O`
+// (the function type below, instantiated) instead of from an unresolved `ToolResult<O>`. With the
+// plain function type, a literal the handler returns (`sky: "clear"`) is widened to `string` before
+// it is checked against the schema's `"clear" | "rain"`, and a correct handler is refused.
+export type ToolHandler<I, O = undefined> = [O] extends [unknown]
+  ? (args: I extends ArgumentsSchema ? ArgumentsOf<I> : Record<string, never>, context: HandlerContext) => ToolResult<O> | Promise<ToolResult<O>>
+  : never;
+
+/**
+ * What a tool with the output schema `O` returns: for a Zod or Standard Schema validator, a
+ * result that is not `isError: true` carries `structuredContent` of its output type (an error
+ * result need not); for plain JSON Schema, none, or a schema cast to `never`, any `CallToolResult`.
+ */
+export type ToolResult<O = undefined> = [O] extends [never] ? CallToolResult : O extends $ZodType | StandardSchemaV1 ? CallToolResult & ({ readonly isError?: false | undefined; readonly structuredContent: ArgumentsOf<O> } | { readonly isError: true }) : CallToolResult;
+
+/**
+ * The type of a tool's `structuredContent` by its output schema, or by its configuration (whose
+ * `outputSchema` is read): Zod's or the validator's output; a plain object for JSON Schema or none.
+ */
+export type StructuredContentOf<D> = D extends $ZodType | StandardSchemaV1 ? ArgumentsOf<D> : D extends { readonly outputSchema?: infer O } ? StructuredContentOf<Exclude<O, undefined>> : Record<string, unknown>;
 
 export interface ResourceConfig extends Described {
   readonly mimeType?: string;
