@@ -615,6 +615,26 @@ describe("without an OpenTelemetry SDK", () => {
   });
 });
 
+describe("a tracer provider registered later", () => {
+  it("gets the requests made after its registration, and none once it is gone", () => {
+    const telemetry = new Telemetry();
+    expect(telemetry.outgoingRequest(request({ id: 1 }))).toBeUndefined();
+    const exporter = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    try {
+      telemetry.outgoingRequest(request({ method: "tools/list", id: 2 }))!.end("success");
+      telemetry.incomingRequest(request({ side: "server", method: "prompts/list", id: 3 }))!.end("success");
+    } finally {
+      trace.disable();
+    }
+    expect(telemetry.outgoingRequest(request({ id: 4 }))).toBeUndefined();
+    expect(exporter.getFinishedSpans().map((span) => [span.name, span.kind])).toEqual([
+      ["tools/list", SpanKind.CLIENT],
+      ["prompts/list", SpanKind.SERVER],
+    ]);
+  });
+});
+
 describe("defaultTelemetry", () => {
   it("shares one instance until the global meter provider changes", async () => {
     const first = defaultTelemetry();
