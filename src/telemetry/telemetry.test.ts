@@ -615,6 +615,33 @@ describe("without an OpenTelemetry SDK", () => {
   });
 });
 
+describe("the providers it is given", () => {
+  it("asks its tracer provider for a tracer once", () => {
+    const provider = new BasicTracerProvider();
+    const getTracer = vi.spyOn(provider, "getTracer");
+    const { telemetry } = createHarness({ tracerProvider: provider });
+
+    telemetry.outgoingRequest(request({ id: 1 }))!.end("success");
+    telemetry.incomingRequest(request({ side: "server", id: 2 }))!.end("success");
+
+    expect(getTracer.mock.calls).toEqual([[INSTRUMENTATION_SCOPE]]);
+  });
+
+  it("parents an incoming request on the global propagator's extraction when given none", () => {
+    const exporter = new InMemorySpanExporter();
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    try {
+      const telemetry = new Telemetry({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }) });
+      const traceparent = `00-${REMOTE_PARENT.traceId}-${REMOTE_PARENT.spanId}-01`;
+      telemetry.incomingRequest(request({ side: "server", params: { _meta: { traceparent } } }))!.end("success");
+    } finally {
+      propagation.disable();
+    }
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.parentSpanContext).toMatchObject({ traceId: REMOTE_PARENT.traceId, spanId: REMOTE_PARENT.spanId, isRemote: true });
+  });
+});
+
 describe("a tracer provider registered later", () => {
   it("gets the requests made after its registration, and none once it is gone", () => {
     const telemetry = new Telemetry();

@@ -197,7 +197,7 @@ let sharedTelemetry: { readonly telemetry: Telemetry; readonly meterProvider: Me
 export function defaultTelemetry(): Telemetry {
   const meterProvider = registered("metrics");
   if (sharedTelemetry === undefined || sharedTelemetry.meterProvider !== meterProvider) {
-    sharedTelemetry = { telemetry: new Telemetry({ meterProvider }), meterProvider };
+    sharedTelemetry = { telemetry: new Telemetry(), meterProvider };
   }
   return sharedTelemetry.telemetry;
 }
