@@ -615,6 +615,53 @@ describe("without an OpenTelemetry SDK", () => {
   });
 });
 
+describe("the providers it is given", () => {
+  it("asks its tracer provider for a tracer once", () => {
+    const provider = new BasicTracerProvider();
+    const getTracer = vi.spyOn(provider, "getTracer");
+    const { telemetry } = createHarness({ tracerProvider: provider });
+
+    telemetry.outgoingRequest(request({ id: 1 }))!.end("success");
+    telemetry.incomingRequest(request({ side: "server", id: 2 }))!.end("success");
+
+    expect(getTracer.mock.calls).toEqual([[INSTRUMENTATION_SCOPE]]);
+  });
+
+  it("parents an incoming request on the global propagator's extraction when given none", () => {
+    const exporter = new InMemorySpanExporter();
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    try {
+      const telemetry = new Telemetry({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }) });
+      const traceparent = `00-${REMOTE_PARENT.traceId}-${REMOTE_PARENT.spanId}-01`;
+      telemetry.incomingRequest(request({ side: "server", params: { _meta: { traceparent } } }))!.end("success");
+    } finally {
+      propagation.disable();
+    }
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.parentSpanContext).toMatchObject({ traceId: REMOTE_PARENT.traceId, spanId: REMOTE_PARENT.spanId, isRemote: true });
+  });
+});
+
+describe("a tracer provider registered later", () => {
+  it("gets the requests made after its registration, and none once it is gone", () => {
+    const telemetry = new Telemetry();
+    expect(telemetry.outgoingRequest(request({ id: 1 }))).toBeUndefined();
+    const exporter = new InMemorySpanExporter();
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    try {
+      telemetry.outgoingRequest(request({ method: "tools/list", id: 2 }))!.end("success");
+      telemetry.incomingRequest(request({ side: "server", method: "prompts/list", id: 3 }))!.end("success");
+    } finally {
+      trace.disable();
+    }
+    expect(telemetry.outgoingRequest(request({ id: 4 }))).toBeUndefined();
+    expect(exporter.getFinishedSpans().map((span) => [span.name, span.kind])).toEqual([
+      ["tools/list", SpanKind.CLIENT],
+      ["prompts/list", SpanKind.SERVER],
+    ]);
+  });
+});
+
 describe("defaultTelemetry", () => {
   it("shares one instance until the global meter provider changes", async () => {
     const first = defaultTelemetry();

@@ -1,15 +1,3 @@
-import {
-  context,
-  createNoopMeter,
-  INVALID_SPAN_CONTEXT,
-  isSpanContextValid,
-  metrics,
-  propagation,
-  ProxyTracerProvider,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from "@opentelemetry/api";
 import type {
   Attributes,
   Context,
@@ -18,7 +6,9 @@ import type {
   Link,
   MeterProvider,
   Span,
+  SpanKind,
   SpanOptions,
+  SpanStatusCode,
   TextMapGetter,
   TextMapPropagator,
   TextMapSetter,
@@ -30,6 +20,7 @@ import type { JsonObject, JsonRpcId, Side } from "../types/types.js";
 
 import { INSTRUMENTATION_SCOPE, METRIC_NAMES } from "./names.js";
 import { withFields } from "../types/objects.js";
+import { activeContext, contextWith, isValidSpanContext, registered, runWith, spanContextOf } from "./global-api.js";
 
 export { INSTRUMENTATION_SCOPE, METRIC_NAMES } from "./names.js";
 
@@ -48,10 +39,16 @@ const ATTR_RESPONSE_STATUS_CODE = "rpc.response.status_code";
 /** `error.type` when a failure comes without a type of its own. */
 const FALLBACK_ERROR_TYPE = "_OTHER";
 
+// The values of the API's enums `SpanKind.SERVER`, `SpanKind.CLIENT` and `SpanStatusCode.ERROR`
+// (the API is not loaded: see global-api.ts).
+const SPAN_KIND_SERVER = 1 as unknown as SpanKind;
+const SPAN_KIND_CLIENT = 2 as unknown as SpanKind;
+const SPAN_STATUS_ERROR = 2 as unknown as SpanStatusCode;
+
 export interface TelemetryOptions {
-  /** Defaults to the global meter provider as it is when the Telemetry is constructed. */
+  /** Defaults to the global meter provider as it is when the Telemetry is constructed (none registered: no metrics). */
   meterProvider?: MeterProvider | undefined;
-  /** Defaults to the global tracer provider (a proxy, so a later registration still counts). */
+  /** Defaults to the global tracer provider, looked up on every request (so a later registration still counts; none: no spans). */
   tracerProvider?: TracerProvider | undefined;
   /** Defaults to the global propagator, looked up on every request. */
   propagator?: TextMapPropagator | undefined;
@@ -88,29 +85,19 @@ interface RequestInstruments {
   readonly duration: Histogram;
 }
 
-// The class of the API's no-op meter (what the global meter provider hands out until an SDK is
-// registered). A meter never changes once created, so a Telemetry whose meter is one records no
-// metric: it skips building their attributes and reading the clock for them.
-const NoopMeter = createNoopMeter().constructor;
-
-// The provider the API's proxy delegates to until a tracer provider is registered, and the span
-// the no-op tracer starts under a parent without a span. That span does nothing, so one is shared
-// and a request that would get it skips building the span's name and attributes.
-const NoopTracerProvider = new ProxyTracerProvider().getDelegate().constructor;
-const QUIET_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
-
-/** Metrics and spans of MCP requests, through `@opentelemetry/api` only: a no-op until an SDK is there. */
+/** Metrics and spans of MCP requests, for the OpenTelemetry SDK a host registers: a no-op until one is there. */
 export class Telemetry {
   readonly #requestInstruments: RequestInstruments | undefined;
   readonly #notificationTotal: Counter | undefined;
-  readonly #tracerProvider: TracerProvider;
-  readonly #tracer: Tracer;
-  readonly #propagator: TextMapPropagator;
+  readonly #tracerProvider: TracerProvider | undefined;
+  /** The tracer of the provider last used, which only a new global registration changes. */
+  #tracer: { readonly provider: TracerProvider; readonly tracer: Tracer } | undefined;
+  readonly #propagator: TextMapPropagator | undefined;
   readonly #injection: InjectionCarrier = { fields: undefined };
 
   constructor(options: TelemetryOptions = {}) {
-    const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE);
-    if (!(meter instanceof NoopMeter)) {
+    const meter = (options.meterProvider ?? registered("metrics"))?.getMeter(INSTRUMENTATION_SCOPE);
+    if (meter) {
       this.#requestInstruments = {
         total: meter.createCounter(METRIC_NAMES.requestTotal, { description: "MCP requests completed.", unit: "{request}" }),
         duration: meter.createHistogram(METRIC_NAMES.requestDuration, { description: "MCP request duration.", unit: "ms" }),
@@ -120,9 +107,8 @@ export class Telemetry {
         unit: "{notification}",
       });
     }
-    this.#tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
-    this.#tracer = this.#tracerProvider.getTracer(INSTRUMENTATION_SCOPE);
-    this.#propagator = options.propagator ?? propagation;
+    this.#tracerProvider = options.tracerProvider;
+    this.#propagator = options.propagator;
   }
 
   /**
@@ -130,25 +116,25 @@ export class Telemetry {
    * Undefined when there is nothing to record or carry (no SDK, no trace context): most requests.
    */
   outgoingRequest(info: RequestInfo): RequestRecord | undefined {
-    const parent = context.active();
-    const quiet = this.#quiet(parent);
-    const span = quiet ? QUIET_SPAN : this.#startSpan(info, SpanKind.CLIENT, parent, undefined);
-    const spanContext = contextWithSpan(parent, span);
+    const parent = activeContext();
+    const tracer = this.#currentTracer();
+    const span = tracer && startSpan(tracer, info, SPAN_KIND_CLIENT, parent, undefined);
+    const spanContext = span ? contextWithSpan(parent, span) : parent;
     const fields = this.#injectTraceContext(spanContext);
-    if (quiet && fields === undefined && !this.#requestInstruments) return undefined;
+    if (quiet(tracer, parent) && fields === undefined && !this.#requestInstruments) return undefined;
     const params = fields === undefined ? info.params : withTraceContext(info.params, fields);
     return new ActiveRequest(this.#requestInstruments, span, spanContext, params, info.side, info.method);
   }
 
   /** Starts the SERVER span of a request the peer sent, parented on the trace context of its `_meta` (undefined: nothing to record). */
   incomingRequest(info: RequestInfo): RequestRecord | undefined {
-    const ambient = context.active();
+    const ambient = activeContext();
     const parent = this.#extractTraceContext(ambient, info.params);
-    const quiet = this.#quiet(parent);
+    const tracer = this.#currentTracer();
     // With nothing extracted, no span and no metrics, the handler runs in the ambient context as it is.
-    if (quiet && parent === ambient && !this.#requestInstruments) return undefined;
-    const span = quiet ? QUIET_SPAN : this.#startSpan(info, SpanKind.SERVER, parent, ambientLinks(ambient, parent));
-    const spanContext = contextWithSpan(parent, span);
+    if (quiet(tracer, parent) && parent === ambient && !this.#requestInstruments) return undefined;
+    const span = tracer && startSpan(tracer, info, SPAN_KIND_SERVER, parent, ambientLinks(ambient, parent));
+    const spanContext = span ? contextWithSpan(parent, span) : parent;
     const direction = peerOf(info.side);
     return new ActiveRequest(this.#requestInstruments, span, spanContext, info.params, direction, info.method);
   }
@@ -158,16 +144,12 @@ export class Telemetry {
     this.#notificationTotal?.add(1, { direction, method });
   }
 
-  /** True when the tracer is the API's no-op one (nothing registered behind the proxy) and `parent` has no span: the span would be QUIET_SPAN. */
-  #quiet(parent: Context): boolean {
-    const provider = this.#tracerProvider;
-    return provider instanceof ProxyTracerProvider && provider.getDelegate() instanceof NoopTracerProvider && trace.getSpanContext(parent) === undefined;
-  }
-
-  #startSpan(info: RequestInfo, kind: SpanKind, parent: Context, links: Link[] | undefined): Span {
-    const attributes = requestAttributes(info);
-    const options: SpanOptions = links === undefined ? { kind, attributes } : { kind, attributes, links };
-    return this.#tracer.startSpan(spanName(info.method, attributes), options, parent);
+  /** The tracer of the given provider, else of the global one; none while no tracer provider is registered (no span is made). */
+  #currentTracer(): Tracer | undefined {
+    const provider = this.#tracerProvider ?? registered("trace");
+    if (provider === undefined) return undefined;
+    if (this.#tracer?.provider !== provider) this.#tracer = { provider, tracer: provider.getTracer(INSTRUMENTATION_SCOPE) };
+    return this.#tracer.tracer;
   }
 
   /** The fields the propagator writes for `spanContext`, or undefined when it writes none. */
@@ -175,7 +157,7 @@ export class Telemetry {
     const carrier = this.#injection;
     carrier.fields = undefined;
     try {
-      this.#propagator.inject(spanContext, carrier, collectingSetter);
+      (this.#propagator ?? registered("propagation"))?.inject(spanContext, carrier, collectingSetter);
     } catch {
       return undefined; // a broken propagator must not fail the request: it goes out untraced
     }
@@ -184,25 +166,38 @@ export class Telemetry {
 
   #extractTraceContext(ambient: Context, params: JsonObject | undefined): Context {
     const meta = params?.["_meta"];
-    if (!isJsonObject(meta)) return ambient;
+    const propagator = this.#propagator ?? registered("propagation");
+    if (!isJsonObject(meta) || !propagator) return ambient;
     try {
-      return this.#propagator.extract(ambient, meta, metaGetter);
+      return propagator.extract(ambient, meta, metaGetter);
     } catch {
       return ambient;
     }
   }
 }
 
-let sharedTelemetry: { readonly telemetry: Telemetry; readonly meterProvider: MeterProvider } | undefined;
+/** Nothing for a span: no tracer, and no trace the request is part of. */
+function quiet(tracer: Tracer | undefined, parent: Context): boolean {
+  return tracer === undefined && spanContextOf(parent) === undefined;
+}
+
+function startSpan(tracer: Tracer, info: RequestInfo, kind: SpanKind, parent: Context, links: Link[] | undefined): Span {
+  const attributes = requestAttributes(info);
+  const options: SpanOptions = links === undefined ? { kind, attributes } : { kind, attributes, links };
+  return tracer.startSpan(spanName(info.method, attributes), options, parent);
+}
+
+let sharedTelemetry: { readonly telemetry: Telemetry; readonly meterProvider: MeterProvider | undefined } | undefined;
 
 /**
- * The Telemetry of dispatchers given none: one instance on the global OpenTelemetry API. It is
- * rebuilt when the global meter provider changes, since meters (unlike tracers) have no proxy.
+ * The Telemetry of dispatchers given none: one instance on what is registered with the global
+ * OpenTelemetry API. It is rebuilt when the global meter provider changes, since its meter is bound
+ * when it is built (its tracer and propagator are looked up on use).
  */
 export function defaultTelemetry(): Telemetry {
-  const meterProvider = metrics.getMeterProvider();
-  if (sharedTelemetry?.meterProvider !== meterProvider) {
-    sharedTelemetry = { telemetry: new Telemetry({ meterProvider }), meterProvider };
+  const meterProvider = registered("metrics");
+  if (sharedTelemetry === undefined || sharedTelemetry.meterProvider !== meterProvider) {
+    sharedTelemetry = { telemetry: new Telemetry(), meterProvider };
   }
   return sharedTelemetry.telemetry;
 }
@@ -211,7 +206,8 @@ export function defaultTelemetry(): Telemetry {
 class ActiveRequest implements RequestRecord {
   readonly params: JsonObject | undefined;
   readonly #instruments: RequestInstruments | undefined;
-  readonly #span: Span;
+  /** None without a tracer. */
+  readonly #span: Span | undefined;
   readonly #context: Context;
   readonly #direction: Side;
   readonly #method: string;
@@ -220,7 +216,7 @@ class ActiveRequest implements RequestRecord {
 
   constructor(
     instruments: RequestInstruments | undefined,
-    span: Span,
+    span: Span | undefined,
     spanContext: Context,
     params: JsonObject | undefined,
     direction: Side,
@@ -236,7 +232,7 @@ class ActiveRequest implements RequestRecord {
   }
 
   run<T>(fn: () => T): T {
-    return context.with(this.#context, fn);
+    return runWith(this.#context, fn);
   }
 
   end(outcome: RequestOutcome, error?: RequestError): void {
@@ -250,9 +246,11 @@ class ActiveRequest implements RequestRecord {
       instruments.total.add(1, { direction, method, status: outcome });
       instruments.duration.record(durationMs, { direction, method });
     }
+    const span = this.#span;
+    if (!span) return;
     // A successful call can still carry an error, e.g. a tool result with isError ("tool_error").
-    if (outcome !== "success" || error !== undefined) recordFailure(this.#span, outcome, error);
-    this.#span.end();
+    if (outcome !== "success" || error !== undefined) recordFailure(span, outcome, error);
+    span.end();
   }
 }
 
@@ -260,7 +258,7 @@ function recordFailure(span: Span, outcome: RequestOutcome, error: RequestError 
   span.setAttribute(ATTR_ERROR_TYPE, error?.type ?? (outcome === "cancelled" ? "cancelled" : FALLBACK_ERROR_TYPE));
   if (error?.code !== undefined) span.setAttribute(ATTR_RESPONSE_STATUS_CODE, String(error.code));
   const message = error?.message;
-  span.setStatus(message === undefined ? { code: SpanStatusCode.ERROR } : { code: SpanStatusCode.ERROR, message });
+  span.setStatus(message === undefined ? { code: SPAN_STATUS_ERROR } : { code: SPAN_STATUS_ERROR, message });
 }
 
 function requestAttributes(info: RequestInfo): Attributes {
@@ -301,17 +299,15 @@ function spanName(method: string, attributes: Attributes): string {
 
 /** The context carrying `span`; a span without a valid context (no SDK) adds nothing, so none is allocated. */
 function contextWithSpan(parent: Context, span: Span): Context {
-  const spanContext = span.spanContext();
-  // The no-op tracer's spans share the API's invalid context object: nothing to check.
-  return spanContext !== INVALID_SPAN_CONTEXT && isSpanContextValid(spanContext) ? trace.setSpan(parent, span) : parent;
+  return isValidSpanContext(span.spanContext()) ? contextWith(parent, span) : parent;
 }
 
 /** A link to the ambient span (e.g. the transport's HTTP span) when `_meta` supplied another parent. */
 function ambientLinks(ambient: Context, parent: Context): Link[] | undefined {
   if (parent === ambient) return undefined;
-  const ambientSpanContext = trace.getSpanContext(ambient);
-  if (ambientSpanContext === undefined || !isSpanContextValid(ambientSpanContext)) return undefined;
-  return trace.getSpanContext(parent) === ambientSpanContext ? undefined : [{ context: ambientSpanContext }];
+  const ambientSpanContext = spanContextOf(ambient);
+  if (ambientSpanContext === undefined || !isValidSpanContext(ambientSpanContext)) return undefined;
+  return spanContextOf(parent) === ambientSpanContext ? undefined : [{ context: ambientSpanContext }];
 }
 
 /** Adds the propagator's fields to a copy of `params._meta`; the caller's objects are never touched. */
