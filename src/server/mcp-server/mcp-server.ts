@@ -262,7 +262,8 @@ export class MCPServer implements StatelessHost {
     try {
       // Composed now, so a layer that gives no handler is refused here rather than on every request.
       this.featureHandlers();
-      if (method !== undefined) this.#layers.compose(method, () => undefined);
+      // An own method's chain has its base only when a request comes: any function does to ask whether each layer gives a handler.
+      if (method !== undefined) this.#layers.compose(method, Object);
     } catch (error) {
       remove();
       throw error;
