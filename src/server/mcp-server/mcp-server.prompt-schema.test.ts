@@ -15,6 +15,7 @@ import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { mount } from "../compose/mount.js";
 import { MCPServer } from "./mcp-server.js";
 import type { StandardSchemaV1 } from "./mcp-server.types.js";
+import { sdkClientOf } from "./mcp-server.test-helpers.js";
 
 const ERAS = ["session", "stateless"] as const;
 const info = { name: "prompts", version: "1.0.0" };
@@ -156,6 +157,15 @@ describe.each(ERAS)("prompts with an argsSchema (%s era)", (era) => {
 });
 
 describe("prompts with an argsSchema: what the server declares and refuses", () => {
+  it("serves the official SDK's client: listed arguments it accepts, its gets checked", async () => {
+    const { client } = await sdkClientOf(promptServer());
+    // Its schema of a prompt argument has no title (it strips what it does not know).
+    expect((await client.listPrompts()).prompts[1]).toEqual({ name: "trip", arguments: [{ name: "city", description: "Where to", required: true }, { name: "unit", required: false }] });
+    expect(textOf(await client.getPrompt({ name: "batch", arguments: { count: "9" } }))).toBe("10 any");
+    await expect(client.getPrompt({ name: "batch", arguments: { count: "nine" } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Invalid arguments for prompt batch: count:") });
+    await client.close();
+  });
+
   it("declares completions when the only completers are beside a schema", async () => {
     const server = new MCPServer(info, { telemetry: null });
     server.prompt("trip", { argsSchema: Trip, complete: { city: () => ["Lyon"] } }, ({ city }) => said(city));
@@ -178,6 +188,10 @@ describe("prompts with an argsSchema: what the server declares and refuses", () 
     expect(() => server.prompt("flag", { argsSchema: toStandardJsonSchema(v.object({ on: v.boolean() })) }, () => said(""))).toThrow(refusal("flag", "on"));
     expect(() => server.prompt("level", { argsSchema: type({ level: "1 | 2" }) }, () => said(""))).toThrow(refusal("level", "level"));
     expect(() => server.prompt("anything", { argsSchema: z.object({ value: z.unknown() }) }, () => said(""))).toThrow(refusal("anything", "value"));
+    const mixed: StandardSchemaV1<{ pick: string | number }> = {
+      "~standard": { version: 1, vendor: "hand-made", validate: (value) => ({ value: value as { pick: string } }), jsonSchema: { input: () => ({ type: "object", properties: { pick: { enum: ["a", 1] } } }), output: () => ({}) } },
+    };
+    expect(() => server.prompt("mixed", { argsSchema: mixed }, () => said(""))).toThrow(refusal("mixed", "pick"));
     expect(server.registrationOf("prompts/get", { name: "count" })).toBeUndefined();
   });
 
@@ -202,6 +216,24 @@ describe("prompts with an argsSchema: what the server declares and refuses", () 
     // @ts-expect-error -- completers beside a schema only; a listed argument carries its own
     server.prompt("listed", { arguments: { city: {} }, complete: { city: () => [] } }, ({ city }) => said(city ?? ""));
     expect(server.registrationOf("prompts/get", { name: "typo" })).toBeDefined();
+  });
+
+  it("gives no title or description to an argument whose property has none (what a layer sees too)", async () => {
+    const server = new MCPServer(info, { telemetry: null });
+    server.prompt("trip", { argsSchema: Trip }, ({ city }) => said(city));
+    const seen: unknown[] = [];
+    server.use("prompts/list", (next) => async (request, context) => {
+      const result = await next(request, context);
+      seen.push(...(result.prompts[0]?.arguments ?? []).map((argument) => Object.keys(argument)));
+      return result;
+    });
+    const client = await connected(server, "session");
+    await client.listPrompts();
+    expect(seen).toEqual([
+      ["name", "required", "title", "description"],
+      ["name", "required"],
+    ]);
+    await client.close();
   });
 
   it("lists and checks by the schema when a prompt has listed arguments too", async () => {

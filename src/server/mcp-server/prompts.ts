@@ -22,6 +22,7 @@ function preparePrompt(name: string, config: AnyPromptConfig): PreparedPrompt | 
   if (!prompt && config.argsSchema) {
     const owner = `prompt ${JSON.stringify(name)}`;
     const schema = prepareObjectSchema(config.argsSchema, "input", owner);
+    // Stryker disable next-line ArrayDeclaration: a default that names no property is as good as none
     const { properties = {}, required = [] } = schema.jsonSchema as { properties?: Record<string, JsonSchemaObject>; required?: string[] };
     const args = Object.entries(properties).map(([argument, property]) => {
       // A string, or a choice among strings (an enum or a constant without `type`, as valibot and arktype write them).
@@ -66,7 +67,7 @@ export async function getPrompt(entry: PromptEntry | undefined, params: GetPromp
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown prompt: ${params.name}`);
   const given = params.arguments ?? {};
   const prompt = preparePrompt(entry.key, entry.config);
-  const missing = (argumentsOf(entry, prompt) ?? []).filter((argument) => argument.required && given[argument.name] === undefined).map((argument) => argument.name);
+  const missing = argumentsOf(entry, prompt)?.filter((argument) => argument.required && given[argument.name] === undefined).map((argument) => argument.name) ?? [];
   if (missing.length > 0) {
     throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Missing required argument${missing.length > 1 ? "s" : ""} for prompt ${params.name}: ${missing.join(", ")}`);
   }
