@@ -4,13 +4,13 @@ import type { CompleteRequestParams, CompleteResult } from "../../schemas/schema
 import type { PromptEntry } from "./prompts.js";
 import type { Registry } from "./registry.js";
 import type { TemplateConfig } from "./resources.js";
-import type { Completer, HandlerContext, PromptConfig, PromptHandler, TemplateReader } from "./mcp-server.types.js";
+import type { AnyPromptConfig, AnyPromptHandler, Completer, HandlerContext, TemplateReader } from "./mcp-server.types.js";
 
 /** The spec caps one completion answer at 100 values. */
 const MAX_COMPLETION_VALUES = 100;
 
 interface CompletionSources {
-  readonly prompts: Registry<PromptConfig, PromptHandler>;
+  readonly prompts: Registry<AnyPromptConfig, AnyPromptHandler>;
   readonly templates: Registry<TemplateConfig, TemplateReader>;
 }
 
@@ -24,7 +24,7 @@ export async function complete(params: CompleteRequestParams, sources: Completio
 
 /** True when anything registered can complete (decides the `completions` capability). */
 export function hasCompleters(sources: CompletionSources): boolean {
-  return sources.prompts.enabled().some((prompt) => Object.values(prompt.config.arguments ?? {}).some((argument) => argument.complete)) || sources.templates.enabled().some((template) => template.config.complete !== undefined);
+  return sources.prompts.enabled().some(({ config }) => config.complete || Object.values(config.arguments ?? {}).some((argument) => argument.complete)) || sources.templates.enabled().some((template) => template.config.complete !== undefined);
 }
 
 function findCompleter(params: CompleteRequestParams, sources: CompletionSources): Completer | undefined {
@@ -32,7 +32,8 @@ function findCompleter(params: CompleteRequestParams, sources: CompletionSources
   if (ref.type === "ref/prompt") {
     const prompt: PromptEntry | undefined = sources.prompts.get(ref.name);
     if (!prompt) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown prompt: ${ref.name}`);
-    return prompt.config.arguments?.[params.argument.name]?.complete;
+    // A listed argument carries its completer; a schema's arguments have theirs beside the schema.
+    return prompt.config.arguments?.[params.argument.name]?.complete ?? prompt.config.complete?.[params.argument.name];
   }
   const template = sources.templates.enabled().find((entry) => entry.config.uriTemplate.template === ref.uri);
   if (!template) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown resource template: ${ref.uri}`);

@@ -24,10 +24,13 @@ import { UriTemplate } from "../../uri-template/uri-template.js";
 import { toJsonText } from "../../json-schema/json-values.js";
 import { complete, hasCompleters } from "./completion.js";
 import type {
+  AnyPromptConfig,
+  AnyPromptHandler,
   ArgumentsSchema,
   CacheHint,
   HandlerContext,
   MCPServerOptions,
+  PromptArgsSchema,
   PromptConfig,
   PromptHandler,
   RegisteredEntry,
@@ -39,7 +42,7 @@ import type {
   ToolHandler,
 } from "./mcp-server.types.js";
 import { paginate } from "./pagination.js";
-import { getPrompt, promptOnTheWire } from "./prompts.js";
+import { checkPrompt, getPrompt, promptOnTheWire } from "./prompts.js";
 import { Registry } from "./registry.js";
 import { listAllResources, readResource, resourceEntryOf, templateOnTheWire, type StaticResourceConfig, type TemplateConfig } from "./resources.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
@@ -67,14 +70,12 @@ export class MCPServer implements StatelessHost {
   readonly servesSessions: boolean;
   #sealer: RequestStateSealer | undefined;
   #stateless: StatelessRequests | undefined;
-  /** zod's JSON Schema converter on its way, for a zod/mini tool schema; starts and tool lists wait for it. */
+  /** zod's JSON Schema converter on its way, for a zod/mini tool or prompt schema; starts and the tools and prompts methods wait for it. */
   #converterLoading: Promise<void> | undefined;
-  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), (name, config) => {
-    if (checkTool(name, config)) this.#loadConverter();
-  });
+  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), (name, config) => checkTool(name, config) && this.#loadConverter());
   readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
   readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
-  readonly #prompts = new Registry<PromptConfig, PromptHandler>("prompt", () => this.#listChanged("prompts"));
+  readonly #prompts = new Registry<AnyPromptConfig, AnyPromptHandler>("prompt", () => this.#listChanged("prompts"), (name, config) => checkPrompt(name, config) && this.#loadConverter());
   #features: ReadonlyMap<string, FeatureHandler> | undefined;
   /** The methods the server answers itself, behind the layers that see them: one handler per method and server. */
   readonly #own = new Map<string, FeatureHandler>();
@@ -129,7 +130,7 @@ export class MCPServer implements StatelessHost {
    */
   registrationOf(method: string, params: JsonObject | undefined): { readonly config: Readonly<Pick<ToolConfig<undefined, undefined>, "requiredScopes" | "cache">> } | undefined {
     if (method === "resources/read") return resourceEntryOf(String(params?.["uri"]), this.#resources, this.#templates);
-    const named: Registry<AnyToolConfig | PromptConfig, unknown> | undefined = method === "tools/call" ? this.#tools : method === "prompts/get" ? this.#prompts : undefined;
+    const named: Registry<AnyToolConfig | AnyPromptConfig, unknown> | undefined = method === "tools/call" ? this.#tools : method === "prompts/get" ? this.#prompts : undefined;
     return named?.get(params?.["name"] as string);
   }
 
@@ -181,8 +182,8 @@ export class MCPServer implements StatelessHost {
     return this.#templates.add(name, { ...config, uriTemplate: UriTemplate.parse(uriTemplate) }, reader);
   }
 
-  /** Registers a prompt. */
-  prompt(name: string, config: PromptConfig, handler: PromptHandler): RegisteredEntry<PromptConfig & { handler: PromptHandler }> {
+  /** Registers a prompt; an `argsSchema` (zod or another Standard Schema validator) types the handler's arguments. */
+  prompt<A extends PromptArgsSchema | undefined = undefined>(name: string, config: PromptConfig<A>, handler: PromptHandler<A>): RegisteredEntry<PromptConfig<A> & { handler: PromptHandler<A> }> {
     return this.#prompts.add(name, config, handler);
   }
 
@@ -297,25 +298,25 @@ export class MCPServer implements StatelessHost {
 
   *#featureHandlers(): Iterable<readonly [string, FeatureHandler]> {
     const page = <T>(items: readonly T[], params: PaginatedRequestParams | undefined) => paginate(items, params?.cursor, this.options.pageSize ?? DEFAULT_PAGE_SIZE);
-    yield [METHODS.toolsList, (params: PaginatedRequestParams | undefined) => this.#withTools(() => listResult("tools", page(this.#tools.enabled().map(toolOnTheWire), params)))];
-    yield [METHODS.toolsCall, (params: CallToolRequestParams, context: HandlerContext, profile: RevisionProfile) => this.#withTools(() => callTool(this.#tools.get(params.name), params, context, profile))];
+    yield [METHODS.toolsList, (params: PaginatedRequestParams | undefined) => this.#whenConverted(() => listResult("tools", page(this.#tools.enabled().map(toolOnTheWire), params)))];
+    yield [METHODS.toolsCall, (params: CallToolRequestParams, context: HandlerContext, profile: RevisionProfile) => this.#whenConverted(() => callTool(this.#tools.get(params.name), params, context, profile))];
     yield [METHODS.resourcesList, async (params: PaginatedRequestParams | undefined, context: HandlerContext) => listResult("resources", page(await listAllResources(this.#resources, this.#templates, context), params))];
     yield [METHODS.resourcesTemplatesList, (params: PaginatedRequestParams | undefined) => listResult("resourceTemplates", page(this.#templates.enabled().map(templateOnTheWire), params))];
     yield [METHODS.resourcesRead, (params: { uri: string }, context: HandlerContext) => readResource(params.uri, this.#resources, this.#templates, context)];
-    yield [METHODS.promptsList, (params: PaginatedRequestParams | undefined) => listResult("prompts", page(this.#prompts.enabled().map(promptOnTheWire), params))];
-    yield [METHODS.promptsGet, (params: GetPromptRequestParams, context: HandlerContext) => getPrompt(this.#prompts.get(params.name), params, context)];
+    yield [METHODS.promptsList, (params: PaginatedRequestParams | undefined) => this.#whenConverted(() => listResult("prompts", page(this.#prompts.enabled().map(promptOnTheWire), params)))];
+    yield [METHODS.promptsGet, (params: GetPromptRequestParams, context: HandlerContext) => this.#whenConverted(() => getPrompt(this.#prompts.get(params.name), params, context))];
     yield [METHODS.completionComplete, (params: CompleteRequestParams, context: HandlerContext) => complete(params, { prompts: this.#prompts, templates: this.#templates }, context)];
   }
 
-  /** Loads zod's converter for a tool registered with a zod/mini schema (once per process). */
+  /** Loads zod's converter for a tool or prompt registered with a zod/mini schema (once per process). */
   #loadConverter(): void {
     this.#converterLoading ??= loadJsonSchemaConverter().then(() => {
       this.#converterLoading = undefined;
     });
   }
 
-  /** Runs a tools method once every registered tool can be prepared. */
-  #withTools<T>(run: () => T): T | Promise<T> {
+  /** Runs a tools or prompts method once every registered tool and prompt can be prepared. */
+  #whenConverted<T>(run: () => T): T | Promise<T> {
     return this.#converterLoading ? this.#converterLoading.then(run) : run();
   }
 

@@ -1,4 +1,4 @@
-import type { $ZodType, output } from "zod/v4/core";
+import type { $ZodType, input, output } from "zod/v4/core";
 import type { AnyProtocolVersion, ProtocolVersion } from "../../constants/index.js";
 import type { Era } from "../../protocol/profiles.js";
 import type { ChangeFeed } from "../../stores/change-feed.js";
@@ -281,12 +281,38 @@ export interface PromptArgumentConfig {
   readonly complete?: Completer;
 }
 
-export interface PromptConfig extends Described {
-  /** The prompt's arguments (all strings on the wire). */
-  readonly arguments?: Readonly<Record<string, PromptArgumentConfig>>;
+/** A prompt's arguments schema: zod or another Standard Schema validator of an object whose properties are strings on the input side (its output may be anything). */
+export type PromptArgsSchema = $ZodType | StandardSchemaV1;
+
+/** The input side of a schema: the arguments a client sends. */
+export type InputArgumentsOf<S> = S extends $ZodType ? input<S> : S extends StandardSchemaV1<infer I> ? I : never;
+
+/**
+ * A prompt. Its arguments (strings on the wire) are listed one by one (`arguments`), or given by a
+ * schema (`argsSchema`): listed from its JSON Schema, checked by it on `prompts/get`, the handler
+ * getting its output (a transform may turn a string into another type); their completers are then
+ * beside it (`complete`).
+ */
+export interface PromptConfig<A extends PromptArgsSchema | undefined = undefined> extends Described {
+  readonly arguments?: A extends PromptArgsSchema ? never : Readonly<Record<string, PromptArgumentConfig>>;
+  readonly argsSchema?: A;
+  /** Completers of the schema's arguments, by name. */
+  readonly complete?: A extends PromptArgsSchema ? { readonly [K in keyof InputArgumentsOf<A>]?: Completer } : never;
 }
 
-export type PromptHandler = (args: Readonly<Record<string, string>>, context: HandlerContext) => GetPromptResult | Promise<GetPromptResult>;
+export type PromptHandler<A extends PromptArgsSchema | undefined = undefined> = (
+  args: A extends PromptArgsSchema ? ArgumentsOf<A> : Readonly<Record<string, string>>,
+  context: HandlerContext,
+) => GetPromptResult | Promise<GetPromptResult>;
+
+/** What the server keeps of a prompt, whichever way its arguments are given. */
+export interface AnyPromptConfig extends Described {
+  readonly arguments?: Readonly<Record<string, PromptArgumentConfig>> | undefined;
+  readonly argsSchema?: PromptArgsSchema | undefined;
+  readonly complete?: Readonly<Record<string, Completer | undefined>> | undefined;
+}
+
+export type AnyPromptHandler = (args: never, context: HandlerContext) => GetPromptResult | Promise<GetPromptResult>;
 
 /** What `tool()`, `resource()`, `resourceTemplate()` and `prompt()` return: the entry's life after registration. */
 export interface RegisteredEntry<C> {

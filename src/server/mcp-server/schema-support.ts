@@ -30,18 +30,19 @@ function converterOf(schema: $ZodType): ((params: JsonSchemaParams) => unknown) 
 }
 
 /** Whether a schema can be prepared now: anything but a zod/mini schema before the converter loads (the server loads it for them). */
-export function preparable(schema: ArgumentsSchema | undefined): boolean {
+function preparable(schema: ArgumentsSchema | undefined): boolean {
   return schema === undefined || !isZodSchema(schema) || converterOf(schema) !== undefined;
 }
 
 /**
- * The check of a schema that cannot be prepared yet (a zod/mini one before the converter loads): it
- * must be a zod object, which the converter turns into `type: "object"`.
+ * Whether a schema waits for zod's converter (a zod/mini one before it loads), checked till then by
+ * its definition: it must be a zod object, which the converter turns into `type: "object"`.
  */
-export function checkWaitingSchema(schema: ArgumentsSchema | undefined, io: "input" | "output", owner: string): void {
-  if (schema === undefined || preparable(schema)) return;
+export function waitsForConverter(schema: ArgumentsSchema | undefined, io: "input" | "output", owner: string): boolean {
+  if (preparable(schema)) return false;
   checkParsable(schema as $ZodType, io);
   if ((schema as $ZodType)["_zod"].def.type !== "object") throw notAnObjectSchema(io, owner);
+  return true;
 }
 
 /** A zod schema is checked through its own `safeParse`, which classic and zod/mini schemas carry. */

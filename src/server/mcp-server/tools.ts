@@ -5,7 +5,7 @@ import type { CallToolRequestParams, CallToolResult, Tool } from "../../schemas/
 import type { Entry } from "./registry.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { ArgumentsSchema, HandlerContext, ToolConfig } from "./mcp-server.types.js";
-import { checkWaitingSchema, preparable, prepareObjectSchema, type PreparedSchema } from "./schema-support.js";
+import { prepareObjectSchema, waitsForConverter, type PreparedSchema } from "./schema-support.js";
 import type { ValidationResult } from "../../wire/wire-schema.js";
 
 export type AnyToolConfig = ToolConfig<ArgumentsSchema | undefined, ArgumentsSchema | undefined>;
@@ -53,14 +53,13 @@ function describeTool(name: string, config: AnyToolConfig, input: PreparedSchema
  * then): the answer says whether the tool waits for it.
  */
 export function checkTool(name: string, config: AnyToolConfig): boolean {
-  if (preparable(config.inputSchema) && preparable(config.outputSchema)) {
-    prepareTool(name, config);
-    return false;
-  }
   const owner = `tool ${JSON.stringify(name)}`;
-  checkWaitingSchema(config.inputSchema, "input", owner);
-  checkWaitingSchema(config.outputSchema, "output", owner);
-  return true;
+  // Both checked, so a waiting schema on either side is checked by its definition.
+  const input = waitsForConverter(config.inputSchema, "input", owner);
+  const output = waitsForConverter(config.outputSchema, "output", owner);
+  if (input || output) return true;
+  prepareTool(name, config);
+  return false;
 }
 
 /** The header-mirrored arguments of a tool. */
