@@ -53,9 +53,13 @@ export const MODULES = {
     tests: "mutation/vitest.client.config.ts",
   },
   middleware: {
-    mutate: ["src/middleware/{chain,client-middleware,incoming-middleware,server-middleware}.ts", "src/middleware/builtins/{retry,observe,caller,rate-limit,size-limit,require-scopes,result-cache}.ts"],
+    mutate: [
+      "src/middleware/{chain,client-middleware,incoming-middleware,server-middleware,input-middleware,notification-middleware}.ts",
+      "src/middleware/builtins/{retry,observe,caller,rate-limit,size-limit,require-scopes,result-cache,authorize}.ts",
+    ],
     tests: UNIT,
   },
+  telemetry: { mutate: ["src/telemetry/{telemetry,telemetry-loader,global-api,names}.ts"], tests: UNIT },
   compose: { mutate: ["src/server/compose/{mount,mount-entries,entry-sync}.ts"], tests: UNIT },
   proxy: { mutate: ["src/proxy/!(*.test|*.test-helpers|*.types|index).ts"], tests: UNIT },
   "uri-template": { mutate: ["src/uri-template/!(*.test|index).ts"], tests: UNIT },

@@ -38,6 +38,18 @@ describe.each(["session", "stateless"] as const)("aroundInput, %s era", (era) =>
     expect(layered["context"]).toMatchObject({ era, client: "asked", id: expect.any(String), aborted: false });
   });
 
+  it("passes the rest of the handler's context through: who asks, the log level, its progress and log messages", async () => {
+    const client = await interviewClient(interviewer().use(aroundInput("roots/list", (next) => next)), era, [], { subject: "ada" });
+    const heard: string[] = [];
+    client.on("log", ({ level, data }) => heard.push(`log ${level} ${String(data)}`));
+    await client.setLoggingLevel("info");
+    const result = await client.callTool("interview", {}, { onProgress: ({ progress, total }) => heard.push(`progress ${progress}/${String(total)}`) });
+    const said = JSON.parse((result.content[0] as { text: string }).text) as { context: Record<string, unknown> };
+    expect(said.context).toMatchObject({ level: "info", inbound: { authInfo: { subject: "ada" } }, principal: { subject: "ada" } });
+    await expect.poll(() => heard).toEqual(["progress 1/1", "log info interviewed"]);
+    await client.close();
+  });
+
   it("makes what a layer throws the handler's failure to ask", async () => {
     const server = interviewer().use(aroundInput("elicitation/create", () => () => Promise.reject(new Error("no asking today"))));
     const client = await interviewClient(server, era, []);
@@ -51,7 +63,7 @@ describe.each(["session", "stateless"] as const)("aroundInput, %s era", (era) =>
 describe("aroundInput's registration", () => {
   it("refuses a method that is no request for input, a layer that is no function, and one that gives no handler", () => {
     expect(() => aroundInput("tools/call" as "roots/list", (next) => next)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "aroundInput sees sampling/createMessage, elicitation/create and roots/list, not tools/call" }));
-    expect(() => aroundInput("roots/list", "no" as unknown as InputMiddleware<"roots/list">)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+    expect(() => aroundInput("roots/list", "no" as unknown as InputMiddleware<"roots/list">)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "A middleware is a function from the next handler to a handler" }));
     expect(() => aroundInput((() => undefined) as unknown as InputMiddleware)).toThrow(expect.objectContaining({ message: expect.stringContaining("An input middleware gave no handler") }));
   });
 });

@@ -3,6 +3,7 @@
 import { MCPClient } from "../client/mcp-client/mcp-client.js";
 import { MCPServer } from "../server/mcp-server/mcp-server.js";
 import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
+import type { Transport } from "../transport/transport/transport.types.js";
 
 /** A server whose `interview` asks for a name, a model's answer and the roots, and reports what it got and what its context says. */
 export function interviewer(): MCPServer {
@@ -21,8 +22,15 @@ export function interviewer(): MCPServer {
   return server;
 }
 
-export async function interviewClient(server: MCPServer, era: "session" | "stateless", asked: string[]): Promise<MCPClient> {
-  const [clientEnd, serverEnd] = InMemoryTransport.pair();
+/** `authInfo`: what the server's end says the transport authenticated (each message carries it, as over HTTP). */
+export async function interviewClient(server: MCPServer, era: "session" | "stateless", asked: string[], authInfo?: unknown): Promise<MCPClient> {
+  const [clientEnd, inner] = InMemoryTransport.pair();
+  const inbound = authInfo === undefined ? undefined : { authInfo };
+  const serverEnd: Transport = {
+    start: (receiver) => inner.start({ onMessage: (message) => receiver.onMessage(message, inbound), onMalformed: (error) => receiver.onMalformed(error), onClose: (error) => receiver.onClose(error) }),
+    send: (message) => inner.send(message),
+    close: () => inner.close(),
+  };
   await server.start(serverEnd);
   const client = new MCPClient(
     { name: "asked", version: "1.0.0" },
