@@ -64,4 +64,5 @@ export const MODULES = {
   proxy: { mutate: ["src/proxy/!(*.test|*.test-helpers|*.types|index).ts"], tests: UNIT },
   "uri-template": { mutate: ["src/uri-template/!(*.test|index).ts"], tests: UNIT },
   "client-group": { mutate: ["src/client/group/{servers-config,names,open-server,server-group}.ts", "src/node/server-group.ts"], tests: UNIT },
+  "task-store": { mutate: ["src/stores/{task-store,in-memory-task-store}.ts"], tests: UNIT },
 };

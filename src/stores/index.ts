@@ -1,0 +1,3 @@
+// The task store's seam; the change feed and the request-state keys are exported with MCPServer.
+export { InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./in-memory-task-store.js";
+export type { NewTask, TaskError, TaskInfo, TaskPage, TaskPageRequest, TaskPatch, TaskPrecondition, TaskRecord, TaskRequest, TaskStore, TaskUpdateOutcome } from "./task-store.js";
