@@ -63,7 +63,8 @@ describe("precheckOf on the wire schemas", () => {
     for (const [, schema] of WIRE_SCHEMAS) for (const value of SAMPLE_VALUES) verdicts[expectAgreement(schema, value)]! += 1;
     // Each verdict is actually reached: the pre-check vouches for a share of the values and refuses others.
     expect(verdicts.every((count) => count > 0)).toBe(true);
-  });
+    // Every schema of every revision against every sample: seconds of CPU, more on a busy machine.
+  }, 30_000);
 
   it("vouches for the valid samples of each method (they skip zod), the rare shape aside", () => {
     const latest = CODECS["2025-11-25"];
