@@ -10,6 +10,9 @@ import { defineConfig } from "vitest/config";
 const FRESH_GRAPH = [
   "src/schemas/wire-loader.test.ts",
   "src/server/mcp-server/mcp-server.converter.test.ts",
+  // Loads zod's converter, which the Standard Schema tests count on finding unloaded.
+  "src/server/mcp-server/mcp-server.prompt-converter.test.ts",
+  "src/server/mcp-server/mcp-server.standard-schema.test.ts",
   "src/transport/http-server/streamable-http.resume.test.ts",
   // Registers with the process's OpenTelemetry API, which a shared graph has set up already.
   "src/server/stateless/stateless-observability.test.ts",
