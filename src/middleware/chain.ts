@@ -62,10 +62,11 @@ export class MethodLayers<C> {
     private readonly seen: string,
   ) {}
 
-  /** Adds a layer for `method` (one of `methods`), or for every method. */
-  add(method: string | undefined, middleware: unknown): void {
+  /** `add(layer)`: a layer for every method; `add(method, layer)`: for one of `methods` (the arguments of the sides' `use…` overloads). */
+  add(first: unknown, second?: unknown): void {
+    const method = typeof first === "string" ? first : undefined;
     if (method !== undefined && !this.methods.has(method)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `No ${this.kind} middleware sees ${method}: ${this.seen} ${[...this.methods].join(", ")}`);
-    this.#stack.add(method, middleware as never);
+    this.#stack.add(method, (second ?? first) as never);
     this.#chains.clear();
   }
 

@@ -1,9 +1,8 @@
 // A server whose tool asks its client for every kind of input, and our MCPClient answering it in
 // memory, in either era: what the middleware tests of both directions of input drive.
-import { MCPClient } from "../client/mcp-client/mcp-client.js";
+import type { MCPClient } from "../client/mcp-client/mcp-client.js";
 import { MCPServer } from "../server/mcp-server/mcp-server.js";
-import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
-import type { Transport } from "../transport/transport/transport.types.js";
+import { ourClientOf } from "../server/mcp-server/our-client.test-helpers.js";
 
 /** A server whose `interview` asks for a name, a model's answer and the roots, and reports what it got and what its context says. */
 export function interviewer(): MCPServer {
@@ -23,27 +22,14 @@ export function interviewer(): MCPServer {
 }
 
 /** `authInfo`: what the server's end says the transport authenticated (each message carries it, as over HTTP). */
-export async function interviewClient(server: MCPServer, era: "session" | "stateless", asked: string[], authInfo?: unknown): Promise<MCPClient> {
-  const [clientEnd, inner] = InMemoryTransport.pair();
-  const inbound = authInfo === undefined ? undefined : { authInfo };
-  const serverEnd: Transport = {
-    start: (receiver) => inner.start({ onMessage: (message) => receiver.onMessage(message, inbound), onMalformed: (error) => receiver.onMalformed(error), onClose: (error) => receiver.onClose(error) }),
-    send: (message) => inner.send(message),
-    close: () => inner.close(),
-  };
-  await server.start(serverEnd);
-  const client = new MCPClient(
-    { name: "asked", version: "1.0.0" },
-    {
-      era,
-      telemetry: null,
-      roots: [{ uri: "file:///work", name: "work" }],
-      sampling: (params) => (asked.push("sampling"), { role: "assistant", content: { type: "text", text: `echo ${params.messages.length}` }, model: "client-model" }),
-      elicitation: { form: (params) => (asked.push(`elicitation ${params.message}`), { action: "accept", content: { name: "Ada" } }) },
-    },
-  );
-  await client.connect(clientEnd);
-  return client;
+export function interviewClient(server: MCPServer, era: "session" | "stateless", asked: string[], authInfo?: unknown): Promise<MCPClient> {
+  return ourClientOf(server, era, {
+    name: "asked",
+    authInfo,
+    roots: [{ uri: "file:///work", name: "work" }],
+    sampling: (params) => (asked.push("sampling"), { role: "assistant", content: { type: "text", text: `echo ${params.messages.length}` }, model: "client-model" }),
+    elicitation: { form: (params) => (asked.push(`elicitation ${params.message}`), { action: "accept", content: { name: "Ada" } }) },
+  });
 }
 
 export const interviewed = async (client: MCPClient) => JSON.parse(((await client.callTool("interview")).content[0] as { text: string }).text) as Record<string, unknown>;

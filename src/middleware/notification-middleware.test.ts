@@ -9,7 +9,7 @@ import { MCPClient } from "../client/mcp-client/mcp-client.js";
 import type { MCPClientOptions } from "../client/mcp-client/mcp-client.types.js";
 import { MCPServer } from "../server/mcp-server/mcp-server.js";
 import type { MCPServerOptions } from "../server/mcp-server/mcp-server.types.js";
-import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
+import { ourClientOf } from "../server/mcp-server/our-client.test-helpers.js";
 import { StreamableHttpTransport } from "../transport/http-client/streamable-http.js";
 import { streamableHttpHandler } from "../transport/http-server/streamable-handler.js";
 import type { NotificationLayerContext, NotificationMiddleware } from "./notification-middleware.js";
@@ -34,16 +34,11 @@ function reporter(options: MCPServerOptions = {}): MCPServer {
 const servers: (() => Promise<void>)[] = [];
 
 async function connected(server: MCPServer, way: Way, options: MCPClientOptions = {}): Promise<MCPClient> {
-  const client = new MCPClient({ name: "noted", version: "1.0.0" }, { era: eraOf(way), telemetry: null, roots: [], ...options });
-  if (way === "stateless over HTTP") {
-    const handler = streamableHttpHandler(server);
-    servers.push(() => handler.close());
-    await client.connect(new StreamableHttpTransport("http://127.0.0.1/mcp", { fetchImpl: (url, init) => handler.fetch(new Request(url, init)) }));
-  } else {
-    const [clientEnd, serverEnd] = InMemoryTransport.pair();
-    await server.start(serverEnd);
-    await client.connect(clientEnd);
-  }
+  if (way !== "stateless over HTTP") return ourClientOf(server, way, { name: "noted", roots: [], ...options });
+  const client = new MCPClient({ name: "noted", version: "1.0.0" }, { era: "stateless", telemetry: null, roots: [], ...options });
+  const handler = streamableHttpHandler(server);
+  servers.push(() => handler.close());
+  await client.connect(new StreamableHttpTransport("http://127.0.0.1/mcp", { fetchImpl: (url, init) => handler.fetch(new Request(url, init)) }));
   return client;
 }
 

@@ -5,13 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { MCP_CODES } from "../error-codes/error-codes.js";
 import { MCPError } from "../error-codes/mcp-error.js";
-import { MCPClient } from "../client/mcp-client/mcp-client.js";
 import { MCPServer } from "../server/mcp-server/mcp-server.js";
 import { mount } from "../server/compose/mount.js";
 import type { HandlerContext } from "../server/mcp-server/mcp-server.types.js";
-import { InMemoryTransport } from "../transport/in-memory/in-memory.js";
 import type { ServerMiddleware } from "./server-middleware.js";
 import { tracing } from "./tracing.test-helpers.js";
+import { ourClientOf } from "../server/mcp-server/our-client.test-helpers.js";
 
 const ERAS = ["session", "stateless"] as const;
 
@@ -26,13 +25,7 @@ function echoServer(ran: string[] = []): MCPServer {
   return server;
 }
 
-async function connected(server: MCPServer, era: (typeof ERAS)[number]): Promise<MCPClient> {
-  const [clientEnd, serverEnd] = InMemoryTransport.pair();
-  await server.start(serverEnd);
-  const client = new MCPClient({ name: "mw-client", version: "1.0.0" }, { era, telemetry: null });
-  await client.connect(clientEnd);
-  return client;
-}
+const connected = (server: MCPServer, era: "session" | "stateless") => ourClientOf(server, era, { name: "mw-client" });
 
 const textOf = (result: { content: readonly unknown[] }) => (result.content[0] as { text: string }).text;
 

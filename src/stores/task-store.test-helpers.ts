@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 
 import { MCP_CODES } from "../error-codes/error-codes.js";
-import { MCPError } from "../error-codes/mcp-error.js";
 import { describeTaskStoreModel } from "./task-store-model.test-helpers.js";
 import type { NewTask, TaskPatch, TaskRecord, TaskStore, TaskUpdateOutcome } from "./task-store.js";
+import { rejectedWith } from "../error-codes/mcp-error.test-helpers.js";
 
 export interface TaskStoreTestOptions {
   readonly now: () => number;
@@ -28,24 +28,14 @@ export async function clocked(makeStore: MakeTaskStore, maxTasksPerOwner = LIMIT
   return { store, advance: (ms) => (time += ms) };
 }
 
-/** The MCPError a call rejects with, checked to carry `code`. */
-export async function rejection(promise: Promise<unknown>, code: string): Promise<MCPError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(MCPError);
-  expect((error as MCPError).code).toBe(code);
-  return error as MCPError;
-}
-
 /** The task an update that had to succeed gave. */
 export function updated(outcome: TaskUpdateOutcome): TaskRecord {
   if (!outcome.ok) throw new Error(`the update was refused: ${outcome.reason}`);
   return outcome.task;
 }
 
-export function describeTaskStore(name: string, makeStore: MakeTaskStore): void {
+/** `modelRuns`: the random sequences the model property tries. */
+export function describeTaskStore(name: string, makeStore: MakeTaskStore, modelRuns: number): void {
   describe(`${name}: the TaskStore contract`, () => {
     describeLifecycle(makeStore);
     describeFinality(makeStore);
@@ -53,7 +43,7 @@ export function describeTaskStore(name: string, makeStore: MakeTaskStore): void 
     describeRefusals(makeStore);
     describeListing(makeStore);
     describeExpiry(makeStore);
-    describeTaskStoreModel(makeStore);
+    describeTaskStoreModel(makeStore, modelRuns);
   });
 }
 
@@ -181,7 +171,7 @@ function describeOwnership(makeStore: MakeTaskStore): void {
     await store.cancel("alice", first.taskId);
     for (let n = 1; n < LIMIT; n += 1) await store.create("alice", { ...CALL, ttl: 9000 });
     advance(1000);
-    const refused = await rejection(store.create("alice", CALL), MCP_CODES.RATE_LIMITED);
+    const refused = await rejectedWith(store.create("alice", CALL), MCP_CODES.RATE_LIMITED);
     expect(refused.message).toBe(`Task limit: an owner may hold ${LIMIT} tasks at once; one expires in 4000 ms`);
     expect(refused.data).toEqual({ retryAfterMs: 4000 });
     expect(await store.create("bob", CALL)).toMatchObject({ status: "working" });
@@ -193,7 +183,7 @@ function describeOwnership(makeStore: MakeTaskStore): void {
   it("says so when none of an owner's tasks will ever expire", async () => {
     const { store } = await clocked(makeStore, 1);
     await store.create("alice", { ...CALL, ttl: null });
-    const refused = await rejection(store.create("alice", CALL), MCP_CODES.RATE_LIMITED);
+    const refused = await rejectedWith(store.create("alice", CALL), MCP_CODES.RATE_LIMITED);
     expect(refused.message).toBe("Task limit: an owner may hold 1 tasks at once, and none of its tasks expires");
     expect(refused.data).toBeUndefined();
   });
@@ -226,13 +216,13 @@ function describeRefusals(makeStore: MakeTaskStore): void {
   it.each(BAD_PATCHES)("refuses a patch with %s, changing nothing", async (_what, patch, message) => {
     const { store } = await clocked(makeStore);
     const task = await store.create("alice", CALL);
-    expect((await rejection(store.update("alice", task.taskId, patch), MCP_CODES.INVALID_PARAMS)).message).toBe(message);
+    expect((await rejectedWith(store.update("alice", task.taskId, patch), MCP_CODES.INVALID_PARAMS)).message).toBe(message);
     expect(await store.get("alice", task.taskId)).toEqual(task);
   });
 
   it("checks a patch before it looks for the task", async () => {
     const { store } = await clocked(makeStore);
-    expect((await rejection(store.update("alice", "missing", { status: "done" as never }), MCP_CODES.INVALID_PARAMS)).message).toContain("status must be one of");
+    expect((await rejectedWith(store.update("alice", "missing", { status: "done" as never }), MCP_CODES.INVALID_PARAMS)).message).toContain("status must be one of");
   });
 
   it.each([
@@ -243,7 +233,7 @@ function describeRefusals(makeStore: MakeTaskStore): void {
   ])("refuses the precondition %j", async (precondition, message) => {
     const { store } = await clocked(makeStore);
     const task = await store.create("alice", CALL);
-    expect((await rejection(store.update("alice", task.taskId, {}, precondition), MCP_CODES.INVALID_PARAMS)).message).toBe(message);
+    expect((await rejectedWith(store.update("alice", task.taskId, {}, precondition), MCP_CODES.INVALID_PARAMS)).message).toBe(message);
     expect(await store.get("alice", task.taskId)).toEqual(task);
   });
 
@@ -259,13 +249,13 @@ function describeRefusals(makeStore: MakeTaskStore): void {
     ["data with a cycle", { ...CALL, data: cycle() }, "a task must be JSON: its value could not be serialised"],
   ])("refuses to create a task with %s", async (_what, task: NewTask, message) => {
     const { store } = await clocked(makeStore);
-    expect((await rejection(store.create("alice", task), MCP_CODES.INVALID_PARAMS)).message).toBe(message);
+    expect((await rejectedWith(store.create("alice", task), MCP_CODES.INVALID_PARAMS)).message).toBe(message);
     expect(await store.list("alice")).toEqual({ tasks: [] });
   });
 
   it("refuses an owner that is not a string", async () => {
     const { store } = await clocked(makeStore);
-    expect((await rejection(store.create(7 as never, CALL), MCP_CODES.INVALID_PARAMS)).message).toBe("a task owner must be a string");
+    expect((await rejectedWith(store.create(7 as never, CALL), MCP_CODES.INVALID_PARAMS)).message).toBe("a task owner must be a string");
   });
 }
 
@@ -314,13 +304,13 @@ function describeListing(makeStore: MakeTaskStore): void {
   it.each(["", "garbage", "t1.", "c1.0", "t1.-1", "t1.0.1", "t1.zzzzzzzzzzzzzzzz"])("refuses the cursor %j, which it did not make", async (cursor) => {
     const { store } = await clocked(makeStore);
     await store.create("alice", CALL);
-    const refused = await rejection(store.list("alice", { cursor }), MCP_CODES.INVALID_PARAMS);
+    const refused = await rejectedWith(store.list("alice", { cursor }), MCP_CODES.INVALID_PARAMS);
     expect(refused.message).toContain("Invalid cursor");
   });
 
   it.each([0, -1, 1.5, Number.NaN, "2" as never])("refuses the page size %j", async (limit) => {
     const { store } = await clocked(makeStore);
-    expect((await rejection(store.list("alice", { limit }), MCP_CODES.INVALID_PARAMS)).message).toBe("a task list's limit must be a positive whole number");
+    expect((await rejectedWith(store.list("alice", { limit }), MCP_CODES.INVALID_PARAMS)).message).toBe("a task list's limit must be a positive whole number");
   });
 }
 

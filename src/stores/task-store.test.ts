@@ -2,9 +2,13 @@ import { describe, expect, it, vi } from "vitest";
 
 import { MCP_CODES } from "../error-codes/error-codes.js";
 import { InMemoryTaskStore } from "./in-memory-task-store.js";
-import { CALL, RESULT, T0, clocked, describeTaskStore, rejection } from "./task-store.test-helpers.js";
+import { rejectedWith } from "../error-codes/mcp-error.test-helpers.js";
+import { CALL, RESULT, T0, clocked, describeTaskStore } from "./task-store.test-helpers.js";
 
-describeTaskStore("InMemoryTaskStore", (options) => new InMemoryTaskStore(options));
+/** Random sequences of the model property: 150 in `npm test`, `FUZZ_RUNS=<n>` for a longer campaign. */
+const MODEL_RUNS = Number(process.env["FUZZ_RUNS"]) || 150;
+
+describeTaskStore("InMemoryTaskStore", (options) => new InMemoryTaskStore(options), MODEL_RUNS);
 
 const inMemory = (maxTasksPerOwner?: number) => clocked((options) => new InMemoryTaskStore(options), maxTasksPerOwner) as Promise<{ store: InMemoryTaskStore; advance: (ms: number) => number }>;
 
@@ -22,7 +26,7 @@ describe("InMemoryTaskStore", () => {
     const store = new InMemoryTaskStore();
     expect(await store.create("alice", CALL)).toMatchObject({ createdAt: T0 + 5 });
     for (let n = 1; n < 1000; n += 1) await store.create("alice", { ...CALL, ttl: 1000 + n });
-    await rejection(store.create("alice", CALL), MCP_CODES.RATE_LIMITED);
+    await rejectedWith(store.create("alice", CALL), MCP_CODES.RATE_LIMITED);
     const first = await store.list("alice");
     expect(first.tasks).toHaveLength(100);
     expect(first.nextCursor).toBe(`t1.${(100).toString(36)}`);
@@ -42,13 +46,13 @@ describe("InMemoryTaskStore", () => {
 
   it("quotes at most 64 characters of a cursor it refuses", async () => {
     const { store } = await inMemory();
-    const refused = await rejection(store.list("alice", { cursor: `t1.${"x".repeat(100)}` }), MCP_CODES.INVALID_PARAMS);
+    const refused = await rejectedWith(store.list("alice", { cursor: `t1.${"x".repeat(100)}` }), MCP_CODES.INVALID_PARAMS);
     expect(refused.message).toBe(`Invalid cursor: "t1.${"x".repeat(61)}"`);
   });
 
   it("keeps why JSON refused a value as the error's cause", async () => {
     const { store } = await inMemory();
-    const refused = await rejection(store.create("alice", { ...CALL, data: { size: 10n } as never }), MCP_CODES.INVALID_PARAMS);
+    const refused = await rejectedWith(store.create("alice", { ...CALL, data: { size: 10n } as never }), MCP_CODES.INVALID_PARAMS);
     expect(refused.cause).toBeInstanceOf(TypeError);
   });
 

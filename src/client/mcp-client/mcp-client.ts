@@ -3,6 +3,7 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import { EventBus } from "../../events/events.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
+import type { PassNotification } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import { loadWire } from "../../schemas/wire-loader.js";
 import type { CallToolResult, ClientCapabilities, CompleteResult, ElicitationCompleteNotificationParams, GetPromptResult, Implementation, ListToolsResult, LoggingLevel, ReadResourceResult, Root, ServerCapabilities } from "../../schemas/schemas.js";
 import type { Transport } from "../../transport/transport/transport.types.js";
@@ -84,7 +85,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
         for (const required of urlElicitationsRequired(error)) this.#awaitedElicitations.add(required.elicitationId);
       },
       onClose: (error) => this.#teardown(error),
-      passNotification: (direction, method, params, way) => this.#notifications && passNotification(this.#notifications, isStatelessProtocolVersion(this.#dispatcher.codec.version) ? "stateless" : "session", direction, method, params, way),
+      notificationLayers: () => this.#notifications && this.#passNotification,
     });
     this.#dispatcher.setResultCheck(
       METHODS.toolsCall,
@@ -283,7 +284,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   use(middleware: ClientMiddleware): this;
   use<M extends ClientMethod>(method: M, middleware: ClientMiddleware<M>): this;
   use(first: unknown, second?: unknown): this {
-    (this.#layers ??= outgoingLayers()).add(typeof first === "string" ? first : undefined, second ?? first);
+    (this.#layers ??= outgoingLayers()).add(first, second);
     return this;
   }
 
@@ -291,7 +292,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   useIncoming(middleware: IncomingMiddleware): this;
   useIncoming<M extends IncomingMethod>(method: M, middleware: IncomingMiddleware<M>): this;
   useIncoming(first: unknown, second?: unknown): this {
-    (this.#incoming ??= incomingLayers()).add(typeof first === "string" ? first : undefined, second ?? first);
+    (this.#incoming ??= incomingLayers()).add(first, second);
     return this;
   }
 
@@ -299,7 +300,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   useNotifications(middleware: NotificationMiddleware): this;
   useNotifications<M extends NotificationMethod>(method: M, middleware: NotificationMiddleware<M>): this;
   useNotifications(first: unknown, second?: unknown): this {
-    (this.#notifications ??= notificationLayers()).add(typeof first === "string" ? first : undefined, second ?? first);
+    (this.#notifications ??= notificationLayers()).add(first, second);
     return this;
   }
 
@@ -312,6 +313,8 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     return this.#layers.run({ method, params }, context, this.#sendLayered) as Promise<T>;
   }
 
+  /** Made once; the dispatcher asks for it only while there are notification layers. */
+  readonly #passNotification: PassNotification = (direction, method, params, way) => passNotification(this.#notifications as MethodLayers<NotificationLayerContext>, isStatelessProtocolVersion(this.#dispatcher.codec.version) ? "stateless" : "session", direction, method, params, way);
   readonly #sendLayered = (request: { readonly method: string; readonly params: unknown }, context: ClientRequestContext): Promise<unknown> => {
     return this.#send(request.method, request.params as JsonObject | undefined, context.options);
   };

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import { EventBus, type MCPEventMap } from "../../events/events.js";
-import type { RequestContext } from "./dispatcher.types.js";
+import type { PassNotification, RequestContext } from "./dispatcher.types.js";
 import { scriptedDispatcher } from "./dispatcher.test-helpers.js";
 
 afterEach(() => {
@@ -108,13 +108,28 @@ describe("notifications from the peer", () => {
   });
 });
 
-describe("notifications through the owner's layers (passNotification)", () => {
+describe("notifications through the owner's layers (notificationLayers)", () => {
+  it("asks for the layers at each notification, and hands it straight on while there are none", async () => {
+    let layers: PassNotification | undefined;
+    const seen: string[] = [];
+    const handled: unknown[] = [];
+    const { dispatcher, peer } = await scriptedDispatcher({ side: "client", notificationLayers: () => layers });
+    dispatcher.setNotificationHandler("notifications/resources/updated", (params) => void handled.push(params));
+    peer.deliver({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "file:///before" } });
+    // No layers: handled as it arrives, with nothing in between.
+    expect(handled).toEqual([{ uri: "file:///before" }]);
+    layers = (_direction, method, params, way) => (seen.push(method), Promise.resolve(way(params)));
+    peer.deliver({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "file:///after" } });
+    await vi.waitFor(() => expect(handled).toEqual([{ uri: "file:///before" }, { uri: "file:///after" }]));
+    expect(seen).toEqual(["notifications/resources/updated"]);
+  });
+
   it("hands the layers each checked notification of the revision, handled here or not, and takes on what they pass", async () => {
     const passed: string[] = [];
     const handled: unknown[] = [];
     const { dispatcher, peer } = await scriptedDispatcher({
       side: "client",
-      passNotification: (direction, method, params, way) => {
+      notificationLayers: () => (direction, method, params, way) => {
         passed.push(`${direction} ${method} ${JSON.stringify(params ?? null)}`);
         return Promise.resolve(method === "notifications/resources/updated" ? way({ uri: "file:///changed" }) : undefined);
       },
@@ -135,7 +150,7 @@ describe("notifications through the owner's layers (passNotification)", () => {
     events.on("notification:emitted", ({ method, params }) => emitted.push(`${method} ${JSON.stringify(params)}`));
     const { dispatcher, peer } = await scriptedDispatcher({
       events,
-      passNotification: (_direction, method, params, way) => (method === "notifications/message" ? Promise.resolve() : Promise.resolve(way({ ...params, seen: true }))),
+      notificationLayers: () => (_direction, method, params, way) => (method === "notifications/message" ? Promise.resolve() : Promise.resolve(way({ ...params, seen: true }))),
     });
     await dispatcher.notify("notifications/message", { level: "info", data: "dropped" });
     await dispatcher.notify("notifications/resources/updated", { uri: "file:///a" });

@@ -70,7 +70,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   readonly #onProtocolError: ((error: MCPError) => void) | undefined;
   readonly #onClose: ((error: MCPError | undefined) => void) | undefined;
   readonly #onErrorResponse: ((error: MCPError) => void) | undefined;
-  readonly #pass: PassNotification | undefined;
+  readonly #notificationLayers: (() => PassNotification | undefined) | undefined;
   #protocolVersion: V;
   /** The codec of `#protocolVersion`, from the first use after the wire layer loads. */
   #codec: WireCodec<V> | undefined;
@@ -87,7 +87,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     this.#onProtocolError = options.onProtocolError;
     this.#onClose = options.onClose;
     this.#onErrorResponse = options.onErrorResponse;
-    this.#pass = options.passNotification;
+    this.#notificationLayers = options.notificationLayers;
     const defaults = {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
@@ -206,12 +206,16 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   async notify(method: string, params?: JsonObject, relatedRequestId?: JsonRpcId): Promise<void> {
     const transport = this.#transport;
     if (!transport || this.#closed) throw this.#notConnected();
-    const send = (wire: JsonObject | undefined): Promise<void> => {
-      this.#telemetry?.notification(this.side, method);
-      this.#events?.emit("notification:emitted", { side: this.side, method, params: wire });
-      return transport.send(wire === undefined ? { jsonrpc: JSONRPC_VERSION, method } : { jsonrpc: JSONRPC_VERSION, method, params: wire }, sendOptions(relatedRequestId));
-    };
-    await (this.#pass?.("outgoing", method, params, send) ?? send(params));
+    const pass = this.#notificationLayers?.();
+    if (!pass) return this.#emit(transport, method, params, relatedRequestId);
+    await pass("outgoing", method, params, (wire) => this.#emit(transport, method, wire, relatedRequestId));
+  }
+
+  /** A notification on its way out: recorded, then sent. */
+  #emit(transport: Transport, method: string, params: JsonObject | undefined, relatedRequestId: JsonRpcId | undefined): Promise<void> {
+    this.#telemetry?.notification(this.side, method);
+    this.#events?.emit("notification:emitted", { side: this.side, method, params });
+    return transport.send(params === undefined ? { jsonrpc: JSONRPC_VERSION, method } : { jsonrpc: JSONRPC_VERSION, method, params }, sendOptions(relatedRequestId));
   }
 
   /** Closes the transport; pending requests fail with `MCP.TRANSPORT_CLOSED`, handlers are aborted. */
@@ -366,10 +370,9 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
       if (!checked.ok) return void ((entry || method === NOTIFICATIONS.progress) && this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${method}: ${checked.issues}`)));
       params = checked.value as JsonObject | undefined;
     }
-    const handle = (value: JsonObject | undefined): void => this.#handleChecked(method, value, entry, inbound);
-    const passing = this.#pass?.("incoming", method, params, handle);
-    if (passing) passing.catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
-    else handle(params);
+    const pass = this.#notificationLayers?.();
+    if (!pass) return this.#handleChecked(method, params, entry, inbound);
+    pass("incoming", method, params, (value) => this.#handleChecked(method, value, entry, inbound)).catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
   }
 
   #handleChecked(method: string, params: JsonObject | undefined, entry: HandlerEntry<NotificationHandler> | undefined, inbound: InboundContext | undefined): void {

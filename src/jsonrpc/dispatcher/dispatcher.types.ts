@@ -37,14 +37,15 @@ export interface DispatcherOptions<V extends AnyProtocolVersion = ProtocolVersio
   /** Told once when the connection is gone, after pending requests were rejected; `error` when it was not asked for. */
   readonly onClose?: ((error: MCPError | undefined) => void) | undefined;
   /**
-   * The owner's notification layers: each notification, either way, goes on its `way` through them
-   * (what arrives once its params are checked). Undefined (or giving undefined): straight on its way.
+   * The owner's notification layers as they are now, or undefined while there are none: each
+   * notification, either way, goes on its `way` through them (what arrives once its params are
+   * checked). Without layers a notification goes straight on, and nothing is made for it.
    */
-  readonly passNotification?: PassNotification | undefined;
+  readonly notificationLayers?: (() => PassNotification | undefined) | undefined;
 }
 
-/** Puts a notification through the layers there are now, or gives undefined when there are none. */
-export type PassNotification = (direction: "incoming" | "outgoing", method: string, params: JsonObject | undefined, way: (params: JsonObject | undefined) => unknown) => Promise<unknown> | undefined;
+/** Puts a notification through the layers; settles once they passed it on its way (or dropped it). */
+export type PassNotification = (direction: "incoming" | "outgoing", method: string, params: JsonObject | undefined, way: (params: JsonObject | undefined) => unknown) => Promise<unknown>;
 
 export interface ProgressUpdate {
   readonly progressToken: ProgressToken;

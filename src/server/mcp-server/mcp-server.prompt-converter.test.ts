@@ -3,18 +3,11 @@
 import * as zm from "zod/mini";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
-import { MCPClient } from "../../client/mcp-client/mcp-client.js";
 import { loadJsonSchemaConverter, loadedJsonSchemaConverter } from "../../schemas/wire-loader.js";
-import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { MCPServer } from "./mcp-server.js";
+import { ourClientOf } from "./our-client.test-helpers.js";
 
-async function connected(server: MCPServer, era: "session" | "stateless"): Promise<MCPClient> {
-  const [clientEnd, serverEnd] = InMemoryTransport.pair();
-  await server.start(serverEnd);
-  const client = new MCPClient({ name: "c", version: "1" }, { era, telemetry: null });
-  await client.connect(clientEnd);
-  return client;
-}
+const connected = (server: MCPServer, era: "session" | "stateless") => ourClientOf(server, era, { name: "c" });
 
 describe("a zod/mini argsSchema", () => {
   it("is checked by its definition, then listed and checked once the converter its registration loads is there; both eras' requests wait for it", async () => {

@@ -9,13 +9,12 @@ import * as v from "valibot";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import * as z from "zod";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
-import { MCPClient } from "../../client/mcp-client/mcp-client.js";
 import type { GetPromptResult } from "../../schemas/schemas.js";
-import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { mount } from "../compose/mount.js";
 import { MCPServer } from "./mcp-server.js";
 import type { StandardSchemaV1 } from "./mcp-server.types.js";
 import { sdkClientOf } from "./mcp-server.test-helpers.js";
+import { ourClientOf } from "./our-client.test-helpers.js";
 
 const ERAS = ["session", "stateless"] as const;
 const info = { name: "prompts", version: "1.0.0" };
@@ -66,13 +65,7 @@ function promptServer(): MCPServer {
   return server;
 }
 
-async function connected(server: MCPServer, era: (typeof ERAS)[number]): Promise<MCPClient> {
-  const [clientEnd, serverEnd] = InMemoryTransport.pair();
-  await server.start(serverEnd);
-  const client = new MCPClient({ name: "prompt-client", version: "1.0.0" }, { era, telemetry: null });
-  await client.connect(clientEnd);
-  return client;
-}
+const connected = (server: MCPServer, era: "session" | "stateless") => ourClientOf(server, era, { name: "prompt-client" });
 
 const textOf = (result: GetPromptResult) => (result.messages[0] as { content: { text: string } }).content.text;
 const ref = (name: string) => ({ type: "ref/prompt" as const, name });

@@ -9,12 +9,11 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import * as z from "zod";
 import * as zm from "zod/mini";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
-import { MCPClient } from "../../client/mcp-client/mcp-client.js";
 import type { MCPClientOptions } from "../../client/mcp-client/mcp-client.types.js";
 import type { ElicitResult } from "../../schemas/schemas.js";
-import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { MCPServer } from "./mcp-server.js";
 import type { StandardSchemaV1 } from "./mcp-server.types.js";
+import { ourClientOf } from "./our-client.test-helpers.js";
 
 const ERAS = ["session", "stateless"] as const;
 const info = { name: "standard", version: "1.0.0" };
@@ -59,13 +58,7 @@ function standardServer(): MCPServer {
 
 const refused = (text: string) => expect.objectContaining({ isError: true, content: [{ type: "text", text }] });
 
-async function connected(server: MCPServer, era: (typeof ERAS)[number], options: MCPClientOptions = {}): Promise<MCPClient> {
-  const [clientEnd, serverEnd] = InMemoryTransport.pair();
-  await server.start(serverEnd);
-  const client = new MCPClient({ name: "standard-client", version: "1.0.0" }, { era, telemetry: null, ...options });
-  await client.connect(clientEnd);
-  return client;
-}
+const connected = (server: MCPServer, era: "session" | "stateless", options: MCPClientOptions = {}) => ourClientOf(server, era, { name: "standard-client", ...options });
 
 describe.each(ERAS)("Standard Schema tools (%s era)", (era) => {
   it("lists each validator's own JSON Schema 2020-12 (input side and output side), without $schema", async () => {

@@ -2,6 +2,7 @@ import { METHODS, STATELESS_PROTOCOL_VERSIONS, type NotificationMethod, type Sta
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
+import type { PassNotification } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import type {
   CallToolRequestParams,
   CompleteRequestParams,
@@ -192,6 +193,8 @@ export class MCPServer implements StatelessHost {
     if (this.#converterLoading) await this.#converterLoading;
     let session: ServerSession;
     const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, telemetry, events } = this.options;
+    // A connection that never initialized serves stateless-era requests (stdio).
+    const pass: PassNotification = (direction, method, params, way) => passNotification(this.#notifications as MethodLayers<NotificationLayerContext>, session.client ? "session" : "stateless", direction, method, params, way);
     const dispatcher = new JsonRpcDispatcher({
       side: "server",
       timeoutMs,
@@ -204,8 +207,7 @@ export class MCPServer implements StatelessHost {
         this.#sessions.delete(session);
         session.connectionClosed();
       },
-      // A connection that never initialized serves stateless-era requests (stdio).
-      passNotification: (direction, method, params, way) => this.#notifications && passNotification(this.#notifications, session.client ? "session" : "stateless", direction, method, params, way),
+      notificationLayers: () => this.#notifications && pass,
     });
     session = new ServerSession(this, dispatcher);
     this.#sessions.add(session);
@@ -281,7 +283,7 @@ export class MCPServer implements StatelessHost {
   useNotifications(middleware: NotificationMiddleware): this;
   useNotifications<M extends NotificationMethod>(method: M, middleware: NotificationMiddleware<M>): this;
   useNotifications(first: unknown, second?: unknown): this {
-    (this.#notifications ??= notificationLayers()).add(typeof first === "string" ? first : undefined, second ?? first);
+    (this.#notifications ??= notificationLayers()).add(first, second);
     return this;
   }
 

@@ -3,9 +3,9 @@ import * as fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 
 import { MCP_CODES } from "../../error-codes/error-codes.js";
-import { MCPError } from "../../error-codes/mcp-error.js";
 import { InMemoryRequestStateKeys, staticRequestStateKeys, type RequestStateKeys } from "../../stores/request-state-keys.js";
 import { RequestStateSealer, requestDigest, type OpenedState, type StateBinding } from "./request-state.js";
+import { rejectedWith } from "../../error-codes/mcp-error.test-helpers.js";
 
 const runs = (normal: number): number => Number(process.env["FUZZ_RUNS"]) || normal;
 const SEED = 20260728;
@@ -34,16 +34,6 @@ const payloadText = (state: string): string => Buffer.from(state.split(".")[2] a
 function craft(payload: string | Buffer, keyId = "k1", secret = SECRET): string {
   const signed = `v1.${keyId}.${Buffer.from(payload).toString("base64url")}`;
   return `${signed}.${macOf(secret, signed)}`;
-}
-
-async function rejected(promise: Promise<unknown>, code: string): Promise<MCPError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(MCPError);
-  expect((error as MCPError).code).toBe(code);
-  return error as MCPError;
 }
 
 describe("RequestStateSealer: sealing and opening", () => {
@@ -287,13 +277,13 @@ describe("RequestStateSealer: keys", () => {
     ["a secret that is text", { id: "k", secret: SECRET }],
   ])("fails, naming no secret, when the store gives %s", async (_what, key) => {
     const broken = { current: () => key, byId: () => key } as unknown as RequestStateKeys;
-    expect((await rejected(new RequestStateSealer(broken).seal(1, BINDING), MCP_CODES.INTERNAL_ERROR)).message).toBe(unusable);
-    expect((await rejected(new RequestStateSealer(broken).open(STATE, BINDING), MCP_CODES.INTERNAL_ERROR)).message).toBe(unusable);
+    expect((await rejectedWith(new RequestStateSealer(broken).seal(1, BINDING), MCP_CODES.INTERNAL_ERROR)).message).toBe(unusable);
+    expect((await rejectedWith(new RequestStateSealer(broken).open(STATE, BINDING), MCP_CODES.INTERNAL_ERROR)).message).toBe(unusable);
   });
 
   it("cannot seal when the store has no current key", async () => {
     const empty = { current: () => undefined, byId: () => undefined } as unknown as RequestStateKeys;
-    expect((await rejected(new RequestStateSealer(empty).seal(1, BINDING), MCP_CODES.INTERNAL_ERROR)).message).toBe(unusable);
+    expect((await rejectedWith(new RequestStateSealer(empty).seal(1, BINDING), MCP_CODES.INTERNAL_ERROR)).message).toBe(unusable);
     expect(await new RequestStateSealer(empty).open(STATE, BINDING)).toEqual(refusal("unknown-key"));
   });
 });
@@ -313,14 +303,14 @@ describe("RequestStateSealer: configuration and data", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic["self"] = cyclic;
     for (const data of [10n, cyclic]) {
-      const error = await rejected(sealer.seal(data, BINDING), MCP_CODES.INTERNAL_ERROR);
+      const error = await rejectedWith(sealer.seal(data, BINDING), MCP_CODES.INTERNAL_ERROR);
       expect(error.message).toBe("requestState data must be JSON-serialisable");
     }
   });
 
   it("refuses to seal a state longer than maxLength, quoting no data", async () => {
     const limited = new RequestStateSealer(KEYS, { maxLength: 300 });
-    const error = await rejected(limited.seal({ secretNote: "x".repeat(400) }, BINDING), MCP_CODES.INTERNAL_ERROR);
+    const error = await rejectedWith(limited.seal({ secretNote: "x".repeat(400) }, BINDING), MCP_CODES.INTERNAL_ERROR);
     expect(error.message).toMatch(/^requestState would be \d+ characters, more than the 300 allowed: keep less data in it$/);
     expect(await limited.seal("short", BINDING)).toHaveProperty("length", expect.any(Number));
   });
