@@ -112,6 +112,11 @@ describe("MCPServer: protocol errors", () => {
     await settle();
     expect(onProtocolError).toHaveBeenCalledWith(expect.objectContaining({ code: MCP_CODES.PROTOCOL_INVALID, message: "Received a response for unknown request id 77" }), session);
   });
+
+  it("answers a stateless-era method asked without the era's _meta, in a session, as a method its revision lacks", async () => {
+    const { client } = await initializedRawClientOf(new MCPServer(info), "2025-11-25");
+    await expect(client.request("server/discover")).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND, message: "Method not found: server/discover" });
+  });
 });
 
 describe("MCPServer: list_changed", () => {
