@@ -1,7 +1,10 @@
 import { NOTIFICATIONS } from "../constants/index.js";
 
-/** What changed on a server: one of its lists, or one resource. */
-export type Change = { readonly kind: "list"; readonly list: ListKind } | { readonly kind: "resource"; readonly uri: string };
+/**
+ * What changed on a server: one of its lists, one resource, or one task (its record in the task
+ * store: whoever is told re-reads it as its owner, so the change carries no owner).
+ */
+export type Change = { readonly kind: "list"; readonly list: ListKind } | { readonly kind: "resource"; readonly uri: string } | { readonly kind: "task"; readonly taskId: string };
 
 /** The lists whose changes clients are told of. */
 export type ListKind = "tools" | "resources" | "prompts";

@@ -61,6 +61,7 @@ export function resultCache(server: MCPServer, options: ResultCacheOptions = {})
 
 /** Drops what a change makes stale: a list's pages (every resources method's, when the resources changed), or one resource's reads. */
 function dropChanged(kept: Map<string, Kept>, change: Change): void {
+  if (change.kind === "task") return;
   for (const [key, { method, target }] of kept) {
     if (change.kind === "resource" ? method === "resources/read" && target === change.uri : method.startsWith(`${change.list}/`)) kept.delete(key);
   }

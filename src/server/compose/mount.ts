@@ -65,6 +65,8 @@ class Mounted {
 
   #heard(change: Change): void {
     if (change.kind === "list") return this.#sync.resync();
+    // A child's tasks are not the parent's: the parent's clients never see the child's task ids.
+    if (change.kind === "task") return;
     const uri = prefixUri(change.uri, this.scope.prefix);
     if (uri !== undefined) this.scope.parent.markResourceUpdated(uri).catch(this.report);
   }

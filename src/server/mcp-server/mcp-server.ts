@@ -94,7 +94,9 @@ export class MCPServer implements StatelessHost {
     // The first layer, so it is the outermost: nothing runs for a request it refuses.
     if (options.authorize) this.#layers.add(undefined, authorize(options.authorize) as Middleware<HandlerContext>);
     // One listener per server: it fans each change out to the sessions connected now.
-    this.changes.subscribe((change) => void this.#toEverySession((session) => (change.kind === "list" ? session.listChanged(change.list) : session.resourceUpdated(change.uri))));
+    this.changes.subscribe((change) => {
+      if (change.kind !== "task") void this.#toEverySession((session) => (change.kind === "list" ? session.listChanged(change.list) : session.resourceUpdated(change.uri)));
+    });
   }
 
   get closing(): AbortSignal {

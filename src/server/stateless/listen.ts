@@ -28,6 +28,7 @@ function honoured(host: StatelessHost, asked: NotificationFilter): NotificationF
 
 /** The notification a change becomes on a stream with this filter, if it asked for it. */
 function notificationOf(change: Change, filter: NotificationFilter): { method: string; params: JsonObject } | undefined {
+  if (change.kind === "task") return undefined;
   if (change.kind === "resource") return filter.resourceSubscriptions?.includes(change.uri) ? { method: NOTIFICATIONS.resourcesUpdated, params: { uri: change.uri } } : undefined;
   return filter[`${change.list}ListChanged`] ? { method: LIST_CHANGED[change.list], params: {} } : undefined;
 }
