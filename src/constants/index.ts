@@ -54,6 +54,8 @@ export const METHODS = {
   tasksResult: "tasks/result",
   tasksList: "tasks/list",
   tasksCancel: "tasks/cancel",
+  /** 2026-07-28, the tasks extension: answers a task's requests for input. */
+  tasksUpdate: "tasks/update",
   serverDiscover: "server/discover",
   subscriptionsListen: "subscriptions/listen",
 } as const;
@@ -71,6 +73,8 @@ export const NOTIFICATIONS = {
   rootsListChanged: "notifications/roots/list_changed",
   elicitationComplete: "notifications/elicitation/complete",
   tasksStatus: "notifications/tasks/status",
+  /** 2026-07-28, the tasks extension: a task as `tasks/get` has it, on a listen stream that asked for its id. */
+  tasks: "notifications/tasks",
   subscriptionsAcknowledged: "notifications/subscriptions/acknowledged",
 } as const;
 
@@ -91,4 +95,14 @@ export const META_KEYS = {
   serverInfo: "io.modelcontextprotocol/serverInfo",
   /** Stateless era: the listen request a notification belongs to. */
   subscriptionId: "io.modelcontextprotocol/subscriptionId",
+  /** 2025-11-25: the task a message belongs to (`{ taskId }`). */
+  relatedTask: "io.modelcontextprotocol/related-task",
+  /** 2025-11-25: on a created task's result, a string the host may give its model at once. */
+  modelImmediateResponse: "io.modelcontextprotocol/model-immediate-response",
+} as const;
+
+/** The identifiers of the protocol's extensions (a capability's key under `extensions`). */
+export const EXTENSIONS = {
+  /** 2026-07-28: tasks (SEP-2663). */
+  tasks: "io.modelcontextprotocol/tasks",
 } as const;

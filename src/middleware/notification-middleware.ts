@@ -11,6 +11,7 @@ import type {
   ResourceUpdatedNotificationParams,
   SubscriptionsAcknowledgedNotificationParams,
   TaskStatusNotificationParams,
+  TasksNotificationParams,
 } from "../schemas/schemas.js";
 import type { JsonObject } from "../types/types.js";
 import { MethodLayers, type MiddlewareRequest, type NextHandler } from "./chain.js";
@@ -30,6 +31,7 @@ interface ParamsByMethod {
   "notifications/roots/list_changed": JsonObject | undefined;
   "notifications/elicitation/complete": ElicitationCompleteNotificationParams;
   "notifications/tasks/status": TaskStatusNotificationParams;
+  "notifications/tasks": TasksNotificationParams;
   "notifications/subscriptions/acknowledged": SubscriptionsAcknowledgedNotificationParams;
 }
 

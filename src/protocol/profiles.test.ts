@@ -33,4 +33,8 @@ describe("revision profiles", () => {
     expect(ALL_PROTOCOL_VERSIONS.filter((version) => !PROFILES[version].declaresCompletions)).toEqual(["2024-11-05"]);
     expect(ALL_PROTOCOL_VERSIONS.filter((version) => PROFILES[version].urlElicitation)).toEqual(["2025-11-25", "2026-07-28"]);
   });
+
+  it("has no tasks before 2025-11-25, core tasks in 2025-11-25 and the extension's in 2026-07-28", () => {
+    expect(ALL_PROTOCOL_VERSIONS.map((version) => PROFILES[version].tasks)).toEqual(["none", "none", "none", "core", "extension"]);
+  });
 });

@@ -27,6 +27,12 @@ export interface RevisionProfile {
   readonly primingEvent: boolean;
   /** The wire code of "resource not found": -32002 up to 2025-11-25, -32602 (with `data.uri`) after. */
   readonly resourceNotFoundCode: number;
+  /**
+   * How a client asks for tasks: not at all (before 2025-11-25), through the core protocol (2025-11-25:
+   * a `task` param, `tasks/*` methods, capabilities), or through the `io.modelcontextprotocol/tasks`
+   * extension the request declares (2026-07-28: the server decides).
+   */
+  readonly tasks: "none" | "core" | "extension";
 }
 
 type SessionProfile = RevisionProfile & { readonly version: ProtocolVersion; readonly era: "session" };
@@ -42,6 +48,7 @@ function sessionProfile(version: ProtocolVersion, rules: Pick<RevisionProfile, "
     urlElicitation: revisionHas(version, "urlElicitation"),
     samplingTools: revisionHas(version, "samplingTools"),
     resourceNotFoundCode: JSONRPC_ERROR_CODES.RESOURCE_NOT_FOUND,
+    tasks: revisionHas(version, "tasks") ? "core" : "none",
   };
 }
 
@@ -68,6 +75,7 @@ function profiles(): Profiles {
       samplingTools: true,
       primingEvent: false,
       resourceNotFoundCode: JSONRPC_ERROR_CODES.INVALID_PARAMS,
+      tasks: "extension",
     },
   };
 }

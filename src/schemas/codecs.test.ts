@@ -86,6 +86,9 @@ const EXPECTED_METHODS: Record<AnyProtocolVersion, ExpectedMethods> = {
       "subscriptions/listen",
       "tools/list",
       "tools/call",
+      "tasks/get",
+      "tasks/update",
+      "tasks/cancel",
     ],
     serverRequests: [],
     clientNotifications: ["notifications/cancelled"],
@@ -98,6 +101,7 @@ const EXPECTED_METHODS: Record<AnyProtocolVersion, ExpectedMethods> = {
       "notifications/tools/list_changed",
       "notifications/prompts/list_changed",
       "notifications/subscriptions/acknowledged",
+      "notifications/tasks",
     ],
   },
 };

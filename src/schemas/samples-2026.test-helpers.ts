@@ -3,6 +3,7 @@
 // results a resultType, so its methods get samples of their own.
 import { type AnyProtocolVersion, isStatelessProtocolVersion, META_KEYS } from "../constants/index.js";
 import { NOTIFICATION_SAMPLES, REQUEST_SAMPLES, type RequestSamples, type SampleSet } from "./samples.test-helpers.js";
+import { TASK_NOTIFICATION_SAMPLES_2026, TASK_REQUEST_SAMPLES_2026, task, taskWithout } from "./samples-2026-tasks.test-helpers.js";
 
 const LOGGING_LEVELS = '"debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency"';
 const ELICITATION_ACTIONS = '"accept" | "decline" | "cancel"';
@@ -78,6 +79,7 @@ const paginatedParams: SampleSet = {
 };
 
 const retried = { inputResponses: answers, requestState: "opaque-state" };
+
 
 // ---- Results ----
 
@@ -230,11 +232,12 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
   "subscriptions/listen": {
     params: {
       valid: [
-        ["every kind of notification", params({ notifications: { toolsListChanged: true, promptsListChanged: false, resourcesListChanged: true, resourceSubscriptions: ["file:///a"] } })],
+        ["every kind of notification", params({ notifications: { toolsListChanged: true, promptsListChanged: false, resourcesListChanged: true, resourceSubscriptions: ["file:///a"], taskIds: ["t-1"] } })],
         ["none", params({ notifications: {} })],
       ],
       invalid: [
         ["missing notifications", params(), "notifications: is required"],
+        ["task ids not a list", params({ notifications: { taskIds: "t-1" } }), "notifications.taskIds: expected array, received string"],
         ["resource subscriptions not a list", params({ notifications: { resourceSubscriptions: "file:///a" } }), "notifications.resourceSubscriptions: expected array, received string"],
         ["a flag of the wrong type", params({ notifications: { toolsListChanged: "yes" } }), "notifications.toolsListChanged: expected boolean, received string"],
       ],
@@ -286,13 +289,18 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
       ],
     },
     result: orInputRequired({
-      valid: [["structured content of any JSON type", { ...complete, content: [textContent], structuredContent: [1, 2], isError: false }]],
+      valid: [
+        ["structured content of any JSON type", { ...complete, content: [textContent], structuredContent: [1, 2], isError: false }],
+        ["a task the server made of the call", { ...task, resultType: "task", _meta: { [META_KEYS.serverInfo]: implementation } }],
+      ],
       invalid: [
         ["missing content", complete, "content: is required"],
-        ["an unknown result type", { resultType: "task", content: [] }, 'resultType: expected "complete"'],
+        ["an unknown result type", { resultType: "tasks", content: [] }, 'resultType: expected "complete"'],
+        ["a task without its id", { ...taskWithout("taskId"), resultType: "task" }, "taskId: is required"],
       ],
     }),
   },
+  ...TASK_REQUEST_SAMPLES_2026,
 };
 
 const listChanged: SampleSet = {
@@ -338,8 +346,9 @@ export const NOTIFICATION_SAMPLES_2026: Readonly<Record<string, SampleSet>> = {
   "notifications/resources/list_changed": listChanged,
   "notifications/tools/list_changed": listChanged,
   "notifications/prompts/list_changed": listChanged,
+  ...TASK_NOTIFICATION_SAMPLES_2026,
   "notifications/subscriptions/acknowledged": {
-    valid: [["the filter the server agreed to", { notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///a"] }, ...listened }]],
+    valid: [["the filter the server agreed to", { notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///a"], taskIds: ["t-1"] }, ...listened }]],
     invalid: [
       ["missing notifications", listened, "notifications: is required"],
       ["a flag of the wrong type", { notifications: { promptsListChanged: 1 } }, "notifications.promptsListChanged: expected boolean, received number"],

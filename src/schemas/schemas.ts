@@ -156,3 +156,10 @@ export type SubscriptionsListenResult = z.infer<typeof stateless.SubscriptionsLi
 export type SubscriptionsAcknowledgedNotificationParams = z.infer<typeof stateless.SubscriptionsAcknowledgedNotificationParamsSchema>;
 export type MissingRequiredClientCapabilityErrorData = z.infer<typeof stateless.MissingRequiredClientCapabilityErrorDataSchema>;
 export type UnsupportedProtocolVersionErrorData = z.infer<typeof stateless.UnsupportedProtocolVersionErrorDataSchema>;
+// The tasks extension of 2026-07-28: `Extension…` where the core 2025-11-25 tasks have a type of the same name.
+export type ExtensionTask = z.infer<typeof stateless.TaskSchema>;
+export type DetailedTask = z.infer<typeof stateless.DetailedTaskSchema>;
+export type ExtensionCreateTaskResult = z.infer<typeof stateless.CreateTaskResultSchema>;
+export type ExtensionGetTaskResult = z.infer<typeof stateless.GetTaskResultSchema>;
+export type UpdateTaskRequestParams = z.infer<typeof stateless.UpdateTaskRequestParamsSchema>;
+export type TasksNotificationParams = z.infer<typeof stateless.TasksNotificationParamsSchema>;

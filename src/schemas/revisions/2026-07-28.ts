@@ -6,7 +6,7 @@ import * as z from "zod/mini";
 
 import { META_KEYS, METHODS, NOTIFICATIONS } from "../../constants/index.js";
 import type { RevisionCodec } from "../codec.js";
-import { MetaSchema, ProgressTokenSchema, RequestIdSchema } from "../jsonrpc.js";
+import { JsonRpcErrorObjectSchema, MetaSchema, ProgressTokenSchema, RequestIdSchema } from "../jsonrpc.js";
 import * as previous from "./2025-11-25.js";
 
 export * from "./2025-11-25.js";
@@ -181,6 +181,48 @@ export const CallToolResultSchema = z.extend(ResultSchema, {
   isError: previous.CallToolResultSchema.shape.isError,
 });
 
+// ---- The tasks extension (io.modelcontextprotocol/tasks) ----
+// A request that declared the extension in its `_meta` may be answered with a task the server made;
+// the client follows it with tasks/get, answers its requests for input with tasks/update, and may
+// cancel it. Tasks left the core protocol: tasks/result and tasks/list are gone, and times are named
+// `ttlMs` and `pollIntervalMs`.
+
+export const TaskSchema = z.looseObject({
+  taskId: z.string(),
+  status: previous.TaskStatusSchema,
+  statusMessage: z.optional(z.string()),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+  ttlMs: z.nullable(z.int()),
+  pollIntervalMs: z.optional(z.int()),
+});
+const taskFields = TaskSchema.shape;
+
+/** A task with what its status brings: the outstanding requests for input, the result, or the JSON-RPC error. */
+function detailed<T extends Record<string, z.core.SomeType>>(extra: T) {
+  return z.discriminatedUnion("status", [
+    z.looseObject({ ...taskFields, ...extra, status: z.literal("working") }),
+    z.looseObject({ ...taskFields, ...extra, status: z.literal("input_required"), inputRequests: InputRequestsSchema }),
+    z.looseObject({ ...taskFields, ...extra, status: z.literal("completed"), result: previous.OpenObjectSchema }),
+    z.looseObject({ ...taskFields, ...extra, status: z.literal("failed"), error: JsonRpcErrorObjectSchema }),
+    z.looseObject({ ...taskFields, ...extra, status: z.literal("cancelled") }),
+  ]);
+}
+export const DetailedTaskSchema = detailed({});
+
+/** The answer to a request the server made a task of: the task itself, flat, and nothing of its outcome. */
+export const CreateTaskResultSchema = z.extend(TaskSchema, { _meta: z.optional(ResultMetaSchema), resultType: z.literal("task") });
+
+const TaskIdRequestParamsSchema = z.extend(RequestParamsSchema, { taskId: z.string() });
+export const GetTaskRequestParamsSchema = TaskIdRequestParamsSchema;
+export const GetTaskResultSchema = detailed(resultFields);
+// The answers are checked against what each key asked for, by the server; an answer to a key it
+// does not wait for is ignored whatever it is, so here any value passes.
+export const UpdateTaskRequestParamsSchema = z.extend(TaskIdRequestParamsSchema, { inputResponses: z.record(z.string(), z.unknown()) });
+export const UpdateTaskResultSchema = ResultSchema;
+export const CancelTaskRequestParamsSchema = TaskIdRequestParamsSchema;
+export const CancelTaskResultSchema = ResultSchema;
+
 // ---- Subscriptions ----
 
 /** The notifications a listen request opts in to, and those the server agreed to send. */
@@ -189,6 +231,8 @@ export const SubscriptionFilterSchema = z.looseObject({
   promptsListChanged: z.optional(z.boolean()),
   resourcesListChanged: z.optional(z.boolean()),
   resourceSubscriptions: z.optional(z.array(z.string())),
+  /** The tasks extension: the tasks whose changes the stream carries (`notifications/tasks`). */
+  taskIds: z.optional(z.array(z.string())),
 });
 export const SubscriptionsListenRequestParamsSchema = z.extend(RequestParamsSchema, { notifications: SubscriptionFilterSchema });
 /** The answer that ends a subscription gracefully; it names the subscription it ends. */
@@ -209,6 +253,7 @@ export const LoggingMessageNotificationParamsSchema = z.extend(previous.LoggingM
 export const ResourceUpdatedNotificationParamsSchema = z.extend(previous.ResourceUpdatedNotificationParamsSchema, notificationMetaField);
 export const ListChangedNotificationParamsSchema = z.optional(NotificationParamsSchema);
 export const SubscriptionsAcknowledgedNotificationParamsSchema = z.extend(NotificationParamsSchema, { notifications: SubscriptionFilterSchema });
+export const TasksNotificationParamsSchema = detailed(notificationMetaField);
 
 // ---- Error data ----
 
@@ -234,7 +279,10 @@ export const codec = {
     [METHODS.resourcesRead]: { params: ReadResourceRequestParamsSchema, result: orInputRequired(ReadResourceResultSchema) },
     [METHODS.subscriptionsListen]: { params: SubscriptionsListenRequestParamsSchema, result: SubscriptionsListenResultSchema },
     [METHODS.toolsList]: { params: ListToolsRequestParamsSchema, result: ListToolsResultSchema },
-    [METHODS.toolsCall]: { params: CallToolRequestParamsSchema, result: orInputRequired(CallToolResultSchema) },
+    [METHODS.toolsCall]: { params: CallToolRequestParamsSchema, result: z.union([CallToolResultSchema, InputRequiredWithRequestsSchema, InputRequiredWithStateSchema, CreateTaskResultSchema]) },
+    [METHODS.tasksGet]: { params: GetTaskRequestParamsSchema, result: GetTaskResultSchema },
+    [METHODS.tasksUpdate]: { params: UpdateTaskRequestParamsSchema, result: UpdateTaskResultSchema },
+    [METHODS.tasksCancel]: { params: CancelTaskRequestParamsSchema, result: CancelTaskResultSchema },
   },
   // Servers send no requests: what they need from the client comes back as an input-required result.
   serverRequests: {},
@@ -251,5 +299,6 @@ export const codec = {
     [NOTIFICATIONS.toolsListChanged]: ListChangedNotificationParamsSchema,
     [NOTIFICATIONS.promptsListChanged]: ListChangedNotificationParamsSchema,
     [NOTIFICATIONS.subscriptionsAcknowledged]: SubscriptionsAcknowledgedNotificationParamsSchema,
+    [NOTIFICATIONS.tasks]: TasksNotificationParamsSchema,
   },
 } as const satisfies RevisionCodec;
