@@ -49,7 +49,7 @@ import { listAllResources, readResource, resourceEntryOf, templateOnTheWire, typ
 import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { FeatureHandler } from "./server-host.js";
 import { ServerSession } from "./session.js";
-import { callTool, checkTool, toolHeaderParams, toolOnTheWire, type AnyToolConfig, type AnyToolHandler, type ToolEntry } from "./tools.js";
+import { callTool, checkTaskSupport, checkTool, toolHeaderParams, toolOnTheWire, type AnyToolConfig, type AnyToolHandler, type ToolEntry } from "./tools.js";
 import type { HeaderParam } from "../../protocol/mcp-headers.js";
 import { layered, OWN_METHODS, type ServerMethod, type ServerMiddleware } from "../../middleware/server-middleware.js";
 import { authorize } from "../../middleware/builtins/authorize.js";
@@ -73,7 +73,10 @@ export class MCPServer implements StatelessHost {
   #stateless: StatelessRequests | undefined;
   /** zod's JSON Schema converter on its way, for a zod/mini tool or prompt schema; starts and the tools and prompts methods wait for it. */
   #converterLoading: Promise<void> | undefined;
-  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), (name, config) => checkTool(name, config) && this.#loadConverter());
+  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), (name, config) => {
+    checkTaskSupport(name, config, this.options.tasks);
+    return checkTool(name, config) && this.#loadConverter();
+  });
   readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
   readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
   readonly #prompts = new Registry<AnyPromptConfig, AnyPromptHandler>("prompt", () => this.#listChanged("prompts"), (name, config) => checkPrompt(name, config) && this.#loadConverter());
@@ -93,6 +96,7 @@ export class MCPServer implements StatelessHost {
     this.changes = options.changeFeed ?? new InMemoryChangeFeed();
     // The first layer, so it is the outermost: nothing runs for a request it refuses.
     if (options.authorize) this.#layers.add(undefined, authorize(options.authorize) as Middleware<HandlerContext>);
+    options.tasks?.attach(this);
     // One listener per server: it fans each change out to the sessions connected now.
     this.changes.subscribe((change) => {
       if (change.kind !== "task") void this.#toEverySession((session) => (change.kind === "list" ? session.listChanged(change.list) : session.resourceUpdated(change.uri)));
@@ -208,6 +212,7 @@ export class MCPServer implements StatelessHost {
       onClose: () => {
         this.#sessions.delete(session);
         session.connectionClosed();
+        this.options.tasks?.sessionClosed(session);
       },
       notificationLayers: () => this.#notifications && pass,
     });
@@ -232,8 +237,10 @@ export class MCPServer implements StatelessHost {
     return this.#toEverySession((session) => session.log(level, data, logger));
   }
 
-  /** Closes every session, and ends every listen stream with its result. */
+  /** Cancels every running task, closes every session, and ends every listen stream with its result. */
   async close(): Promise<void> {
+    // Tasks first: while they are cancelled, the sessions that may still be told are open.
+    await this.options.tasks?.close();
     this.#closing.abort();
     await Promise.all([...this.#sessions].map((session) => session.close()));
   }
@@ -246,7 +253,8 @@ export class MCPServer implements StatelessHost {
     if (this.#resources.size > 0 || this.#templates.size > 0 || declared.resources) capabilities.resources = { subscribe: true, listChanged: true, ...declared.resources };
     if (this.#prompts.size > 0 || declared.prompts) capabilities.prompts = { listChanged: true, ...declared.prompts };
     if (rules.declaresCompletions && (hasCompleters({ prompts: this.#prompts, templates: this.#templates }) || declared.completions)) capabilities.completions = { ...declared.completions };
-    return capabilities;
+    const tasks = this.options.tasks;
+    return tasks ? tasks.capabilities(rules, this.#tools.enabled().some(({ config }) => (config.execution?.taskSupport ?? "forbidden") !== "forbidden"), capabilities) : capabilities;
   }
 
   /**
@@ -304,14 +312,16 @@ export class MCPServer implements StatelessHost {
 
   *#featureHandlers(): Iterable<readonly [string, FeatureHandler]> {
     const page = <T>(items: readonly T[], params: PaginatedRequestParams | undefined) => paginate(items, params?.cursor, this.options.pageSize ?? DEFAULT_PAGE_SIZE);
-    yield [METHODS.toolsList, (params: PaginatedRequestParams | undefined) => this.#whenConverted(() => listResult("tools", page(this.#tools.enabled().map(toolOnTheWire), params)))];
-    yield [METHODS.toolsCall, (params: CallToolRequestParams, context: HandlerContext, profile: RevisionProfile) => this.#whenConverted(() => callTool(this.#tools.get(params.name), params, context, profile))];
+    yield [METHODS.toolsList, (params: PaginatedRequestParams | undefined, _context: HandlerContext, profile: RevisionProfile) => this.#whenConverted(() => listResult("tools", page(this.#tools.enabled().map((entry) => toolOnTheWire(entry, profile)), params)))];
+    yield [METHODS.toolsCall, (params: CallToolRequestParams, context: HandlerContext, profile: RevisionProfile) => this.#whenConverted(() => callTool(this.#tools.get(params.name), params, context, profile, this.options.tasks))];
     yield [METHODS.resourcesList, async (params: PaginatedRequestParams | undefined, context: HandlerContext) => listResult("resources", page(await listAllResources(this.#resources, this.#templates, context), params))];
     yield [METHODS.resourcesTemplatesList, (params: PaginatedRequestParams | undefined) => listResult("resourceTemplates", page(this.#templates.enabled().map(templateOnTheWire), params))];
     yield [METHODS.resourcesRead, (params: { uri: string }, context: HandlerContext) => readResource(params.uri, this.#resources, this.#templates, context)];
     yield [METHODS.promptsList, (params: PaginatedRequestParams | undefined) => this.#whenConverted(() => listResult("prompts", page(this.#prompts.enabled().map(promptOnTheWire), params)))];
     yield [METHODS.promptsGet, (params: GetPromptRequestParams, context: HandlerContext) => this.#whenConverted(() => getPrompt(this.#prompts.get(params.name), params, context))];
     yield [METHODS.completionComplete, (params: CompleteRequestParams, context: HandlerContext) => complete(params, { prompts: this.#prompts, templates: this.#templates }, context)];
+    // Each answers as the request's revision has tasks: its codec admits only its own methods.
+    if (this.options.tasks) yield* this.options.tasks.methods();
   }
 
   /** Loads zod's converter for a tool or prompt registered with a zod/mini schema (once per process). */

@@ -1,4 +1,5 @@
 import type { $ZodType, input, output } from "zod/v4/core";
+import type { TaskScope, TaskSupport, ToolTaskConfig } from "../core/task-support.js";
 import type { AnyProtocolVersion, ProtocolVersion } from "../../constants/index.js";
 import type { Era } from "../../protocol/profiles.js";
 import type { ChangeFeed } from "../../stores/change-feed.js";
@@ -105,6 +106,8 @@ export interface MCPServerOptions extends TimeoutOptions {
   readonly principalOf?: (inbound: InboundContext | undefined) => string | undefined;
   /** Stateless era: caching hints of discover and the lists; per registration, `cache` on a tool, prompt, resource or template narrows its list's. */
   readonly cache?: CacheHints;
+  /** Tasks (`serverTasks()`): what lets a tool declare `execution: { taskSupport: "optional" | "required" }`. */
+  readonly tasks?: TaskSupport;
 }
 
 /** A result's caching hint (stateless era): how long it stays fresh, and whether shared caches may keep it. */
@@ -198,6 +201,8 @@ export interface HandlerContext extends RequestScope {
   elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
   /** The client's roots (`roots/list`) as part of this request. */
   listRoots(options?: InputOptions): Promise<ListRootsResult>;
+  /** The task this handler runs as, if it does. */
+  readonly task?: TaskScope;
 }
 
 interface Described {
@@ -219,7 +224,10 @@ export interface ToolConfig<I extends ArgumentsSchema | undefined, O extends Arg
   readonly inputSchema?: I;
   readonly outputSchema?: O;
   readonly annotations?: ToolAnnotations;
+  /** Whether the tool may (`optional`) or must (`required`) run as a task; either needs the server's `tasks` option. */
   readonly execution?: ToolExecution;
+  /** A task tool's own settings (never on the wire). */
+  readonly task?: ToolTaskConfig<ArgumentsOf<I>>;
 }
 
 /**

@@ -7,6 +7,8 @@ import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { ArgumentsSchema, HandlerContext, ToolConfig } from "./mcp-server.types.js";
 import { prepareObjectSchema, waitsForConverter, type PreparedSchema } from "./schema-support.js";
 import type { ValidationResult } from "../../wire/wire-schema.js";
+import type { JsonObject } from "../../types/types.js";
+import type { TaskCall, TaskSupport, ToolTaskConfig } from "../core/task-support.js";
 
 export type AnyToolConfig = ToolConfig<ArgumentsSchema | undefined, ArgumentsSchema | undefined>;
 export type AnyToolHandler = (args: never, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
@@ -18,6 +20,8 @@ interface PreparedTool {
   readonly input: PreparedSchema;
   readonly output: PreparedSchema | undefined;
   readonly wire: Tool;
+  /** As the tasks extension's revision lists it: without `execution` (there the server decides, per call). */
+  readonly extensionWire: Tool;
   /** Stateless era over HTTP: the arguments its clients mirror into `Mcp-Param-*` headers (`x-mcp-header`). */
   readonly headers: readonly HeaderParam[];
 }
@@ -35,14 +39,16 @@ export function prepareTool(name: string, config: AnyToolConfig): PreparedTool {
     const output = config.outputSchema ? prepareObjectSchema(config.outputSchema, "output", owner) : undefined;
     const headers = headerParamsOf(input.jsonSchema);
     if (!headers.ok) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The x-mcp-header annotations of ${owner} are invalid: ${headers.reason}`);
-    tool = { input, output, wire: describeTool(name, config, input, output), headers: headers.params };
+    const wire = describeTool(name, config, input, output);
+    const { execution: _execution, ...extensionWire } = wire;
+    tool = { input, output, wire, extensionWire: config.execution ? extensionWire : wire, headers: headers.params };
     prepared.set(config, tool);
   }
   return tool;
 }
 
 function describeTool(name: string, config: AnyToolConfig, input: PreparedSchema, output: PreparedSchema | undefined): Tool {
-  const { inputSchema: _input, outputSchema: _output, cache: _cache, requiredScopes: _scopes, ...rest } = config;
+  const { inputSchema: _input, outputSchema: _output, cache: _cache, requiredScopes: _scopes, task: _task, ...rest } = config;
   const tool = { name, ...rest, inputSchema: input.jsonSchema } as Tool;
   return output ? { ...tool, outputSchema: output.jsonSchema as Tool["outputSchema"] } : tool;
 }
@@ -67,25 +73,48 @@ export function toolHeaderParams(entry: ToolEntry): readonly HeaderParam[] {
   return prepareTool(entry.key, entry.config).headers;
 }
 
-export function toolOnTheWire(entry: ToolEntry): Tool {
-  return prepareTool(entry.key, entry.config).wire;
+/** The tool as a tools/list of `rules`' revision shows it. */
+export function toolOnTheWire(entry: ToolEntry, rules: RevisionProfile): Tool {
+  const tool = prepareTool(entry.key, entry.config);
+  return rules.tasks === "extension" ? tool.extensionWire : tool.wire;
 }
 
-/** Runs `tools/call`: unknown tool and bad arguments as the revision says, a throwing handler as an `isError` result. */
-export function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile): Promise<CallToolResult> | CallToolResult {
+/**
+ * Checks what a tool says of tasks at registration: `execution.taskSupport` is one of the three
+ * levels, and one other than `forbidden` needs the server's `tasks` option.
+ */
+export function checkTaskSupport(name: string, config: AnyToolConfig, tasks: TaskSupport | undefined): void {
+  const support: unknown = config.execution?.taskSupport;
+  if (support === undefined || support === "forbidden") return;
+  if (support !== "optional" && support !== "required") throw new MCPError(MCP_CODES.INVALID_PARAMS, `Tool ${JSON.stringify(name)}: execution.taskSupport must be "forbidden", "optional" or "required"`);
+  if (!tasks) throw new MCPError(MCP_CODES.INVALID_PARAMS, `Tool ${JSON.stringify(name)} may run as a task: give the server the tasks option (new MCPServer(info, { tasks: serverTasks() }))`);
+}
+
+/**
+ * Runs `tools/call`: unknown tool and bad arguments as the revision says, a throwing handler as an
+ * `isError` result; with `tasks`, a call that becomes a task is answered as the revision has it.
+ */
+export function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile, tasks?: TaskSupport): Promise<JsonObject> | JsonObject {
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown tool: ${params.name}`);
   const tool = prepareTool(entry.key, entry.config);
   const args = tool.input.check(params.arguments ?? {});
   // A Standard Schema validator answers later; zod and JSON Schema at once (a refusal thrown as it is found), with no closure per call.
-  return args instanceof Promise ? args.then((checked) => withArguments(checked, entry, params, context, rules, tool.output)) : withArguments(args, entry, params, context, rules, tool.output);
+  return args instanceof Promise ? args.then((checked) => withArguments(checked, entry, params, context, rules, tool.output, tasks)) : withArguments(args, entry, params, context, rules, tool.output, tasks);
 }
 
-/** The handler run with the checked arguments, or their refusal as the revision says. */
-function withArguments(checked: ValidationResult<unknown>, entry: ToolEntry, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile, output: PreparedSchema | undefined): Promise<CallToolResult> | CallToolResult {
-  if (checked.ok) return runTool(entry, checked.value, context, output);
+/** The handler run with the checked arguments (in the request, or as a task), or their refusal as the revision says. */
+function withArguments(checked: ValidationResult<unknown>, entry: ToolEntry, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile, output: PreparedSchema | undefined, tasks: TaskSupport | undefined): Promise<JsonObject> | JsonObject {
+  if (checked.ok) return (tasks && asTask(tasks, entry, params, checked.value, context, rules, output)) ?? runTool(entry, checked.value, context, output);
   const message = `Invalid arguments for tool ${params.name}: ${checked.issues}`;
   if (rules.invalidToolArguments === "protocol-error") throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, message);
   return toolError(message);
+}
+
+/** The call as the tasks implementation sees it: its answer when the call becomes a task. */
+function asTask(tasks: TaskSupport, entry: ToolEntry, params: CallToolRequestParams, args: unknown, context: HandlerContext, rules: RevisionProfile, output: PreparedSchema | undefined): Promise<JsonObject> | undefined {
+  const { execution, task } = entry.config;
+  const call: TaskCall = { name: entry.key, support: execution?.taskSupport ?? "forbidden", tool: task as ToolTaskConfig | undefined, params, args, run: (own) => runTool(entry, args, own, output) };
+  return tasks.callTool(call, context, rules);
 }
 
 // Kept apart from the checks so that a tool call in progress holds only what it needs.
