@@ -6,7 +6,6 @@ import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { ServerCapabilities } from "../../schemas/schemas.js";
 import type { JsonObject } from "../../types/types.js";
 import type { TaskCall, TaskHost, TaskSupport } from "../core/task-support.js";
-import { rejectedWith } from "../../error-codes/mcp-error.test-helpers.js";
 import { MCPServer } from "./mcp-server.js";
 import type { HandlerContext, SessionHandle } from "./mcp-server.types.js";
 import { initializedRawClientOf, settle } from "./mcp-server.test-helpers.js";
@@ -133,7 +132,7 @@ describe("MCPServer's tasks seam", () => {
 
   it("leaves a revision without tasks to its codec: tasks methods are not found there", async () => {
     const { client } = await initializedRawClientOf(serverWith(new RecordingTasks()), "2025-06-18");
-    await rejectedWith(client.request("tasks/get", { taskId: "t-1" }), "MCP.METHOD_NOT_FOUND");
+    await expect(client.request("tasks/get", { taskId: "t-1" })).rejects.toMatchObject({ code: "MCP.METHOD_NOT_FOUND", message: "Method not found: tasks/get" });
   });
 
   it("lists a task tool with execution where the revision has it, and without in the tasks extension's revision", async () => {
