@@ -159,8 +159,8 @@ describe("TaskEngine: cancel, and exactly one final state", () => {
     expect(run.signal.aborted).toBe(false);
   });
 
-  it("ends cancelled when the cancel lands between the outcome's start and its write", async () => {
-    const { engine: make, store } = bench();
+  it("ends cancelled when the cancel lands between the outcome's start and its write; the outcome is dropped silently", async () => {
+    const { engine: make, store, errors } = bench();
     let engine!: TaskEngine;
     engine = make({
       overrides: {
@@ -174,6 +174,7 @@ describe("TaskEngine: cancel, and exactly one final state", () => {
     held.finish(completed());
     await flush();
     expect(await store.get(OWNER, record.taskId)).toMatchObject({ status: "cancelled", statusMessage: "too late", version: 2 });
+    expect([errors, engine.running]).toEqual([[], 0]);
   });
 
   it("ends completed when the outcome is written before a cancel that was already under way", async () => {
