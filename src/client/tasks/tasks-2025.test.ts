@@ -3,16 +3,14 @@
 // tasks/result (input requests of the task arriving on it), reads, lists and cancels tasks.
 // A raw server covers what the SDK does not make happen (a tasks/result that never answers, a
 // request for input the server cancels).
-import { InMemoryTaskMessageQueue, InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as z from "zod";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { MCPClient } from "../mcp-client/mcp-client.js";
 import type { MCPClientOptions } from "../mcp-client/mcp-client.types.js";
 import { MCPClient as Client } from "../mcp-client/mcp-client.js";
 import { CLIENT_INFO, connectToRaw, connectToSdk, type RawServer } from "../mcp-client/mcp-client.test-helpers.js";
+import { form, sdkTaskServer, text } from "./sdk-task-server.test-helpers.js";
 import { sessionPeer } from "./tasks.test-helpers.js";
 import type { TaskInput, ToolTask } from "./tasks.types.js";
 
@@ -23,40 +21,8 @@ afterEach(async () => {
   for (const store of stores.splice(0)) store.cleanup();
 });
 
-const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
-const form = { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] };
-
-/** An SDK 1.x server whose task tools end after a few milliseconds (`never` does not end; `interview` asks for a name first). */
-function sdkTaskServer(): McpServer {
-  const store = new InMemoryTaskStore();
-  stores.push(store);
-  const server = new McpServer({ name: "sdk-tasks", version: "1.0.0" }, { capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore: store, taskMessageQueue: new InMemoryTaskMessageQueue(), defaultTaskPollInterval: 5 });
-  const register = (name: string, taskSupport: "optional" | "required", run: (taskId: string, extra: { sendRequest: (...args: never[]) => Promise<unknown> }) => Promise<{ status: "completed" | "failed"; result: ReturnType<typeof text> & { isError?: boolean } } | undefined>) =>
-    server.experimental.tasks.registerToolTask(name, { inputSchema: { text: z.string().optional() }, execution: { taskSupport } }, {
-      createTask: async (_args, extra) => {
-        const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl ?? 60_000, pollInterval: 5 });
-        setTimeout(() => {
-          void run(task.taskId, extra as never).then((end) => end && extra.taskStore.storeTaskResult(task.taskId, end.status, end.result));
-        }, 10);
-        return { task };
-      },
-      getTask: (_args, extra) => extra.taskStore.getTask(extra.taskId),
-      getTaskResult: (_args, extra) => extra.taskStore.getTaskResult(extra.taskId) as never,
-    });
-  register("slow", "optional", async () => ({ status: "completed", result: text("slow done") }));
-  register("required", "required", async () => ({ status: "completed", result: text("required done") }));
-  register("failing", "optional", async () => ({ status: "failed", result: { ...text("it broke"), isError: true } }));
-  register("never", "optional", async () => undefined);
-  register("interview", "optional", async (taskId, extra) => {
-    const answer = (await extra.sendRequest({ method: "elicitation/create", params: { mode: "form", message: "Your name?", requestedSchema: form } } as never, ElicitResultSchema as never, { relatedTask: { taskId } } as never)) as { content?: { name?: string } };
-    return { status: "completed", result: text(`hello ${answer.content?.name ?? "nobody"}`) };
-  });
-  server.registerTool("plain", { inputSchema: {} }, () => text("plain"));
-  return server;
-}
-
 async function sdkClient(options: MCPClientOptions = {}): Promise<MCPClient> {
-  const connected = await connectToSdk(sdkTaskServer(), options);
+  const connected = await connectToSdk(sdkTaskServer(stores), options);
   clients.push(connected);
   return connected;
 }
