@@ -15,12 +15,6 @@ export interface ClientMethods extends FeatureMethods {
   ping: { params: undefined; result: JsonObject };
   "server/discover": { params: JsonObject | undefined; result: JsonObject };
   "subscriptions/listen": { params: JsonObject; result: JsonObject };
-  // Tasks: those of 2025-11-25 (`tasks/result`, `tasks/list` only there) and of the 2026-07-28 extension (`tasks/update` only there).
-  "tasks/get": { params: { taskId: string }; result: JsonObject };
-  "tasks/result": { params: { taskId: string }; result: JsonObject };
-  "tasks/list": { params: { cursor?: string } | undefined; result: JsonObject };
-  "tasks/cancel": { params: { taskId: string }; result: JsonObject };
-  "tasks/update": { params: { taskId: string; inputResponses: JsonObject }; result: JsonObject };
 }
 
 export type ClientMethod = keyof ClientMethods;
