@@ -53,6 +53,8 @@ export interface TaskHost {
   readonly closing: AbortSignal;
   /** The principal of a request (what tasks are bound to), or undefined when it has none. */
   principalOf(inbound: InboundContext | undefined): string | undefined;
+  /** Whether an enabled tool may run as a task (the capabilities declare tasks only then). */
+  taskTools(): boolean;
 }
 
 /** What MCPServer asks of tasks (the `tasks` option). */
@@ -63,8 +65,8 @@ export interface TaskSupport {
   callTool(call: TaskCall, context: HandlerContext, profile: RevisionProfile): Promise<JsonObject> | undefined;
   /** The `tasks/*` methods, each answering as the request's revision has it (its codec admits only its own). */
   methods(): ReadonlyMap<string, FeatureHandler>;
-  /** `declared` with what tasks add for a client of `profile`, given whether any enabled tool may run as a task. */
-  capabilities(profile: RevisionProfile, taskTools: boolean, declared: ServerCapabilities): ServerCapabilities;
+  /** `declared` with what tasks add for a client of `profile`. */
+  capabilities(profile: RevisionProfile, declared: ServerCapabilities): ServerCapabilities;
   /** A session ended: tasks only it could reach are cancelled. */
   sessionClosed(session: SessionHandle): void;
   /** Cancels and aborts every running task; resolves once they settled. */

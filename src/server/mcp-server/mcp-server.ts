@@ -254,7 +254,12 @@ export class MCPServer implements StatelessHost {
     if (this.#prompts.size > 0 || declared.prompts) capabilities.prompts = { listChanged: true, ...declared.prompts };
     if (rules.declaresCompletions && (hasCompleters({ prompts: this.#prompts, templates: this.#templates }) || declared.completions)) capabilities.completions = { ...declared.completions };
     const tasks = this.options.tasks;
-    return tasks ? tasks.capabilities(rules, this.#tools.enabled().some(({ config }) => (config.execution?.taskSupport ?? "forbidden") !== "forbidden"), capabilities) : capabilities;
+    return tasks ? tasks.capabilities(rules, capabilities) : capabilities;
+  }
+
+  /** Whether an enabled tool may run as a task. */
+  taskTools(): boolean {
+    return this.#tools.enabled().some(({ config }) => (config.execution?.taskSupport ?? "forbidden") !== "forbidden");
   }
 
   /**
