@@ -18,7 +18,7 @@ export class CoreTasks implements TaskSurface {
   /** The session's own tasks (no principal: owned by the session) end with it. */
   sessionClosed(_session: SessionHandle): void {}
 
-  capabilities(_taskTools: boolean, declared: ServerCapabilities): ServerCapabilities {
+  capabilities(declared: ServerCapabilities): ServerCapabilities {
     return declared;
   }
 }

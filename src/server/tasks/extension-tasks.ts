@@ -15,7 +15,7 @@ export class ExtensionTasks implements TaskSurface {
     return undefined;
   }
 
-  capabilities(_taskTools: boolean, declared: ServerCapabilities): ServerCapabilities {
+  capabilities(declared: ServerCapabilities): ServerCapabilities {
     return declared;
   }
 }

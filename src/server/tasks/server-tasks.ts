@@ -79,8 +79,8 @@ class ServerTasks implements TaskSupport {
     return new Map(METHODS_OF_TASKS.map((method) => [method, handler(method)]));
   }
 
-  capabilities(profile: RevisionProfile, taskTools: boolean, declared: ServerCapabilities): ServerCapabilities {
-    return this.#surface(profile)?.capabilities(taskTools, declared) ?? declared;
+  capabilities(profile: RevisionProfile, declared: ServerCapabilities): ServerCapabilities {
+    return this.#surface(profile)?.capabilities(declared) ?? declared;
   }
 
   sessionClosed(session: SessionHandle): void {

@@ -19,8 +19,8 @@ export interface TaskSurface {
   callTool(call: TaskCall, context: HandlerContext, profile: RevisionProfile): Promise<JsonObject> | undefined;
   /** The revision's `tasks/*` methods. */
   readonly methods: ReadonlyMap<string, TaskMethod>;
-  /** `declared`, with what this revision's clients are told of tasks. */
-  capabilities(taskTools: boolean, declared: ServerCapabilities): ServerCapabilities;
+  /** `declared`, with what this revision's clients are told of tasks (only while a tool may run as a task: `server.taskTools()`). */
+  capabilities(declared: ServerCapabilities): ServerCapabilities;
 }
 
 /** The server-wide settings of tasks, resolved. */
