@@ -16,6 +16,7 @@ describe("2025-11-25: a task's progress and log messages", () => {
     server.tool("chatty", { execution: { taskSupport: "optional" } }, async (_args, context) => {
       await context.progress(1, 2, "half");
       await context.progress(2);
+      await context.progress(2, 2);
       await context.log("debug", "hidden");
       await context.log("warning", { step: 1 }, "builder");
       await context.log("error", "plain");
@@ -30,7 +31,9 @@ describe("2025-11-25: a task's progress and log messages", () => {
     const taskId = (messages[0] as { task: { taskId: string } }).task.taskId;
     const related = { [RELATED]: { taskId } };
     expect(messages.at(-1)).toMatchObject({ type: "result" });
-    expect(progress).toEqual([{ progress: 1, total: 2, message: "half", _meta: related }, { progress: 2, _meta: related }]);
+    expect(progress).toEqual([{ progress: 1, total: 2, message: "half", _meta: related }, { progress: 2, _meta: related }, { progress: 2, total: 2, _meta: related }]);
+    // The last progress is the task's status message.
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ status: "completed", statusMessage: "2/2" });
     expect(logs).toEqual([{ level: "warning", logger: "builder", data: { step: 1 }, _meta: related }, { level: "error", data: "plain", _meta: related }]);
   });
 
@@ -147,6 +150,26 @@ describe("2025-11-25: a session's end", () => {
     release.resolve();
     const again = await sdkClient(server, { authInfo: { subject: "alice" } });
     await expect(again.client.experimental.tasks.getTaskResult(kept.taskId, CallToolResultSchema)).resolves.toMatchObject({ content: [{ text: "finished" }] });
+  });
+
+  it("cancels every running task when the server closes", async () => {
+    const real = new InMemoryTaskStore();
+    const owners: string[] = [];
+    const store = hooked(real, { create: (inner, owner, task) => (owners.push(owner), inner.create(owner, task)) });
+    const server = taskServer({ store });
+    const aborted = deferred<unknown>();
+    const started = deferred();
+    server.tool("long", { execution: { taskSupport: "optional" } }, (_args, context) => {
+      started.resolve();
+      return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => (aborted.resolve(context.signal.reason), reject(context.signal.reason))));
+    });
+    const { client } = await sdkClient(server, { authInfo: { subject: "alice" } });
+    const task = await startTask(client, "long");
+    await started.promise;
+    await server.close();
+    await expect(aborted.promise).resolves.toMatchObject({ code: "MCP.REQUEST_CANCELLED", message: "Server closed" });
+    expect(owners).toEqual([expect.stringMatching(/^p:/)]);
+    expect((await real.get(owners[0] as string, task.taskId))?.status).toBe("cancelled");
   });
 
   it("cancels them page by page, and reports a store that fails", async () => {

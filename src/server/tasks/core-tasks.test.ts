@@ -190,6 +190,33 @@ describe("2025-11-25 tasks/get, tasks/list, tasks/cancel", () => {
   });
 });
 
+describe("2025-11-25 task owners", () => {
+  it("binds tasks to the server's principal of a request when its authInfo names no token subject", async () => {
+    const server = taskServer();
+    const first = await sdkClient(server, { authInfo: { apiKey: "k-1" } });
+    const task = await startTask(first.client, "maybe", { text: "key" });
+    await first.client.close();
+    const second = await sdkClient(server, { authInfo: { apiKey: "k-1" } });
+    await expect(second.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({ content: [{ text: "maybe: key" }] });
+    const other = await sdkClient(server, { authInfo: { apiKey: "k-2" } });
+    await expect(other.client.experimental.tasks.getTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("takes the owner from the server's ownerOf option when given one", async () => {
+    const server = taskServer({ ownerOf: (inbound) => (inbound?.authInfo as { team?: string } | undefined)?.team, closeGraceMs: 100 });
+    const ada = await sdkClient(server, { authInfo: { team: "blue", subject: "ada" } });
+    const bob = await sdkClient(server, { authInfo: { team: "blue", subject: "bob" } });
+    const task = await startTask(ada.client, "maybe");
+    await expect(bob.client.experimental.tasks.getTask(task.taskId)).resolves.toMatchObject({ taskId: task.taskId });
+  });
+
+  it("serves one server: a second one given the same serverTasks() is refused", () => {
+    const tasks = serverTasks();
+    new MCPServer(info, { tasks });
+    expect(() => new MCPServer(info, { tasks })).toThrow("serverTasks() serves one server: give each server its own");
+  });
+});
+
 describe("2025-11-25 tasks capabilities, and revisions before it", () => {
   it("declares tasks (list, cancel, tools/call) to a 2025-11-25 client while a tool may run as a task", async () => {
     const server = taskServer();
