@@ -3,6 +3,7 @@
 import { CallToolResultSchema, CreateTaskResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { JsonRpcError } from "../../error-codes/mcp-error.js";
+import { PROFILES } from "../../protocol/profiles.js";
 import { InMemoryTaskStore } from "../../stores/in-memory-task-store.js";
 import { MCPServer } from "../mcp-server/mcp-server.js";
 import { initializedRawClientOf, rawClientOf } from "../mcp-server/mcp-server.test-helpers.js";
@@ -212,7 +213,8 @@ describe("2025-11-25 task owners", () => {
 
   it("serves one server: a second one given the same serverTasks() is refused", () => {
     const tasks = serverTasks();
-    new MCPServer(info, { tasks });
+    const first = new MCPServer(info, { tasks });
+    expect(first.capabilitiesFor(PROFILES["2025-11-25"])).not.toHaveProperty("tasks");
     expect(() => new MCPServer(info, { tasks })).toThrow("serverTasks() serves one server: give each server its own");
   });
 });
