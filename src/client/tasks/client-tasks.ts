@@ -238,10 +238,20 @@ export class ClientTasks {
         return await wait.race(this.#byId<CallToolResult>(task, METHODS.tasksResult, undefined));
       } catch (error) {
         const code = (error as MCPError).code;
-        if (wait.signal.aborted || (code !== MCP_CODES.TRANSPORT_ERROR && code !== MCP_CODES.TIMEOUT)) throw error;
+        if (wait.signal.aborted) throw error;
+        if (code !== MCP_CODES.TRANSPORT_ERROR && code !== MCP_CODES.TIMEOUT) throw await this.#endedWith(task, wait, error);
         await wait.sleep(task.state?.pollIntervalMs ?? FIRST_POLL_MS);
       }
     }
+  }
+
+  /**
+   * 2025-11-25 gives a cancelled task's `tasks/result` no code of its own (servers answer -32603):
+   * the task's status tells a cancellation from the tool's failure.
+   */
+  async #endedWith(task: TaskHandle, wait: TaskWait, error: unknown): Promise<unknown> {
+    const state = await wait.race(this.#byId<JsonObject>(task, METHODS.tasksGet, undefined)).catch(() => undefined);
+    return state?.["status"] === "cancelled" ? cancelledTask(state as { taskId: string; statusMessage?: string }) : error;
   }
 
   /**
@@ -257,7 +267,7 @@ export class ClientTasks {
       const detailed = await wait.race(this.#byId<Detailed>(task, METHODS.tasksGet, undefined));
       if (detailed.status === "completed") return detailed.result;
       if (detailed.status === "failed") throw MCPError.fromWire(detailed.error);
-      if (detailed.status === "cancelled") throw new MCPError(MCP_CODES.REQUEST_CANCELLED, `Task ${detailed.taskId} was cancelled${detailed.statusMessage === undefined ? "" : `: ${detailed.statusMessage}`}`, { data: detailed });
+      if (detailed.status === "cancelled") throw cancelledTask(detailed);
       if (detailed.status === "input_required") await this.#answer(task, detailed.inputRequests, seen, wait, calls);
       backoff = Math.min(backoff * 1.5, MAX_POLL_MS);
       interval = detailed.pollIntervalMs ?? backoff;
@@ -299,6 +309,11 @@ function declaresTasks(calls: StatelessCalls): boolean {
 }
 
 /** A task of either era as a `TaskState` (2025-11-25's `ttl` and `pollInterval` renamed; nothing of a detailed task's outcome). */
+/** What waiting for a cancelled task rejects with, in either era. */
+function cancelledTask(task: { readonly taskId: string; readonly statusMessage?: string | undefined }): MCPError {
+  return new MCPError(MCP_CODES.REQUEST_CANCELLED, `Task ${task.taskId} was cancelled${task.statusMessage === undefined ? "" : `: ${task.statusMessage}`}`, { data: task as JsonObject });
+}
+
 export function stateOf(task: JsonObject, stateless: boolean): TaskState {
   const state: JsonObject = { taskId: task["taskId"], status: task["status"], createdAt: task["createdAt"], lastUpdatedAt: task["lastUpdatedAt"], ttlMs: task[stateless ? "ttlMs" : "ttl"] };
   if (task["statusMessage"] !== undefined) state["statusMessage"] = task["statusMessage"];

@@ -6,6 +6,7 @@
 import type { InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
+import { JsonRpcError } from "../../error-codes/mcp-error.js";
 import type { MCPClient } from "../mcp-client/mcp-client.js";
 import type { MCPClientOptions } from "../mcp-client/mcp-client.types.js";
 import { MCPClient as Client } from "../mcp-client/mcp-client.js";
@@ -96,6 +97,20 @@ describe("tasks in revision 2025-11-25, against a raw server", () => {
     await expect(ours.callTool("slow", {}, { task: true })).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND, message: "The server runs no tool as a task (its capabilities lack tasks.requests.tools.call)" });
     await expect(ours.callTool("slow")).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, message: "tools/call slow was answered with a task, which this client did not ask for" });
     expect(server.initializeParams).toHaveLength(1);
+  });
+
+  it("tells a cancelled task's tasks/result error from a failure by the task's status, and keeps the error when the status cannot be read", async () => {
+    const failure = (message: string) => {
+      throw new JsonRpcError(-32603, message, { status: "cancelled" });
+    };
+    let status = "cancelled";
+    const { client: ours } = await connectToRaw({ "tasks/result": () => failure("Task was cancelled"), "tasks/get": () => (status === "gone" ? failure("no such task") : { ...task, status, statusMessage: "by the user" }) });
+    clients.push(ours);
+    await expect(ours.task("t-1").result()).rejects.toMatchObject({ code: MCP_CODES.REQUEST_CANCELLED, message: "Task t-1 was cancelled: by the user" });
+    status = "failed";
+    await expect(ours.task("t-1").result()).rejects.toMatchObject({ code: MCP_CODES.INTERNAL_ERROR, message: "Task was cancelled" });
+    status = "gone";
+    await expect(ours.task("t-1").result()).rejects.toMatchObject({ code: MCP_CODES.INTERNAL_ERROR, message: "Task was cancelled" });
   });
 
   it("rejects a parked request for input that the server cancels, and one still parked when the wait ends", async () => {
