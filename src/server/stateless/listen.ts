@@ -12,6 +12,7 @@ interface NotificationFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  taskIds?: readonly string[];
 }
 
 /** The list kinds, in the order an acknowledgement names them. */
@@ -27,8 +28,7 @@ function honoured(host: StatelessHost, asked: NotificationFilter): NotificationF
 }
 
 /** The notification a change becomes on a stream with this filter, if it asked for it. */
-function notificationOf(change: Change, filter: NotificationFilter): { method: string; params: JsonObject } | undefined {
-  if (change.kind === "task") return undefined;
+function notificationOf(change: Exclude<Change, { kind: "task" }>, filter: NotificationFilter): { method: string; params: JsonObject } | undefined {
   if (change.kind === "resource") return filter.resourceSubscriptions?.includes(change.uri) ? { method: NOTIFICATIONS.resourcesUpdated, params: { uri: change.uri } } : undefined;
   return filter[`${change.list}ListChanged`] ? { method: LIST_CHANGED[change.list], params: {} } : undefined;
 }
@@ -41,12 +41,24 @@ function notificationOf(change: Change, filter: NotificationFilter): { method: s
 export function serveListen(host: StatelessHost, params: JsonObject, context: StatelessHandlerContext): Promise<JsonObject> {
   if (context.signal.aborted) return Promise.reject(context.signal.reason as Error);
   const tag = { [META_KEYS.subscriptionId]: context.requestId };
-  const filter = honoured(host, (params["notifications"] ?? {}));
+  const asked: NotificationFilter = params["notifications"] ?? {};
+  const filter = honoured(host, asked);
   const send = (method: string, body: JsonObject): void => {
     context.channel.notify(method, withFields(body, { _meta: tag })).catch(() => undefined);
   };
-  send(NOTIFICATIONS.subscriptionsAcknowledged, { notifications: filter });
+  // Tasks are the server's `tasks` option's to find (owned by the caller) and to show: the acknowledgement waits for them.
+  const tasks = asked.taskIds ? host.options.tasks?.watch?.(asked.taskIds, context) : undefined;
+  const acknowledged = (tasks ?? Promise.resolve(undefined)).then((watcher) => {
+    if (watcher) filter.taskIds = watcher.taskIds;
+    send(NOTIFICATIONS.subscriptionsAcknowledged, { notifications: filter as JsonObject });
+    return watcher;
+  });
+  // Subscribed at once: a task's change while its ownership is checked is told after the acknowledgement.
   const unsubscribe = host.changes.subscribe((change) => {
+    if (change.kind === "task") {
+      if (tasks) void acknowledged.then((watcher) => watcher?.changed(change.taskId)).then((task) => task && send(NOTIFICATIONS.tasks, task), () => undefined);
+      return;
+    }
     const notification = notificationOf(change, filter);
     if (notification) send(notification.method, notification.params);
   });
@@ -64,6 +76,10 @@ export function serveListen(host: StatelessHost, params: JsonObject, context: St
       end();
       resolve({ _meta: tag });
     };
+    acknowledged.catch((error: unknown) => {
+      end();
+      reject(error);
+    });
     // The server may have closed before the stream opened.
     if (host.closing.aborted) return closed();
     context.signal.addEventListener("abort", cancelled);
