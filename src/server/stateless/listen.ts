@@ -15,6 +15,8 @@ interface NotificationFilter {
   taskIds?: readonly string[];
 }
 
+const ignore = (): undefined => undefined;
+
 /** The list kinds, in the order an acknowledgement names them. */
 const LISTS = ["tools", "prompts", "resources"] as const;
 
@@ -44,23 +46,23 @@ export function serveListen(host: StatelessHost, params: JsonObject, context: St
   const asked: NotificationFilter = params["notifications"] ?? {};
   const filter = honoured(host, asked);
   const send = (method: string, body: JsonObject): void => {
-    context.channel.notify(method, withFields(body, { _meta: tag })).catch(() => undefined);
+    context.channel.notify(method, withFields(body, { _meta: tag })).catch(ignore);
   };
-  // Tasks are the server's `tasks` option's to find (owned by the caller) and to show: the acknowledgement waits for them.
-  const tasks = asked.taskIds ? host.options.tasks?.watch?.(asked.taskIds, context) : undefined;
-  const acknowledged = (tasks ?? Promise.resolve(undefined)).then((watcher) => {
-    if (watcher) filter.taskIds = watcher.taskIds;
-    send(NOTIFICATIONS.subscriptionsAcknowledged, { notifications: filter as JsonObject });
+  const acknowledge = (): void => send(NOTIFICATIONS.subscriptionsAcknowledged, { notifications: filter });
+  // Which tasks it may hear of is the `tasks` option's to say (the caller's own): the acknowledgement waits for it.
+  const watching = asked.taskIds ? host.options.tasks?.watch?.(asked.taskIds, context) : undefined;
+  const acknowledged = watching?.then((watcher) => {
+    filter.taskIds = watcher.taskIds;
+    acknowledge();
     return watcher;
   });
-  // Subscribed at once: a task's change while its ownership is checked is told after the acknowledgement.
+  if (!acknowledged) acknowledge();
+  // Subscribed at once: a task that changes while the ids are checked is told of after the acknowledgement.
   const unsubscribe = host.changes.subscribe((change) => {
-    if (change.kind === "task") {
-      if (tasks) void acknowledged.then((watcher) => watcher?.changed(change.taskId)).then((task) => task && send(NOTIFICATIONS.tasks, task), () => undefined);
-      return;
-    }
-    const notification = notificationOf(change, filter);
-    if (notification) send(notification.method, notification.params);
+    if (change.kind !== "task") {
+      const notification = notificationOf(change, filter);
+      if (notification) send(notification.method, notification.params);
+    } else void acknowledged?.then((watcher) => watcher.changed(change.taskId)).then((task) => task && send(NOTIFICATIONS.tasks, task), ignore);
   });
   return new Promise((resolve, reject) => {
     const end = (): void => {
@@ -76,7 +78,7 @@ export function serveListen(host: StatelessHost, params: JsonObject, context: St
       end();
       resolve({ _meta: tag });
     };
-    acknowledged.catch((error: unknown) => {
+    acknowledged?.catch((error: unknown) => {
       end();
       reject(error);
     });

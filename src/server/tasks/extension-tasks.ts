@@ -20,8 +20,8 @@ export const MAX_WATCHED_TASKS = 100;
 
 /** Whether the request declared the tasks extension in its own client capabilities (the legacy `tasks` capability does not count). */
 function declaresExtension(context: HandlerContext): boolean {
-  const declared = (context.client.capabilities as { extensions?: Record<string, unknown> }).extensions?.[EXTENSION];
-  return typeof declared === "object" && declared !== null;
+  // The revision's codec admits only objects as an extension's settings: present is declared.
+  return (context.client.capabilities as { extensions?: Record<string, unknown> }).extensions?.[EXTENSION] !== undefined;
 }
 
 /** -32021, naming the extension the request lacks. */
@@ -70,7 +70,7 @@ export class ExtensionTasks implements TaskSurface {
   capabilities(declared: ServerCapabilities): ServerCapabilities {
     if (!this.host.server.taskTools()) return declared;
     const extensions = (declared as { extensions?: JsonObject }).extensions;
-    return { ...declared, extensions: { ...extensions, [EXTENSION]: {} } } as ServerCapabilities;
+    return { ...declared, extensions: { ...extensions, [EXTENSION]: {} } };
   }
 
   /**
@@ -82,24 +82,33 @@ export class ExtensionTasks implements TaskSurface {
     if (!declaresExtension(context)) throw extensionRequired("subscriptions/listen with taskIds");
     const { engine } = this.host;
     const owner = await this.host.ownerOf(context);
-    const asked = [...new Set(taskIds)];
+    // Bounded before any read: a stream never costs more than MAX_WATCHED_TASKS reads of the store.
+    const asked = [...new Set(taskIds)].slice(0, MAX_WATCHED_TASKS);
     const found = await Promise.all(asked.map(async (taskId) => ((await engine.get(owner, taskId)) ? taskId : undefined)));
-    const watched = new Set(found.filter((taskId) => taskId !== undefined).slice(0, MAX_WATCHED_TASKS));
-    const honoured = [...watched];
+    const watched = new Set(found.filter((taskId) => taskId !== undefined));
+    const taskIdsWatched = [...watched];
     // Reads one after the other: a slow read never lets an older state overtake a newer one.
     let chain: Promise<unknown> = Promise.resolve();
-    const changed = (taskId: string): Promise<JsonObject | undefined> => {
-      if (!watched.has(taskId)) return Promise.resolve(undefined);
-      const read = chain.then(async () => {
-        if (!watched.has(taskId)) return undefined;
+    const read = async (taskId: string): Promise<JsonObject | undefined> => {
+      await chain;
+      // Dropped while this read waited its turn (the one before it saw the final state).
+      if (!watched.has(taskId)) return undefined;
+      try {
         const record = await engine.get(owner, taskId);
         if (!record || isFinalTaskStatus(record.status)) watched.delete(taskId);
         return record && detailedTask(record);
-      });
-      chain = read.catch(() => undefined);
-      return read;
+      } catch {
+        // The store failed this once: nothing is sent (the client can still poll), the stream goes on.
+        return undefined;
+      }
     };
-    return { taskIds: honoured, changed };
+    const changed = (taskId: string): Promise<JsonObject | undefined> => {
+      if (!watched.has(taskId)) return Promise.resolve(undefined);
+      const next = read(taskId);
+      chain = next;
+      return next;
+    };
+    return { taskIds: taskIdsWatched, changed };
   }
 
   /** `prepare` runs in the request (its input asks are the request's own rounds); then the task is stored (awaited: a tasks/get right after finds it) and its work starts. */
@@ -109,7 +118,7 @@ export class ExtensionTasks implements TaskSurface {
     const tool = call.tool;
     const record = await this.host.engine.start({
       owner,
-      request: { method: "tools/call", params: { name: call.name, arguments: (call.params.arguments ?? {}) as JsonObject } },
+      request: { method: "tools/call", params: { name: call.name, arguments: call.params.arguments ?? {} } },
       ...(tool?.ttlMs === undefined ? {} : { ttl: tool.ttlMs }),
       ...(tool?.pollIntervalMs === undefined ? {} : { pollInterval: tool.pollIntervalMs }),
       work: (run) => work(call, new TaskHandlerContext(context, run, prepared, profile, missingCapabilityError)),
@@ -127,8 +136,7 @@ export class ExtensionTasks implements TaskSurface {
   /** Answers to outstanding keys are checked (a bad one: -32602, nothing applied); other keys are ignored whatever they hold. */
   async #update(params: JsonObject, context: HandlerContext): Promise<JsonObject> {
     const owner = await this.#owner("tasks/update", context);
-    const check = (method: string, asked: JsonObject | undefined, answer: unknown): unknown => checkInputAnswer(method, asked, answer);
-    const record = await this.host.engine.answer(owner, params["taskId"] as string, params["inputResponses"] as Record<string, unknown>, check);
+    const record = await this.host.engine.answer(owner, params["taskId"] as string, params["inputResponses"] as Record<string, unknown>, checkAnswer);
     if (!record) throw taskNotFound();
     return {};
   }
@@ -146,6 +154,11 @@ export class ExtensionTasks implements TaskSurface {
     if (!declaresExtension(context)) return Promise.reject(extensionRequired(method));
     return this.host.ownerOf(context);
   }
+}
+
+/** An answer to an outstanding request for input, checked as a round's answers are (its shape, an accepted form against its schema). */
+function checkAnswer(method: string, asked: JsonObject | undefined, answer: unknown): unknown {
+  return checkInputAnswer(method, asked, answer);
 }
 
 /** The tool's handler as the task's work: its result (an `isError` one too), or the protocol error it failed with. */

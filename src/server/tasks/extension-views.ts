@@ -28,13 +28,13 @@ export function createTaskResult(record: TaskRecord): JsonObject {
 export function detailedTask(record: TaskRecord): JsonObject {
   const task = taskFields(record);
   if (record.status === "input_required") task["inputRequests"] = inputRequestsOf(record);
-  else if (record.status === "completed") task["result"] = record.result as JsonObject;
-  else if (record.status === "failed") task["error"] = record.error as unknown as JsonObject;
+  else if (record.status === "completed") task["result"] = record.result;
+  else if (record.status === "failed") task["error"] = record.error;
   return task;
 }
 
-/** The outstanding requests in the MRTR shape: a request without params (roots/list) shows empty ones. */
+/** The outstanding requests (always there while `input_required`) in the MRTR shape: a request without params (roots/list) shows empty ones. */
 function inputRequestsOf(record: TaskRecord): JsonObject {
-  const requests = (record.inputRequests ?? {}) as Record<string, { readonly method: string; readonly params?: JsonObject }>;
+  const requests = record.inputRequests as Record<string, { readonly method: string; readonly params?: JsonObject }>;
   return Object.fromEntries(Object.entries(requests).map(([key, { method, params }]) => [key, { method, params: params ?? {} }]));
 }
