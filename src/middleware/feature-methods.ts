@@ -3,6 +3,14 @@
 import type {
   CallToolRequestParams,
   CallToolResult,
+  CancelTaskRequestParams,
+  CancelTaskResult,
+  ExtensionGetTaskResult,
+  GetTaskPayloadRequestParams,
+  GetTaskRequestParams,
+  GetTaskResult,
+  ListTasksResult,
+  UpdateTaskRequestParams,
   CompleteRequestParams,
   CompleteResult,
   GetPromptRequestParams,
@@ -15,6 +23,7 @@ import type {
   ReadResourceRequestParams,
   ReadResourceResult,
 } from "../schemas/schemas.js";
+import type { JsonObject } from "../types/types.js";
 
 export interface FeatureMethods {
   "tools/list": { params: PaginatedRequestParams | undefined; result: ListToolsResult };
@@ -25,4 +34,10 @@ export interface FeatureMethods {
   "prompts/list": { params: PaginatedRequestParams | undefined; result: ListPromptsResult };
   "prompts/get": { params: GetPromptRequestParams; result: GetPromptResult };
   "completion/complete": { params: CompleteRequestParams; result: CompleteResult };
+  // Tasks: the core protocol's (2025-11-25) and the tasks extension's (2026-07-28), each where its revision has it.
+  "tasks/get": { params: GetTaskRequestParams; result: GetTaskResult | ExtensionGetTaskResult };
+  "tasks/result": { params: GetTaskPayloadRequestParams; result: JsonObject };
+  "tasks/list": { params: PaginatedRequestParams | undefined; result: ListTasksResult };
+  "tasks/cancel": { params: CancelTaskRequestParams; result: CancelTaskResult | JsonObject };
+  "tasks/update": { params: UpdateTaskRequestParams; result: JsonObject };
 }

@@ -88,6 +88,10 @@ describe.each(ERAS)("resultCache, %s era", (era) => {
     await client.readResource("file:///news", FRESH);
     await client.readResource("file:///inbox", FRESH);
     await client.readResource("file:///weather", FRESH);
+    // A task's change is no list's and no resource's: everything stays.
+    await server.changes.publish({ kind: "task", taskId: "t-1" });
+    await client.readResource("file:///news", FRESH);
+    expect(count(runs, "read file:///news")).toBe(1);
     await server.markResourceUpdated("file:///news");
     await client.readResource("file:///news", FRESH);
     await client.readResource("file:///weather", FRESH);

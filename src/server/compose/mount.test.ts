@@ -141,8 +141,13 @@ describe.each(ERAS)("mount, %s era", (era) => {
   it("tells subscribers of the parent's URI when the child's resource changes", async () => {
     const { client, weather } = await composed(era);
     const updated = nextEvent(client, "resourceUpdated");
+    const heard: string[] = [];
+    client.on("resourceUpdated", ({ uri }) => heard.push(uri));
+    // The child's tasks are its own: their changes stay with it.
+    await weather.changes.publish({ kind: "task", taskId: "t-1" });
     await weather.markResourceUpdated("file:///README.md");
     expect(await updated).toMatchObject({ uri: "file://w//README.md" });
+    expect(heard).toEqual(["file://w//README.md"]);
     await client.close();
   });
 
