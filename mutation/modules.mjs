@@ -65,4 +65,5 @@ export const MODULES = {
   "uri-template": { mutate: ["src/uri-template/!(*.test|index).ts"], tests: UNIT },
   "client-group": { mutate: ["src/client/group/{servers-config,names,open-server,server-group}.ts", "src/node/server-group.ts"], tests: UNIT },
   "task-store": { mutate: ["src/stores/{task-store,in-memory-task-store}.ts"], tests: UNIT },
+  tasks: { mutate: ["src/server/tasks/!(*.test|*.test-helpers|index).ts"], tests: UNIT },
 };

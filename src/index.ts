@@ -22,6 +22,8 @@ export * from "./server/mcp-server/index.js";
 export * from "./server/tasks/index.js";
 // Where tasks live (`TaskStore`, `InMemoryTaskStore`); apps that do not use it carry none of it.
 export * from "./stores/index.js";
+// Tasks for MCPServer (`serverTasks()`); apps that do not use them carry none of it.
+export * from "./server/tasks/index.js";
 // The resource-server side of OAuth for the HTTP handlers (`authorization`); apps that do not use it carry none of it.
 export * from "./auth/server/index.js";
 export * from "./client/mcp-client/index.js";
