@@ -18,8 +18,6 @@ export * from "./transport/http-server/index.js";
 export * from "./uri-template/index.js";
 export * from "./json-schema/index.js";
 export * from "./server/mcp-server/index.js";
-// Tasks (`serverTasks()` for MCPServer's `tasks` option); apps that do not use them carry none of it.
-export * from "./server/tasks/index.js";
 // Where tasks live (`TaskStore`, `InMemoryTaskStore`); apps that do not use it carry none of it.
 export * from "./stores/index.js";
 // Tasks for MCPServer (`serverTasks()`); apps that do not use them carry none of it.
