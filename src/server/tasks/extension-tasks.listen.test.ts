@@ -88,6 +88,25 @@ describe("subscriptions/listen with taskIds (2026-07-28)", () => {
     expect(await stream.nextMessage()).toMatchObject({ method: "notifications/tools/list_changed" });
   });
 
+  it("carries a task's states only: its log and progress messages go nowhere, its progress becomes its status message", async () => {
+    const tasks = fixture();
+    const capabilities = { ...WITH_EXTENSION, roots: {} };
+    const taskId = await tasks.start("roots", {}, { capabilities, logLevel: "debug", extra: { progressToken: "p1" } });
+    const { stream } = await listen(tasks, { taskIds: [taskId] }, { capabilities });
+    expect(await stream.nextMessage()).toMatchObject({ params: { notifications: { taskIds: [taskId] } } });
+    await vi.waitFor(() => expect(tasks.gates).toHaveLength(1));
+    tasks.gate("roots").release("go");
+    const seen: Record<string, unknown>[] = [];
+    for (let message = await stream.nextMessage(); ; message = await stream.nextMessage()) {
+      seen.push(message as Record<string, unknown>);
+      if ((message?.["params"] as Record<string, unknown> | undefined)?.["status"] === "input_required") break;
+    }
+    expect(seen.map((message) => message["method"])).toEqual(seen.map(() => "notifications/tasks"));
+    expect(seen.at(-1)?.["params"]).toMatchObject({ statusMessage: "3", inputRequests: { roots: { method: "roots/list", params: {} } } });
+    await tasks.request("tasks/update", { taskId, inputResponses: { roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } } }, { capabilities });
+    expect((await tasks.until(taskId, "completed"))["result"]).toEqual({ content: [{ type: "text", text: "2 roots" }] });
+  });
+
   it("refuses taskIds on a stream that did not declare the extension (-32021)", async () => {
     const tasks = fixture();
     const taskId = await tasks.start("wait");

@@ -99,6 +99,13 @@ export function tasksFixture(store?: TaskStore): TasksFixture {
     await ctx.createMessage({ messages: [], maxTokens: 5 });
     return { content: [] };
   });
+  server.tool("roots", { description: "logs, reports progress, then asks for the roots", execution: { taskSupport: "optional" } }, async (_args, ctx) => {
+    await gate("roots").wait(ctx.signal);
+    await ctx.log("info", "asking for the roots");
+    await ctx.progress(3);
+    const { roots } = await ctx.listRoots({ key: "roots" });
+    return { content: [{ type: "text", text: `${roots.length} roots` }] };
+  });
   server.tool(
     "prepared",
     { description: "asks a name in the request, then runs as a task", execution: { taskSupport: "required" }, task: { prepare: async (_args, ctx) => (await ctx.elicitInput({ message: "Name?", requestedSchema: NAME }, { key: "user_name" })).content?.["name"] } },
