@@ -62,7 +62,7 @@ describe("MCPClient finds the era", () => {
     expect(client.serverInfo).toEqual({ name: "dual-era", version: "1.0.0" });
     expect(client.instructions).toBe("both eras");
     expect(client.serverCapabilities?.tools).toBeDefined();
-    expect(client.capabilities).toEqual({ roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } });
+    expect(client.capabilities).toEqual({ roots: { listChanged: true }, sampling: {}, elicitation: { form: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } });
     const result = await client.callTool("count", { to: 2 });
     expect(result.structuredContent).toEqual({ counted: 2 });
     expect((result as { resultType?: unknown }).resultType).toBe("complete");
@@ -119,7 +119,7 @@ describe("MCPClient in the stateless era", () => {
       },
     });
     await client.connect(await inMemory(dualEraServer(MCPServer)));
-    expect(client.capabilities).toEqual({ roots: { listChanged: true }, sampling: { tools: {} }, elicitation: { form: {}, url: {} } });
+    expect(client.capabilities).toEqual({ roots: { listChanged: true }, sampling: { tools: {} }, elicitation: { form: {}, url: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } });
     await client.callTool("interview", {}, { signal: controller.signal });
     expect(contexts).toEqual([{ key: "name", aborted: false }, { key: "model", ours: true, meta: undefined }, { key: "confirm", aborted: false }]);
     contexts.length = 0;

@@ -61,7 +61,7 @@ describe("MCPClient on the stateless era's wire", () => {
       params: {
         _meta: {
           "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-          "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+          "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } },
           "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
         },
       },

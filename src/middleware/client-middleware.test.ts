@@ -105,7 +105,7 @@ describe("client middleware registration", () => {
 
   it("accepts a layer for every method the client sends, and composes each method's chain once", async () => {
     const client = await connected(echoServer([]), "session");
-    const methods = ["tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "ping", "server/discover", "subscriptions/listen"] as const;
+    const methods = ["tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "ping", "server/discover", "subscriptions/listen", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update"] as const;
     for (const method of methods) expect(() => client.use(method, (next) => next)).not.toThrow();
     expect(() => client.use("nope" as "ping", (next) => next)).toThrow(expect.objectContaining({ message: `No client middleware sees nope: the client sends ${methods.join(", ")}` }));
     let composed = 0;

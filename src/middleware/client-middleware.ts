@@ -34,6 +34,11 @@ const CLIENT_METHODS: ReadonlySet<string> = /* @__PURE__ */ new Set<ClientMethod
   "ping",
   "server/discover",
   "subscriptions/listen",
+  "tasks/get",
+  "tasks/result",
+  "tasks/list",
+  "tasks/cancel",
+  "tasks/update",
 ]);
 
 /** What a client layer knows of a request besides its method and params. */

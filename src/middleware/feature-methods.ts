@@ -1,5 +1,5 @@
 // The feature methods both sides' layers see, with their params and results: what a client sends and
-// a server serves of tools, resources, prompts and completion.
+// a server serves of tools, resources, prompts, completion and tasks.
 import type {
   CallToolRequestParams,
   CallToolResult,

@@ -95,11 +95,11 @@ export class StatelessCalls {
 
   #answers(requests: InputRequests, round: number, options: CallOptions | undefined): Promise<JsonObject> {
     if (options?.onInputRequired) return Promise.resolve(options.onInputRequired({ inputRequests: requests, round }));
-    return this.#answerEach(requests, options?.signal);
+    return this.answerEach(requests, options?.signal);
   }
 
-  /** Each request for input, in turn (a user sees one form at a time), by the responder of its method. */
-  async #answerEach(requests: InputRequests, signal: AbortSignal | undefined): Promise<JsonObject> {
+  /** Each request for input, in turn (a user sees one form at a time), by the responder of its method (a round's, or a task's). */
+  async answerEach(requests: InputRequests, signal: AbortSignal | undefined): Promise<JsonObject> {
     const answers: JsonObject = {};
     for (const [key, request] of Object.entries(requests)) {
       signal?.throwIfAborted();

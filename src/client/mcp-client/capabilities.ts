@@ -1,6 +1,6 @@
 // The client's capabilities follow from the handlers it was given; how they are written depends on
 // the revision offered, and this table is the one place that knows.
-import type { AnyProtocolVersion } from "../../constants/index.js";
+import { EXTENSIONS, type AnyProtocolVersion } from "../../constants/index.js";
 import type { ClientCapabilities } from "../../schemas/schemas.js";
 import type { ElicitationOptions, ExtraClientCapabilities, SamplingOptions } from "./mcp-client.types.js";
 
@@ -9,6 +9,8 @@ interface RevisionClientFeatures {
   readonly elicitation: "absent" | "form-only" | "per-mode";
   /** Whether `sampling.tools` and `sampling.context` exist. */
   readonly samplingDetails: boolean;
+  /** Whether the tasks extension (`io.modelcontextprotocol/tasks`) is declared under `extensions`. */
+  readonly tasksExtension?: true;
 }
 
 const FEATURES: Readonly<Record<AnyProtocolVersion, RevisionClientFeatures>> = {
@@ -17,7 +19,7 @@ const FEATURES: Readonly<Record<AnyProtocolVersion, RevisionClientFeatures>> = {
   "2025-06-18": { elicitation: "form-only", samplingDetails: false },
   // Stryker disable next-line StringLiteral: only "absent" and "form-only" are tested for; any other value means per-mode
   "2025-11-25": { elicitation: "per-mode", samplingDetails: true },
-  "2026-07-28": { elicitation: "per-mode", samplingDetails: true },
+  "2026-07-28": { elicitation: "per-mode", samplingDetails: true, tasksExtension: true },
 };
 
 export interface CapabilitySources {
@@ -25,14 +27,18 @@ export interface CapabilitySources {
   readonly roots: boolean;
   readonly sampling: SamplingOptions | undefined;
   readonly elicitation: ElicitationOptions | undefined;
+  /** Declare the tasks extension where the revision has it (option `tasks`). */
+  readonly tasks: boolean;
 }
 
 /** The capabilities to declare when offering `version` (in `initialize`, or in every request's `_meta`). */
 export function deriveCapabilities(version: AnyProtocolVersion, sources: CapabilitySources): ClientCapabilities {
   const features = FEATURES[version];
   const elicitation = sources.elicitation && elicitationCapability(sources.elicitation, features);
+  const extensions = sources.tasks && features.tasksExtension && { ...sources.extra?.extensions, [EXTENSIONS.tasks]: {} };
   return {
     ...sources.extra,
+    ...(extensions && { extensions }),
     ...(sources.roots && { roots: { listChanged: true } }),
     ...(sources.sampling && { sampling: samplingCapability(sources.sampling, features) }),
     ...(elicitation && { elicitation }),

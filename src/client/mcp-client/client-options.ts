@@ -4,6 +4,8 @@ import { ClientResponses, ResponseCache } from "./response-cache.js";
 import { deriveCapabilities } from "./capabilities.js";
 import { inputResponders } from "./server-requests.js";
 import type { EraConnectSources } from "../era/connect.js";
+import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
+import { DEFAULT_MAX_INPUT_ROUNDS } from "../era/stateless-calls.js";
 import type { Root } from "../../schemas/schemas.js";
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
@@ -76,8 +78,23 @@ export function watchedLists(cached: ReadonlySet<ListKind>): Set<ChangeList> {
 export const DEFAULT_LISTEN_ACK_TIMEOUT_MS = 60_000;
 export const DEFAULT_LISTEN_RETRY_DELAY_MS = 1000;
 
+/** The era's rounds and waits, from the client's options or their defaults. */
+export function eraTimings(options: MCPClientOptions): Pick<EraConnectSources, "maxInputRounds" | "probeTimeoutMs" | "listenAckTimeoutMs" | "listenRetryDelayMs"> {
+  return {
+    maxInputRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+    probeTimeoutMs: options.probeTimeoutMs,
+    listenAckTimeoutMs: options.timeoutMs ?? DEFAULT_LISTEN_ACK_TIMEOUT_MS,
+    listenRetryDelayMs: options.listenRetryDelayMs ?? DEFAULT_LISTEN_RETRY_DELAY_MS,
+  };
+}
+
 /** Server notifications that listeners hear as they are, by the event name they hear them under. */
 export const FORWARDED_NOTIFICATIONS = /* @__PURE__ */ forwardedNotifications();
+
+/** Hands each server notification that listeners hear as it is to `heard`. */
+export function forwardNotifications(dispatcher: JsonRpcDispatcher<AnyProtocolVersion>, heard: (method: string, params: unknown) => unknown): void {
+  for (const method of Object.keys(FORWARDED_NOTIFICATIONS)) dispatcher.setNotificationHandler(method, (params) => void heard(method, params));
+}
 
 // Built by a pure call: bundlers keep a top-level object's reads of NOTIFICATIONS in apps that never use it.
 function forwardedNotifications() {
@@ -105,7 +122,7 @@ export function clientHandlers(
 ): Pick<EraConnectSources, "capabilitiesFor" | "responders"> {
   const sampling = normaliseSampling(options.sampling);
   return {
-    capabilitiesFor: (version) => deriveCapabilities(version, { extra: options.capabilities, roots: roots() !== undefined, sampling, elicitation: options.elicitation }),
+    capabilitiesFor: (version) => deriveCapabilities(version, { extra: options.capabilities, roots: roots() !== undefined, sampling, elicitation: options.elicitation, tasks: options.tasks !== false }),
     responders: (declared) =>
       inputResponders({
         declared,

@@ -5,17 +5,16 @@ import { EventBus } from "../../events/events.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import type { PassNotification } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import { loadWire } from "../../schemas/wire-loader.js";
-import type { CallToolResult, ClientCapabilities, CompleteResult, ElicitationCompleteNotificationParams, GetPromptResult, Implementation, ListToolsResult, LoggingLevel, ReadResourceResult, Root, ServerCapabilities } from "../../schemas/schemas.js";
+import type { ClientCapabilities, CompleteResult, ElicitationCompleteNotificationParams, GetPromptResult, Implementation, ListToolsResult, LoggingLevel, ReadResourceResult, Root, ServerCapabilities } from "../../schemas/schemas.js";
 import type { Transport } from "../../transport/transport/transport.types.js";
 import type { JsonObject } from "../../types/types.js";
 import { urlElicitationsRequired } from "./elicitation.js";
 import type { NegotiatedServer } from "./handshake.js";
 import { collect, LIST_KINDS, type ListKind, type PageOf } from "./lists.js";
 import type { CallOptions, ToolCallResultOf, CompletionArgument, CompletionContext, CompletionReference, ConnectOptions, ConnectResult, EraChoice, MCPClientEventMap, MCPClientOptions, RootsSource } from "./mcp-client.types.js";
-import { DEFAULT_MAX_INPUT_ROUNDS, type StatelessCalls } from "../era/stateless-calls.js";
+import type { StatelessCalls } from "../era/stateless-calls.js";
 import { connectEra, type EraConnectSources } from "../era/connect.js";
 import { ToolHeaders } from "../era/tool-headers.js";
-import { ToolOutputChecker } from "./tool-output.js";
 import { ListingClient } from "./listing-client.js";
 import type { ClientResponses } from "./response-cache.js";
 import { withFields } from "../../types/objects.js";
@@ -25,7 +24,9 @@ import { outgoingLayers, type ClientMethod, type ClientMiddleware, type ClientRe
 import type { MethodLayers } from "../../middleware/chain.js";
 import { notificationLayers, passNotification, type NotificationLayerContext, type NotificationMiddleware } from "../../middleware/notification-middleware.js";
 import { incomingLayers, layeredResponders, type IncomingContext, type IncomingMethod, type IncomingMiddleware } from "../../middleware/incoming-middleware.js";
-import { CHANGE_EVENTS, DEFAULT_LISTEN_ACK_TIMEOUT_MS, DEFAULT_LISTEN_RETRY_DELAY_MS, eraOf, FORWARDED_NOTIFICATIONS, clientHandlers, headerMismatch, notFoundOf, notInitialized, responsesOf, rootsNotDeclared, watchedLists } from "./client-options.js";
+import { CHANGE_EVENTS, eraOf, eraTimings, forwardNotifications, FORWARDED_NOTIFICATIONS, clientHandlers, notFoundOf, notInitialized, responsesOf, rootsNotDeclared, watchedLists } from "./client-options.js";
+import { ClientTasks } from "../tasks/client-tasks.js";
+import type { TaskCallOptions, TaskInput, TaskStatePage, ToolTask } from "../tasks/tasks.types.js";
 
 /**
  * An MCP client: connects to one server over a transport, negotiates a revision, and offers every
@@ -41,7 +42,8 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   readonly #offered: ProtocolVersion;
   readonly #stateless: StatelessProtocolVersion;
   readonly #dispatcher: JsonRpcDispatcher<AnyProtocolVersion>;
-  readonly #toolOutput: ToolOutputChecker;
+  /** Tool calls (their output checked), and the tasks they become. */
+  readonly #tasks: ClientTasks;
   /** URL elicitations whose `notifications/elicitation/complete` is awaited; other ids are ignored, as the spec asks. */
   readonly #awaitedElicitations = new Set<string>();
   readonly #toolHeaders = new ToolHeaders((name, reason) => this.#listeners.emit("toolDropped", { name, reason }));
@@ -87,18 +89,14 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
       onClose: (error) => this.#teardown(error),
       notificationLayers: () => this.#notifications && this.#passNotification,
     });
-    this.#dispatcher.setResultCheck(
-      METHODS.toolsCall,
-      (result, name) => this.#toolOutput.checked(name as string, result as CallToolResult),
-      (params) => params?.["name"],
-    );
     this.#watched = watchedLists(this.cachedKinds);
     this.#responses = responsesOf(options.responseCache);
-    this.#toolOutput = new ToolOutputChecker(() => this.listedTools());
+    this.#tasks = new ClientTasks({ request: (method, params, callOptions) => this.#request(method, params, callOptions), calls: () => this.#calls, server: () => this.#server, listAll: () => this.listedTools(), relist: () => collect(this.items("tools", undefined)) }, this.#dispatcher);
     // Either side may ping, whatever was declared.
     // Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {}, the same empty result
     this.#dispatcher.setRequestHandler(METHODS.ping, () => ({}));
-    this.#forwardNotifications();
+    // Stateless era: a change counts only on the listen stream this client keeps open.
+    forwardNotifications(this.#dispatcher, (method, params) => this.#changes?.accepts(method, params) === false || this.#changed(method, params));
   }
 
   // ---- Connection ----
@@ -138,15 +136,12 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
       offered: this.#offered,
       stateless: this.#stateless,
       clientInfo: this.#clientInfo,
-      maxInputRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
-      probeTimeoutMs: this.#options.probeTimeoutMs,
+      ...eraTimings(this.#options),
       ...this.#layeredResponders(clientHandlers(this.#options, () => this.#roots, (elicitationId) => this.#awaitedElicitations.add(elicitationId))),
       toolHeaderParams: (tool) => this.#toolHeaders.lookup(tool),
       request: (method, params, options) => this.#request(method, params, options),
       deliver: (method, params) => this.#changed(method, params),
       report: (error) => this.#report(error),
-      listenAckTimeoutMs: this.#options.timeoutMs ?? DEFAULT_LISTEN_ACK_TIMEOUT_MS,
-      listenRetryDelayMs: this.#options.listenRetryDelayMs ?? DEFAULT_LISTEN_RETRY_DELAY_MS,
       responses: this.#responses,
     };
   }
@@ -201,13 +196,22 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     this.#responses?.clear();
   }
 
-  /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken), and typed `S` when told, else by the client's tool map for a tool it names. */
-  callTool<S extends object = never, N extends string = string>(name: N, args?: JsonObject, options?: CallOptions): Promise<ToolCallResultOf<Tools, N, S>> {
-    // Its result is checked by the dispatcher (setResultCheck in the constructor): a call in flight holds no reaction of its own.
-    const params = args === undefined ? { name } : { name, arguments: args };
-    const call = this.#request<CallToolResult>(METHODS.toolsCall, params, options);
-    // Stateless era: a server that finds the headers disagree with the body (-32020) may have changed the tool: list it again, and call once more.
-    return (this.#calls ? call.catch((error: unknown) => (headerMismatch(error) ? collect(this.items("tools", undefined)).then(() => this.#request<CallToolResult>(METHODS.toolsCall, params, options)) : Promise.reject(error))) : call) as Promise<ToolCallResultOf<Tools, N, S>>;
+  /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken), and typed `S` when told, else by the client's tool map for a tool it names.
+   * A tool the server runs as a task is waited for; with option `task`, the task itself is the answer (`src/client/tasks/tasks.md`). */
+  callTool(name: string, args: JsonObject | undefined, options: TaskCallOptions): Promise<ToolTask>;
+  callTool<S extends object = never, N extends string = string>(name: N, args?: JsonObject, options?: CallOptions): Promise<ToolCallResultOf<Tools, N, S>>;
+  callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<unknown> {
+    return this.#tasks.call(name, args, options);
+  }
+
+  /** A task of the server's by its id (one kept from an earlier call), to follow, answer or cancel. */
+  task(taskId: string, options?: { readonly onInput?: (input: TaskInput) => void }): ToolTask {
+    return this.#tasks.attach(taskId, options?.onInput);
+  }
+
+  /** `tasks/list`: one page of the tasks this client may see (revision 2025-11-25 only; `MCP.METHOD_NOT_FOUND` otherwise). */
+  listTasks(cursor?: string, options?: CallOptions): Promise<TaskStatePage> {
+    return this.#tasks.list(cursor, options);
   }
 
   /** `resources/read`; a resource the server does not have is `MCP.NOT_FOUND` in either era (-32002, or the stateless era's -32602 naming the URI). */
@@ -320,7 +324,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   };
 
   #layeredResponders(handlers: ReturnType<typeof clientHandlers>): ReturnType<typeof clientHandlers> {
-    return { ...handlers, responders: (declared) => layeredResponders(handlers.responders(declared), () => this.#incoming, () => (this.#calls ? "stateless" : "session")) };
+    return { ...handlers, responders: (declared) => layeredResponders(this.#tasks.parking(handlers.responders(declared)), () => this.#incoming, () => (this.#calls ? "stateless" : "session")) };
   }
 
   #send<T>(method: string, params: JsonObject | undefined, options: CallOptions | undefined): Promise<T> {
@@ -337,18 +341,8 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     const listed = page as ListToolsResult;
     // Stateless era: a tool whose header annotations are invalid cannot be called over HTTP, and is left out.
     const tools = this.#calls ? this.#toolHeaders.remember(listed.tools) : listed.tools;
-    this.#toolOutput.remember(tools);
+    this.#tasks.tools.remember(tools);
     return tools === listed.tools ? page : (withFields(listed, { tools }) as PageOf<K>);
-  }
-
-  #forwardNotifications(): void {
-    for (const method of Object.keys(FORWARDED_NOTIFICATIONS)) {
-      this.#dispatcher.setNotificationHandler(method, (params) => {
-        // Stateless era: a change counts only on the listen stream this client keeps open.
-        if (this.#changes?.accepts(method, params) === false) return;
-        this.#changed(method, params);
-      });
-    }
   }
 
   /** With the wire layer loaded: the offered revision's codec, and what needs a schema of its own. */
@@ -366,7 +360,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   /** A server notification heard: the lists it says changed are forgotten (the cached ones re-listed), and listeners told. */
   #changed(method: string, params: unknown): void {
     this.#responses?.changed(method, params);
-    if (method === NOTIFICATIONS.toolsListChanged) this.#toolOutput.forget();
+    if (method === NOTIFICATIONS.toolsListChanged) this.#tasks.tools.forget();
     this.listsChanged(method);
     this.#listeners.emit(FORWARDED_NOTIFICATIONS[method as keyof typeof FORWARDED_NOTIFICATIONS], params as never);
   }
@@ -381,9 +375,10 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
 
   #teardown(error: MCPError | undefined): void {
     this.forgetLists();
-    this.#toolOutput.forget();
+    this.#tasks.tools.forget();
     this.#awaitedElicitations.clear();
     this.#changes?.close();
+    this.#tasks.close();
     const listeners = this.#listeners;
     this.#listeners = this.#newListeners();
     listeners.emit("close", error ? { error } : {});

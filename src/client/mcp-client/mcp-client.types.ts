@@ -179,6 +179,11 @@ export interface MCPClientOptions extends TimeoutOptions {
    * clients (public results shared, private ones only with the same principal).
    */
   readonly responseCache?: boolean | ResponseCacheOptions;
+  /**
+   * Stateless era: declare the tasks extension (`io.modelcontextprotocol/tasks`) on every request, so
+   * the server may run a tool call as a task (default `true`).
+   */
+  readonly tasks?: boolean;
   /** Keep listed tools/resources/prompts and re-list on `list_changed` (`true`: all of them). */
   readonly cache?: boolean | ListCacheOptions;
   /** Pages a list may take before the client gives up on a server that never stops (default 1000). */

@@ -25,15 +25,18 @@ export class ToolOutputChecker {
     this.#known.clear();
   }
 
-  /** A `tools/call` result, or the promise of it once checked (a round of input passes: the tool's result comes after it). */
+  /** A `tools/call` result, or the promise of it once checked (a round of input or a task passes: the tool's result comes after it). */
   checked(name: string, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
-    // A round of input is the stateless era's engine's to answer.
-    if ((result as { resultType?: unknown }).resultType === "input_required") return result;
-    if (!("content" in result)) {
-      throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `tools/call ${name} was answered with a task, which this client did not ask for`, { data: result });
-    }
+    // Rounds of input are the stateless era's engine's to answer, tasks the client's to follow.
+    if (!("content" in result)) return result;
     const listing = this.check(name, result);
     return listing ? listing.then(() => result) : result;
+  }
+
+  /** A tool as listed (the tools listed once when it is not known). */
+  async tool(name: string): Promise<Tool | undefined> {
+    if (!this.#known.has(name)) await this.#listAll();
+    return this.#known.get(name);
   }
 
   /**
@@ -50,8 +53,7 @@ export class ToolOutputChecker {
   }
 
   async #listThenCheck(name: string, result: CallToolResult): Promise<void> {
-    await this.#listAll();
-    const tool = this.#known.get(name);
+    const tool = await this.tool(name);
     if (tool) this.#checkAgainst(name, tool, result);
   }
 

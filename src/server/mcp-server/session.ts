@@ -196,6 +196,15 @@ export class ServerSession implements SessionHandle {
     await this.#notify(NOTIFICATIONS.message, params, via);
   }
 
+  /**
+   * A notification tied to none of the client's open requests (a task's progress, log messages and
+   * status), on the session's own channel; with a `level`, only when it passes the session's level.
+   */
+  async notifyApart(method: string, params: JsonObject, level?: LoggingLevel): Promise<void> {
+    if (this.dispatcher.closed || (level !== undefined && !passes(level, this.#logLevel))) return;
+    await this.#notify(method, params);
+  }
+
   /** `notifications/resources/updated`, only when this session subscribed to `uri`. */
   async resourceUpdated(uri: string): Promise<void> {
     if (this.subscriptions.has(uri) && !this.dispatcher.closed) await this.#notify(NOTIFICATIONS.resourcesUpdated, { uri });
