@@ -8,8 +8,12 @@
 // start, once the client answers. Inputs awaited together (Promise.all) are asked in one round,
 // sequential awaits in several. The server seals `requestState` and checks answers itself.
 //
+// The tasks-* scenarios' tools are in fixtures-tasks.mjs, added last.
+//
 // Names, keys, texts and schemas follow what the suite's scenarios send and check (the "used by"
 // comment on each names the scenario).
+
+import { addTasksFixtures } from "./fixtures-tasks.mjs";
 
 const NO_ARGUMENTS = { type: "object", properties: {} };
 /** The configuration of a tool without arguments. */
@@ -43,6 +47,7 @@ export function addStatelessEraFixtures(server) {
   addMultiInputTools(server);
   addHeaderTools(server);
   addInputRequiredPrompt(server);
+  addTasksFixtures(server);
 }
 
 /** server-stateless: the tools its raw probes call. */

@@ -3,7 +3,7 @@
 // 0.2.0-alpha.12 at 2026-07-28 (stateless era) from fixtures-2026.mjs, on the same MCPServer (see
 // README.md, where each scenario names the fixture it needs). Names, texts and schemas follow the
 // scenario descriptions in the suite's sources (src/scenarios/server/*.ts); no zod, plain JSON Schema.
-import { MCPServer } from "@suaveplan/mcp";
+import { MCPServer, serverTasks } from "@suaveplan/mcp";
 import { addStatelessEraFixtures, JSON_SCHEMA_2020_12_INPUT } from "./fixtures-2026.mjs";
 
 // A 1×1 red PNG and a minimal WAV (the same bytes as the suite's reference "everything" server).
@@ -32,6 +32,8 @@ export function createFixtureServer(hooks = {}) {
       instructions: "Fixture server for the MCP conformance suite (@modelcontextprotocol/conformance 0.1.16 and 0.2.0-alpha.12).",
       // Stateless era: how long clients may keep discover, list and read results (the scenarios only check the hints are there and valid).
       cache: { discover: { ttlMs: 60_000, cacheScope: "public" }, lists: { ttlMs: 60_000, cacheScope: "public" }, read: { ttlMs: 60_000, cacheScope: "private" } },
+      // The tasks-* scenarios (fixtures-tasks.mjs): they poll tasks/get every 200 ms.
+      tasks: serverTasks({ pollIntervalMs: 200 }),
     },
   );
 

@@ -57,6 +57,14 @@ export interface TaskHost {
   taskTools(): boolean;
 }
 
+/** What a listen stream hears of the tasks it asked for (2026-07-28 `notifications.taskIds`). */
+export interface TaskWatcher {
+  /** The ids it will report on: those the caller may read. */
+  readonly taskIds: readonly string[];
+  /** A task changed: the `notifications/tasks` params to send, when it is one of the watched ones (dropped after its final one). */
+  changed(taskId: string): Promise<JsonObject | undefined>;
+}
+
 /** What MCPServer asks of tasks (the `tasks` option). */
 export interface TaskSupport {
   /** Called once, by the server given it. */
@@ -67,6 +75,8 @@ export interface TaskSupport {
   methods(): ReadonlyMap<string, FeatureHandler>;
   /** `declared` with what tasks add for a client of `profile`. */
   capabilities(profile: RevisionProfile, declared: ServerCapabilities): ServerCapabilities;
+  /** A listen stream's `taskIds` (2026-07-28); rejects with the revision's refusal (-32021 without the tasks extension). */
+  watch?(taskIds: readonly string[], context: HandlerContext): Promise<TaskWatcher>;
   /** A session ended: tasks only it could reach are cancelled. */
   sessionClosed(session: SessionHandle): void;
   /** Cancels and aborts every running task; resolves once they settled. */

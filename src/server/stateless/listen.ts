@@ -12,7 +12,10 @@ interface NotificationFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  taskIds?: readonly string[];
 }
+
+const ignore = (): undefined => undefined;
 
 /** The list kinds, in the order an acknowledgement names them. */
 const LISTS = ["tools", "prompts", "resources"] as const;
@@ -27,8 +30,7 @@ function honoured(host: StatelessHost, asked: NotificationFilter): NotificationF
 }
 
 /** The notification a change becomes on a stream with this filter, if it asked for it. */
-function notificationOf(change: Change, filter: NotificationFilter): { method: string; params: JsonObject } | undefined {
-  if (change.kind === "task") return undefined;
+function notificationOf(change: Exclude<Change, { kind: "task" }>, filter: NotificationFilter): { method: string; params: JsonObject } | undefined {
   if (change.kind === "resource") return filter.resourceSubscriptions?.includes(change.uri) ? { method: NOTIFICATIONS.resourcesUpdated, params: { uri: change.uri } } : undefined;
   return filter[`${change.list}ListChanged`] ? { method: LIST_CHANGED[change.list], params: {} } : undefined;
 }
@@ -41,14 +43,26 @@ function notificationOf(change: Change, filter: NotificationFilter): { method: s
 export function serveListen(host: StatelessHost, params: JsonObject, context: StatelessHandlerContext): Promise<JsonObject> {
   if (context.signal.aborted) return Promise.reject(context.signal.reason as Error);
   const tag = { [META_KEYS.subscriptionId]: context.requestId };
-  const filter = honoured(host, (params["notifications"] ?? {}));
+  const asked: NotificationFilter = params["notifications"] ?? {};
+  const filter = honoured(host, asked);
   const send = (method: string, body: JsonObject): void => {
-    context.channel.notify(method, withFields(body, { _meta: tag })).catch(() => undefined);
+    context.channel.notify(method, withFields(body, { _meta: tag })).catch(ignore);
   };
-  send(NOTIFICATIONS.subscriptionsAcknowledged, { notifications: filter });
+  const acknowledge = (): void => send(NOTIFICATIONS.subscriptionsAcknowledged, { notifications: filter });
+  // Which tasks it may hear of is the `tasks` option's to say (the caller's own): the acknowledgement waits for it.
+  const watching = asked.taskIds ? host.options.tasks?.watch?.(asked.taskIds, context) : undefined;
+  const acknowledged = watching?.then((watcher) => {
+    filter.taskIds = watcher.taskIds;
+    acknowledge();
+    return watcher;
+  });
+  if (!acknowledged) acknowledge();
+  // Subscribed at once: a task that changes while the ids are checked is told of after the acknowledgement.
   const unsubscribe = host.changes.subscribe((change) => {
-    const notification = notificationOf(change, filter);
-    if (notification) send(notification.method, notification.params);
+    if (change.kind !== "task") {
+      const notification = notificationOf(change, filter);
+      if (notification) send(notification.method, notification.params);
+    } else void acknowledged?.then((watcher) => watcher.changed(change.taskId)).then((task) => task && send(NOTIFICATIONS.tasks, task), ignore);
   });
   return new Promise((resolve, reject) => {
     const end = (): void => {
@@ -64,6 +78,10 @@ export function serveListen(host: StatelessHost, params: JsonObject, context: St
       end();
       resolve({ _meta: tag });
     };
+    acknowledged?.catch((error: unknown) => {
+      end();
+      reject(error);
+    });
     // The server may have closed before the stream opened.
     if (host.closing.aborted) return closed();
     context.signal.addEventListener("abort", cancelled);

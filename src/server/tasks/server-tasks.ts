@@ -7,7 +7,7 @@ import type { TaskStore } from "../../stores/task-store.js";
 import type { InboundContext } from "../../transport/transport/transport.types.js";
 import type { JsonObject } from "../../types/types.js";
 import { tokenOwner } from "../../auth/server/protected-resource.js";
-import type { TaskCall, TaskHost, TaskSupport } from "../core/task-support.js";
+import type { TaskCall, TaskHost, TaskSupport, TaskWatcher } from "../core/task-support.js";
 import type { HandlerContext, SessionHandle } from "../mcp-server/mcp-server.types.js";
 import type { FeatureHandler } from "../mcp-server/server-host.js";
 import { CoreTasks } from "./core-tasks.js";
@@ -81,6 +81,11 @@ class ServerTasks implements TaskSupport {
 
   capabilities(profile: RevisionProfile, declared: ServerCapabilities): ServerCapabilities {
     return this.#surface(profile)?.capabilities(declared) ?? declared;
+  }
+
+  watch(taskIds: readonly string[], context: HandlerContext): Promise<TaskWatcher> {
+    // Only the stateless era listens, and only the tasks extension's revision has taskIds in its listen filter.
+    return (this.#extension as ExtensionTasks).watch(taskIds, context);
   }
 
   sessionClosed(session: SessionHandle): void {

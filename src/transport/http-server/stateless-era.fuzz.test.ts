@@ -280,7 +280,7 @@ describe("Streamable HTTP, 2026-07-28, under fuzzing: mutated POSTs", () => {
 
   it("answers an unknown method with 404 and -32601, changed params or jsonrpc with 400, a dropped id with 202", async () => {
     const printable = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)), minLength: 1, maxLength: 20 });
-    const method = fc.oneof(printable, fc.constantFrom("ping", "initialize", "logging/setLevel", "resources/subscribe", "tasks/get", "notifications/initialized"));
+    const method = fc.oneof(printable, fc.constantFrom("ping", "initialize", "logging/setLevel", "resources/subscribe", "tasks/result", "tasks/list", "notifications/initialized"));
     await fc.assert(
       fc.asyncProperty(validMessage, method, anyJson, fc.constantFrom("method", "id", "jsonrpc", "params", "drop id"), async (message, name, replacement, field) => {
         const mutated: Json = { ...message };
