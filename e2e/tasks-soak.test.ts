@@ -150,7 +150,7 @@ async function heapAfterGc(): Promise<number> {
   setFlagsFromString("--expose-gc");
   const gc = runInNewContext("gc") as () => void;
   let used = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < 10; round++) {
+  for (let attempt = 0; attempt < 10; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
     gc();
     const now = process.memoryUsage().heapUsed;

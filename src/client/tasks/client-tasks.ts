@@ -311,7 +311,7 @@ function declaresTasks(calls: StatelessCalls): boolean {
 /** A task of either era as a `TaskState` (2025-11-25's `ttl` and `pollInterval` renamed; nothing of a detailed task's outcome). */
 /** What waiting for a cancelled task rejects with, in either era. */
 function cancelledTask(task: { readonly taskId: string; readonly statusMessage?: string | undefined }): MCPError {
-  return new MCPError(MCP_CODES.REQUEST_CANCELLED, `Task ${task.taskId} was cancelled${task.statusMessage === undefined ? "" : `: ${task.statusMessage}`}`, { data: task as JsonObject });
+  return new MCPError(MCP_CODES.REQUEST_CANCELLED, `Task ${task.taskId} was cancelled${task.statusMessage === undefined ? "" : `: ${task.statusMessage}`}`, { data: task });
 }
 
 export function stateOf(task: JsonObject, stateless: boolean): TaskState {

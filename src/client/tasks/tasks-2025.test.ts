@@ -100,9 +100,6 @@ describe("tasks in revision 2025-11-25, against a raw server", () => {
   });
 
   it("tells a cancelled task's tasks/result error from a failure by the task's status, and keeps the error when the status cannot be read", async () => {
-    const failure = (message: string) => {
-      throw new JsonRpcError(-32603, message, { status: "cancelled" });
-    };
     let status = "cancelled";
     const { client: ours } = await connectToRaw({ "tasks/result": () => failure("Task was cancelled"), "tasks/get": () => (status === "gone" ? failure("no such task") : { ...task, status, statusMessage: "by the user" }) });
     clients.push(ours);
@@ -169,3 +166,8 @@ describe("tasks in revision 2025-11-25, against a raw server", () => {
     await expect(ours.task("t-1").result()).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "The connection closed while waiting for task t-1" });
   });
 });
+
+/** What a 2025-11-25 server answers a cancelled task's tasks/result with: -32603 (the era has no code of its own). */
+function failure(message: string): never {
+  throw new JsonRpcError(-32603, message, { status: "cancelled" });
+}

@@ -8,7 +8,7 @@ import type { ArgumentsSchema, HandlerContext, ToolConfig } from "./mcp-server.t
 import { prepareObjectSchema, waitsForConverter, type PreparedSchema } from "./schema-support.js";
 import type { ValidationResult } from "../../wire/wire-schema.js";
 import type { JsonObject } from "../../types/types.js";
-import type { TaskCall, TaskSupport, ToolTaskConfig } from "../core/task-support.js";
+import type { TaskCall, TaskSupport } from "../core/task-support.js";
 
 export type AnyToolConfig = ToolConfig<ArgumentsSchema | undefined, ArgumentsSchema | undefined>;
 export type AnyToolHandler = (args: never, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
@@ -113,7 +113,7 @@ function withArguments(checked: ValidationResult<unknown>, entry: ToolEntry, par
 /** The call as the tasks implementation sees it: its answer when the call becomes a task. */
 function asTask(tasks: TaskSupport, entry: ToolEntry, params: CallToolRequestParams, args: unknown, context: HandlerContext, rules: RevisionProfile, output: PreparedSchema | undefined): Promise<JsonObject> | undefined {
   const { execution, task } = entry.config;
-  const call: TaskCall = { name: entry.key, support: execution?.taskSupport ?? "forbidden", tool: task as ToolTaskConfig | undefined, params, args, run: (own) => runTool(entry, args, own, output) };
+  const call: TaskCall = { name: entry.key, support: execution?.taskSupport ?? "forbidden", tool: task, params, args, run: (own) => runTool(entry, args, own, output) };
   return tasks.callTool(call, context, rules);
 }
 

@@ -1,5 +1,5 @@
-import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
-import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
+import { MCP_CODES } from "../../error-codes/error-codes.js";
+import { MCPError } from "../../error-codes/mcp-error.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { ServerCapabilities } from "../../schemas/schemas.js";
 import { InMemoryTaskStore } from "../../stores/in-memory-task-store.js";
@@ -14,7 +14,7 @@ import { CoreTasks } from "./core-tasks.js";
 import { ExtensionTasks } from "./extension-tasks.js";
 import { TaskEngine } from "./task-engine.js";
 import { taskOwner } from "./task-owner.js";
-import type { TaskSettings, TaskSurface, TaskSurfaceHost } from "./task-surface.js";
+import type { TaskMethod, TaskSettings, TaskSurface, TaskSurfaceHost } from "./task-surface.js";
 
 export interface ServerTasksOptions {
   /** Where tasks live (default: this process's memory). Processes that serve one deployment share one, with one change feed. */
@@ -70,12 +70,12 @@ class ServerTasks implements TaskSupport {
   }
 
   methods(): ReadonlyMap<string, FeatureHandler> {
-    const handler = (method: string): FeatureHandler => ((params: JsonObject, context: HandlerContext, profile: RevisionProfile) => {
-      // The revision's codec admits only its own tasks methods: a revision without tasks never gets here.
-      const own = this.#surface(profile)?.methods.get(method);
-      if (!own) throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, `Method not found: ${method}`);
-      return own(params, context, profile);
-    }) as unknown as FeatureHandler;
+    // The revision's codec admits only its own tasks methods (-32601 for the others, before any handler):
+    // a request that gets here has a surface, and the surface has the method.
+    const handler =
+      (method: string): FeatureHandler =>
+      (params, context, profile) =>
+        ((this.#surface(profile) as TaskSurface).methods.get(method) as TaskMethod)(params, context, profile);
     return new Map(METHODS_OF_TASKS.map((method) => [method, handler(method)]));
   }
 

@@ -70,13 +70,13 @@ export class TaskHandlerContext implements HandlerContext {
   }
 
   createMessage(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult> {
-    return this.#ask(METHODS.samplingCreateMessage, params as unknown as JsonObject, options) as Promise<CreateMessageResult>;
+    return this.#ask(METHODS.samplingCreateMessage, params, options) as Promise<CreateMessageResult>;
   }
 
   elicitInput<S extends StandardSchemaV1>(params: StandardElicitParams<S>, options?: InputOptions): Promise<StandardElicitResult<S>>;
   elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
   elicitInput(params: ElicitRequestParams | StandardElicitParams<StandardSchemaV1>, options?: InputOptions): Promise<ElicitResult> {
-    return elicitWith((asked) => this.#ask(METHODS.elicitationCreate, asked as unknown as JsonObject, options) as Promise<ElicitResult>, params);
+    return elicitWith((asked) => this.#ask(METHODS.elicitationCreate, asked, options) as Promise<ElicitResult>, params);
   }
 
   listRoots(options?: InputOptions): Promise<ListRootsResult> {
