@@ -66,4 +66,6 @@ export const MODULES = {
   "client-group": { mutate: ["src/client/group/{servers-config,names,open-server,server-group}.ts", "src/node/server-group.ts"], tests: UNIT },
   "task-store": { mutate: ["src/stores/{task-store,in-memory-task-store}.ts"], tests: UNIT },
   tasks: { mutate: ["src/server/tasks/!(*.test|*.test-helpers|index).ts"], tests: UNIT },
+  // Driven by MCPClient from e2e/ as well (tasks over stdio and HTTP), as the client's module is.
+  "client-tasks": { mutate: ["src/client/tasks/{client-tasks,task-wait}.ts"], tests: "mutation/vitest.client.config.ts" },
 };
