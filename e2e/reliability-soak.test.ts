@@ -4,8 +4,7 @@
 // is measured across many ended sessions. `SOAK_CLIENTS` and
 // `SOAK_CALLS` (per client) make it longer, `SOAK_HTTP_ROUNDS` runs more HTTP rounds.
 import { getEventListeners } from "node:events";
-import { queryObjects, setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
+import { queryObjects } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { InMemoryEventStore, MCPClient, MCPServer, StdioTransport, StreamableHttpTransport, streamableHttpHandler, type InboundContext, type SendOptions, type Transport, type TransportReceiver } from "../src/index.js";
@@ -14,6 +13,7 @@ import { JsonRpcDispatcher } from "../src/jsonrpc/dispatcher/dispatcher.js";
 import { InflightRequest } from "../src/jsonrpc/dispatcher/incoming.js";
 import { PendingRequest } from "../src/jsonrpc/dispatcher/outgoing.js";
 import { ServerSession } from "../src/server/mcp-server/session.js";
+import { heapAfterGc, liveTimers } from "./support/soak.js";
 
 const CLIENTS = Number(process.env["SOAK_CLIENTS"]) || 64;
 const CALLS = Number(process.env["SOAK_CALLS"]) || 60;
@@ -300,27 +300,6 @@ async function httpRound(server: MCPServer, handler: ReturnType<typeof streamabl
 
 /** Room for what a first run leaves behind legitimately (compiled code, schema caches); a per-call leak over the run is far larger. */
 const HEAP_SLACK_BYTES = 2 * 1024 * 1024;
-
-/** The used heap once collections stop freeing anything (gc made callable for this process only; bounded rounds). */
-async function heapAfterGc(): Promise<number> {
-  setFlagsFromString("--expose-gc");
-  const gc = runInNewContext("gc") as () => void;
-  let used = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < 10; round++) {
-    // Closed sockets and streams release their memory a few ticks after the collection that finds them.
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    gc();
-    const now = process.memoryUsage().heapUsed;
-    if (now >= used - 64 * 1024) return now;
-    used = now;
-  }
-  return used;
-}
-
-/** Timers alive in this process now (Node's view of its active resources). */
-function liveTimers(): number {
-  return process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
-}
 
 /** A session's dispatcher is private API: read its pending counts for the leak check. */
 function pendingOf(session: object): { outgoing: number; incoming: number } {

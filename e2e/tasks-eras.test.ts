@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { JsonRpcError, MCPClient, MCPServer, StreamableHttpTransport, serverTasks, streamableHttpHandler, type TaskInput, type TaskState, type Transport } from "../src/index.js";
 import { serveHttp, spawnStdioServer } from "../src/node/index.js";
 import { tasksServer } from "./fixtures/tasks-server.mjs";
+import { until } from "./support/soak.js";
 
 const serverScript = fileURLToPath(new URL("./fixtures/tasks-server.mjs", import.meta.url));
 
@@ -50,14 +51,6 @@ async function httpServer(): Promise<{ url: URL; server: MCPServer }> {
 
 function overHttp(era: Era, url: URL, principal = "ada"): Promise<MCPClient> {
   return connected(era, new StreamableHttpTransport(url, { headers: { authorization: `Bearer ${principal}` } }));
-}
-
-async function until(done: () => boolean | Promise<boolean>, limitMs = 10_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`still waiting after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** Drives `job` through every state of a task that asks for input, the host answering it. */

@@ -3,14 +3,14 @@
 // in exactly one final state, counted from the store and from every change the feed carried; once
 // the tasks' time to live has passed the store is empty, no run, timer or listener is left, and the
 // heap is back where a warm-up round left it.
-import { queryObjects, setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
+import { queryObjects } from "node:v8";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { StatelessHandlerContext } from "../src/server/stateless/stateless-context.js";
 import { TaskHandlerContext } from "../src/server/tasks/task-context.js";
 import { Run } from "../src/server/tasks/task-run.js";
 import { EXTENSIONS, InMemoryChangeFeed, InMemoryTaskStore, MCPServer, META_KEYS, serverTasks, type JsonObject, type RequestChannel } from "../src/index.js";
+import { heapAfterGc, liveTimers, until } from "./support/soak.js";
 
 const TASKS = Number(process.env["SOAK_TASKS"]) || 1_000;
 /** How long a task is kept: long enough for the round, short enough for the test to wait it out. */
@@ -85,7 +85,7 @@ async function round({ server }: Soak, count: number, firstId: number): Promise<
   await until(async () => {
     const states = await Promise.all([...held, ...free].map(async (taskId) => (await request(server, id++, "tasks/get", { taskId }))["status"] as string));
     return states.every((status) => FINAL.has(status));
-  });
+  }, 30_000);
   return { held, free };
 }
 
@@ -99,7 +99,7 @@ async function checkedRound(soak: Soak, count: number, firstId: number): Promise
   expect(finals.slice(0, held.length).every((status) => status === "cancelled")).toBe(true);
   expect(finals.slice(held.length).every((status) => status === "completed")).toBe(true);
   // From the feed: no task showed a second final state, or anything after its first.
-  await until(() => [...held, ...free].every((taskId) => FINAL.has(seen.get(taskId)?.at(-1) ?? "")));
+  await until(() => [...held, ...free].every((taskId) => FINAL.has(seen.get(taskId)?.at(-1) ?? "")), 30_000);
   const notOnce = [...held, ...free].filter((taskId) => {
     const statuses = seen.get(taskId) as string[];
     return statuses.filter((status) => FINAL.has(status)).length !== 1 || !FINAL.has(statuses.at(-1) as string);
@@ -136,35 +136,8 @@ describe("tasks soak", () => {
   }, 120_000);
 });
 
-/** Polls `done` every 20 ms until it holds, at most `limitMs`. */
-async function until(done: () => boolean | Promise<boolean>, limitMs = 30_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`still waiting after ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** The used heap once collections stop freeing anything (gc made callable for this process only; bounded rounds). */
-async function heapAfterGc(): Promise<number> {
-  setFlagsFromString("--expose-gc");
-  const gc = runInNewContext("gc") as () => void;
-  let used = Number.POSITIVE_INFINITY;
-  for (let attempt = 0; attempt < 10; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    gc();
-    const now = process.memoryUsage().heapUsed;
-    if (now >= used - 64 * 1024) return now;
-    used = now;
-  }
-  return used;
-}
-
+/** Live instances (after a full collection) of the classes a task makes. */
 function liveInstances(): Record<string, number> {
   const classes = { Run, TaskHandlerContext, StatelessHandlerContext };
   return Object.fromEntries(Object.entries(classes).map(([name, type]) => [name, queryObjects(type, { format: "count" })]));
-}
-
-function liveTimers(): number {
-  return process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
 }
