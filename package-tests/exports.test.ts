@@ -14,6 +14,7 @@ const EXPORTS = {
   "./node": { types: "./dist/node/index.d.ts", import: "./dist/node/index.js" },
   "./schemas": { types: "./dist/schemas/index.d.ts", import: "./dist/schemas/index.js" },
   "./telemetry": { types: "./dist/telemetry/index.d.ts", import: "./dist/telemetry/index.js" },
+  "./redis": { types: "./dist/redis/index.d.ts", import: "./dist/redis/index.js" },
   "./package.json": "./package.json",
 };
 
@@ -22,7 +23,7 @@ describe("the package manifest", () => {
     expect(manifest.exports).toStrictEqual(EXPORTS);
     // `types` comes first in each condition set, so TypeScript picks it before `import`.
     const firstConditions = Object.values(EXPORTS).flatMap((conditions) => (typeof conditions === "object" ? [Object.keys(conditions)[0]] : []));
-    expect(firstConditions).toEqual(["types", "types", "types", "types"]);
+    expect(firstConditions).toEqual(["types", "types", "types", "types", "types"]);
   });
 
   it("is ESM only, side-effect free, and publishes dist/ and the README", () => {
@@ -40,7 +41,7 @@ describe("the package manifest", () => {
 
   it("packs every export target, and nothing but dist/, README.md and package.json", () => {
     const { files } = pack();
-    for (const target of ["dist/index.js", "dist/index.d.ts", "dist/node/index.js", "dist/node/index.d.ts", "dist/schemas/index.js", "dist/schemas/index.d.ts", "dist/telemetry/index.js", "dist/telemetry/index.d.ts", "package.json", "README.md"]) expect(files).toContain(target);
+    for (const target of ["dist/index.js", "dist/index.d.ts", "dist/node/index.js", "dist/node/index.d.ts", "dist/schemas/index.js", "dist/schemas/index.d.ts", "dist/telemetry/index.js", "dist/telemetry/index.d.ts", "dist/redis/index.js", "dist/redis/index.d.ts", "package.json", "README.md"]) expect(files).toContain(target);
     expect(files.filter((file) => !file.startsWith("dist/") && file !== "README.md" && file !== "package.json")).toEqual([]);
     // Each entry has its declaration beside it; code shared by the entries lives in internal chunks (dist/shared/), which no export names.
     const js = files.filter((file) => file.endsWith(".js"));

@@ -10,17 +10,18 @@ import { CONSUMER, ROOT } from "./support/paths.js";
 const run = (command: string, args: string[]): string => execFileSync(command, args, { cwd: CONSUMER, encoding: "utf8", timeout: 60_000 });
 
 describe("the packed tarball in a scratch project", () => {
-  it("imports the universal entry and the Node entry, each with its API", () => {
+  it("imports the universal entry, the Node entry and the Redis entry, each with its API", () => {
     writeFileSync(
       join(CONSUMER, "imports.mjs"),
       `import * as mcp from "@suaveplan/mcp";
 import * as node from "@suaveplan/mcp/node";
+import * as redis from "@suaveplan/mcp/redis";
 import manifest from "@suaveplan/mcp/package.json" with { type: "json" };
 const shape = (module) => Object.fromEntries(Object.entries(module).map(([name, value]) => [name, typeof value]).sort());
-console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), version: manifest.version, resolved: import.meta.resolve("@suaveplan/mcp") }));
+console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), redis: shape(redis), version: manifest.version, resolved: import.meta.resolve("@suaveplan/mcp") }));
 `,
     );
-    const { universal, node, version, resolved } = JSON.parse(run(process.execPath, ["imports.mjs"])) as Record<string, Record<string, string>> & { version: string; resolved: string };
+    const { universal, node, redis, version, resolved } = JSON.parse(run(process.execPath, ["imports.mjs"])) as Record<string, Record<string, string>> & { version: string; resolved: string };
     expect(resolved).toContain("/consumer/node_modules/@suaveplan/mcp/dist/index.js");
     expect(version).toBe("0.1.0");
     expect(universal).toMatchObject({
@@ -48,6 +49,7 @@ console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), version: 
       toNodeHandler: "function",
       writableOf: "function",
     });
+    expect(redis).toEqual({ RedisTaskStore: "function", redisCommands: "function" });
   });
 
   it("serves and answers through the installed package: a client and a server over the in-memory pair", () => {

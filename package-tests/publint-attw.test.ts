@@ -22,7 +22,7 @@ describe("the packed tarball", () => {
     const output = run(bin("attw"), [tarball, "--profile", "esm-only", "--format", "table-flipped", "--no-emoji"]);
     console.log(output);
     const json = JSON.parse(run(bin("attw"), [tarball, "--profile", "esm-only", "--format", "json"])) as { analysis: { problems: unknown[]; entrypoints: Record<string, unknown> } };
-    expect(Object.keys(json.analysis.entrypoints).toSorted()).toEqual([".", "./node", "./package.json", "./schemas", "./telemetry"]);
+    expect(Object.keys(json.analysis.entrypoints).toSorted()).toEqual([".", "./node", "./package.json", "./redis", "./schemas", "./telemetry"]);
     expect(json.analysis.problems.filter((problem) => !isCjsOnly(problem))).toEqual([]);
   });
 });
