@@ -4,3 +4,4 @@
  */
 export { redisCommands, type IoRedisClient, type IoRedisSubscriber, type NodeRedisClient, type NodeRedisSubscriber, type RedisClient, type RedisCommands } from "./redis-commands.js";
 export { RedisTaskStore, type RedisTaskStoreOptions } from "./redis-task-store.js";
+export { RedisChangeFeed, type RedisChangeFeedOptions } from "./redis-change-feed.js";
