@@ -49,7 +49,7 @@ console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), redis: sh
       toNodeHandler: "function",
       writableOf: "function",
     });
-    expect(redis).toEqual({ RedisChangeFeed: "function", RedisTaskStore: "function", redisCommands: "function" });
+    expect(redis).toEqual({ RedisChangeFeed: "function", RedisEventStore: "function", RedisTaskStore: "function", redisCommands: "function" });
   });
 
   it("serves and answers through the installed package: a client and a server over the in-memory pair", () => {

@@ -5,3 +5,4 @@
 export { redisCommands, type IoRedisClient, type IoRedisSubscriber, type NodeRedisClient, type NodeRedisSubscriber, type RedisClient, type RedisCommands } from "./redis-commands.js";
 export { RedisTaskStore, type RedisTaskStoreOptions } from "./redis-task-store.js";
 export { RedisChangeFeed, type RedisChangeFeedOptions } from "./redis-change-feed.js";
+export { RedisEventStore, type RedisEventStoreOptions } from "./redis-event-store.js";

@@ -56,7 +56,7 @@ export function redisCommands(client: RedisClient): RedisCommands {
 }
 
 function invalidClient(): MCPError {
-  return new MCPError(MCP_CODES.INVALID_PARAMS, "A Redis store needs a node-redis client, an ioredis client, or a RedisCommands adapter");
+  return invalidOption("A Redis store needs a node-redis client, an ioredis client, or a RedisCommands adapter");
 }
 
 /** The listeners of each channel of one subscribing connection. */
@@ -170,17 +170,21 @@ export class RedisScript {
 }
 
 /**
- * The hash tag of an owner: `{o:<owner>}` with `%`, `{`, `}` and lone surrogates escaped as `%` and
- * four hex digits, so that every key of one owner is in one slot of a Redis Cluster, two owners
- * never share a tag, and no owner (the empty one included) can end the tag early.
+ * A hash tag, `{<kind>:<name>}`, with `%`, `{`, `}` and lone surrogates of the name escaped as `%`
+ * and four hex digits: every key of one owner (or session) is in one slot of a Redis Cluster, two
+ * names never share a tag, and no name (the empty one included) can end the tag early.
  */
-export function ownerTag(owner: string): string {
-  const escaped = owner.replace(/[%{}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  return `{o:${escaped}}`;
+export function tagOf(kind: string, name: string): string {
+  const escaped = name.replace(/[%{}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `{${kind}:${escaped}}`;
 }
 
 /** A key prefix: text without braces (the stores place the hash tags). */
 export function checkPrefix(prefix: unknown, store: string): string {
-  if (typeof prefix !== "string" || /[{}]/.test(prefix)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `${store}: prefix must be a string without { or }`);
+  if (typeof prefix !== "string" || /[{}]/.test(prefix)) throw invalidOption(`${store}: prefix must be a string without { or }`);
   return prefix;
+}
+
+export function invalidOption(message: string): MCPError {
+  return new MCPError(MCP_CODES.INVALID_PARAMS, message);
 }

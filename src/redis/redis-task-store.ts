@@ -17,7 +17,7 @@ import {
   type TaskStore,
   type TaskUpdateOutcome,
 } from "../stores/task-store.js";
-import { checkPrefix, ownerTag, redisCommands, type RedisClient, type RedisCommands } from "./redis-commands.js";
+import { checkPrefix, redisCommands, tagOf, type RedisClient, type RedisCommands } from "./redis-commands.js";
 import { CREATE, INDEX, LIST, SWEEP, UPDATE } from "./task-scripts.js";
 
 export interface RedisTaskStoreOptions {
@@ -183,7 +183,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   #keys(owner: string): OwnerKeys {
-    const tag = this.#prefix + ownerTag(owner);
+    const tag = this.#prefix + tagOf("o", owner);
     return { seq: `${tag}:seq`, exp: `${tag}:exp`, base: `${tag}:t:` };
   }
 

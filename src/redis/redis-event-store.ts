@@ -1,0 +1,105 @@
+import type { EventStore, StoredEvent, StreamRef } from "../transport/http-server/event-store.js";
+import { checkPrefix, invalidOption, redisCommands, RedisScript, tagOf, type RedisClient, type RedisCommands } from "./redis-commands.js";
+
+export interface RedisEventStoreOptions {
+  /** The connection: a node-redis or ioredis client (connected), or a `RedisCommands`. */
+  readonly client: RedisClient;
+  /** Put before every key (default `"mcp:"`); no `{` or `}`. */
+  readonly prefix?: string;
+  /** Events kept per stream (default 1000); the oldest go first. */
+  readonly maxEventsPerStream?: number;
+  /** How long a session's events are kept after its last append, in milliseconds (default one hour). */
+  readonly ttlMs?: number;
+}
+
+/**
+ * KEYS: the stream, its event ids (event id → entry id), the session's streams. ARGV: stream id,
+ * event id, data, max events, ttl. Trims the oldest entries first, their ids with them, so an id
+ * still known names an entry still there, and every later entry of its stream is there too.
+ */
+const APPEND = /* @__PURE__ */ new RedisScript(`
+local over = redis.call('XLEN', KEYS[1]) - tonumber(ARGV[4]) + 1
+if over > 0 then
+  for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', over)) do
+    redis.call('HDEL', KEYS[2], entry[2][2])
+    redis.call('XDEL', KEYS[1], entry[1])
+  end
+end
+redis.call('HSET', KEYS[2], ARGV[2], redis.call('XADD', KEYS[1], '*', 'id', ARGV[2], 'data', ARGV[3]))
+redis.call('SADD', KEYS[3], ARGV[1])
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
+return 1
+`);
+
+/** KEYS: the stream, its event ids. ARGV: event id. → false when the id is not (or no longer) there; else {id, data, ...} after it. */
+const AFTER = /* @__PURE__ */ new RedisScript(`
+local from = redis.call('HGET', KEYS[2], ARGV[1])
+if not from or #redis.call('XRANGE', KEYS[1], from, from) == 0 then return false end
+local out = {}
+for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '(' .. from, '+')) do
+  out[#out + 1] = entry[2][2]
+  out[#out + 1] = entry[2][4]
+end
+return out
+`);
+
+/** KEYS: the session's streams. ARGV: the key base of its streams. Deletes every key of the session. */
+const DROP = /* @__PURE__ */ new RedisScript(`
+for _, stream in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  redis.call('DEL', ARGV[1] .. 's:' .. stream, ARGV[1] .. 'i:' .. stream)
+end
+redis.call('DEL', KEYS[1])
+return 1
+`);
+
+/**
+ * The events of Streamable HTTP sessions in Redis streams, so a client can resume a stream through
+ * any process. A session's keys share its hash tag (`<prefix>{e:<session>}`): per stream, a Redis
+ * stream of `id`/`data` entries (`…:s:<streamId>`, at most `maxEventsPerStream`) and a hash of event
+ * id → entry id (`…:i:<streamId>`); and the set of its streams (`…:streams`), which `dropSession`
+ * reads. Every key expires `ttlMs` after the session's last append. A replay from an id that is
+ * unknown or trimmed answers undefined (the handler refuses it), never a replay with a gap.
+ */
+export class RedisEventStore implements EventStore {
+  readonly #redis: RedisCommands;
+  readonly #prefix: string;
+  readonly #maxEvents: string;
+  readonly #ttl: string;
+
+  constructor(options: RedisEventStoreOptions) {
+    const { client, prefix = "mcp:", maxEventsPerStream = 1000, ttlMs = 3_600_000 } = options;
+    this.#redis = redisCommands(client);
+    this.#prefix = checkPrefix(prefix, "RedisEventStore");
+    this.#maxEvents = String(count(maxEventsPerStream, "maxEventsPerStream"));
+    this.#ttl = String(count(ttlMs, "ttlMs"));
+  }
+
+  async append(stream: StreamRef, event: StoredEvent): Promise<void> {
+    const base = this.#base(stream.sessionId);
+    await APPEND.run(this.#redis, [`${base}s:${stream.streamId}`, `${base}i:${stream.streamId}`, `${base}streams`], [stream.streamId, event.id, event.data, this.#maxEvents, this.#ttl]);
+  }
+
+  async eventsAfter(stream: StreamRef, eventId: string): Promise<readonly StoredEvent[] | undefined> {
+    const base = this.#base(stream.sessionId);
+    const reply = await AFTER.run(this.#redis, [`${base}s:${stream.streamId}`, `${base}i:${stream.streamId}`], [eventId]);
+    // Lua's false comes back as a null reply.
+    if (!Array.isArray(reply)) return undefined;
+    const events: StoredEvent[] = [];
+    for (let n = 0; n < reply.length; n += 2) events.push({ id: String(reply[n]), data: String(reply[n + 1]) });
+    return events;
+  }
+
+  async dropSession(sessionId: string): Promise<void> {
+    const base = this.#base(sessionId);
+    await DROP.run(this.#redis, [`${base}streams`], [base]);
+  }
+
+  #base(sessionId: string): string {
+    return `${this.#prefix}${tagOf("e", sessionId)}:`;
+  }
+}
+
+function count(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value <= 0) throw invalidOption(`RedisEventStore: ${name} must be a positive whole number`);
+  return value;
+}
