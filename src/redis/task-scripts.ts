@@ -1,7 +1,9 @@
 // The Lua scripts of RedisTaskStore. Each touches the keys of one owner (one hash tag, so one slot
 // of a Redis Cluster) or the expiry index (a slot of its own), and runs atomically. Times come from
 // the store's clock as arguments: the store decides what has expired, Redis only frees keys.
-// Large numbers are formatted with %.0f: Lua's own tostring keeps 14 digits.
+// Large numbers are formatted with %.0f: Lua's own tostring keeps 14 digits. Redis frees a key a
+// minute after the store's clock says it expired: the clocks of the processes sharing it may differ,
+// and a key freed early would end a task before its time.
 import { RedisScript } from "./redis-commands.js";
 
 /** Frees an owner's tasks that expired by `now`; keeps its indexes as long as its last task. */
@@ -19,7 +21,7 @@ local function expireAt(key, at, now)
   if at == 'inf' then
     redis.call('PERSIST', key)
   else
-    redis.call('PEXPIRE', key, string.format('%.0f', math.max(1, tonumber(at) - now)))
+    redis.call('PEXPIRE', key, string.format('%.0f', math.max(1, tonumber(at) - now) + 60000))
   end
 end
 local function keep(seq, exp, now)
@@ -120,6 +122,6 @@ return out
 export const INDEX = /* @__PURE__ */ new RedisScript(`
 for i = 2, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end
 local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-redis.call('PEXPIRE', KEYS[1], string.format('%.0f', math.max(1, tonumber(last[2]) - tonumber(ARGV[1]))))
+redis.call('PEXPIRE', KEYS[1], string.format('%.0f', math.max(1, tonumber(last[2]) - tonumber(ARGV[1])) + 60000))
 return 1
 `);
