@@ -1,5 +1,5 @@
 // The Streamable HTTP handler with a RedisEventStore: a client that lost a POST's stream mid-way
-// resumes it with Last-Event-ID and gets what it missed; a resume from an event the store trimmed
+// resumes it with Last-Event-ID and gets what it missed, then the rest live; a resume from an event the store trimmed
 // is refused (400), never served with a gap.
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -34,8 +34,11 @@ describe("resuming a Streamable HTTP stream from a RedisEventStore", () => {
     const resumed = new SseReader((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": firstId } }))).body);
     const missed = await resumed.next();
     expect(JSON.parse(missed?.data as string)).toMatchObject({ method: "notifications/progress", params: { progressToken: "p", message: "waiting" } });
-    await resumed.cancel();
+    // Then it goes on live: the call's answer comes on the resumed stream.
     gate.open();
+    const answer = await resumed.next();
+    expect(JSON.parse(answer?.data as string)).toMatchObject({ id: 1, result: { content: [{ type: "text", text: expect.stringContaining("waited in") }] } });
+    await resumed.cancel();
   });
 
   it("refuses a resume from an event the store no longer holds", async () => {
