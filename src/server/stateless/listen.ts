@@ -59,10 +59,15 @@ export function serveListen(host: StatelessHost, params: JsonObject, context: St
   if (!acknowledged) acknowledge();
   // Subscribed at once: a task that changes while the ids are checked is told of after the acknowledgement.
   const unsubscribe = host.changes.subscribe((change) => {
-    if (change.kind !== "task") {
-      const notification = notificationOf(change, filter);
-      if (notification) send(notification.method, notification.params);
-    } else void acknowledged?.then((watcher) => watcher.changed(change.taskId)).then((task) => task && send(NOTIFICATIONS.tasks, task), ignore);
+    if (change.kind === "task") {
+      void acknowledged?.then((watcher) => watcher.changed(change.taskId)).then((task) => task && send(NOTIFICATIONS.tasks, task), ignore);
+      return;
+    }
+    const notification = notificationOf(change, filter);
+    if (!notification) return;
+    // Never before the acknowledgement, which may still wait for the task ids to be checked.
+    if (acknowledged) void acknowledged.then(() => send(notification.method, notification.params), ignore);
+    else send(notification.method, notification.params);
   });
   return new Promise((resolve, reject) => {
     const end = (): void => {

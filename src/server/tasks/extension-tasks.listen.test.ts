@@ -12,12 +12,17 @@ import { MAX_WATCHED_TASKS } from "./extension-tasks.js";
 import { EXTENSION, WITH_EXTENSION, tasksFixture, type CallParts, type TasksFixture } from "./extension-tasks.test-helpers.js";
 import { serverTasks } from "./server-tasks.js";
 
-/** A store whose next reads the test can make fail or come back empty. */
+/** A store whose next reads the test can make fail, come back empty, or wait. */
 class FlakyStore extends InMemoryTaskStore {
   failNext = 0;
   goneNext = 0;
+  /** While set, reads wait for it (and tell `reading` they began). */
+  held: Promise<void> | undefined;
+  reading: (() => void) | undefined;
 
-  override get(owner: string, taskId: string): Promise<TaskRecord | undefined> {
+  override async get(owner: string, taskId: string): Promise<TaskRecord | undefined> {
+    this.reading?.();
+    if (this.held) await this.held;
     if (this.failNext > 0) {
       this.failNext--;
       return Promise.reject(new Error("store down"));
@@ -56,6 +61,27 @@ function changeTools(tasks: TasksFixture): void {
 }
 
 describe("subscriptions/listen with taskIds (2026-07-28)", () => {
+  it("sends a list change that comes while the task ids are checked after the acknowledgement", async () => {
+    const store = new FlakyStore();
+    const tasks = fixture(store);
+    let release!: () => void;
+    store.held = new Promise((resolve) => (release = resolve));
+    const reading = new Promise<void>((resolve) => (store.reading = resolve));
+    // The stream's response starts with its first message: the acknowledgement, held by the store.
+    const opening = listen(tasks, { toolsListChanged: true, taskIds: ["t-unknown"] });
+    await reading;
+    changeTools(tasks);
+    // The change is published once the tick's changes are collected, while the read still waits.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    store.held = undefined;
+    release();
+    const { stream, id } = await opening;
+    const [first, second] = [await stream.next(), await stream.next()];
+    expect(JSON.parse(first?.data as string)).toMatchObject({ method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true, taskIds: [] }, _meta: tagged(id) } });
+    expect(JSON.parse(second?.data as string)).toMatchObject({ method: "notifications/tools/list_changed", params: { _meta: tagged(id) } });
+    await stream.cancel();
+  });
+
   it("honours the caller's own tasks only, and sends each change of one as notifications/tasks until its final one", async () => {
     const tasks = fixture();
     const own = await tasks.start("ask", {}, { user: "alice" });
