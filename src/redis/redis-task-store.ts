@@ -15,22 +15,19 @@ import {
   type TaskPrecondition,
   type TaskRecord,
   type TaskStore,
+  type TaskStoreSettings,
   type TaskUpdateOutcome,
+  taskStoreSettings,
+  isCount,
 } from "../stores/task-store.js";
 import { checkPrefix, redisCommands, tagOf, type RedisClient, type RedisCommands } from "./redis-commands.js";
 import { CREATE, INDEX, LIST, SWEEP, UPDATE } from "./task-scripts.js";
 
-export interface RedisTaskStoreOptions {
+export interface RedisTaskStoreOptions extends TaskStoreSettings {
   /** The connection: a node-redis or ioredis client (connected), or a `RedisCommands`. */
   readonly client: RedisClient;
   /** Put before every key (default `"mcp:"`); no `{` or `}`. Processes that share tasks share it. */
   readonly prefix?: string;
-  /** The clock, in epoch milliseconds (default `Date.now`): it decides what has expired. */
-  readonly now?: () => number;
-  /** How many tasks one owner may hold at once, final ones included, until they expire (default 1000). */
-  readonly maxTasksPerOwner?: number;
-  /** Tasks on a `list` page when the caller gives no `limit` (default 100). */
-  readonly pageSize?: number;
 }
 
 /** The keys of one owner, all under its hash tag: one slot. */
@@ -66,10 +63,8 @@ export class RedisTaskStore implements TaskStore {
 
   constructor(options: RedisTaskStoreOptions) {
     if (typeof options !== "object" || options === null) throw invalid("RedisTaskStore: options must be an object with a client");
-    const { client, prefix = "mcp:", now = Date.now, maxTasksPerOwner = 1000, pageSize = 100 } = options;
-    if (typeof now !== "function") throw invalid("RedisTaskStore: now must be a function giving epoch milliseconds");
-    if (!isCount(maxTasksPerOwner)) throw invalid("RedisTaskStore: maxTasksPerOwner must be a positive whole number");
-    if (!isCount(pageSize)) throw invalid("RedisTaskStore: pageSize must be a positive whole number");
+    const { client, prefix = "mcp:" } = options;
+    const { now, maxTasksPerOwner, pageSize } = taskStoreSettings(options, "RedisTaskStore");
     this.#redis = redisCommands(client);
     this.#prefix = checkPrefix(prefix, "RedisTaskStore");
     this.#now = now;
@@ -214,6 +209,3 @@ function placeOf(cursor: string): string {
   return String(Number.parseInt(digits, 36));
 }
 
-function isCount(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) > 0;
-}

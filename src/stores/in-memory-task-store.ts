@@ -8,6 +8,8 @@ import {
   newTaskRecord,
   taskExpiresAt,
   taskInfo,
+  taskStoreSettings,
+  isCount,
   type NewTask,
   type TaskInfo,
   type TaskPage,
@@ -16,17 +18,11 @@ import {
   type TaskPrecondition,
   type TaskRecord,
   type TaskStore,
+  type TaskStoreSettings,
   type TaskUpdateOutcome,
 } from "./task-store.js";
 
-export interface InMemoryTaskStoreOptions {
-  /** The clock, in epoch milliseconds (default `Date.now`). */
-  readonly now?: () => number;
-  /** How many tasks one owner may hold at once, final ones included, until they expire (default 1000). */
-  readonly maxTasksPerOwner?: number;
-  /** Tasks on a `list` page when the caller gives no `limit` (default 100). */
-  readonly pageSize?: number;
-}
+export type InMemoryTaskStoreOptions = TaskStoreSettings;
 
 /** A task as this store keeps it: its record as JSON text, like a shared store, so nothing handed out aliases it. */
 interface Entry {
@@ -52,10 +48,7 @@ export class InMemoryTaskStore implements TaskStore {
   #created = 0;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
-    const { now = Date.now, maxTasksPerOwner = 1000, pageSize = 100 } = options;
-    if (typeof now !== "function") throw invalid("InMemoryTaskStore: now must be a function giving epoch milliseconds");
-    if (!isCount(maxTasksPerOwner)) throw invalid("InMemoryTaskStore: maxTasksPerOwner must be a positive whole number");
-    if (!isCount(pageSize)) throw invalid("InMemoryTaskStore: pageSize must be a positive whole number");
+    const { now, maxTasksPerOwner, pageSize } = taskStoreSettings(options, "InMemoryTaskStore");
     this.#now = now;
     this.#maxTasksPerOwner = maxTasksPerOwner;
     this.#pageSize = pageSize;
@@ -177,6 +170,3 @@ function seqOf(cursor: string): number {
   return Number.parseInt(digits, 36);
 }
 
-function isCount(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) > 0;
-}

@@ -122,6 +122,25 @@ export interface TaskStore {
   expire(now?: number): Promise<number>;
 }
 
+/** What every store is set with: its clock, the bound on an owner's tasks, the page size of `list`. */
+export interface TaskStoreSettings {
+  /** The clock, in epoch milliseconds (default `Date.now`): it decides what has expired. */
+  readonly now?: () => number;
+  /** How many tasks one owner may hold at once, final ones included, until they expire (default 1000). */
+  readonly maxTasksPerOwner?: number;
+  /** Tasks on a `list` page when the caller gives no `limit` (default 100). */
+  readonly pageSize?: number;
+}
+
+/** The settings with their defaults, checked (`MCP.INVALID_PARAMS` naming `store` and the setting). */
+export function taskStoreSettings(settings: TaskStoreSettings, store: string): Required<TaskStoreSettings> {
+  const { now = Date.now, maxTasksPerOwner = 1000, pageSize = 100 } = settings;
+  if (typeof now !== "function") throw invalid(`${store}: now must be a function giving epoch milliseconds`);
+  if (!isCount(maxTasksPerOwner)) throw invalid(`${store}: maxTasksPerOwner must be a positive whole number`);
+  if (!isCount(pageSize)) throw invalid(`${store}: pageSize must be a positive whole number`);
+  return { now, maxTasksPerOwner, pageSize };
+}
+
 const STATUSES: readonly TaskStatus[] = ["working", "input_required", "completed", "failed", "cancelled"];
 
 export function isFinalTaskStatus(status: TaskStatus): boolean {
@@ -269,6 +288,11 @@ function isStatus(value: unknown): value is TaskStatus {
 
 function isTaskError(value: unknown): boolean {
   return isObject(value) && Number.isSafeInteger(value["code"]) && isString(value["message"]);
+}
+
+/** A positive whole number (a count, a limit). */
+export function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) > 0;
 }
 
 function isDuration(value: unknown): boolean {
