@@ -1,3 +1,5 @@
+import type { JsonRpcId } from "../../types/types.js";
+
 /** One stream of one session: what events are kept under. */
 export interface StreamRef {
   readonly sessionId: string;
@@ -8,6 +10,11 @@ export interface StreamRef {
 export interface StoredEvent {
   readonly id: string;
   readonly data: string;
+  /**
+   * On the first event kept of a stream a POST opened: the ids of the requests it carries. Another
+   * instance taking the session over answers those it finds unanswered with an error.
+   */
+  readonly requests?: readonly JsonRpcId[];
 }
 
 type Awaitable<T> = T | Promise<T>;
@@ -26,6 +33,13 @@ export interface EventStore {
   eventsAfter(stream: StreamRef, eventId: string): Awaitable<readonly StoredEvent[] | undefined>;
   /** Forgets everything of a session (it ended). */
   dropSession(sessionId: string): Awaitable<void>;
+  /**
+   * The `requests` the first event kept of `stream` named, while any event of it is kept: an array
+   * for a POST's stream, null for a stream opened without requests (the GET stream), undefined when
+   * the stream is unknown. Optional: without it, a session taken over by another instance cannot
+   * answer the requests that were in flight on its old instance.
+   */
+  streamRequests?(stream: StreamRef): Awaitable<readonly JsonRpcId[] | null | undefined>;
 }
 
 export interface InMemoryEventStoreOptions {
@@ -39,6 +53,8 @@ export interface InMemoryEventStoreOptions {
 interface StreamLog {
   readonly sessionId: string;
   readonly streamId: string;
+  /** What the stream's first event named (null: none). */
+  readonly requests: readonly JsonRpcId[] | null;
   readonly events: StoredEvent[];
   /** Its session ended: its entries in the order are skipped when reached. */
   dropped: boolean;
@@ -74,7 +90,7 @@ export class InMemoryEventStore implements EventStore {
   }
 
   append(ref: StreamRef, event: StoredEvent): void {
-    const log = this.#logOf(ref);
+    const log = this.#logOf(ref, event.requests);
     log.events.push(event);
     this.#order.push(log);
     this.#size++;
@@ -89,6 +105,10 @@ export class InMemoryEventStore implements EventStore {
     return at < 0 ? undefined : events.slice(at + 1);
   }
 
+  streamRequests(ref: StreamRef): readonly JsonRpcId[] | null | undefined {
+    return this.#sessions.get(ref.sessionId)?.get(ref.streamId)?.requests;
+  }
+
   dropSession(sessionId: string): void {
     for (const log of this.#sessions.get(sessionId)?.values() ?? []) {
       log.dropped = true;
@@ -101,7 +121,7 @@ export class InMemoryEventStore implements EventStore {
     this.#compact();
   }
 
-  #logOf(ref: StreamRef): StreamLog {
+  #logOf(ref: StreamRef, requests: readonly JsonRpcId[] | undefined): StreamLog {
     let streams = this.#sessions.get(ref.sessionId);
     if (streams === undefined) {
       streams = new Map();
@@ -109,7 +129,7 @@ export class InMemoryEventStore implements EventStore {
     }
     let log = streams.get(ref.streamId);
     if (log === undefined) {
-      log = { sessionId: ref.sessionId, streamId: ref.streamId, events: [], dropped: false };
+      log = { sessionId: ref.sessionId, streamId: ref.streamId, requests: requests ?? null, events: [], dropped: false };
       streams.set(ref.streamId, log);
     }
     return log;
