@@ -1,6 +1,7 @@
 import { LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, isProtocolVersion, type ProtocolVersion } from "../../constants/index.js";
 import type { Era } from "../../protocol/profiles.js";
 import { LIST_CHANGED, type ListKind } from "../../stores/change-feed.js";
+import type { SessionState } from "../../stores/session-directory.js";
 import { checkInputAnswer } from "../core/input-answers.js";
 import { missingCapabilityFor } from "../core/input-capabilities.js";
 import { claimsStatelessEra } from "../stateless/request-meta.js";
@@ -58,6 +59,8 @@ export class ServerSession implements SessionHandle {
   #declared: ServerCapabilities = {};
   #logLevel: LoggingLevel | undefined;
   #markFinished!: () => void;
+  /** Told after `initialize` is answered and whenever the client changes its log level or subscriptions (what `state` shows). */
+  onStateChange: (() => void) | undefined;
   /** Resolves once the connection is gone, whichever end closed it. */
   readonly finished = new Promise<void>((resolve) => (this.#markFinished = resolve));
 
@@ -78,6 +81,7 @@ export class ServerSession implements SessionHandle {
           beforeInitialize: false,
           run: (params: { level: LoggingLevel }, context) => {
             context.session.#logLevel = params.level;
+            context.session.onStateChange?.();
             return {};
           },
         },
@@ -88,6 +92,7 @@ export class ServerSession implements SessionHandle {
           beforeInitialize: false,
           run: (params: { uri: string }, context) => {
             context.session.subscriptions.add(params.uri);
+            context.session.onStateChange?.();
             return {};
           },
         },
@@ -98,6 +103,7 @@ export class ServerSession implements SessionHandle {
           beforeInitialize: false,
           run: (params: { uri: string }, context) => {
             context.session.subscriptions.delete(params.uri);
+            context.session.onStateChange?.();
             return {};
           },
         },
@@ -150,6 +156,29 @@ export class ServerSession implements SessionHandle {
 
   get closed(): boolean {
     return this.dispatcher.closed;
+  }
+
+  /** What the client negotiated and changed since; undefined before `initialize`. Another instance goes on with it through `restore`. */
+  get state(): SessionState | undefined {
+    const client = this.#client;
+    if (!client) return undefined;
+    const state = { protocolVersion: client.protocolVersion, clientInfo: client.info as JsonObject, clientCapabilities: client.capabilities as JsonObject, subscriptions: [...this.subscriptions] };
+    return this.#logLevel === undefined ? state : { ...state, logLevel: this.#logLevel };
+  }
+
+  /**
+   * Goes on with a session another instance negotiated (it was taken over): as if `initialize` had
+   * been answered with `state`. Refused on a session that already negotiated, or for a revision this
+   * server does not serve.
+   */
+  restore(state: SessionState): void {
+    if (this.#era !== undefined || !isProtocolVersion(state.protocolVersion)) throw new MCPError(MCP_CODES.INVALID_PARAMS, "Only a fresh session of a known revision can be restored");
+    this.#era = "session";
+    this.dispatcher.setProtocolVersion(state.protocolVersion);
+    this.#client = { protocolVersion: state.protocolVersion, capabilities: state.clientCapabilities, info: state.clientInfo as NegotiatedClient["info"] };
+    this.#declared = this.host.capabilitiesFor(this.rules);
+    this.#logLevel = state.logLevel as LoggingLevel | undefined;
+    for (const uri of state.subscriptions) this.subscriptions.add(uri);
   }
 
   close(): Promise<void> {
@@ -228,6 +257,7 @@ export class ServerSession implements SessionHandle {
     this.#client = { protocolVersion: version, capabilities: params.capabilities, info: params.clientInfo };
     this.#declared = this.host.capabilitiesFor(this.rules);
     const instructions = this.host.options.instructions;
+    this.onStateChange?.();
     const result: InitializeResult = { protocolVersion: version, capabilities: this.#declared, serverInfo: this.host.info };
     return instructions === undefined ? result : { ...result, instructions };
   }

@@ -3,6 +3,7 @@ import type { MCPServer } from "../../server/mcp-server/mcp-server.js";
 import type { JsonRpcId } from "../../types/types.js";
 import type { InboundContext } from "../transport/transport.types.js";
 import type { EventStore } from "./event-store.js";
+import type { HttpCluster } from "./cluster-seam.js";
 
 /** What `authenticate` decided about one HTTP request. */
 export type AuthenticationResult =
@@ -92,6 +93,12 @@ export interface StreamableHttpOptions extends HttpEndpointOptions {
   readonly retryMs?: number;
   /** SEP-1699 polling: end each SSE connection of a client that will poll it back (see `closeSSEStream`) after this long. */
   readonly maxSseConnectionMs?: number;
+  /**
+   * Several instances (processes) serving one deployment's sessions: `sessionCluster({ directory, bus, instance })`.
+   * A session lives on the instance that opened it; requests for it landing elsewhere are relayed there, and a
+   * dead instance's sessions are taken over. Stateful sessions only; give every instance a shared `eventStore`.
+   */
+  readonly cluster?: HttpCluster;
 }
 
 export interface SseHttpOptions extends HttpEndpointOptions {

@@ -94,13 +94,26 @@ function settingsWith(store: EventStore): StreamSettings {
 }
 
 describe("OutboundStream with a store that fails or is slow", () => {
-  it("ends the connection when its priming event cannot be stored, and fails sends the store refuses", async () => {
-    const failing: EventStore = { append: () => Promise.reject(new Error("disk full")), eventsAfter: () => undefined, dropSession: () => undefined };
-    const stream = new OutboundStream("1", settingsWith(failing), [1], () => undefined);
+  it("sends what the store fails to keep, with its id, and refuses a resume across that hole", async () => {
+    const memory = new InMemoryEventStore();
+    let down = false;
+    const flaky: EventStore = { append: (where, event) => (down ? Promise.reject(new Error("disk full")) : memory.append(where, event)), eventsAfter: (where, id) => memory.eventsAfter(where, id), dropSession: () => undefined };
+    const stream = new OutboundStream("1", settingsWith(flaky), [1, 2], () => undefined);
     const reader = new SseReader(eventStreamOf(stream.connect(true)));
-    expect(await reader.next()).toBeUndefined();
-    expect(stream.connected).toBe(false);
-    await expect(stream.forward("{}", false)).rejects.toThrow("disk full");
+    expect(await reader.next()).toMatchObject({ id: "1_0" });
+    await stream.forward('{"jsonrpc":"2.0","method":"a"}', false);
+    down = true;
+    await expect(stream.forward('{"jsonrpc":"2.0","method":"b"}', false)).resolves.toBeUndefined();
+    down = false;
+    await stream.forward('{"jsonrpc":"2.0","method":"c"}', false);
+    expect((await reader.next())?.id).toBe("1_1");
+    expect((await reader.next())?.id).toBe("1_2");
+    expect((await reader.next())?.id).toBe("1_3");
+    expect(memory.eventsAfter(ref("s", "1"), "1_1")?.map((event) => event.id)).toEqual(["1_3"]);
+    await expect(stream.resume("1_1")).resolves.toBeUndefined();
+    await expect(stream.resume("1_0")).resolves.toBeUndefined();
+    const resumed = await stream.resume("1_3");
+    expect(resumed).toBeDefined();
   });
 
   it("writes nothing to a connection its client left before the priming event was stored", async () => {

@@ -12,6 +12,16 @@ export interface StreamSettings {
   readonly retryMs: number;
   /** SEP-1699: end a connection after this long once the client holds an event id. */
   readonly maxConnectionMs: number | undefined;
+  /**
+   * Keep an opening event (no data) first in every stream, naming its requests, also for clients sent
+   * no priming event: an instance that takes the session over reads what the stream carried from it.
+   */
+  readonly opening?: boolean;
+}
+
+/** The number of an event of a stream (`<stream>_<n>`); NaN when it is not one. */
+function numberOf(eventId: string): number {
+  return Number(eventId.slice(eventId.lastIndexOf("_") + 1));
 }
 
 /**
@@ -35,6 +45,8 @@ export function streamIdOf(eventId: string): string | undefined {
  * events keep their order and a replay cannot interleave with a live write.
  */
 export class OutboundStream implements RequestRoute {
+  /** The requests the stream was opened for (undefined: the GET stream), named by its first event kept. */
+  readonly #requests: readonly JsonRpcId[] | undefined;
   readonly #pending: Set<JsonRpcId> | undefined;
   #connection: SseConnection | undefined;
   /**
@@ -52,6 +64,7 @@ export class OutboundStream implements RequestRoute {
     pending: readonly JsonRpcId[] | undefined,
     private readonly onEvent: (stream: OutboundStream, event: StreamEvent) => void,
   ) {
+    this.#requests = pending;
     this.#pending = pending && new Set(pending);
   }
 
@@ -67,7 +80,12 @@ export class OutboundStream implements RequestRoute {
   connect(prime: boolean): EventStreamBody {
     const connection = this.#newConnection();
     this.#attach(connection, prime);
-    if (prime) this.#enqueue(async () => connection.write({ id: await this.#record(""), retry: this.settings.retryMs, data: "" })).catch(() => this.#detach());
+    if (prime || (this.settings.opening === true && this.#nextEvent === 0)) {
+      this.#enqueue(async () => {
+        const id = await this.#record("");
+        if (prime) connection.write({ id, retry: this.settings.retryMs, data: "" });
+      }).catch(() => this.#detach());
+    }
     return connection;
   }
 
@@ -79,30 +97,39 @@ export class OutboundStream implements RequestRoute {
   resume(lastEventId: string): Promise<EventStreamBody | "ended" | undefined> {
     const { store, sessionId } = this.settings.events as NonNullable<StreamSettings["events"]>;
     return this.#enqueue(async () => {
-      const missed = await store.eventsAfter(this.#ref(sessionId), lastEventId);
+      const missed = follows(lastEventId, await store.eventsAfter(this.#ref(sessionId), lastEventId));
       if (!missed) return undefined;
       if (this.#answered && missed.length === 0) return "ended";
-      const connection = this.#newConnection();
-      for (const event of missed) connection.write(toSseEvent(event), true);
-      if (this.#answered) connection.close();
-      else this.#attach(connection, true);
+      return this.#replay(missed);
+    });
+  }
+
+  /**
+   * Resumes a stream another instance served before this one took its session over: replays what
+   * followed `lastEventId`, numbers new events after the last one kept, and answers each of its
+   * requests that no kept event answered with `orphaned(id)` — the instance running it is gone.
+   */
+  adopt(lastEventId: string, orphaned: (id: JsonRpcId) => string): Promise<EventStreamBody | undefined> {
+    const { store, sessionId } = this.settings.events as NonNullable<StreamSettings["events"]>;
+    return this.#enqueue(async () => {
+      const missed = follows(lastEventId, await store.eventsAfter(this.#ref(sessionId), lastEventId));
+      if (!missed) return undefined;
+      // Every event from the opening on, when the store still holds them: a request answered before the client's last id was answered too.
+      const seen = [...((await store.eventsAfter(this.#ref(sessionId), `${this.id}_0`)) ?? []), ...missed];
+      for (const event of seen) this.#pending?.delete(answeredId(event.data) as JsonRpcId);
+      this.#nextEvent = 1 + Math.max(numberOf(lastEventId), ...seen.map((event) => numberOf(event.id)));
+      const connection = this.#replay(missed);
+      for (const id of [...(this.#pending ?? [])]) await this.#answer(id, orphaned(id));
       return connection;
     });
   }
 
   forward(data: string, isRequest: boolean): Promise<void> {
-    return this.#enqueue(async () => {
-      const id = await this.#record(data);
-      if (this.#connection) this.#connection.write({ event: "message", id, data });
-      else if (id === undefined) await undeliverable(isRequest, "the client's stream for it is gone");
-    });
+    return this.#enqueue(() => this.#send(data, isRequest));
   }
 
   respond(id: JsonRpcId, data: string): Promise<void> {
-    const written = this.forward(data, false);
-    this.#pending?.delete(id);
-    this.#endIfAnswered();
-    return written;
+    return this.#enqueue(() => this.#answer(id, data));
   }
 
   retire(id: JsonRpcId): void {
@@ -122,6 +149,34 @@ export class OutboundStream implements RequestRoute {
 
   close(): void {
     this.#detach();
+  }
+
+  async #send(data: string, isRequest: boolean): Promise<void> {
+    const id = await this.#record(data);
+    if (this.#connection) this.#connection.write({ event: "message", id, data });
+    else if (id === undefined) await undeliverable(isRequest, "the client's stream for it is gone");
+  }
+
+  /** In the queue: sends a request's response; the stream ends once every request has one. */
+  async #answer(id: JsonRpcId, data: string): Promise<void> {
+    this.#pending?.delete(id);
+    try {
+      await this.#send(data, false);
+    } finally {
+      if (this.#answered) {
+        this.#detach();
+        this.onEvent(this, "answered");
+      }
+    }
+  }
+
+  /** A connection that first carries `missed`; it ends after them when the stream is answered. */
+  #replay(missed: readonly StoredEvent[]): SseConnection {
+    const connection = this.#newConnection();
+    for (const event of missed) connection.write(toSseEvent(event), true);
+    if (this.#answered) connection.close();
+    else this.#attach(connection, true);
+    return connection;
   }
 
   #endIfAnswered(): void {
@@ -158,12 +213,18 @@ export class OutboundStream implements RequestRoute {
     this.#connection = undefined;
   }
 
-  /** Keeps the event (when there is a store) and returns its id. */
+  /** Keeps the event (when there is a store) and returns its id: the next number, stored or not. */
   async #record(data: string): Promise<string | undefined> {
     const events = this.settings.events;
     if (!events) return undefined;
-    const id = `${this.id}_${this.#nextEvent++}`;
-    await events.store.append(this.#ref(events.sessionId), { id, data });
+    const number = this.#nextEvent++;
+    const id = `${this.id}_${number}`;
+    const requests = number === 0 ? this.#requests : undefined;
+    try {
+      await events.store.append(this.#ref(events.sessionId), requests === undefined ? { id, data } : { id, data, requests });
+    } catch {
+      // The store is down: the event still goes out, with its id. It is a hole in what the store keeps, so a resume from before it is refused (the numbers skip it), never served with a gap.
+    }
     return id;
   }
 
@@ -176,6 +237,19 @@ export class OutboundStream implements RequestRoute {
     this.#queue = run.catch(() => undefined);
     return run;
   }
+}
+
+/** `events` when they are exactly those that followed `lastEventId` (numbered on from it, none missing); undefined otherwise — a replay with a gap is refused. */
+function follows(lastEventId: string, events: readonly StoredEvent[] | undefined): readonly StoredEvent[] | undefined {
+  const first = numberOf(lastEventId) + 1;
+  return events?.every((event, index) => numberOf(event.id) === first + index) ? events : undefined;
+}
+
+/** The id a response in an event's data answers; undefined for any other message. */
+function answeredId(data: string): JsonRpcId | undefined {
+  if (!data.startsWith("{")) return undefined;
+  const message = JSON.parse(data) as { id?: JsonRpcId; method?: unknown };
+  return message.method === undefined ? message.id : undefined;
 }
 
 function toSseEvent(event: StoredEvent): SseEvent {

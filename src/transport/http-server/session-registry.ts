@@ -23,6 +23,11 @@ export class HttpSession<T extends SessionTransport> {
     this.touch();
   }
 
+  /** When a request last touched the session (`Date.now()`). */
+  get touchedAt(): number {
+    return this.#touchedAt;
+  }
+
   /** Restarts the idle countdown. Every request touches: the timer is not reset, it looks at the time when it fires. */
   touch(): void {
     this.#touchedAt = Date.now();
@@ -93,6 +98,16 @@ export class SessionRegistry<T extends SessionTransport> {
     });
     if (this.#closed) await session.close();
     return this.#closed ? undefined : session;
+  }
+
+  /** Whether a session with this id is open here (its idle countdown goes on). */
+  has(id: string): boolean {
+    return this.#sessions.has(id);
+  }
+
+  /** The sessions open now. */
+  sessions(): IterableIterator<HttpSession<T>> {
+    return this.#sessions.values();
   }
 
   /** The session with this id (its idle countdown restarts), if it is open. */

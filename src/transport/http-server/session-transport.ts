@@ -8,9 +8,12 @@ import type { EventStreamBody } from "./http-server.types.js";
 import { JsonResponses } from "./json-responses.js";
 import { cancelledRequestId } from "./messages.js";
 import { OutboundStream, streamIdOf, type StreamEvent, type StreamSettings } from "./outbound-stream.js";
+import { orphanedAnswer } from "./orphaned.js";
 import { undeliverable, type RequestRoute } from "./routes.js";
 
 export interface SessionTransportSettings extends StreamSettings {
+  /** The session was taken over from another instance: a stream it does not know is one that instance served. */
+  readonly adopting?: boolean;
   /** Something happened that shows the client is around (a connection ended, a request was answered). */
   readonly onActivity: () => void;
 }
@@ -29,6 +32,8 @@ export class HttpSessionTransport implements Transport {
   #standalone: OutboundStream | undefined;
   #receiver: TransportReceiver | undefined;
   #closed = false;
+  /** Closing hands the session to another instance: what the store keeps of it stays. */
+  #handingOver = false;
   #nextStreamId = 0;
   /** Stream ids (and so event ids) differ between sessions, so an id from one session names nothing in another. */
   readonly #streamPrefix = randomHex(4);
@@ -77,11 +82,17 @@ export class HttpSessionTransport implements Transport {
     this.#routes.clear();
     const events = this.#settings.events;
     try {
-      if (events) await events.store.dropSession(events.sessionId);
+      if (events && !this.#handingOver) await events.store.dropSession(events.sessionId);
     } catch {
       // A store that fails to forget cannot be helped now; its own bounds still hold.
     }
     this.#receiver?.onClose();
+  }
+
+  /** Closes this instance's hold on the session, keeping its events for the instance that goes on with it. */
+  handOver(): Promise<void> {
+    this.#handingOver = true;
+    return this.close();
   }
 
   /** Hands one POSTed message to the session; a `notifications/cancelled` also releases its request's route. */
@@ -125,9 +136,22 @@ export class HttpSessionTransport implements Transport {
   resumeStream(lastEventId: string): Promise<EventStreamBody | "ended" | undefined> {
     const streamId = streamIdOf(lastEventId);
     if (streamId === undefined) return Promise.resolve(undefined);
+    const live = this.#streams.get(streamId);
+    if (live) return live.resume(lastEventId);
+    if (this.#settings.adopting) return this.#adopt(streamId, lastEventId);
     // A stream already answered is no longer live; what it sent is still in the store.
-    const stream = this.#streams.get(streamId) ?? new OutboundStream(streamId, this.#settings, [], (ended, event) => this.#streamEvent(ended, event));
-    return stream.resume(lastEventId);
+    return new OutboundStream(streamId, this.#settings, [], (ended, event) => this.#streamEvent(ended, event)).resume(lastEventId);
+  }
+
+  /** A stream the session's previous instance served: a POST's goes on here until its requests have answers; the GET stream becomes this session's. */
+  async #adopt(streamId: string, lastEventId: string): Promise<EventStreamBody | undefined> {
+    const { store, sessionId } = this.#settings.events as NonNullable<StreamSettings["events"]>;
+    const requests = await store.streamRequests?.({ sessionId, streamId });
+    if (requests === undefined || (requests === null && this.#standalone?.connected === true)) return undefined;
+    const stream = new OutboundStream(streamId, this.#settings, requests ?? undefined, (ended, event) => this.#streamEvent(ended, event));
+    this.#streams.set(streamId, stream);
+    if (requests === null) this.#standalone = stream;
+    return stream.adopt(lastEventId, orphanedAnswer);
   }
 
   /** Ends the connection of the stream carrying `requestId` (the GET stream when omitted), for polling. */

@@ -10,7 +10,7 @@ import { rulesOf, type StreamableEndpoint } from "./streamable-endpoint.js";
 /** A session-era POST in stateful mode: initialize opens a session; anything else needs one (`Mcp-Session-Id`). */
 export async function statefulPost(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext, posted: PostedMessages): Promise<HttpReply> {
   if (posted.initialize) return openSession(endpoint, exchange, inbound, posted);
-  const found = endpoint.findSession(exchange, inbound);
+  const found = await endpoint.findSession(exchange, inbound);
   if (!found.ok) return found.reply;
   const { session } = found;
   if (posted.batch && !rulesOf(session).batching) return invalidRequestReply("JSON-RPC batches are not allowed in this session's protocol revision");
@@ -24,9 +24,15 @@ async function openSession(endpoint: StreamableEndpoint, exchange: HttpExchange,
   if (exchange.header(MCP_HEADERS.sessionId) !== null) return invalidRequestReply("initialize opens a new session: send it without Mcp-Session-Id");
   const version = headerVersion(exchange);
   if (!version.ok) return version.reply;
-  const id = newSessionId();
-  const session = await endpoint.registry.open(id, endpoint.newTransport(id, id), endpoint.ownerOf(inbound));
+  const cluster = endpoint.cluster;
+  const id = cluster?.newSessionId() ?? newSessionId();
+  const owner = endpoint.ownerOf(inbound);
+  const session = await endpoint.registry.open(id, endpoint.newTransport(id, id), owner);
   if (!session) return errorReply(503, "Service Unavailable: too many sessions are open");
+  if (cluster && !(await cluster.opened(session, owner))) {
+    await session.close();
+    return errorReply(503, "Service Unavailable: the session could not be recorded in the session directory", { headers: { "retry-after": "1" } });
+  }
   // A session whose initialize failed is of no use to anyone: it ends with its answer.
   const onEnd = () => {
     if (!session.server.client) void session.close();

@@ -1,6 +1,7 @@
 import type { ProtocolVersion } from "../../constants/index.js";
 import type { MCPServer } from "../../server/mcp-server/mcp-server.js";
 import type { InboundContext } from "../transport/transport.types.js";
+import type { HttpCluster } from "./cluster-seam.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import type { HttpExchange, HttpReply, StreamableHttpOptions } from "./http-server.types.js";
 import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
@@ -17,6 +18,10 @@ export type FoundSession = { readonly ok: true; readonly session: StreamableSess
 /** The state and settings one `streamableHttpHandler` shares between its methods. */
 export class StreamableEndpoint {
   readonly registry: SessionRegistry<HttpSessionTransport>;
+  /** Sessions shared with the other instances of a deployment (stateful sessions only). */
+  readonly cluster: HttpCluster | undefined;
+  /** The endpoint behind its front door, set by the handler: what the cluster serves here. */
+  serveHere: (exchange: HttpExchange) => Promise<HttpReply> = () => Promise.reject(new Error("not attached"));
   readonly stateless: boolean;
   readonly json: boolean;
   readonly maxBodyBytes: number;
@@ -33,13 +38,23 @@ export class StreamableEndpoint {
     this.store = this.stateless || options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
     const idleTimeoutMs = this.stateless ? Infinity : (options.sessionIdleTimeoutMs ?? HTTP_DEFAULTS.sessionIdleTimeoutMs);
     this.registry = new SessionRegistry(server, { maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions, idleTimeoutMs });
+    this.cluster = this.stateless || !server.servesSessions ? undefined : options.cluster;
+    this.cluster?.attach({
+      registry: this.registry,
+      maxBodyBytes: this.maxBodyBytes,
+      idleTimeoutMs,
+      newTransport: (sessionId, adopting) => this.newTransport(sessionId, sessionId, adopting),
+      serve: (exchange) => this.serveHere(exchange),
+    });
   }
 
-  /** A transport for a new session (`sessionId` undefined in stateless mode: no id, no event store). */
-  newTransport(key: string, sessionId: string | undefined): HttpSessionTransport {
+  /** A transport for a new session (`sessionId` undefined in stateless mode: no id, no event store); `adopting` when it was taken over from another instance. */
+  newTransport(key: string, sessionId: string | undefined, adopting = false): HttpSessionTransport {
     const store = this.store;
     return new HttpSessionTransport(sessionId, {
       events: store && sessionId !== undefined ? { store, sessionId } : undefined,
+      opening: this.cluster !== undefined,
+      adopting,
       keepAliveMs: this.options.keepAliveMs ?? HTTP_DEFAULTS.keepAliveMs,
       retryMs: this.options.retryMs ?? HTTP_DEFAULTS.retryMs,
       maxConnectionMs: this.options.maxSseConnectionMs,
@@ -51,11 +66,25 @@ export class StreamableEndpoint {
     return this.options.sessionOwner?.(inbound.authInfo);
   }
 
-  /** The session a request names in `Mcp-Session-Id`: 400 without one, 404 unknown (or someone else's), 400 for a bad protocol version. */
-  findSession(exchange: HttpExchange, inbound: InboundContext): FoundSession {
+  /**
+   * The session a request names in `Mcp-Session-Id`: 400 without one, 404 unknown (or someone
+   * else's), 400 for a bad protocol version. With a cluster, a session not open here is one it may
+   * take over.
+   */
+  findSession(exchange: HttpExchange, inbound: InboundContext): FoundSession | Promise<FoundSession> {
     const id = exchange.header(MCP_HEADERS.sessionId);
     if (id === null) return { ok: false, reply: errorReply(400, "Bad Request: the Mcp-Session-Id header is required") };
     const session = this.registry.find(id);
+    if (session === undefined && this.cluster) return this.#adopted(this.cluster, id, exchange, inbound);
+    return this.#checked(session, exchange, inbound);
+  }
+
+  async #adopted(cluster: HttpCluster, id: string, exchange: HttpExchange, inbound: InboundContext): Promise<FoundSession> {
+    const adopted = await cluster.adopt(id, this.ownerOf(inbound), exchange);
+    return adopted !== undefined && "status" in adopted ? { ok: false, reply: adopted } : this.#checked(adopted, exchange, inbound);
+  }
+
+  #checked(session: StreamableSession | undefined, exchange: HttpExchange, inbound: InboundContext): FoundSession {
     if (!session || session.owner !== this.ownerOf(inbound)) return { ok: false, reply: errorReply(404, "Session not found") };
     const version = headerVersion(exchange);
     return version.ok ? { ok: true, session } : version;

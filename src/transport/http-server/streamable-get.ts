@@ -12,7 +12,7 @@ import type { StreamableEndpoint } from "./streamable-endpoint.js";
  */
 export async function streamableGet(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
   if (!accepts(exchange.header("accept"), "text/event-stream")) return errorReply(406, "Not Acceptable: the client must accept text/event-stream");
-  const found = endpoint.findSession(exchange, inbound);
+  const found = await endpoint.findSession(exchange, inbound);
   if (!found.ok) return found.reply;
   const { session } = found;
   const headers = sseHeaders({ [MCP_HEADERS.sessionId]: session.id });
@@ -28,7 +28,7 @@ export async function streamableGet(endpoint: StreamableEndpoint, exchange: Http
 
 /** DELETE: the client ends its session; later requests naming it get 404. */
 export async function streamableDelete(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
-  const found = endpoint.findSession(exchange, inbound);
+  const found = await endpoint.findSession(exchange, inbound);
   if (!found.ok) return found.reply;
   await found.session.close();
   return emptyReply(204);

@@ -30,12 +30,16 @@ export function streamableHttpHandler(server: MCPServer, options: StreamableHttp
   const methods = sessionless ? { POST: post } : { GET: streamableGet.bind(undefined, endpoint), POST: post, DELETE: streamableDelete.bind(undefined, endpoint) };
   const door = new FrontDoor(options, { paths: options.path === undefined ? undefined : [options.path], methods, closed: () => endpoint.closed });
   // `authorization` answers its metadata before the door, and sees every reply.
-  const handle = (exchange: HttpExchange): Promise<HttpReply> => options.authorization?.serve(exchange, door) ?? door.handle(exchange);
+  const serveHere = (exchange: HttpExchange): Promise<HttpReply> => options.authorization?.serve(exchange, door) ?? door.handle(exchange);
+  endpoint.serveHere = serveHere;
+  const cluster = endpoint.cluster;
+  const handle = cluster ? (exchange: HttpExchange): Promise<HttpReply> => cluster.route(exchange) ?? serveHere(exchange) : serveHere;
   return {
     fetch: async (request) => toResponse(await handle(exchangeOf(request))),
     handle,
     async close() {
       endpoint.closed = true;
+      await cluster?.close();
       await endpoint.registry.closeAll();
     },
     // oxlint-disable-next-line suave/no-object-accessor -- made once per handler, not per message

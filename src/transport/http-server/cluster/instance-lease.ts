@@ -1,0 +1,87 @@
+import { MCP_CODES } from "../../../error-codes/error-codes.js";
+import { MCPError } from "../../../error-codes/mcp-error.js";
+import { randomHex } from "../../../protocol/bytes-text.js";
+import type { SessionDirectory } from "../../../stores/session-directory.js";
+
+export interface LeaseSettings {
+  readonly directory: SessionDirectory;
+  readonly instance: string;
+  readonly leaseMs: number;
+  /** The lease lapsed (or another process holds it): the sessions this instance held may be taken over already. */
+  readonly onLapse: () => void;
+  /** After each renewal: what else should be kept alive with it. */
+  readonly onRenewed: () => void;
+}
+
+/**
+ * This instance's lease in the directory, renewed three times per `leaseMs` while the handler runs.
+ * By its own clock it knows when it last held the lease for sure (the time it asked, not the time
+ * the answer came): past `leaseMs` from then another instance may have taken its sessions, so it
+ * serves none of them until it renews — a paused or cut-off process fences itself.
+ */
+export class InstanceLease {
+  readonly #token = randomHex(16);
+  #heldSince = -Infinity;
+  #held = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stopped = false;
+
+  constructor(private readonly settings: LeaseSettings) {}
+
+  /** Whether the lease surely still holds by this process's clock. */
+  get fresh(): boolean {
+    return this.#held && Date.now() - this.#heldSince < this.settings.leaseMs;
+  }
+
+  /**
+   * Takes the lease. A process restarted under its old name waits for the old lease to run out;
+   * refused when another process keeps holding the name past twice the lease.
+   */
+  async start(): Promise<void> {
+    const { directory, instance, leaseMs } = this.settings;
+    let asked = Date.now();
+    for (const started = asked; (await directory.renewLease(instance, this.#token, leaseMs)) === "conflict"; asked = Date.now()) {
+      if (asked - started > 2 * leaseMs) throw new MCPError(MCP_CODES.INVALID_PARAMS, `Another process holds the lease of instance "${instance}": each process needs a name of its own`);
+      await new Promise((resolve) => setTimeout(resolve, leaseMs / 3));
+    }
+    this.#heldSince = asked;
+    this.#held = true;
+    this.#schedule();
+  }
+
+  /** Checks the clock: a lease past its time lapses now. */
+  check(): boolean {
+    if (this.#held && !this.fresh) this.#lapse();
+    return this.fresh;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    if (this.#held) await this.settings.directory.releaseLease(this.settings.instance, this.#token).catch(() => undefined);
+    this.#held = false;
+  }
+
+  #schedule(): void {
+    if (!this.#stopped) this.#timer = setTimeout(() => void this.#renew(), this.settings.leaseMs / 3);
+  }
+
+  async #renew(): Promise<void> {
+    const { directory, instance, leaseMs } = this.settings;
+    const asked = Date.now();
+    const renewal = await directory.renewLease(instance, this.#token, leaseMs).catch(() => undefined);
+    if (this.#stopped) return;
+    if (renewal === "conflict" || (renewal === "acquired" && this.#held)) this.#lapse();
+    if (renewal === "renewed" || renewal === "acquired") {
+      this.#heldSince = asked;
+      this.#held = true;
+      this.settings.onRenewed();
+    } else this.check();
+    this.#schedule();
+  }
+
+  #lapse(): void {
+    this.#held = false;
+    this.settings.onLapse();
+  }
+}

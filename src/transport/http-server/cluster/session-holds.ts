@@ -1,0 +1,102 @@
+import type { SessionDirectory, SessionRecord } from "../../../stores/session-directory.js";
+import type { SessionRegistry } from "../session-registry.js";
+import type { HttpSessionTransport } from "../session-transport.js";
+import type { StreamableSession } from "../streamable-endpoint.js";
+
+/** This instance's hold on one session: the epoch it serves it at, and its state writes in order. */
+interface Hold {
+  readonly epoch: number;
+  saving: Promise<unknown>;
+  /** A state write is queued: later changes ride on it. */
+  queued: boolean;
+  handedOver: boolean;
+}
+
+/**
+ * The sessions this instance serves, as the directory knows them: each recorded before its id is
+ * given out, its state written after each change (in order, the latest each time), its record kept
+ * alive while it is used, and removed when the session ends here — but not when this instance
+ * hands it over (the handler closes, the lease lapsed, or another instance took it: a write at an
+ * old epoch is refused), since another instance goes on with it.
+ */
+export class SessionHolds {
+  readonly #holds = new Map<string, Hold>();
+  #touchedUntil = 0;
+  /** Takeovers under way, so two requests of one session take it over once. */
+  readonly #adopting = new Map<string, Promise<StreamableSession | undefined>>();
+
+  constructor(
+    private readonly directory: SessionDirectory,
+    private readonly registry: SessionRegistry<HttpSessionTransport>,
+    private readonly ttlMs: number,
+    private readonly leaseMs: number,
+  ) {}
+
+  async create(session: StreamableSession, instance: string, principal: string | undefined): Promise<boolean> {
+    const record: SessionRecord = principal === undefined ? { id: session.id, instance, epoch: 0 } : { id: session.id, instance, epoch: 0, principal };
+    if (!(await this.directory.create(record, this.ttlMs).catch(() => false))) return false;
+    this.#hold(session, 0);
+    return true;
+  }
+
+  /** Serves `record`'s session here from now on, restored from its state; undefined when another instance moved it first. */
+  takeOver(record: SessionRecord, instance: string, newTransport: (adopting: boolean) => HttpSessionTransport): Promise<StreamableSession | undefined> {
+    let adopting = this.#adopting.get(record.id);
+    if (adopting === undefined) {
+      adopting = this.#takeOver(record, instance, newTransport).finally(() => this.#adopting.delete(record.id));
+      this.#adopting.set(record.id, adopting);
+    }
+    return adopting;
+  }
+
+  /** Closes every session held here, keeping its record and events for the instance that takes it over. */
+  async handOverAll(): Promise<void> {
+    await Promise.all([...this.registry.sessions()].map((session) => this.#handOver(session)));
+  }
+
+  /** Keeps alive the records of the sessions used since the last time (records of idle ones run out with their idle timeout). */
+  async touchAll(): Promise<void> {
+    const since = this.#touchedUntil;
+    this.#touchedUntil = Date.now();
+    const used = [...this.registry.sessions()].filter((session) => session.touchedAt >= since - this.leaseMs).map((session) => session.id);
+    if (used.length > 0) await this.directory.touch(used, this.ttlMs).catch(() => undefined);
+  }
+
+  async #takeOver(record: SessionRecord, instance: string, newTransport: (adopting: boolean) => HttpSessionTransport): Promise<StreamableSession | undefined> {
+    const taken = await this.directory.takeOver(record.id, record.epoch, instance);
+    if (taken === undefined || taken.state === undefined) return undefined;
+    const session = await this.registry.open(record.id, newTransport(true), record.principal);
+    if (session === undefined) return undefined;
+    session.server.restore(taken.state);
+    this.#hold(session, taken.epoch);
+    return session;
+  }
+
+  #hold(session: StreamableSession, epoch: number): void {
+    const hold: Hold = { epoch, saving: Promise.resolve(), queued: false, handedOver: false };
+    this.#holds.set(session.id, hold);
+    session.server.onStateChange = () => this.#save(session, hold);
+    void session.server.finished.then(async () => {
+      this.#holds.delete(session.id);
+      if (!hold.handedOver) await this.directory.remove(session.id, epoch).catch(() => undefined);
+    });
+  }
+
+  #save(session: StreamableSession, hold: Hold): void {
+    if (hold.queued) return;
+    hold.queued = true;
+    hold.saving = hold.saving.then(async () => {
+      hold.queued = false;
+      const state = session.server.state;
+      const saved = state === undefined || (await this.directory.saveState(session.id, hold.epoch, state).catch(() => true));
+      // Refused: another instance serves the session at a later epoch; this one lets it go.
+      if (!saved) await this.#handOver(session);
+    });
+  }
+
+  #handOver(session: StreamableSession): Promise<void> {
+    const hold = this.#holds.get(session.id);
+    if (hold) hold.handedOver = true;
+    return session.transport.handOver();
+  }
+}
