@@ -38,7 +38,8 @@ export interface Deployment {
   close(): Promise<void>;
 }
 
-export const LEASE_MS = 150;
+// Long enough that a loaded machine still renews in time (three renewals per lease), short enough for takeover tests.
+export const LEASE_MS = 600;
 
 /** A directory whose every call fails while `cut()` says so. */
 function cuttable(directory: SessionDirectory, cut: () => boolean): SessionDirectory {

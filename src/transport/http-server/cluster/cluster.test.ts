@@ -12,7 +12,8 @@ afterEach(async () => {
 });
 
 function cluster(count = 3): Deployment {
-  const made = deployment(count);
+  // Clients reconnect 20 ms after a broken stream (the server's `retry`).
+  const made = deployment(count, { retryMs: 20 });
   open.push(made);
   return made;
 }
@@ -70,5 +71,47 @@ describe("a session served by three instances", () => {
     const three = cluster();
     const response = await three.instances[1]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 1, method: "ping" }, session: `i0.${"0".repeat(64)}` }));
     expect(response?.status).toBe(404);
+  });
+});
+
+describe("an instance that stops", () => {
+  it("answers the requests that were running on it with an error once another instance takes the session over, which goes on serving it", async () => {
+    const three = cluster();
+    three.route = 0;
+    const client = await clientOf(three);
+    const call = client.callTool("wait", {});
+    await expect.poll(() => three.gate.entered).toBe(1);
+    three.kill(0);
+    await expect(call).rejects.toMatchObject({ code: "MCP.INTERNAL_ERROR", message: expect.stringContaining("stopped before answering") });
+    expect(textOf(await client.callTool("echo", { text: "still here" }))).toBe("still here");
+    const record = await three.directory.get(client.sessionId);
+    expect(record).toMatchObject({ epoch: 1, instance: expect.stringMatching(/^i[12]$/), state: { protocolVersion: "2025-11-25", clientInfo: { name: "cluster-client" } } });
+  });
+
+  it("loses nothing when the instance that relayed a stream stops: the client resumes through another", async () => {
+    const three = cluster();
+    three.route = 1;
+    const client = await clientOf(three);
+    expect(client.sessionId.startsWith("i1.")).toBe(true);
+    three.route = 0;
+    const progress: number[] = [];
+    const call = client.callTool("wait", {}, { onProgress: ({ progress: step }) => void progress.push(step) });
+    await expect.poll(() => three.gate.entered).toBe(1);
+    three.kill(0);
+    three.route = "alternate";
+    three.gate.open();
+    expect(textOf(await call)).toMatch(/^waited in i1\./);
+    expect(progress).toEqual([0]);
+    expect((await three.directory.get(client.sessionId))?.epoch).toBe(0);
+  });
+
+  it("hands its sessions over when it closes: another instance goes on with them at once", async () => {
+    const three = cluster();
+    three.route = 0;
+    const client = await clientOf(three);
+    await three.instances[0]?.handler.close();
+    three.dead.add(0);
+    expect(textOf(await client.callTool("echo", { text: "moved" }))).toBe("moved");
+    expect(await three.directory.get(client.sessionId)).toMatchObject({ epoch: 1, instance: "i1" });
   });
 });
