@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPClient } from "../../../client/mcp-client/mcp-client.js";
 import { StreamableHttpTransport } from "../../http-client/streamable-http.js";
-import { URL_BASE, httpRequest } from "../http-server.test-helpers.js";
+import type { MCPServer } from "../../../server/mcp-server/mcp-server.js";
+import { InMemoryChangeFeed } from "../../../stores/change-feed.js";
+import { type Gate, URL_BASE, httpRequest, openSession, testServer } from "../http-server.test-helpers.js";
+import type { StreamableHttpOptions } from "../http-server.types.js";
 import { deployment, type Deployment } from "./cluster.test-helpers.js";
 
 const open: Deployment[] = [];
@@ -11,9 +14,9 @@ afterEach(async () => {
   for (const each of open.splice(0)) await each.close();
 });
 
-function cluster(count = 3): Deployment {
+function cluster(count = 3, options: StreamableHttpOptions = {}, serverOf?: (gate: Gate) => MCPServer): Deployment {
   // Clients reconnect 20 ms after a broken stream (the server's `retry`).
-  const made = deployment(count, { retryMs: 20 });
+  const made = deployment(count, { retryMs: 20, ...options }, serverOf);
   open.push(made);
   return made;
 }
@@ -24,6 +27,13 @@ async function clientOf(through: Deployment, options: ConstructorParameters<type
   const transport = new StreamableHttpTransport(URL_BASE, { fetchImpl: through.fetch });
   await client.connect(transport);
   return Object.assign(client, { sessionId: transport.sessionId as string });
+}
+
+/** A POST through the deployment's router, as a client sends it. */
+function post(through: Deployment, body: unknown, session?: string): Promise<Response> {
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  if (session !== undefined) headers["mcp-session-id"] = session;
+  return through.fetch(URL_BASE, { method: "POST", headers, body: JSON.stringify(body), signal: new AbortController().signal }) as Promise<Response>;
 }
 
 const textOf = (result: { content?: unknown }) => (result.content as { text: string }[])[0]?.text;
@@ -45,7 +55,7 @@ describe("a session served by three instances", () => {
     expect(three.events.size).toBe(0);
     for (let index = 0; index < 3; index++) {
       three.route = index;
-      const response = await three.fetch(URL_BASE, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+      const response = await post(three, { jsonrpc: "2.0", id: 1, method: "ping" }, sessionId);
       expect(response.status).toBe(404);
     }
   });
@@ -113,5 +123,117 @@ describe("an instance that stops", () => {
     three.dead.add(0);
     expect(textOf(await client.callTool("echo", { text: "moved" }))).toBe("moved");
     expect(await three.directory.get(client.sessionId)).toMatchObject({ epoch: 1, instance: "i1" });
+  });
+});
+
+/** Three instances whose servers share one change feed, as processes sharing a RedisChangeFeed do. */
+function sharingChanges(options: StreamableHttpOptions = {}): Deployment {
+  const changeFeed = new InMemoryChangeFeed();
+  return cluster(3, options, (gate) => testServer(gate, { changeFeed }));
+}
+
+const README = "file:///readme.md";
+
+describe("what a session's instance holds, across instances", () => {
+  it("delivers a resource update once, to the subscribed session only, whichever instance marks it", async () => {
+    const three = sharingChanges();
+    const subscriber = await clientOf(three);
+    const bystander = await clientOf(three);
+    const heard: string[] = [];
+    const overheard: string[] = [];
+    subscriber.on("resourceUpdated", ({ uri }) => void heard.push(uri));
+    bystander.on("resourceUpdated", ({ uri }) => void overheard.push(uri));
+    await subscriber.subscribeResource(README);
+    for (const instance of three.instances) await instance.server.markResourceUpdated(README);
+    await expect.poll(() => heard.length).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heard).toEqual([README, README, README]);
+    expect(overheard).toEqual([]);
+  });
+
+  it("keeps one GET stream per session: a second one through another instance gets 409", async () => {
+    const three = cluster();
+    three.route = 0;
+    const client = await clientOf(three, { });
+    const get = (index: number) => (three.instances[index] as Deployment["instances"][number]).handler.fetch(httpRequest({ method: "GET", session: client.sessionId, version: "2025-11-25" }));
+    // The client opened its own GET stream already (through instance 0).
+    await expect.poll(async () => (await get(1)).status).toBe(409);
+    expect((await get(2)).status).toBe(409);
+  });
+
+  it("expires an idle session even when every request went through other instances", async () => {
+    const three = cluster(3, { sessionIdleTimeoutMs: 400 });
+    const id = await openSession(three.instances[0]?.handler as Deployment["instances"][number]["handler"], "2025-11-25");
+    const ping = (index: number) => three.instances[index]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 1, method: "ping" }, session: id, version: "2025-11-25" }));
+    for (let round = 0; round < 6; round++) {
+      expect((await ping(1 + (round % 2)))?.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    await expect.poll(() => three.directory.size, { timeout: 3000 }).toBe(0);
+    expect((await ping(1))?.status).toBe(404);
+  });
+
+  it("restores the log level and subscriptions when another instance takes the session over", async () => {
+    const three = sharingChanges();
+    three.route = 0;
+    const client = await clientOf(three);
+    await client.setLoggingLevel("error");
+    await client.subscribeResource(README);
+    three.kill(0);
+    expect(textOf(await client.callTool("echo", { text: "moved" }))).toBe("moved");
+    const heard: string[] = [];
+    const logged: unknown[] = [];
+    client.on("resourceUpdated", ({ uri }) => void heard.push(uri));
+    client.on("log", ({ data }) => void logged.push(data));
+    await three.instances[2]?.server.markResourceUpdated(README);
+    await three.instances[1]?.server.log("info", "quiet");
+    await three.instances[1]?.server.log("error", "loud");
+    await three.instances[2]?.server.log("error", "loud");
+    await expect.poll(() => heard.length + logged.length).toBe(2);
+    expect(heard).toEqual([README]);
+    expect(logged).toEqual(["loud"]);
+  });
+});
+
+describe("an instance cut off from the others", () => {
+  it("stops serving its sessions once it cannot renew its lease, and another instance goes on with them", async () => {
+    const three = cluster();
+    three.route = 0;
+    const client = await clientOf(three);
+    three.instances[0]?.cut(true);
+    const direct = () => three.instances[0]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 7, method: "ping" }, session: client.sessionId, version: "2025-11-25" }));
+    await expect.poll(async () => (await direct())?.status, { timeout: 3000 }).toBe(503);
+    three.route = 1;
+    await expect.poll(async () => textOf(await client.callTool("echo", { text: "on 1" })), { timeout: 3000 }).toBe("on 1");
+    expect(await three.directory.get(client.sessionId)).toMatchObject({ instance: "i1", epoch: 1 });
+    three.instances[0]?.cut(false);
+    three.route = 0;
+    // Back, instance 0 relays to the session's new instance.
+    await expect.poll(async () => textOf(await client.callTool("echo", { text: "via 0" })), { timeout: 3000 }).toBe("via 0");
+    expect(three.instances.map((instance) => instance.handler.sessionCount)).toEqual([0, 1, 0]);
+  });
+
+  it("refuses a new session it cannot record, and requests it cannot route, with 503", async () => {
+    const three = cluster();
+    three.instances[1]?.cut(true);
+    three.route = 1;
+    const opened = await post(three, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+    expect(opened.status).toBe(503);
+    three.route = 0;
+    const client = await clientOf(three);
+    const viaCut = await three.instances[1]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 7, method: "ping" }, session: client.sessionId, version: "2025-11-25" }));
+    expect(viaCut?.status).toBe(503);
+    expect((await viaCut?.json()) as unknown).toMatchObject({ error: { message: expect.stringContaining("session directory") } });
+  });
+
+  it("answers a relayed JSON request with an error when the instance running it stops before answering", async () => {
+    const three = cluster(3, { enableJsonResponse: true });
+    three.route = 0;
+    const client = await clientOf(three);
+    three.route = 1;
+    const call = client.callTool("wait", {});
+    await expect.poll(() => three.gate.entered).toBe(1);
+    three.kill(0);
+    await expect(call).rejects.toMatchObject({ code: "MCP.INTERNAL_ERROR", message: expect.stringContaining("stopped before answering") });
   });
 });

@@ -29,8 +29,8 @@ export class Outgoing implements EventStreamBody {
   constructor(
     readonly id: string,
     private readonly port: OutgoingPort,
-    /** The reply when the target stopped before answering. */
-    private readonly orphaned: () => Promise<HttpReply>,
+    /** The reply when the target stopped before answering: `taken` when it had taken the request (it may have run). */
+    private readonly fallback: (taken: boolean) => Promise<HttpReply>,
   ) {
     this.reply = new Promise((resolve) => (this.#settle = resolve));
   }
@@ -55,9 +55,10 @@ export class Outgoing implements EventStreamBody {
   targetGone(): void {
     if (this.#phase === "streaming") this.#stop("abort");
     else if (this.#phase !== "over") {
+      const taken = this.#phase === "taken";
       this.#phase = "over";
       this.port.done(this);
-      void this.orphaned().then((reply) => this.#settle(reply));
+      void this.fallback(taken).then((reply) => this.#settle(reply));
     }
   }
 

@@ -10,7 +10,7 @@ export interface RelaySettings {
   readonly instance: string;
   readonly bus: InstanceBus;
   readonly watch: InstanceWatch;
-  /** How long an instance has to take a relayed request before it is answered 503 here. */
+  /** How long an instance that is still alive has to take a relayed request before it is answered 503 here (longer than a lease: a dead instance is found out first). */
   readonly ackTimeoutMs: number;
   /** Serves a request relayed to this instance. */
   readonly serve: (exchange: HttpExchange) => Promise<HttpReply>;
@@ -32,8 +32,8 @@ export class Relay {
     this.#stop = await this.settings.bus.listen(this.settings.instance, (text) => this.#receive(text));
   }
 
-  /** Relays `exchange` (its body read: `body`) to `target`; `orphaned` answers it if `target` stops before answering. */
-  relay(target: string, exchange: HttpExchange, body: string | undefined, orphaned: () => Promise<HttpReply>): Promise<HttpReply> {
+  /** Relays `exchange` (its body read: `body`) to `target`; `fallback` answers it if `target` stops before answering (`taken`: after it took the request). */
+  relay(target: string, exchange: HttpExchange, body: string | undefined, fallback: (taken: boolean) => Promise<HttpReply>): Promise<HttpReply> {
     const { instance, bus, watch, ackTimeoutMs } = this.settings;
     const r = randomHex(8);
     const stopWatching = watch.watch(target, () => outgoing.targetGone());
@@ -51,7 +51,7 @@ export class Relay {
           this.#outgoing.delete(r);
         },
       },
-      orphaned,
+      fallback,
     );
     this.#outgoing.set(r, outgoing);
     const message: RelayMessage = { t: "req", r, from: instance, method: exchange.method, url: exchange.url.href, headers: exchange.headers(), ...(body === undefined ? {} : { body }) };

@@ -47,3 +47,17 @@ function textOf(body: string | undefined, maxBytes: number): BodyText {
   if (body === undefined) return { ok: false, tooLarge: false, detail: "the body is empty" };
   return new TextEncoder().encode(body).byteLength > maxBytes ? { ok: false, tooLarge: true } : { ok: true, text: body };
 }
+
+/** The exchange again, its body (already read) given back: for serving here a request that could not be relayed. */
+export function withBody(exchange: HttpExchange, body: string | undefined): HttpExchange {
+  if (body === undefined) return exchange;
+  return {
+    method: exchange.method,
+    url: exchange.url,
+    header: (name) => exchange.header(name),
+    headers: () => exchange.headers(),
+    text: (maxBytes) => Promise.resolve(textOf(body, maxBytes)),
+    onClientGone: (listener) => exchange.onClientGone(listener),
+    request: () => new Request(exchange.url, { method: exchange.method, headers: exchange.headers(), body }),
+  };
+}

@@ -11,7 +11,7 @@ import type { StreamableSession } from "../streamable-endpoint.js";
 import { InstanceLease } from "./instance-lease.js";
 import { InstanceWatch } from "./instance-watch.js";
 import { orphanedReply } from "../orphaned.js";
-import { isRelayed } from "./relayed-exchange.js";
+import { isRelayed, withBody } from "./relayed-exchange.js";
 import { Relay } from "./relay.js";
 import { SessionHolds } from "./session-holds.js";
 
@@ -65,7 +65,7 @@ class SessionCluster implements HttpCluster {
     this.ready.catch(() => undefined);
     this.#lease = new InstanceLease({ directory, instance, leaseMs, onLapse: () => void this.#holds.handOverAll(), onRenewed: () => void this.#holds.touchAll() });
     this.#watch = new InstanceWatch(directory, leaseMs / 2);
-    this.#relay = new Relay({ instance, bus, watch: this.#watch, ackTimeoutMs: leaseMs, serve: (exchange) => this.#host.serve(exchange) });
+    this.#relay = new Relay({ instance, bus, watch: this.#watch, ackTimeoutMs: 2 * leaseMs, serve: (exchange) => this.#host.serve(exchange) });
   }
 
   attach(host: ClusterHost): void {
@@ -130,8 +130,8 @@ class SessionCluster implements HttpCluster {
       if (!text.ok) return unreadBodyReply(text, this.#host.maxBodyBytes);
       body = text.text;
     }
-    // Gone before answering: a GET or DELETE is served here (the session taken over); a POST's requests get errors, as they may have run.
-    return this.#relay.relay(target, exchange, body, () => (body === undefined ? this.#host.serve(exchange) : Promise.resolve(orphanedReply(id, body))));
+    // Gone before answering: a POST it took gets errors, as its requests may have run; anything else is served here (the session taken over).
+    return this.#relay.relay(target, exchange, body, (taken) => (taken && body !== undefined ? Promise.resolve(orphanedReply(id, body)) : this.#host.serve(withBody(exchange, body))));
   }
 }
 
