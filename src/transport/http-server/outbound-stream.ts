@@ -81,10 +81,10 @@ export class OutboundStream implements RequestRoute {
     const connection = this.#newConnection();
     this.#attach(connection, prime);
     if (prime || (this.settings.opening === true && this.#nextEvent === 0)) {
-      this.#enqueue(async () => {
+      void this.#enqueue(async () => {
         const id = await this.#record("");
         if (prime) connection.write({ id, retry: this.settings.retryMs, data: "" });
-      }).catch(() => this.#detach());
+      });
     }
     return connection;
   }

@@ -21,7 +21,7 @@ export class StreamableEndpoint {
   /** Sessions shared with the other instances of a deployment (stateful sessions only). */
   readonly cluster: HttpCluster | undefined;
   /** The endpoint behind its front door, set by the handler: what the cluster serves here. */
-  serveHere: (exchange: HttpExchange) => Promise<HttpReply> = () => Promise.reject(new Error("not attached"));
+  serveHere!: (exchange: HttpExchange) => Promise<HttpReply>;
   readonly stateless: boolean;
   readonly json: boolean;
   readonly maxBodyBytes: number;

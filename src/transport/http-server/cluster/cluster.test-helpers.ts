@@ -18,11 +18,14 @@ export interface Instance {
   readonly handler: StreamableHttpHandler;
   /** Cuts the instance off from the directory and the bus (every call fails, every message is lost), or joins it again. */
   cut(off: boolean): void;
+  /** Makes these directory methods fail for this instance (none: all work again). */
+  fail(...methods: (keyof SessionDirectory)[]): void;
 }
 
 export interface Deployment {
   readonly instances: readonly Instance[];
   readonly directory: InMemorySessionDirectory;
+  readonly bus: InMemoryInstanceBus;
   readonly events: InMemoryEventStore;
   readonly gate: Gate;
   /** The client's fetch: by `route` (an instance index per request), skipping dead instances. */
@@ -41,12 +44,12 @@ export interface Deployment {
 // Long enough that a loaded machine still renews in time (three renewals per lease), short enough for takeover tests.
 export const LEASE_MS = 600;
 
-/** A directory whose every call fails while `cut()` says so. */
-function cuttable(directory: SessionDirectory, cut: () => boolean): SessionDirectory {
+/** A directory whose calls fail while `cut()` says so, or when `failing` names them. */
+function cuttable(directory: SessionDirectory, cut: () => boolean, failing: ReadonlySet<string>): SessionDirectory {
   return new Proxy(directory, {
     get(target, name: keyof SessionDirectory) {
       const method = target[name] as (...args: unknown[]) => Promise<unknown>;
-      return (...args: unknown[]) => (cut() ? Promise.reject(new Error("directory unreachable")) : method.apply(target, args));
+      return (...args: unknown[]) => (cut() || failing.has(name) ? Promise.reject(new Error("directory unreachable")) : method.apply(target, args));
     },
   });
 }
@@ -67,10 +70,15 @@ export function deployment(count = 3, options: StreamableHttpOptions = {}, serve
   const instances: Instance[] = [];
   for (let index = 0; index < count; index++) {
     let off = false;
+    const failing = new Set<string>();
     const server = serverOf(gate);
-    const cluster = sessionCluster({ instance: `i${index}`, directory: cuttable(directory, () => off), bus: cuttableBus(bus, () => off), leaseMs: LEASE_MS });
+    const cluster = sessionCluster({ instance: `i${index}`, directory: cuttable(directory, () => off, failing), bus: cuttableBus(bus, () => off), leaseMs: LEASE_MS });
     const handler = streamableHttpHandler(server, { eventStore: events, cluster, ...options });
-    instances.push({ name: `i${index}`, server, handler, cut: (value) => void (off = value) });
+    const fail = (...methods: string[]): void => {
+      failing.clear();
+      for (const method of methods) failing.add(method);
+    };
+    instances.push({ name: `i${index}`, server, handler, cut: (value) => void (off = value), fail });
   }
   const dead = new Set<number>();
   const counts = instances.map(() => 0);
@@ -86,6 +94,7 @@ export function deployment(count = 3, options: StreamableHttpOptions = {}, serve
   const result: Deployment = {
     instances,
     directory,
+    bus,
     events,
     gate,
     route: "alternate",

@@ -63,10 +63,17 @@ export class SessionHolds {
   }
 
   async #takeOver(record: SessionRecord, instance: string, newTransport: (adopting: boolean) => HttpSessionTransport): Promise<StreamableSession | undefined> {
-    const taken = await this.directory.takeOver(record.id, record.epoch, instance);
-    if (taken === undefined || taken.state === undefined) return undefined;
+    // Room here first: a session taken over that this instance cannot hold would be lost to every instance until its next takeover.
     const session = await this.registry.open(record.id, newTransport(true), record.principal);
     if (session === undefined) return undefined;
+    const taken = await this.directory.takeOver(record.id, record.epoch, instance).catch(async (error: unknown) => {
+      await session.transport.handOver();
+      throw error;
+    });
+    if (taken?.state === undefined) {
+      await session.transport.handOver();
+      return undefined;
+    }
     session.server.restore(taken.state);
     this.#hold(session, taken.epoch);
     return session;
