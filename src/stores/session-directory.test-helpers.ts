@@ -11,7 +11,7 @@ import type { SessionDirectory, SessionRecord, SessionState } from "./session-di
 export interface SessionDirectoryUnderTest {
   readonly directory: SessionDirectory;
   /** Lets `ms` pass for the directory. */
-  wait(ms: number): Promise<void>;
+  readonly wait: (ms: number) => Promise<void>;
 }
 
 export type MakeSessionDirectory = () => SessionDirectoryUnderTest | Promise<SessionDirectoryUnderTest>;
@@ -52,12 +52,13 @@ function describeRecords(make: MakeSessionDirectory, ttl: number): void {
   it("keeps a record without principal or state as it came, and an empty principal as a principal", async () => {
     const { directory } = await make();
     await directory.create(recordOf("bare"), ttl);
-    await directory.create(recordOf("empty", { principal: "", state: { ...STATE, logLevel: undefined, subscriptions: [] } }), ttl);
+    const { logLevel: _, ...withoutLevel } = STATE;
+    await directory.create(recordOf("empty", { principal: "", state: { ...withoutLevel, subscriptions: [] } }), ttl);
     const bare = await directory.get("bare");
     expect(bare).toEqual({ id: "bare", instance: "i1", epoch: 0 });
     expect(Object.keys(bare ?? {}).toSorted()).toEqual(["epoch", "id", "instance"]);
     const empty = await directory.get("empty");
-    expect(empty).toEqual({ id: "empty", instance: "i1", epoch: 0, principal: "", state: { ...STATE, logLevel: undefined, subscriptions: [] } });
+    expect(empty).toEqual({ id: "empty", instance: "i1", epoch: 0, principal: "", state: { ...withoutLevel, subscriptions: [] } });
     expect(empty?.state && "logLevel" in empty.state).toBe(false);
   });
 
