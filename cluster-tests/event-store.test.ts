@@ -51,6 +51,26 @@ describe.each(["node-redis", "ioredis"])("RedisEventStore (%s)", (library) => {
     expect(await store.eventsAfter(s1, "e3")).toEqual([]);
   });
 
+  it("keeps the requests a stream's first event named, past trimming, as long as the stream; null when it named none", async () => {
+    const prefix = uniquePrefix("requests");
+    const commands = redisCommands(await client());
+    const store = new RedisEventStore({ client: commands, prefix, maxEventsPerStream: 2 });
+    await store.append(s1, { ...event(0), requests: [1, "two", -3.5] });
+    for (let n = 1; n <= 3; n += 1) await store.append(s1, { ...event(n), requests: [n] });
+    await store.append(s2, event(10));
+    await store.append(s2, { ...event(11), requests: [11] });
+    expect(await store.eventsAfter(s1, "e0")).toBeUndefined();
+    expect(await store.streamRequests(s1)).toEqual([1, "two", -3.5]);
+    expect(await store.streamRequests(s2)).toBeNull();
+    expect(await store.streamRequests({ sessionId: s1.sessionId, streamId: "s3" })).toBeUndefined();
+    expect(await store.streamRequests({ sessionId: "other", streamId: "s1" })).toBeUndefined();
+    const base = `${prefix}{e:session%007d%007b%0025}:`;
+    expect(await commands.command(["HMGET", `${base}streams`, "s1", "s2"])).toEqual(['[1,"two",-3.5]', "null"]);
+    await store.dropSession(s1.sessionId);
+    expect(await store.streamRequests(s1)).toBeUndefined();
+    expect(await store.streamRequests(s2)).toBeUndefined();
+  });
+
   it("keeps every key of a session for ttlMs after its last append, and drops them all with the session", async () => {
     const prefix = uniquePrefix("drop");
     const commands = redisCommands(await client());

@@ -1,5 +1,5 @@
 import type { Change, ChangeFeed, ChangeListener, ListKind } from "../stores/change-feed.js";
-import { checkPrefix, redisCommands, type RedisClient, type RedisCommands } from "./redis-commands.js";
+import { checkPrefix, redisCommands, type RedisClient } from "./redis-commands.js";
 
 export interface RedisChangeFeedOptions {
   /** The connection: a node-redis or ioredis client (connected), or a `RedisCommands`; subscribing uses a duplicate of it. */
@@ -8,6 +8,8 @@ export interface RedisChangeFeedOptions {
   readonly prefix?: string;
   /** Told of what goes wrong where no caller waits: a message on the channel that is not a change, a listener that throws, a failed subscribe. */
   readonly onError?: (error: unknown) => void;
+  /** How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call hangs while Redis is away. */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface RedisChangeFeedOptions {
  * resolves once it is.
  */
 export class RedisChangeFeed implements ChangeFeed {
-  readonly #redis: RedisCommands;
+  readonly #redis: ReturnType<typeof redisCommands>;
   readonly #channel: string;
   readonly #onError: (error: unknown) => void;
   readonly #listeners = new Set<ChangeListener>();
@@ -26,9 +28,10 @@ export class RedisChangeFeed implements ChangeFeed {
   #subscribed: Promise<void> | undefined;
 
   constructor(options: RedisChangeFeedOptions) {
-    this.#redis = redisCommands(options.client);
+    this.#redis = redisCommands(options.client, { timeoutMs: options.timeoutMs });
     this.#channel = `${checkPrefix(options.prefix ?? "mcp:", "RedisChangeFeed")}changes`;
     this.#onError = options.onError ?? (() => {});
+    this.#redis.onReconnect(() => this.#missed());
   }
 
   get listenerCount(): number {
@@ -70,6 +73,19 @@ export class RedisChangeFeed implements ChangeFeed {
   #heard(message: string): void {
     const change = parseChange(message);
     if (change === undefined) return this.#onError(new Error(`RedisChangeFeed: ignored a message on ${this.#channel} that is not a change: ${message.slice(0, 64)}`));
+    this.#tell(change);
+  }
+
+  /**
+   * The subscription is back after Redis was away: what was published meanwhile is lost. Every list
+   * may have changed, so the listeners are told so (sessions and listen streams send list_changed,
+   * and clients list again); a resource or task change cannot be guessed, and its readers poll.
+   */
+  #missed(): void {
+    for (const list of LISTS) this.#tell({ kind: "list", list });
+  }
+
+  #tell(change: Change): void {
     for (const listener of this.#listeners) {
       try {
         listener(change);
@@ -80,7 +96,7 @@ export class RedisChangeFeed implements ChangeFeed {
   }
 }
 
-const LISTS: readonly unknown[] = ["tools", "resources", "prompts"];
+const LISTS: readonly ListKind[] = ["tools", "resources", "prompts"];
 
 /** A change as JSON text, checked field by field; undefined for anything else. */
 function parseChange(message: string): Change | undefined {
@@ -92,7 +108,7 @@ function parseChange(message: string): Change | undefined {
   }
   if (typeof value !== "object" || value === null) return undefined;
   const { kind, list, uri, taskId } = value as Record<string, unknown>;
-  if (kind === "list" && LISTS.includes(list)) return { kind, list: list as ListKind };
+  if (kind === "list" && LISTS.includes(list as ListKind)) return { kind, list: list as ListKind };
   if (kind === "resource" && typeof uri === "string") return { kind, uri };
   if (kind === "task" && typeof taskId === "string") return { kind, taskId };
   return undefined;

@@ -14,6 +14,17 @@ export interface RedisCommands {
   unsubscribe(channel: string): Promise<void>;
   /** Closes the subscribing connection, if one was made; the user's own connection stays theirs to close. */
   close(): Promise<void>;
+  /**
+   * Tells `listener` each time the subscribing connection is ready again after it was lost, its
+   * channels heard again (what was published meanwhile is lost); the returned function stops telling
+   * it. Optional: a store given an adapter without it cannot tell its listeners what they missed.
+   */
+  onReconnect?(listener: () => void): () => void;
+}
+
+export interface RedisCommandsOptions {
+  /** How long a command may wait for its answer, in milliseconds (default 2000); then it rejects with `MCP.TRANSPORT_ERROR`. */
+  readonly timeoutMs?: number | undefined;
 }
 
 /** A node-redis client (v4 and later), connected: what the adapter calls of it. */
@@ -24,6 +35,7 @@ export interface NodeRedisClient {
 
 export interface NodeRedisSubscriber {
   connect(): Promise<unknown>;
+  on(event: "ready" | "error", listener: () => void): unknown;
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
   unsubscribe(channel: string): Promise<unknown>;
   disconnect(): Promise<unknown>;
@@ -39,14 +51,24 @@ export interface IoRedisSubscriber {
   subscribe(channel: string): Promise<unknown>;
   unsubscribe(channel: string): Promise<unknown>;
   on(event: "message", listener: (channel: string, message: string) => void): unknown;
+  on(event: "ready" | "error", listener: () => void): unknown;
   disconnect(): unknown;
 }
 
 /** What the Redis stores take as their connection. */
 export type RedisClient = NodeRedisClient | IoRedisClient | RedisCommands;
 
-/** The commands of the user's client: node-redis (`sendCommand`), ioredis (`call`), or an adapter already. */
-export function redisCommands(client: RedisClient): RedisCommands {
+/**
+ * The commands of the user's client: node-redis (`sendCommand`), ioredis (`call`), or an adapter
+ * already; each command rejects when it has no answer within `timeoutMs`.
+ */
+export function redisCommands(client: RedisClient, options: RedisCommandsOptions = {}): RedisCommands & Required<Pick<RedisCommands, "onReconnect">> {
+  const { timeoutMs = 2000 } = options;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw invalidOption("A Redis store's timeoutMs must be a positive whole number of milliseconds");
+  return new TimedCommands(adapterOf(client), timeoutMs);
+}
+
+function adapterOf(client: RedisClient): RedisCommands {
   if (typeof client !== "object" || client === null) throw invalidClient();
   // ioredis has a sendCommand of its own (taking its Command objects): `call` tells it apart.
   if ("call" in client && typeof client.call === "function") return new IoRedisCommands(client);
@@ -55,8 +77,70 @@ export function redisCommands(client: RedisClient): RedisCommands {
   throw invalidClient();
 }
 
+/**
+ * Commands that give up after `timeoutMs`: node-redis and ioredis queue what is sent while they are
+ * disconnected, so without it a store call would wait for as long as Redis is away. The message
+ * names the command only: its arguments may hold secrets. Subscribing is not timed: the clients
+ * subscribe again by themselves once connected, and a subscription given up on would then double.
+ */
+class TimedCommands implements RedisCommands {
+  readonly #redis: RedisCommands;
+  readonly #timeoutMs: number;
+
+  constructor(redis: RedisCommands, timeoutMs: number) {
+    this.#redis = redis;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  command(args: readonly string[]): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Redis did not answer ${String(args[0]).toUpperCase()} within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      // A command given up on must not keep the process alive.
+      timer.unref();
+      this.#redis.command(args).then(resolve, reject).finally(() => clearTimeout(timer));
+    });
+  }
+
+  subscribe(channel: string, onMessage: (message: string) => void): Promise<void> {
+    return this.#redis.subscribe(channel, onMessage);
+  }
+
+  unsubscribe(channel: string): Promise<void> {
+    return this.#redis.unsubscribe(channel);
+  }
+
+  close(): Promise<void> {
+    return this.#redis.close();
+  }
+
+  onReconnect(listener: () => void): () => void {
+    return this.#redis.onReconnect?.(listener) ?? (() => {});
+  }
+}
+
 function invalidClient(): MCPError {
   return invalidOption("A Redis store needs a node-redis client, an ioredis client, or a RedisCommands adapter");
+}
+
+/** Who is told that a subscribing connection is back. */
+class Reconnections {
+  readonly #listeners = new Set<() => void>();
+
+  add(listener: () => void): () => void {
+    const entry = (): void => listener();
+    this.#listeners.add(entry);
+    return () => void this.#listeners.delete(entry);
+  }
+
+  tell(): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener();
+      } catch {
+        // Called from the client's own event: a listener's throw must not reach it. The stores' listeners do not throw.
+      }
+    }
+  }
 }
 
 /** The listeners of each channel of one subscribing connection. */
@@ -74,10 +158,15 @@ class Channels {
   deliver(channel: string, message: string): void {
     this.#listeners.get(channel)?.(message);
   }
+
+  get names(): string[] {
+    return [...this.#listeners.keys()];
+  }
 }
 
 class NodeRedisCommands implements RedisCommands {
   readonly #client: NodeRedisClient;
+  readonly #reconnections = new Reconnections();
   #subscriber: Promise<NodeRedisSubscriber> | undefined;
 
   constructor(client: NodeRedisClient) {
@@ -90,7 +179,7 @@ class NodeRedisCommands implements RedisCommands {
 
   async subscribe(channel: string, onMessage: (message: string) => void): Promise<void> {
     // One duplicate for the adapter's life, connected once, whoever subscribes first.
-    this.#subscriber ??= connected(this.#client.duplicate());
+    this.#subscriber ??= connected(this.#client.duplicate(), () => this.#reconnections.tell());
     await (await this.#subscriber).subscribe(channel, (message) => onMessage(message));
   }
 
@@ -103,16 +192,25 @@ class NodeRedisCommands implements RedisCommands {
     this.#subscriber = undefined;
     if (subscriber !== undefined) await (await subscriber).disconnect();
   }
+
+  onReconnect(listener: () => void): () => void {
+    return this.#reconnections.add(listener);
+  }
 }
 
-async function connected(subscriber: NodeRedisSubscriber): Promise<NodeRedisSubscriber> {
+async function connected(subscriber: NodeRedisSubscriber, onReconnect: () => void): Promise<NodeRedisSubscriber> {
+  // The user's client reports Redis going away (it loses it too); an "error" event no one hears would throw.
+  subscriber.on("error", () => {});
   await subscriber.connect();
+  // Heard from now on, so the first "ready" (the connect above) is not one; node-redis emits it once it has subscribed again.
+  subscriber.on("ready", onReconnect);
   return subscriber;
 }
 
 class IoRedisCommands implements RedisCommands {
   readonly #client: IoRedisClient;
   readonly #channels = new Channels();
+  readonly #reconnections = new Reconnections();
   #subscriber: IoRedisSubscriber | undefined;
 
   constructor(client: IoRedisClient) {
@@ -127,8 +225,22 @@ class IoRedisCommands implements RedisCommands {
   async subscribe(channel: string, onMessage: (message: string) => void): Promise<void> {
     if (this.#subscriber === undefined) {
       // ioredis connects a duplicate by itself and tells every message to one event.
-      this.#subscriber = this.#client.duplicate();
-      this.#subscriber.on("message", (heard, message) => this.#channels.deliver(heard, message));
+      const subscriber = this.#client.duplicate();
+      this.#subscriber = subscriber;
+      subscriber.on("message", (heard, message) => this.#channels.deliver(heard, message));
+      subscriber.on("error", () => {});
+      let connectedOnce = false;
+      subscriber.on("ready", () => {
+        if (connectedOnce) {
+          // ioredis emits "ready" before it subscribes again: subscribing here too (twice is harmless) tells when it is done.
+          Promise.all(this.#channels.names.map((name) => subscriber.subscribe(name))).then(
+            () => this.#reconnections.tell(),
+            // Lost again at once: the next "ready" tries again.
+            () => {},
+          );
+        }
+        connectedOnce = true;
+      });
     }
     this.#channels.set(channel, onMessage);
     await this.#subscriber.subscribe(channel);
@@ -143,6 +255,10 @@ class IoRedisCommands implements RedisCommands {
     const subscriber = this.#subscriber;
     this.#subscriber = undefined;
     subscriber?.disconnect();
+  }
+
+  onReconnect(listener: () => void): () => void {
+    return this.#reconnections.add(listener);
   }
 }
 
@@ -175,8 +291,12 @@ export class RedisScript {
  * names never share a tag, and no name (the empty one included) can end the tag early.
  */
 export function tagOf(kind: string, name: string): string {
-  const escaped = name.replace(/[%{}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  return `{${kind}:${escaped}}`;
+  return `{${kind}:${escapedName(name)}}`;
+}
+
+/** A name as a hash tag holds it: `%`, `{`, `}` and lone surrogates as `%` and four hex digits. */
+export function escapedName(name: string): string {
+  return name.replace(/[%{}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** A key prefix: text without braces (the stores place the hash tags). */

@@ -1,3 +1,4 @@
+import type { JsonRpcId } from "../types/types.js";
 import type { EventStore, StoredEvent, StreamRef } from "../transport/http-server/event-store.js";
 import { checkPrefix, invalidOption, redisCommands, RedisScript, tagOf, type RedisClient, type RedisCommands } from "./redis-commands.js";
 
@@ -10,12 +11,15 @@ export interface RedisEventStoreOptions {
   readonly maxEventsPerStream?: number;
   /** How long a session's events are kept after its last append, in milliseconds (default one hour). */
   readonly ttlMs?: number;
+  /** How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call hangs while Redis is away. */
+  readonly timeoutMs?: number;
 }
 
 /**
- * KEYS: the stream, its event ids (event id → entry id), the session's streams. ARGV: stream id,
- * event id, data, max events, ttl. Trims the oldest entries first, their ids with them, so an id
- * still known names an entry still there, and every later entry of its stream is there too.
+ * KEYS: the stream, its event ids (event id → entry id), the session's streams (stream id → the
+ * requests its first event named, JSON). ARGV: stream id, event id, data, max events, ttl, requests.
+ * Trims the oldest entries first, their ids with them, so an id still known names an entry still
+ * there, and every later entry of its stream is there too; what the first event named is kept apart.
  */
 const APPEND = /* @__PURE__ */ new RedisScript(`
 local over = redis.call('XLEN', KEYS[1]) - tonumber(ARGV[4]) + 1
@@ -26,7 +30,7 @@ if over > 0 then
   end
 end
 redis.call('HSET', KEYS[2], ARGV[2], redis.call('XADD', KEYS[1], '*', 'id', ARGV[2], 'data', ARGV[3]))
-redis.call('SADD', KEYS[3], ARGV[1])
+redis.call('HSETNX', KEYS[3], ARGV[1], ARGV[6])
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
 return 1
 `);
@@ -45,7 +49,7 @@ return out
 
 /** KEYS: the session's streams. ARGV: the key base of its streams. Deletes every key of the session. */
 const DROP = /* @__PURE__ */ new RedisScript(`
-for _, stream in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+for _, stream in ipairs(redis.call('HKEYS', KEYS[1])) do
   redis.call('DEL', ARGV[1] .. 's:' .. stream, ARGV[1] .. 'i:' .. stream)
 end
 redis.call('DEL', KEYS[1])
@@ -56,8 +60,9 @@ return 1
  * The events of Streamable HTTP sessions in Redis streams, so a client can resume a stream through
  * any process. A session's keys share its hash tag (`<prefix>{e:<session>}`): per stream, a Redis
  * stream of `id`/`data` entries (`…:s:<streamId>`, at most `maxEventsPerStream`) and a hash of event
- * id → entry id (`…:i:<streamId>`); and the set of its streams (`…:streams`), which `dropSession`
- * reads. Every key expires `ttlMs` after the session's last append. A replay from an id that is
+ * id → entry id (`…:i:<streamId>`); and a hash of its streams (`…:streams`, stream id → the
+ * requests the stream's first event named, as JSON, `null` for none), which `dropSession` and
+ * `streamRequests` read. Every key expires `ttlMs` after the session's last append. A replay from an id that is
  * unknown or trimmed answers undefined (the handler refuses it), never a replay with a gap.
  */
 export class RedisEventStore implements EventStore {
@@ -67,8 +72,8 @@ export class RedisEventStore implements EventStore {
   readonly #ttl: string;
 
   constructor(options: RedisEventStoreOptions) {
-    const { client, prefix = "mcp:", maxEventsPerStream = 1000, ttlMs = 3_600_000 } = options;
-    this.#redis = redisCommands(client);
+    const { client, prefix = "mcp:", maxEventsPerStream = 1000, ttlMs = 3_600_000, timeoutMs } = options;
+    this.#redis = redisCommands(client, { timeoutMs });
     this.#prefix = checkPrefix(prefix, "RedisEventStore");
     this.#maxEvents = String(count(maxEventsPerStream, "maxEventsPerStream"));
     this.#ttl = String(count(ttlMs, "ttlMs"));
@@ -76,7 +81,7 @@ export class RedisEventStore implements EventStore {
 
   async append(stream: StreamRef, event: StoredEvent): Promise<void> {
     const base = this.#base(stream.sessionId);
-    await APPEND.run(this.#redis, [`${base}s:${stream.streamId}`, `${base}i:${stream.streamId}`, `${base}streams`], [stream.streamId, event.id, event.data, this.#maxEvents, this.#ttl]);
+    await APPEND.run(this.#redis, [`${base}s:${stream.streamId}`, `${base}i:${stream.streamId}`, `${base}streams`], [stream.streamId, event.id, event.data, this.#maxEvents, this.#ttl, JSON.stringify(event.requests ?? null)]);
   }
 
   async eventsAfter(stream: StreamRef, eventId: string): Promise<readonly StoredEvent[] | undefined> {
@@ -87,6 +92,12 @@ export class RedisEventStore implements EventStore {
     const events: StoredEvent[] = [];
     for (let n = 0; n < reply.length; n += 2) events.push({ id: String(reply[n]), data: String(reply[n + 1]) });
     return events;
+  }
+
+  /** What the stream's first event named (kept with the stream, however trimmed), null for none; undefined for a stream not held. */
+  async streamRequests(stream: StreamRef): Promise<readonly JsonRpcId[] | null | undefined> {
+    const json = await this.#redis.command(["HGET", `${this.#base(stream.sessionId)}streams`, stream.streamId]);
+    return typeof json === "string" ? (JSON.parse(json) as readonly JsonRpcId[] | null) : undefined;
   }
 
   async dropSession(sessionId: string): Promise<void> {

@@ -28,6 +28,8 @@ export interface RedisTaskStoreOptions extends TaskStoreSettings {
   readonly client: RedisClient;
   /** Put before every key (default `"mcp:"`); no `{` or `}`. Processes that share tasks share it. */
   readonly prefix?: string;
+  /** How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call hangs while Redis is away. */
+  readonly timeoutMs?: number;
 }
 
 /** The keys of one owner, all under its hash tag: one slot. */
@@ -63,9 +65,9 @@ export class RedisTaskStore implements TaskStore {
 
   constructor(options: RedisTaskStoreOptions) {
     if (typeof options !== "object" || options === null) throw invalid("RedisTaskStore: options must be an object with a client");
-    const { client, prefix = "mcp:" } = options;
+    const { client, prefix = "mcp:", timeoutMs } = options;
     const { now, maxTasksPerOwner, pageSize } = taskStoreSettings(options, "RedisTaskStore");
-    this.#redis = redisCommands(client);
+    this.#redis = redisCommands(client, { timeoutMs });
     this.#prefix = checkPrefix(prefix, "RedisTaskStore");
     this.#now = now;
     this.#maxTasksPerOwner = maxTasksPerOwner;

@@ -26,8 +26,8 @@ export class InMemoryInstanceBus implements InstanceBus {
     }
     listeners.add(entry);
     return Promise.resolve(() => {
-      listeners.delete(entry);
-      if (listeners.size === 0) this.#listeners.delete(instance);
+      // Only the first call removes: a second one must not drop the set of listeners that came since.
+      if (listeners.delete(entry) && listeners.size === 0) this.#listeners.delete(instance);
       return Promise.resolve();
     });
   }

@@ -72,7 +72,7 @@ export class InMemorySessionDirectory implements SessionDirectory {
 
   /** Sessions held now. */
   get size(): number {
-    for (const id of [...this.#records.keys()]) this.#live(this.#records, id);
+    for (const id of this.#records.keys()) this.#live(this.#records, id);
     return this.#records.size;
   }
 

@@ -95,6 +95,43 @@ describe("InMemoryEventStore", () => {
   });
 });
 
+describe("InMemoryEventStore.streamRequests", () => {
+  it("gives the requests the first event of a stream named, while any event of the stream is kept", () => {
+    const store = new InMemoryEventStore({ maxEvents: 3 });
+    store.append(ref("a", "post"), { id: "p0", data: "", requests: [1, "two"] });
+    store.append(ref("a", "post"), { id: "p1", data: "x", requests: [3] });
+    store.append(ref("a", "post"), { id: "p2", data: "y" });
+    expect(store.streamRequests(ref("a", "post"))).toEqual([1, "two"]);
+    // The first event is evicted; what it named stays with the stream.
+    store.append(ref("a", "post"), { id: "p3", data: "z" });
+    expect(store.eventsAfter(ref("a", "post"), "p0")).toBeUndefined();
+    expect(store.streamRequests(ref("a", "post"))).toEqual([1, "two"]);
+  });
+
+  it("gives null for a stream whose first event named none, even when a later one does", () => {
+    const store = new InMemoryEventStore();
+    store.append(ref("a", "get"), { id: "g0", data: "" });
+    store.append(ref("a", "get"), { id: "g1", data: "x", requests: [7] });
+    expect(store.streamRequests(ref("a", "get"))).toBeNull();
+  });
+
+  it("gives undefined for a stream it does not hold: unknown, evicted whole, or of an ended session", () => {
+    const store = new InMemoryEventStore({ maxEvents: 1 });
+    expect(store.streamRequests(ref("a", "post"))).toBeUndefined();
+    store.append(ref("a", "post"), { id: "p0", data: "", requests: [1] });
+    expect(store.streamRequests(ref("a", "other"))).toBeUndefined();
+    expect(store.streamRequests(ref("b", "post"))).toBeUndefined();
+    store.append(ref("b", "post"), { id: "p0", data: "", requests: [2] });
+    expect(store.streamRequests(ref("a", "post"))).toBeUndefined();
+    expect(store.streamRequests(ref("b", "post"))).toEqual([2]);
+    store.dropSession("b");
+    expect(store.streamRequests(ref("b", "post"))).toBeUndefined();
+    // A stream appended to again after it went starts over with what its new first event names.
+    store.append(ref("b", "post"), { id: "p1", data: "" });
+    expect(store.streamRequests(ref("b", "post"))).toBeNull();
+  });
+});
+
 describe("InMemoryEventStore after many ended sessions", () => {
   it("evicts a long-lived stream's old event first even after thousands of ended sessions were compacted away", () => {
     const store = new InMemoryEventStore({ maxEvents: 3 });
