@@ -1,7 +1,7 @@
 // The cluster harness itself. First the proxy against plain node:http upstreams: in turn, by the
 // session id's instance tag, pinned, skipping a dead or resetting upstream (the request body
 // replayed), SSE relayed event by event, a cut after N bytes or once a text came, headers kept both
-// ways, close(). Then three server processes (the fixture, CLUSTER=off) on a real redis-server
+// ways, close(). Then three server processes (the fixture, CLUSTER=on) on a real redis-server
 // behind it: our client through the proxy in the session era (tag routing, the fixture's tools)
 // and in the 2026-07-28 era (calls spread over the three; one killed, the others serving; restarted).
 import { request, type OutgoingHttpHeaders } from "node:http";
@@ -214,7 +214,7 @@ function pairs(raw: readonly string[]): [string, string][] {
   return out;
 }
 
-describe("three server processes on one Redis behind the proxy (CLUSTER=off)", () => {
+describe("three server processes on one Redis behind the proxy (CLUSTER=on)", () => {
   const clients: MCPClient[] = [];
   let instances: Instances;
   let proxy: Proxy;
@@ -228,7 +228,7 @@ describe("three server processes on one Redis behind the proxy (CLUSTER=off)", (
   }
 
   beforeAll(async () => {
-    instances = await startInstances(3, { redisSocket: redis.socket, prefix: uniquePrefix("harness") });
+    instances = await startInstances(3, { redisSocket: redis.socket, prefix: uniquePrefix("harness"), env: { CLUSTER: "on", LEASE_MS: "1000" } });
     proxy = await startProxy(instances.instances);
   });
 
