@@ -77,6 +77,8 @@ interface Flow {
   decoded: number;
   text: string;
   decoder: StringDecoder | undefined;
+  /** Cut: nothing more of the upstream's body reaches the client, even while the cut's last bytes are still being written. */
+  cut: boolean;
 }
 
 interface State {
@@ -193,7 +195,7 @@ function forward(state: State, req: IncomingMessage, res: ServerResponse): void 
     sent.once("response", (upRes) => {
       answered = true;
       body.release();
-      relay(state, { req, res, tag: upstream.tag, upstream: sent, chunks: [], bytes: 0, decoded: 0, text: "", decoder: undefined }, upRes);
+      relay(state, { req, res, tag: upstream.tag, upstream: sent, chunks: [], bytes: 0, decoded: 0, text: "", decoder: undefined, cut: false }, upRes);
     });
     sent.on("error", () => {}); // what follows the first error (writes to a destroyed request) changes nothing
     sent.once("error", () => {
@@ -270,7 +272,7 @@ function relay(state: State, flow: Flow, upRes: IncomingMessage): void {
   flow.chunks.push(Buffer.alloc(0));
   if (cutIfDue(state, flow)) return;
   upRes.on("data", (chunk: Buffer) => {
-    if (res.destroyed) return;
+    if (res.destroyed || flow.cut) return;
     flow.chunks.push(chunk);
     if (cutIfDue(state, flow)) return;
     flow.bytes += chunk.length;
@@ -321,6 +323,7 @@ function cutIfDue(state: State, flow: Flow): boolean {
 /** Sends the first `delivered` bytes of the last chunk, then destroys the client's socket once they are written (no final chunk: the client sees a break) and the upstream request. */
 function breakAfter(flow: Flow, delivered: number, cut: PendingCut): void {
   const { res } = flow;
+  flow.cut = true;
   const last = (flow.chunks.at(-1) as Buffer).subarray(0, delivered);
   flow.chunks[flow.chunks.length - 1] = last;
   flow.bytes += last.length;
