@@ -5,7 +5,7 @@ import type { MCPServer } from "../../../server/mcp-server/mcp-server.js";
 import { InMemoryChangeFeed } from "../../../stores/change-feed.js";
 import { type Gate, URL_BASE, httpRequest, openSession, testServer } from "../http-server.test-helpers.js";
 import type { StreamableHttpOptions } from "../http-server.types.js";
-import { deployment, type Deployment } from "./cluster.test-helpers.js";
+import { LEASE_MS, deployment, type Deployment } from "./cluster.test-helpers.js";
 
 const open: Deployment[] = [];
 const clients: MCPClient[] = [];
@@ -196,21 +196,42 @@ describe("what a session's instance holds, across instances", () => {
 });
 
 describe("an instance cut off from the others", () => {
-  it("stops serving its sessions once it cannot renew its lease, and another instance goes on with them", async () => {
+  it("goes on serving its sessions while cut off, and lets go of those taken over meanwhile once it is back", async () => {
+    const three = cluster();
+    three.route = 0;
+    const client = await clientOf(three);
+    const kept = await clientOf(three);
+    three.instances[0]?.cut(true);
+    const direct = (session: string) => three.instances[0]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 7, method: "ping" }, session, version: "2025-11-25" }));
+    // Cut off from the directory, nobody can take a session from it through the directory it cannot reach: it serves them.
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 100));
+    expect((await direct(client.sessionId))?.status).toBe(200);
+    // The others see its lease run out: one of them takes a session over when a request for it comes.
+    three.route = 1;
+    expect(textOf(await client.callTool("echo", { text: "on 1" }))).toBe("on 1");
+    expect(await three.directory.get(client.sessionId)).toMatchObject({ instance: "i1", epoch: 1 });
+    three.instances[0]?.cut(false);
+    // Back, it holds its lease again, finds that session moved on and lets it go; the other is still its own.
+    await expect.poll(() => three.instances[0]?.handler.sessionCount, { timeout: 3000 }).toBe(1);
+    expect(await three.directory.get(kept.sessionId)).toMatchObject({ instance: "i0", epoch: 0 });
+    three.route = 0;
+    expect(textOf(await client.callTool("echo", { text: "via 0" }))).toBe("via 0");
+    expect(textOf(await kept.callTool("echo", { text: "still 0" }))).toBe("still 0");
+    expect(three.instances.map((instance) => instance.handler.sessionCount)).toEqual([1, 1, 0]);
+  });
+
+  it("writes its sessions' records again when the directory lost them (a Redis restart)", async () => {
     const three = cluster();
     three.route = 0;
     const client = await clientOf(three);
     three.instances[0]?.cut(true);
-    const direct = () => three.instances[0]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 7, method: "ping" }, session: client.sessionId, version: "2025-11-25" }));
-    await expect.poll(async () => (await direct())?.status, { timeout: 3000 }).toBe(503);
-    three.route = 1;
-    await expect.poll(async () => textOf(await client.callTool("echo", { text: "on 1" })), { timeout: 3000 }).toBe("on 1");
-    expect(await three.directory.get(client.sessionId)).toMatchObject({ instance: "i1", epoch: 1 });
+    await three.directory.remove(client.sessionId, 0);
+    await three.directory.releaseLease("i0", "whatever");
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 100));
     three.instances[0]?.cut(false);
-    three.route = 0;
-    // Back, instance 0 relays to the session's new instance.
-    await expect.poll(async () => textOf(await client.callTool("echo", { text: "via 0" })), { timeout: 3000 }).toBe("via 0");
-    expect(three.instances.map((instance) => instance.handler.sessionCount)).toEqual([0, 1, 0]);
+    await expect.poll(() => three.directory.get(client.sessionId), { timeout: 3000 }).toMatchObject({ instance: "i0", epoch: 0, state: { protocolVersion: "2025-11-25" } });
+    three.route = 2;
+    expect(textOf(await client.callTool("echo", { text: "via 2" }))).toBe("via 2");
   });
 
   it("refuses a new session it cannot record, and requests it cannot route, with 503", async () => {

@@ -7,8 +7,10 @@ export interface LeaseSettings {
   readonly directory: SessionDirectory;
   readonly instance: string;
   readonly leaseMs: number;
-  /** The lease lapsed (or another process holds it): the sessions this instance held may be taken over already. */
-  readonly onLapse: () => void;
+  /** The lease is held again after it lapsed (by the clock, or in the directory — which a Redis restart also does): what this instance serves must be checked against the directory. */
+  readonly onRegained: () => void;
+  /** Another process holds this instance's name: nothing here is this instance's any more. */
+  readonly onLost: () => void;
   /** After each renewal: what else should be kept alive with it. */
   readonly onRenewed: () => void;
 }
@@ -16,13 +18,16 @@ export interface LeaseSettings {
 /**
  * This instance's lease in the directory, renewed three times per `leaseMs` while the handler runs.
  * By its own clock it knows when it last held the lease for sure (the time it asked, not the time
- * the answer came): past `leaseMs` from then another instance may have taken its sessions, so it
- * serves none of them until it renews — a paused or cut-off process fences itself.
+ * the answer came): past `leaseMs` from then it is not `fresh`, and takes no session over until it
+ * renews. It goes on serving the sessions it has (when the directory is down, nobody can take them
+ * over); once it holds the lease again it checks them (`onRegained`).
  */
 export class InstanceLease {
   readonly #token = randomHex(16);
   #heldSince = -Infinity;
   #held = false;
+  /** The lease lapsed since it was last checked against the directory. */
+  #lapsed = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
@@ -49,12 +54,6 @@ export class InstanceLease {
     this.#schedule();
   }
 
-  /** Checks the clock: a lease past its time lapses now. */
-  check(): boolean {
-    if (this.#held && !this.fresh) this.#lapse();
-    return this.fresh;
-  }
-
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
@@ -71,17 +70,20 @@ export class InstanceLease {
     const asked = Date.now();
     const renewal = await directory.renewLease(instance, this.#token, leaseMs).catch(() => undefined);
     if (this.#stopped) return;
-    if (renewal === "conflict" || (renewal === "acquired" && this.#held)) this.#lapse();
-    if (renewal === "renewed" || renewal === "acquired") {
+    // "acquired" while it was held: the key was gone (it ran out, or Redis lost it).
+    if (!this.fresh || renewal === "acquired") this.#lapsed = true;
+    if (renewal === "conflict") {
+      this.#held = false;
+      this.settings.onLost();
+    } else if (renewal !== undefined) {
       this.#heldSince = asked;
       this.#held = true;
+      if (this.#lapsed) {
+        this.#lapsed = false;
+        this.settings.onRegained();
+      }
       this.settings.onRenewed();
-    } else this.check();
+    }
     this.#schedule();
-  }
-
-  #lapse(): void {
-    this.#held = false;
-    this.settings.onLapse();
   }
 }

@@ -63,7 +63,14 @@ class SessionCluster implements HttpCluster {
   ) {
     this.ready = new Promise((resolve, reject) => ((this.#started = resolve), (this.#failed = reject)));
     this.ready.catch(() => undefined);
-    this.#lease = new InstanceLease({ directory, instance, leaseMs, onLapse: () => void this.#holds.handOverAll(), onRenewed: () => void this.#holds.touchAll() });
+    this.#lease = new InstanceLease({
+      directory,
+      instance,
+      leaseMs,
+      onRegained: () => void this.#holds.reconcile(instance),
+      onLost: () => void this.#holds.handOverAll(),
+      onRenewed: () => void this.#holds.touchAll(),
+    });
     this.#watch = new InstanceWatch(directory, leaseMs / 2);
     this.#relay = new Relay({ instance, bus, watch: this.#watch, ackTimeoutMs: 2 * leaseMs, serve: (exchange) => this.#host.serve(exchange) });
   }
@@ -81,8 +88,7 @@ class SessionCluster implements HttpCluster {
 
   route(exchange: HttpExchange): Promise<HttpReply> | undefined {
     const id = exchange.header(MCP_HEADERS.sessionId);
-    if (id === null || isRelayed(exchange)) return undefined;
-    if (this.#lease.check() && this.#host.registry.has(id)) return undefined;
+    if (id === null || isRelayed(exchange) || this.#host.registry.has(id)) return undefined;
     return this.#routeElsewhere(id, exchange);
   }
 
@@ -93,7 +99,7 @@ class SessionCluster implements HttpCluster {
   async adopt(id: string, principal: string | undefined, exchange: HttpExchange): Promise<StreamableSession | HttpReply | undefined> {
     try {
       await this.ready;
-      if (!this.#lease.check()) return unavailable("this instance cannot renew its lease in the session directory");
+      if (!this.#lease.fresh) return unavailable("this instance cannot renew its lease in the session directory");
       const record = await this.directory.get(id);
       if (record === undefined || record.state === undefined || record.principal !== principal) return undefined;
       // A relayed request is never relayed again: the instance it was meant for answers, or it is retried.
@@ -116,7 +122,6 @@ class SessionCluster implements HttpCluster {
     let target: string | undefined;
     try {
       await this.ready;
-      if (!this.#lease.fresh) await this.#holds.handOverAll();
       const record = await this.directory.get(id);
       if (record !== undefined && record.instance !== this.instance && (await this.directory.alive(record.instance))) target = record.instance;
     } catch {

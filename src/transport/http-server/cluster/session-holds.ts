@@ -54,6 +54,21 @@ export class SessionHolds {
     await Promise.all([...this.registry.sessions()].map((session) => this.#handOver(session)));
   }
 
+  /**
+   * After this instance's lease lapsed: each session it serves is checked against the directory.
+   * Still its own at its epoch: kept. Its record gone (Redis lost it): written again. Moved to a later
+   * epoch or another instance (taken over meanwhile): handed over.
+   */
+  async reconcile(instance: string): Promise<void> {
+    for (const session of [...this.registry.sessions()]) {
+      const hold = this.#holds.get(session.id);
+      if (hold === undefined) continue;
+      const record = await this.directory.get(session.id).catch(() => null);
+      if (record === undefined) await this.#recreate(session, instance, hold);
+      else if (record !== null && (record.instance !== instance || record.epoch !== hold.epoch)) await this.#handOver(session);
+    }
+  }
+
   /** Keeps alive the records of the sessions used since the last time (records of idle ones run out with their idle timeout). */
   async touchAll(): Promise<void> {
     const since = this.#touchedUntil;
@@ -77,6 +92,13 @@ export class SessionHolds {
     session.server.restore(taken.state);
     this.#hold(session, taken.epoch);
     return session;
+  }
+
+  async #recreate(session: StreamableSession, instance: string, hold: Hold): Promise<void> {
+    const { id, owner } = session;
+    const state = session.server.state;
+    const record: SessionRecord = { id, instance, epoch: hold.epoch, ...(owner === undefined ? {} : { principal: owner }), ...(state === undefined ? {} : { state }) };
+    await this.directory.create(record, this.ttlMs).catch(() => false);
   }
 
   #hold(session: StreamableSession, epoch: number): void {
