@@ -47,11 +47,13 @@ export class InstanceLease {
     let asked = Date.now();
     for (const started = asked; (await directory.renewLease(instance, this.#token, leaseMs)) === "conflict"; asked = Date.now()) {
       if (asked - started > 2 * leaseMs) throw new MCPError(MCP_CODES.INVALID_PARAMS, `Another process holds the lease of instance "${instance}": each process needs a name of its own`);
-      await new Promise((resolve) => setTimeout(resolve, leaseMs / 3));
+      await new Promise<void>((resolve) => setTimeout(resolve, leaseMs / 3));
     }
     this.#heldSince = asked;
     this.#held = true;
-    this.#schedule();
+    // Stopped while it waited: the lease just taken is let go, not kept alive by renewals.
+    if (this.#stopped) await this.stop();
+    else this.#schedule();
   }
 
   async stop(): Promise<void> {
@@ -62,7 +64,7 @@ export class InstanceLease {
   }
 
   #schedule(): void {
-    if (!this.#stopped) this.#timer = setTimeout(() => void this.#renew(), this.settings.leaseMs / 3);
+    this.#timer = setTimeout(() => void this.#renew(), this.settings.leaseMs / 3);
   }
 
   async #renew(): Promise<void> {

@@ -38,6 +38,8 @@ export class InstanceWatch {
   }
 
   async #check(): Promise<void> {
+    // A snapshot: an instance watched during the check (after close(), say) waits for the next one.
+    // oxlint-disable-next-line unicorn/no-useless-spread -- the map changes across the awaits below
     for (const instance of [...this.#watched.keys()]) {
       // A directory that cannot answer says nothing of the instance: it is asked again next time.
       const alive = await this.directory.alive(instance).catch(() => true);

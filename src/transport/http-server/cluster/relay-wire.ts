@@ -32,11 +32,14 @@ export function parseRelayMessage(text: string): RelayMessage | undefined {
     return undefined;
   }
   if (typeof message !== "object" || message === null) return undefined;
-  const fields = FIELDS[(message as { t?: unknown }).t as RelayMessage["t"]] as Readonly<Record<string, string>> | undefined;
-  if (fields === undefined || !Object.hasOwn(FIELDS, (message as { t: string }).t)) return undefined;
+  const t = (message as { t?: unknown }).t;
+  // Own keys only: "constructor" is no kind of message.
+  if (typeof t !== "string" || !Object.hasOwn(FIELDS, t)) return undefined;
+  const fields = FIELDS[t as RelayMessage["t"]];
   const record = message as Record<string, unknown>;
   for (const [name, type] of Object.entries(fields)) if (typeof record[name] !== type || record[name] === null) return undefined;
   if (record["body"] !== undefined && typeof record["body"] !== "string") return undefined;
-  if (record["headers"] !== undefined && !Object.values(record["headers"] as object).every((value) => typeof value === "string")) return undefined;
+  // Checked where the kind has headers (an object by now); elsewhere a stray field is ignored.
+  if (fields["headers"] !== undefined && !Object.values(record["headers"] as object).every((value) => typeof value === "string")) return undefined;
   return message as RelayMessage;
 }

@@ -36,9 +36,7 @@ export class Relay {
   relay(target: string, exchange: HttpExchange, body: string | undefined, fallback: (taken: boolean) => Promise<HttpReply>): Promise<HttpReply> {
     const { instance, bus, watch, ackTimeoutMs } = this.settings;
     const r = randomHex(8);
-    const stopWatching = watch.watch(target, () => outgoing.targetGone());
-    const stopListening = exchange.onClientGone(() => outgoing.clientGone());
-    const timer = setTimeout(() => outgoing.notTaken(), ackTimeoutMs);
+    let stopListening: (() => void) | undefined;
     const outgoing: Outgoing = new Outgoing(
       r,
       {
@@ -47,13 +45,18 @@ export class Relay {
         done: () => {
           clearTimeout(timer);
           stopWatching();
-          stopListening();
+          stopListening?.();
           this.#outgoing.delete(r);
         },
       },
       fallback,
     );
     this.#outgoing.set(r, outgoing);
+    const stopWatching = watch.watch(target, () => outgoing.targetGone());
+    const timer = setTimeout(() => outgoing.notTaken(), ackTimeoutMs);
+    // Last (`done` needs `timer` and `stopWatching`): a client gone already is told at once, ending the request, which is then never sent.
+    stopListening = exchange.onClientGone(() => outgoing.clientGone());
+    if (!this.#outgoing.has(r)) return outgoing.reply;
     const message: RelayMessage = { t: "req", r, from: instance, method: exchange.method, url: exchange.url.href, headers: exchange.headers(), ...(body === undefined ? {} : { body }) };
     bus.send(target, JSON.stringify(message)).catch(() => outgoing.notTaken());
     return outgoing.reply;
@@ -61,8 +64,8 @@ export class Relay {
 
   /** Ends every relayed request, both ways: outgoing ones as if their target stopped, incoming ones as if their client left. */
   async close(): Promise<void> {
-    for (const outgoing of [...this.#outgoing.values()]) outgoing.targetGone();
-    for (const incoming of [...this.#incoming.values()]) incoming.leave();
+    for (const outgoing of this.#outgoing.values()) outgoing.targetGone();
+    for (const incoming of this.#incoming.values()) incoming.leave();
     await this.#stop?.();
   }
 
@@ -78,7 +81,6 @@ export class Relay {
     const key = keyOf(message.from, message.r);
     if (this.#incoming.has(key)) return;
     const { bus, watch, serve } = this.settings;
-    let stopWatching = (): void => undefined;
     const incoming = new Incoming(message, {
       send: (to, reply) => bus.send(to, JSON.stringify(reply)),
       serve,
@@ -88,7 +90,7 @@ export class Relay {
       },
     });
     this.#incoming.set(key, incoming);
-    stopWatching = watch.watch(message.from, () => incoming.leave());
+    const stopWatching = watch.watch(message.from, () => incoming.leave());
     void incoming.serve();
   }
 }

@@ -23,7 +23,8 @@ export function relayedExchange(message: RelayedRequest): RelayedExchange {
   const exchange: RelayedExchange = {
     method,
     url,
-    header: (name) => headers[name] ?? null,
+    // Own keys only: the parsed headers object inherits "constructor" and the like.
+    header: (name) => (Object.hasOwn(headers, name) ? (headers[name] as string) : null),
     headers: () => ({ ...headers }),
     text: (maxBytes) => Promise.resolve(textOf(body, maxBytes)),
     onClientGone(listener) {
