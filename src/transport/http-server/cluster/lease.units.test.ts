@@ -90,7 +90,7 @@ const LEASE_MS = 300;
 
 function lease(directory: InMemorySessionDirectory, instance = "i1") {
   const events: string[] = [];
-  const held = new InstanceLease({ directory, instance, leaseMs: LEASE_MS, onLapse: () => events.push("lapse"), onRenewed: () => events.push("renewed") });
+  const held = new InstanceLease({ directory, instance, leaseMs: LEASE_MS, onRegained: () => events.push("regained"), onLost: () => events.push("lost"), onRenewed: () => events.push("renewed") });
   return Object.assign(held, { events });
 }
 
@@ -98,16 +98,16 @@ describe("InstanceLease", () => {
   it("is taken at start, renewed three times per lease (telling after each), and released by stop()", async () => {
     const directory = fakeClock();
     const held = lease(directory);
-    expect([held.fresh, held.check()]).toEqual([false, false]);
+    expect(held.fresh).toBe(false);
     await held.start();
     expect([held.fresh, await directory.alive("i1")]).toEqual([true, true]);
     await advance(100);
     expect(held.events).toEqual(["renewed"]);
     await advance(900);
-    expect([held.events.length, held.check()]).toEqual([10, true]);
+    expect([held.events.length, held.fresh]).toEqual([10, true]);
     await held.stop();
     expect([held.fresh, await directory.alive("i1"), vi.getTimerCount()]).toEqual([false, false, 0]);
-    expect(held.events).not.toContain("lapse");
+    expect(held.events.every((event) => event === "renewed")).toBe(true);
   });
 
   it("waits for the lease of a process gone under its name to run out, within twice the lease", async () => {
@@ -149,7 +149,7 @@ describe("InstanceLease", () => {
     expect([held.fresh, held.events]).toEqual([false, []]);
   });
 
-  it("lapses by its own clock when renewals fail, once; a renewal that succeeds later holds it again", async () => {
+  it("is not fresh by its own clock once renewals fail for a lease; the next renewal holds it again and asks for a check", async () => {
     const directory = fakeClock();
     const held = lease(directory);
     await held.start();
@@ -157,44 +157,46 @@ describe("InstanceLease", () => {
     await advance(LEASE_MS - 100);
     expect([held.fresh, held.events]).toEqual([true, []]);
     await advance(100);
-    expect([held.fresh, held.events]).toEqual([false, ["lapse"]]);
+    expect([held.fresh, held.events]).toEqual([false, []]);
     await advance(LEASE_MS);
-    expect(held.events).toEqual(["lapse"]);
+    expect(held.events).toEqual([]);
     renew.mockRestore();
     await advance(100);
-    expect([held.fresh, held.events]).toEqual([true, ["lapse", "renewed"]]);
+    expect([held.fresh, held.events]).toEqual([true, ["regained", "renewed"]]);
+    await advance(100);
+    expect(held.events).toEqual(["regained", "renewed", "renewed"]);
     await held.stop();
   });
 
-  it("check() lapses a lease past its time by the clock while a renewal hangs; an answer counts from when it was asked", async () => {
+  it("counts a renewal answered late from when it was asked", async () => {
     const directory = fakeClock();
     const held = lease(directory);
     await held.start();
     const answer = deferred<LeaseRenewal>();
     const renew = vi.spyOn(directory, "renewLease").mockReturnValueOnce(answer.promise);
     await advance(LEASE_MS - 1);
-    expect(held.check()).toBe(true);
+    expect(held.fresh).toBe(true);
     await advance(1);
-    expect([held.fresh, held.check(), held.check(), held.events]).toEqual([false, false, false, ["lapse"]]);
-    // Asked at 100 (one renewal interval in): fresh until 400.
+    expect([held.fresh, held.events]).toEqual([false, []]);
+    // Asked at 100 (one renewal interval in): fresh until 400; it had lapsed meanwhile, so a check is asked for.
     answer.resolve("renewed");
     await advance(0);
-    expect([held.fresh, held.events]).toEqual([true, ["lapse", "renewed"]]);
+    expect([held.fresh, held.events]).toEqual([true, ["regained", "renewed"]]);
     renew.mockRestore();
     await held.stop();
   });
 
-  it("lapses when a renewal finds the lease taken afresh while held, or held by another process", async () => {
+  it("asks for a check when a renewal finds the lease taken afresh while held, and gives everything up when another process holds it", async () => {
     const directory = fakeClock();
     const held = lease(directory);
     await held.start();
     vi.spyOn(directory, "renewLease").mockResolvedValueOnce("acquired").mockResolvedValueOnce("conflict");
     await advance(100);
-    expect([held.fresh, held.events]).toEqual([true, ["lapse", "renewed"]]);
+    expect([held.fresh, held.events]).toEqual([true, ["regained", "renewed"]]);
     await advance(100);
-    expect([held.fresh, held.check(), held.events]).toEqual([false, false, ["lapse", "renewed", "lapse"]]);
+    expect([held.fresh, held.events]).toEqual([false, ["regained", "renewed", "lost"]]);
     await advance(100);
-    expect([held.fresh, held.events]).toEqual([true, ["lapse", "renewed", "lapse", "renewed"]]);
+    expect([held.fresh, held.events]).toEqual([true, ["regained", "renewed", "lost", "regained", "renewed"]]);
     await held.stop();
   });
 
