@@ -89,7 +89,7 @@ describe("a session-era session on three processes", () => {
     proxy.resetCounts();
     const client = await connected({ era: "session" });
     for (let round = 0; round < 3; round++) expect(textOf(await client.callTool("ask", {}))).toBe("forty-two");
-    expect(Object.keys(proxy.counts).sort()).toEqual(["i1", "i2", "i3"]);
+    expect(Object.keys(proxy.counts).toSorted()).toEqual(["i1", "i2", "i3"]);
   });
 
   it("cancels a request through another process than the one running it", async () => {

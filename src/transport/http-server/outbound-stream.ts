@@ -119,7 +119,7 @@ export class OutboundStream implements RequestRoute {
       for (const event of seen) this.#pending?.delete(answeredId(event.data) as JsonRpcId);
       this.#nextEvent = 1 + Math.max(numberOf(lastEventId), ...seen.map((event) => numberOf(event.id)));
       const connection = this.#replay(missed);
-      for (const id of [...(this.#pending ?? [])]) await this.#answer(id, orphaned(id));
+      for (const id of this.#pending ?? []) await this.#answer(id, orphaned(id));
       return connection;
     });
   }

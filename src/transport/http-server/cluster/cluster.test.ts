@@ -244,7 +244,7 @@ describe("an instance cut off from the others", () => {
     const client = await clientOf(three);
     const viaCut = await three.instances[1]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 7, method: "ping" }, session: client.sessionId, version: "2025-11-25" }));
     expect(viaCut?.status).toBe(503);
-    expect((await viaCut?.json()) as unknown).toMatchObject({ error: { message: expect.stringContaining("session directory") } });
+    expect(await viaCut?.json()).toMatchObject({ error: { message: expect.stringContaining("session directory") } });
   });
 
   it("answers a relayed JSON request with an error when the instance running it stops before answering", async () => {

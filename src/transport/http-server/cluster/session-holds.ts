@@ -60,7 +60,7 @@ export class SessionHolds {
    * epoch or another instance (taken over meanwhile): handed over.
    */
   async reconcile(instance: string): Promise<void> {
-    for (const session of [...this.registry.sessions()]) {
+    for (const session of this.registry.sessions()) {
       const hold = this.#holds.get(session.id);
       if (hold === undefined) continue;
       const record = await this.directory.get(session.id).catch(() => null);
