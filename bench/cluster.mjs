@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { compileSupport, startRedisServer } from "../cluster-tests/support/standalone.mjs";
 import { median } from "./lib/measure.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -29,29 +30,20 @@ const CALLS = option("--calls", 5000, 100_000);
 const WARM_UP_CALLS = 25;
 const REPETITIONS = 3;
 const MEASURE_DEADLINE_MS = 20_000;
-const REDIS_SERVER = process.env.REDIS_SERVER ?? "/usr/bin/redis-server";
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
 if (!existsSync(join(ROOT, "dist/index.js"))) throw new Error("no dist/: run `npx vite build` first");
 const { MCPClient, StreamableHttpTransport } = await import("@suaveplan/mcp");
 const { nodeFetch } = await import("@suaveplan/mcp/node");
-const redisEntry = await import("@suaveplan/mcp/redis");
-const CLUSTER_BUILT = ["RedisSessionDirectory", "RedisInstanceBus", "RedisRequestStateKeys"].every((name) => typeof redisEntry[name] === "function");
 
 const dir = mkdtempSync(join(tmpdir(), "mcp-bench-cluster-"));
 const stops = [];
 
-/** The suite's TypeScript helpers as plain modules in the temporary directory (they import node:* only). */
+/** The suite's TypeScript helpers as plain modules in the temporary directory, and the proxy's child script beside them. */
 async function loadSupport() {
-  const { transformSync } = await import("rolldown/utils");
-  for (const name of ["proxy", "instances"]) {
-    const path = join(ROOT, `cluster-tests/support/${name}.ts`);
-    const { code, errors } = transformSync(path, readFileSync(path, "utf8"));
-    if (errors.length > 0) throw new Error(`${name}.ts: ${errors.map((error) => error.message).join("; ")}`);
-    writeFileSync(join(dir, `${name}.mjs`), code);
-  }
+  const { instances } = await compileSupport(dir);
   writeFileSync(join(dir, "proxy-main.mjs"), PROXY_MAIN);
-  return import(join(dir, "instances.mjs"));
+  return instances;
 }
 
 // A proxy in a child: upstreams and mode in argv, its URL on stdout; "counts" on stdin answers its counts; stdin's end stops it.
@@ -80,18 +72,9 @@ function nextLine(child, what) {
 }
 
 async function startRedis() {
-  const socket = join(dir, "redis.sock");
-  const child = spawn(REDIS_SERVER, ["--port", "0", "--unixsocket", socket, "--unixsocketperm", "700", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: ["ignore", "ignore", "inherit"] });
-  stops.push(async () => {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    process.kill(child.pid, "SIGTERM");
-    await exited;
-  });
-  for (let waited = 0; !existsSync(socket); waited += 20) {
-    if (waited > 10_000 || child.exitCode !== null) throw new Error(`redis-server did not start (${REDIS_SERVER})`);
-    await sleep(20);
-  }
-  return { socket, pid: child.pid };
+  const redis = await startRedisServer(dir);
+  stops.push(() => redis.stop());
+  return redis;
 }
 
 async function startProxyChild(upstreams, mode) {
@@ -161,7 +144,7 @@ async function startSetup(name, instances, mode, era) {
   return { name, proxy, pids: instances.map(({ pid }) => pid), clients: await connectClients(proxy.url, era), samples: [] };
 }
 
-/** The five setups (the fourth only once the cluster handler is built), their processes started and their clients connected. */
+/** The five setups, their processes started and their clients connected. */
 async function startSetups(startInstances, redis) {
   const script = join(ROOT, "cluster-tests/fixtures/cluster-server.mjs");
   const group = async (count, options) => {
@@ -169,17 +152,16 @@ async function startSetups(startInstances, redis) {
     stops.push(() => started.stopAll());
     return started.instances;
   };
-  const cluster = CLUSTER_BUILT ? "on" : "off";
   const memory = await group(1, { prefix: "bench:memory:", env: { STORES: "memory" } });
-  const single = await group(1, { prefix: "bench:single:", redisSocket: redis.socket, env: { CLUSTER: cluster } });
-  const three = await group(3, { prefix: "bench:three:", redisSocket: redis.socket, env: { CLUSTER: cluster } });
+  const single = await group(1, { prefix: "bench:single:", redisSocket: redis.socket, env: { CLUSTER: "on" } });
+  const three = await group(3, { prefix: "bench:three:", redisSocket: redis.socket, env: { CLUSTER: "on" } });
   const setups = [
     await startSetup("1 process, in-memory stores", memory, { pin: 0 }, "session"),
-    await startSetup(`1 process, Redis (CLUSTER=${cluster}${CLUSTER_BUILT ? "" : ": Redis stores, plain handler; the cluster handler is not built yet"})`, single, { pin: 0 }, "session"),
+    await startSetup("1 process, Redis (sessionCluster and every store on Redis)", single, { pin: 0 }, "session"),
     await startSetup("3 processes, tag (sticky), session era", three, "tag", "session"),
+    await startSetup("3 processes, alternate, session era", three, "alternate", "session"),
+    await startSetup("3 processes, alternate, 2026-07-28 (stateless)", three, "alternate", "auto"),
   ];
-  setups.push(CLUSTER_BUILT ? await startSetup("3 processes, alternate, session era", three, "alternate", "session") : { name: "3 processes, alternate, session era", skipped: "needs CLUSTER=on: dist/redis exports no RedisSessionDirectory, RedisInstanceBus, RedisRequestStateKeys yet (without them a session lives on one process: 404 elsewhere)" });
-  setups.push(await startSetup("3 processes, alternate, 2026-07-28 (stateless)", three, "alternate", "auto"));
   for (const { name, clients } of setups.slice(-1)) if (clients[0].era !== "stateless") throw new Error(`${name}: the client's probe chose ${clients[0].era}`);
   return setups;
 }

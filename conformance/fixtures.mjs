@@ -24,8 +24,10 @@ const completeFrom = (values) => (typed) => values.filter((value) => value.start
  * Registers the fixtures on a new MCPServer.
  * `hooks.closeRequestStream(ctx)`: asks the HTTP layer to end the SSE stream of the request `ctx`
  * belongs to, without ending the request (SEP-1699, for `test_reconnection`); returns whether it could.
+ * `shared`: what several processes share (`changeFeed`, `requestState`, `taskStore`), for the cluster mode of server.mjs.
  */
-export function createFixtureServer(hooks = {}) {
+export function createFixtureServer(hooks = {}, shared = {}) {
+  const { taskStore, ...stores } = shared;
   const server = new MCPServer(
     { name: "suaveplan-conformance-fixture", version: "1.0.0" },
     {
@@ -33,7 +35,9 @@ export function createFixtureServer(hooks = {}) {
       // Stateless era: how long clients may keep discover, list and read results (the scenarios only check the hints are there and valid).
       cache: { discover: { ttlMs: 60_000, cacheScope: "public" }, lists: { ttlMs: 60_000, cacheScope: "public" }, read: { ttlMs: 60_000, cacheScope: "private" } },
       // The tasks-* scenarios (fixtures-tasks.mjs): they poll tasks/get every 200 ms.
-      tasks: serverTasks({ pollIntervalMs: 200 }),
+      tasks: serverTasks({ pollIntervalMs: 200, ...(taskStore === undefined ? {} : { store: taskStore }) }),
+      // Several processes (cluster mode of server.mjs): the change feed and request-state keys they share.
+      ...stores,
     },
   );
 

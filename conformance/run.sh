@@ -5,6 +5,9 @@
 #      plus the not-scored pending and tasks-* ones) against the SAME fixture server process;
 #   3. 0.1.16, every client scenario with the fixture client, auth/* included (the extension scenario
 #      not built is listed as not played: CLIENT_NOT_BUILT below);
+#   1b, 2b. the same two server runs (server-cluster, server-2026-cluster) against conformance/cluster.mjs:
+#      three fixture server processes sharing sessions and stores on a redis-server of their own, behind
+#      the cluster suite's proxy alternating them per request (issue 22);
 #   4. 0.2.0-alpha.12, the 2026-07-28 client requirement set (--requirements 2026-07-28: 32 scored
 #      scenarios and 7 not scored, all at once) with the same fixture client.
 # Prints pass/fail counts per run and exits non-zero on any failure: for run 2, a FAILURE in a scored
@@ -16,8 +19,8 @@
 #   bash conformance/run.sh            (npm run conformance)
 #
 # Environment:
-#   CONFORMANCE_RUNS="..."        which runs, space-separated, of: server (1), server-2026 (2), client (3),
-#                                 client-2026 (4); default all four
+#   CONFORMANCE_RUNS="..."        which runs, space-separated, of: server (1), server-2026 (2), server-cluster
+#                                 (1b), server-2026-cluster (2b), client (3), client-2026 (4); default all six
 #   CONFORMANCE_SKIP_BUILD=1      do not run `npx vite build` first
 #   CONFORMANCE_RESULTS=<dir>     where results go (default conformance/.results/<timestamp>)
 #
@@ -38,7 +41,7 @@ SUITE_2026_PACKAGE="$TOOLS_2026/node_modules/@modelcontextprotocol/conformance"
 CLI_2026="$SUITE_2026_PACKAGE/dist/index.js"
 REQUIREMENTS_2026="$SUITE_2026_PACKAGE/requirements/2026-07-28.yaml"
 RESULTS="${CONFORMANCE_RESULTS:-$CONF/.results/$(date -u +%Y%m%dT%H%M%SZ)}"
-RUNS=" ${CONFORMANCE_RUNS:-server server-2026 client client-2026} "
+RUNS=" ${CONFORMANCE_RUNS:-server server-2026 server-cluster server-2026-cluster client client-2026} "
 SERVER_SUITE_TIMEOUT_S=900   # the whole server suite (32 scenarios, each a few seconds at most)
 SERVER_2026_SCENARIO_TIMEOUT_MS=30000 # one 2026 scenario (the CLI's --timeout: a hung one becomes a scenario-timeout FAILURE)
 SERVER_2026_SUITE_TIMEOUT_S=1200      # the whole 2026 run (50 scenarios, each a few seconds at most)
@@ -50,7 +53,7 @@ CLIENT_NOT_BUILT=""
 
 runs() { [[ "$RUNS" == *" $1 "* ]]; }
 for run in $RUNS; do
-  case "$run" in server | server-2026 | client | client-2026) ;; *) echo "CONFORMANCE_RUNS: unknown run '$run' (server, server-2026, client, client-2026)" >&2; exit 2 ;; esac
+  case "$run" in server | server-2026 | server-cluster | server-2026-cluster | client | client-2026) ;; *) echo "CONFORMANCE_RUNS: unknown run '$run' (server, server-2026, server-cluster, server-2026-cluster, client, client-2026)" >&2; exit 2 ;; esac
 done
 RUNS_LABEL="$(echo $RUNS)"
 
@@ -72,7 +75,7 @@ if ! tools_ready; then
   npm install --prefix "$TOOLS" --no-audit --no-fund --save-exact "node@22" "@modelcontextprotocol/conformance@$SUITE_VERSION"
   tools_ready || { echo "conformance/.tools is not usable after npm install (is node@22's install script allowed to run?)" >&2; exit 1; }
 fi
-runs_2026() { runs server-2026 || runs client-2026; }
+runs_2026() { runs server-2026 || runs server-2026-cluster || runs client-2026; }
 if runs_2026 && ! tools_2026_ready; then
   echo "== installing @modelcontextprotocol/conformance@$SUITE_2026_VERSION into conformance/.tools-2026"
   mkdir -p "$TOOLS_2026"
@@ -109,52 +112,66 @@ trap stop_server EXIT
 trap 'stop_server; exit 130' INT
 trap 'stop_server; exit 143' TERM
 
-# One process serves both server runs (each request is served in its own era).
-if runs server || runs server-2026; then
-  echo "== starting the fixture server (127.0.0.1, a free port)"
-  PORT=0 node "$CONF/server.mjs" > "$RESULTS/server.stdout.log" 2> "$RESULTS/server.log" &
+# The server runs, against one fixture: `server.mjs` (one process), or `cluster.mjs` (three processes
+# sharing everything on Redis behind a proxy that alternates them per request) for the -cluster runs.
+# One fixture serves both of its runs (each request is served in its own era).
+server_failed=""
+start_fixture() { # <script> <log name>
+  echo "== starting the fixture ($1, 127.0.0.1, a free port)"
+  PORT=0 node "$CONF/$1" > "$RESULTS/$2.stdout.log" 2> "$RESULTS/$2.log" &
   SERVER_PID=$!
   URL=""
   for _ in $(seq 1 $((SERVER_START_TIMEOUT_S * 10))); do
-    URL="$(grep -oE 'http://127\.0\.0\.1:[0-9]+/mcp' "$RESULTS/server.log" | head -n 1 || true)"
+    URL="$(grep -oE 'listening on http://127\.0\.0\.1:[0-9]+/mcp' "$RESULTS/$2.log" | head -n 1 | sed 's/^listening on //' || true)"
     [[ -n "$URL" ]] && break
     kill -0 "$SERVER_PID" 2>/dev/null || break
     sleep 0.1
   done
   if [[ -z "$URL" ]]; then
-    cat "$RESULTS/server.log" >&2
-    echo "the fixture server did not print its URL within ${SERVER_START_TIMEOUT_S}s" >&2
+    cat "$RESULTS/$2.log" >&2
+    echo "the fixture ($1) did not print its URL within ${SERVER_START_TIMEOUT_S}s" >&2
     exit 1
   fi
   echo "   $URL"
-fi
+}
 
-# ---- server scenarios, 0.1.16 (2025 sessions) ----------------------------------------------------
-server_rc=0
-server_summary_rc=0
-if runs server; then
-  echo "== server scenarios: --suite all against $URL (log: $RESULTS/server-suite.log)"
-  timeout "$SERVER_SUITE_TIMEOUT_S" "$NODE22" --import "$CONF/loopback.mjs" "$CLI" server --url "$URL" --suite all -o "$RESULTS/server" \
-    > "$RESULTS/server-suite.log" 2>&1 || server_rc=$?
-  if [[ $server_rc -eq 124 ]]; then echo "   the server suite timed out after ${SERVER_SUITE_TIMEOUT_S}s"; fi
-  kill -0 "$SERVER_PID" 2>/dev/null || echo "   the fixture server is gone (log: $RESULTS/server.log)"
-  mkdir -p "$RESULTS/server"
-  node "$CONF/summarize.mjs" server "$RESULTS/server" | tee "$RESULTS/server-summary.txt" || server_summary_rc=$?
-fi
+# 0.1.16 (2025 sessions), every server scenario.
+server_suite() { # <run name> <log name>
+  local rc=0 summary_rc=0
+  echo "== $1: --suite all against $URL (log: $RESULTS/$1-suite.log)"
+  timeout "$SERVER_SUITE_TIMEOUT_S" "$NODE22" --import "$CONF/loopback.mjs" "$CLI" server --url "$URL" --suite all -o "$RESULTS/$1" \
+    > "$RESULTS/$1-suite.log" 2>&1 || rc=$?
+  if [[ $rc -eq 124 ]]; then echo "   the server suite timed out after ${SERVER_SUITE_TIMEOUT_S}s"; fi
+  kill -0 "$SERVER_PID" 2>/dev/null || echo "   the fixture is gone (log: $RESULTS/$2.log)"
+  mkdir -p "$RESULTS/$1"
+  node "$CONF/summarize.mjs" server "$RESULTS/$1" | tee "$RESULTS/$1-summary.txt" || summary_rc=$?
+  [[ $rc -eq 0 && $summary_rc -eq 0 ]] || server_failed+=" $1 (suite exit $rc, summary exit $summary_rc)"
+}
 
-# ---- server scenarios, 0.2.0-alpha.12 at 2026-07-28 (stateless), same fixture server process -------
-server_2026_rc=0
-server_2026_summary_rc=0
-if runs server-2026; then
-  echo "== server scenarios: --requirements 2026-07-28 ($SUITE_2026_VERSION) against $URL (log: $RESULTS/server-2026-suite.log)"
+# 0.2.0-alpha.12 at 2026-07-28 (stateless).
+server_2026_suite() { # <run name> <log name>
+  local rc=0 summary_rc=0
+  echo "== $1: --requirements 2026-07-28 ($SUITE_2026_VERSION) against $URL (log: $RESULTS/$1-suite.log)"
   timeout "$SERVER_2026_SUITE_TIMEOUT_S" "$NODE22" --import "$CONF/loopback.mjs" "$CLI_2026" server --url "$URL" --requirements 2026-07-28 \
-    --timeout "$SERVER_2026_SCENARIO_TIMEOUT_MS" -o "$RESULTS/server-2026" > "$RESULTS/server-2026-suite.log" 2>&1 || server_2026_rc=$?
-  if [[ $server_2026_rc -eq 124 ]]; then echo "   the 2026 server run timed out after ${SERVER_2026_SUITE_TIMEOUT_S}s"; fi
-  kill -0 "$SERVER_PID" 2>/dev/null || echo "   the fixture server is gone (log: $RESULTS/server.log)"
-  mkdir -p "$RESULTS/server-2026"
-  node "$CONF/summarize-2026.mjs" "$RESULTS/server-2026" "$REQUIREMENTS_2026" | tee "$RESULTS/server-2026-summary.txt" || server_2026_summary_rc=$?
-fi
-stop_server
+    --timeout "$SERVER_2026_SCENARIO_TIMEOUT_MS" -o "$RESULTS/$1" > "$RESULTS/$1-suite.log" 2>&1 || rc=$?
+  if [[ $rc -eq 124 ]]; then echo "   the 2026 server run timed out after ${SERVER_2026_SUITE_TIMEOUT_S}s"; fi
+  kill -0 "$SERVER_PID" 2>/dev/null || echo "   the fixture is gone (log: $RESULTS/$2.log)"
+  mkdir -p "$RESULTS/$1"
+  node "$CONF/summarize-2026.mjs" "$RESULTS/$1" "$REQUIREMENTS_2026" | tee "$RESULTS/$1-summary.txt" || summary_rc=$?
+  [[ $rc -eq 0 && $summary_rc -eq 0 ]] || server_failed+=" $1 (run exit $rc, summary exit $summary_rc)"
+}
+
+for fixture in "server.mjs:" "cluster.mjs:-cluster"; do
+  script="${fixture%%:*}"
+  suffix="${fixture#*:}"
+  log_name="${script%.mjs}"
+  if runs "server$suffix" || runs "server-2026$suffix"; then
+    start_fixture "$script" "$log_name"
+    if runs "server$suffix"; then server_suite "server$suffix" "$log_name"; fi
+    if runs "server-2026$suffix"; then server_2026_suite "server-2026$suffix" "$log_name"; fi
+    stop_server
+  fi
+done
 
 # ---- client scenarios, 0.1.16 ----------------------------------------------------------------------
 client_summary_rc=0
@@ -200,8 +217,8 @@ fi
 
 # ---- verdict --------------------------------------------------------------------------------------
 echo "== results in $RESULTS"
-if [[ $server_rc -ne 0 || $server_summary_rc -ne 0 || $server_2026_rc -ne 0 || $server_2026_summary_rc -ne 0 || $client_summary_rc -ne 0 || $client_2026_timed_out -ne 0 || $client_2026_summary_rc -ne 0 ]]; then
-  echo "CONFORMANCE: FAILED (runs: $RUNS_LABEL; server suite exit $server_rc, 2026 server run exit $server_2026_rc, 2026 summary exit $server_2026_summary_rc, 2026 client summary exit $client_2026_summary_rc)"
+if [[ -n "$server_failed" || $client_summary_rc -ne 0 || $client_2026_timed_out -ne 0 || $client_2026_summary_rc -ne 0 ]]; then
+  echo "CONFORMANCE: FAILED (runs: $RUNS_LABEL; failed server runs:${server_failed:- none}; client summary exit $client_summary_rc, 2026 client summary exit $client_2026_summary_rc)"
   exit 1
 fi
 echo "CONFORMANCE: PASSED (runs: $RUNS_LABEL)"
