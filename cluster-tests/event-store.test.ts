@@ -40,6 +40,20 @@ describe.each(["node-redis", "ioredis"])("RedisEventStore (%s)", (library) => {
     expect(await commands.command(["HLEN", `${base}i:s1`])).toBe(3);
   });
 
+  it("appends several events in one script, in order, trimming the oldest of them too when they are more than it keeps; none is nothing", async () => {
+    const prefix = uniquePrefix("batch");
+    const commands = redisCommands(await client());
+    const store = new RedisEventStore({ client: commands, prefix, maxEventsPerStream: 3 });
+    await store.appendAll(s1, []);
+    expect(await commands.command(["KEYS", `${prefix}*`])).toEqual([]);
+    await store.appendAll(s1, [{ ...event(0), requests: [7] }, event(1)]);
+    expect(await store.eventsAfter(s1, "e0")).toEqual([event(1)]);
+    await store.appendAll(s1, [event(2), event(3), event(4), event(5)]);
+    for (const gone of ["e0", "e1", "e2"]) expect(await store.eventsAfter(s1, gone)).toBeUndefined();
+    expect(await store.eventsAfter(s1, "e3")).toEqual([event(4), event(5)]);
+    expect(await store.streamRequests(s1)).toEqual([7]);
+  });
+
   it("refuses an id whose entry is gone though its id is still known", async () => {
     const prefix = uniquePrefix("gap");
     const commands = redisCommands(await client());

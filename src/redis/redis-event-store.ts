@@ -17,21 +17,25 @@ export interface RedisEventStoreOptions {
 
 /**
  * KEYS: the stream, its event ids (event id → entry id), the session's streams (stream id → the
- * requests its first event named, JSON). ARGV: stream id, event id, data, max events, ttl, requests.
- * Trims the oldest entries first, their ids with them, so an id still known names an entry still
- * there, and every later entry of its stream is there too; what the first event named is kept apart.
+ * requests its first event named, JSON). ARGV: stream id, max events, ttl, requests, then each
+ * event's id and data, in order. Adds them, then trims the oldest entries beyond the bound (the new
+ * ones too, if there are more of them), their ids with them, so an id still known names an entry
+ * still there, and every later entry of its stream is there too; what the first event named is kept
+ * apart.
  */
 const APPEND = /* @__PURE__ */ new RedisScript(`
-local over = redis.call('XLEN', KEYS[1]) - tonumber(ARGV[4]) + 1
+for n = 5, #ARGV, 2 do
+  redis.call('HSET', KEYS[2], ARGV[n], redis.call('XADD', KEYS[1], '*', 'id', ARGV[n], 'data', ARGV[n + 1]))
+end
+local over = redis.call('XLEN', KEYS[1]) - tonumber(ARGV[2])
 if over > 0 then
   for _, entry in ipairs(redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', over)) do
     redis.call('HDEL', KEYS[2], entry[2][2])
     redis.call('XDEL', KEYS[1], entry[1])
   end
 end
-redis.call('HSET', KEYS[2], ARGV[2], redis.call('XADD', KEYS[1], '*', 'id', ARGV[2], 'data', ARGV[3]))
-redis.call('HSETNX', KEYS[3], ARGV[1], ARGV[6])
-for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
+redis.call('HSETNX', KEYS[3], ARGV[1], ARGV[4])
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
 return 1
 `);
 
@@ -79,9 +83,18 @@ export class RedisEventStore implements EventStore {
     this.#ttl = String(count(ttlMs, "ttlMs"));
   }
 
-  async append(stream: StreamRef, event: StoredEvent): Promise<void> {
+  append(stream: StreamRef, event: StoredEvent): Promise<void> {
+    return this.appendAll(stream, [event]);
+  }
+
+  /** Several events of one stream in one script (one round trip): an opening and the answer that followed it. */
+  async appendAll(stream: StreamRef, events: readonly StoredEvent[]): Promise<void> {
+    if (events.length === 0) return;
     const base = this.#base(stream.sessionId);
-    await APPEND.run(this.#redis, [`${base}s:${stream.streamId}`, `${base}i:${stream.streamId}`, `${base}streams`], [stream.streamId, event.id, event.data, this.#maxEvents, this.#ttl, JSON.stringify(event.requests ?? null)]);
+    const requests = JSON.stringify((events[0] as StoredEvent).requests ?? null);
+    const args = [stream.streamId, this.#maxEvents, this.#ttl, requests];
+    for (const event of events) args.push(event.id, event.data);
+    await APPEND.run(this.#redis, [`${base}s:${stream.streamId}`, `${base}i:${stream.streamId}`, `${base}streams`], args);
   }
 
   async eventsAfter(stream: StreamRef, eventId: string): Promise<readonly StoredEvent[] | undefined> {

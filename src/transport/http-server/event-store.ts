@@ -26,6 +26,8 @@ type Awaitable<T> = T | Promise<T>;
  */
 export interface EventStore {
   append(stream: StreamRef, event: StoredEvent): Awaitable<void>;
+  /** Optional: several events of one stream at once, in order (a store that can keeps them in one round trip). */
+  appendAll?(stream: StreamRef, events: readonly StoredEvent[]): Awaitable<void>;
   /**
    * The events of `stream` after `eventId`, oldest first; undefined when `eventId` is not (or no
    * longer) there — replaying from it could skip events, so the handler refuses to.

@@ -57,6 +57,11 @@ export class OutboundStream implements RequestRoute {
   #pollTimer: ReturnType<typeof setTimeout> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #nextEvent = 0;
+  /** Events sent but not yet kept (an opening held back), and the turn they are kept on if nothing comes first. */
+  readonly #unkept: StoredEvent[] = [];
+  #keepTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The session closed: what is held back is kept (it moves to another instance) or dropped (it ended). */
+  #closed: "keep" | "drop" | undefined;
 
   constructor(
     readonly id: string,
@@ -80,10 +85,11 @@ export class OutboundStream implements RequestRoute {
   connect(prime: boolean): EventStreamBody {
     const connection = this.#newConnection();
     this.#attach(connection, prime);
-    if (prime || (this.settings.opening === true && this.#nextEvent === 0)) {
-      void this.#enqueue(async () => {
-        const id = await this.#record("");
-        if (prime) connection.write({ id, retry: this.settings.retryMs, data: "" });
+    if (this.settings.events && (prime || (this.settings.opening === true && this.#nextEvent === 0))) {
+      void this.#enqueue(() => {
+        const opening = this.#numbered("");
+        if (prime) connection.write({ id: opening.id, retry: this.settings.retryMs, data: "" });
+        this.#keepLater(opening);
       });
     }
     return connection;
@@ -97,6 +103,7 @@ export class OutboundStream implements RequestRoute {
   resume(lastEventId: string): Promise<EventStreamBody | "ended" | undefined> {
     const { store, sessionId } = this.settings.events as NonNullable<StreamSettings["events"]>;
     return this.#enqueue(async () => {
+      await this.#keep([]);
       const missed = follows(lastEventId, await store.eventsAfter(this.#ref(sessionId), lastEventId));
       if (!missed) return undefined;
       if (this.#answered && missed.length === 0) return "ended";
@@ -147,8 +154,14 @@ export class OutboundStream implements RequestRoute {
     });
   }
 
-  close(): void {
+  /** The session closed (`keep`: it moves to another instance, so what is not kept yet is kept now). */
+  close(keep = false): void {
     this.#detach();
+    this.#closed = keep ? "keep" : "drop";
+    clearTimeout(this.#keepTimer);
+    // In the queue, after whatever is still to be held back.
+    if (keep) void this.#enqueue(() => this.#keep([]));
+    else this.#unkept.length = 0;
   }
 
   async #send(data: string, isRequest: boolean): Promise<void> {
@@ -181,7 +194,9 @@ export class OutboundStream implements RequestRoute {
 
   #endIfAnswered(): void {
     if (!this.#answered) return;
-    void this.#enqueue(() => {
+    void this.#enqueue(async () => {
+      // Over: what was held back is kept now, for a client that polls it back.
+      await this.#keep([]);
       this.#detach();
       this.onEvent(this, "answered");
     });
@@ -213,19 +228,45 @@ export class OutboundStream implements RequestRoute {
     this.#connection = undefined;
   }
 
-  /** Keeps the event (when there is a store) and returns its id: the next number, stored or not. */
-  async #record(data: string): Promise<string | undefined> {
-    const events = this.settings.events;
-    if (!events) return undefined;
+  /** The next event of the stream, numbered (the first one naming the stream's requests). */
+  #numbered(data: string): StoredEvent {
     const number = this.#nextEvent++;
     const id = `${this.id}_${number}`;
     const requests = number === 0 ? this.#requests : undefined;
+    return requests === undefined ? { id, data } : { id, data, requests };
+  }
+
+  /** Keeps the event (when there is a store), with any held back before it, and returns its id: the next number, kept or not. */
+  async #record(data: string): Promise<string | undefined> {
+    if (!this.settings.events) return undefined;
+    const event = this.#numbered(data);
+    await this.#keep([event]);
+    return event.id;
+  }
+
+  /**
+   * An opening (priming) event is sent at once but kept on a later turn, with the stream's next
+   * event when one comes by then (a quick answer): one append to the store instead of two. A resume
+   * keeps what is held back before it reads the store.
+   */
+  #keepLater(event: StoredEvent): void {
+    if (this.#closed === "drop") return;
+    this.#unkept.push(event);
+    if (this.#closed === undefined) this.#keepTimer ??= setTimeout(() => void this.#enqueue(() => this.#keep([])), 0);
+  }
+
+  async #keep(events: readonly StoredEvent[]): Promise<void> {
+    clearTimeout(this.#keepTimer);
+    this.#keepTimer = undefined;
+    const batch = [...this.#unkept.splice(0), ...events];
+    const { store, sessionId } = this.settings.events as NonNullable<StreamSettings["events"]>;
+    if (batch.length === 0) return;
     try {
-      await events.store.append(this.#ref(events.sessionId), requests === undefined ? { id, data } : { id, data, requests });
+      if (store.appendAll) await store.appendAll(this.#ref(sessionId), batch);
+      else for (const event of batch) await store.append(this.#ref(sessionId), event);
     } catch {
-      // The store is down: the event still goes out, with its id. It is a hole in what the store keeps, so a resume from before it is refused (the numbers skip it), never served with a gap.
+      // The store is down: the events still go out, with their ids. They are a hole in what the store keeps, so a resume from before them is refused (the numbers skip them), never served with a gap.
     }
-    return id;
   }
 
   #ref(sessionId: string): StreamRef {

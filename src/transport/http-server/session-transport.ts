@@ -76,7 +76,7 @@ export class HttpSessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    for (const stream of this.#streams.values()) stream.close();
+    for (const stream of this.#streams.values()) stream.close(this.#handingOver);
     for (const route of this.#routes.values()) route.close();
     this.#streams.clear();
     this.#routes.clear();

@@ -1,0 +1,86 @@
+// How a stream keeps its events: an opening (priming) event held back to the next turn and kept
+// with the event that follows it in one append; what is held back kept when the stream ends, is
+// resumed, or moves to another instance, and dropped when its session ends.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { EventStore, StoredEvent, StreamRef } from "./event-store.js";
+import { InMemoryEventStore } from "./event-store.js";
+import { eventStreamOf } from "./fetch-exchange.js";
+import { SseReader } from "./http-server.test-helpers.js";
+import { OutboundStream, type StreamSettings } from "./outbound-stream.js";
+
+afterEach(() => void vi.useRealTimers());
+
+/** A store that keeps in memory and records each call it got: an append of one event, or of several. */
+function recordingStore(withAppendAll = true): EventStore & { readonly calls: string[][]; readonly memory: InMemoryEventStore } {
+  const memory = new InMemoryEventStore();
+  const calls: string[][] = [];
+  const store: EventStore & { calls: string[][]; memory: InMemoryEventStore } = {
+    calls,
+    memory,
+    append: (where: StreamRef, event: StoredEvent) => {
+      calls.push([event.id]);
+      memory.append(where, event);
+    },
+    eventsAfter: (where, id) => memory.eventsAfter(where, id),
+    dropSession: (id) => memory.dropSession(id),
+  };
+  if (withAppendAll) {
+    store.appendAll = (where, events) => {
+      calls.push(events.map((event) => event.id));
+      for (const event of events) memory.append(where, event);
+    };
+  }
+  return store;
+}
+
+const settings = (store: EventStore, opening = false): StreamSettings => ({ events: { store, sessionId: "s" }, keepAliveMs: 0, retryMs: 1000, maxConnectionMs: undefined, opening });
+const ANSWER = '{"jsonrpc":"2.0","id":1,"result":{}}';
+
+describe("OutboundStream keeping its events", () => {
+  it("keeps the priming event with a quick answer in one append", async () => {
+    const store = recordingStore();
+    const stream = new OutboundStream("1", settings(store), [1], () => undefined);
+    const reader = new SseReader(eventStreamOf(stream.connect(true)));
+    await stream.respond(1, ANSWER);
+    expect(store.calls).toEqual([["1_0", "1_1"]]);
+    expect(await reader.allEvents()).toEqual([{ id: "1_0", retry: 1000, data: "" }, { event: "message", id: "1_1", data: ANSWER }]);
+    expect(store.memory.streamRequests({ sessionId: "s", streamId: "1" })).toEqual([1]);
+  });
+
+  it("keeps them one by one with a store that cannot append several at once", async () => {
+    const store = recordingStore(false);
+    const stream = new OutboundStream("1", settings(store), [1], () => undefined);
+    stream.connect(true);
+    await stream.respond(1, ANSWER);
+    expect(store.calls).toEqual([["1_0"], ["1_1"]]);
+  });
+
+  it("keeps a held-back opening on the next turn when nothing follows, and before a resume reads the store", async () => {
+    vi.useFakeTimers();
+    const store = recordingStore();
+    const quiet = new OutboundStream("1", settings(store, true), [1], () => undefined);
+    quiet.connect(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.calls).toEqual([["1_0"]]);
+    const resumed = new OutboundStream("2", settings(store), [2], () => undefined);
+    resumed.connect(true);
+    // No turn has passed: the resume keeps the opening first, so it finds it.
+    expect(await resumed.resume("2_0")).toBeDefined();
+    expect(store.calls).toEqual([["1_0"], ["2_0"]]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("keeps what is held back when the session moves to another instance, and drops it when the session ends", async () => {
+    const moving = recordingStore();
+    const stream = new OutboundStream("1", settings(moving), [1], () => undefined);
+    stream.connect(true);
+    stream.close(true);
+    await expect.poll(() => moving.calls).toEqual([["1_0"]]);
+    const ending = recordingStore();
+    const ended = new OutboundStream("1", settings(ending), [1], () => undefined);
+    ended.connect(true);
+    ended.close();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(ending.calls).toEqual([]);
+  });
+});
