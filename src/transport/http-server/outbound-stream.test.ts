@@ -83,4 +83,54 @@ describe("OutboundStream keeping its events", () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(ending.calls).toEqual([]);
   });
+
+  it("sends without waiting for the store, keeps what came meanwhile in one append, and resumes only once all is kept", async () => {
+    const memory = new InMemoryEventStore();
+    const calls: string[][] = [];
+    let release!: () => void;
+    let held: Promise<void> = new Promise((resolve) => (release = resolve));
+    const slow: EventStore = {
+      append: () => undefined,
+      appendAll: async (where, events) => {
+        calls.push(events.map((event) => event.id));
+        await held;
+        for (const event of events) memory.append(where, event);
+      },
+      eventsAfter: (where, id) => memory.eventsAfter(where, id),
+      dropSession: () => undefined,
+    };
+    const stream = new OutboundStream("1", settings(slow), [1], () => undefined);
+    const reader = new SseReader(eventStreamOf(stream.connect(true)));
+    await stream.forward('{"jsonrpc":"2.0","method":"a"}', false);
+    await stream.forward('{"jsonrpc":"2.0","method":"b"}', false);
+    await stream.forward('{"jsonrpc":"2.0","method":"c"}', false);
+    // All four went out while the first append still waits.
+    expect((await Promise.all([reader.next(), reader.next(), reader.next(), reader.next()])).map((event) => event?.id)).toEqual(["1_0", "1_1", "1_2", "1_3"]);
+    expect(calls).toEqual([["1_0", "1_1"]]);
+    let resumed = false;
+    const resuming = stream.resume("1_1").then((body) => ((resumed = true), body));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(resumed).toBe(false);
+    release();
+    held = Promise.resolve();
+    expect(await resuming).toBeDefined();
+    expect(calls).toEqual([["1_0", "1_1"], ["1_2", "1_3"]]);
+  });
+
+  it("makes a sender far ahead of a slow store wait for it", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow: EventStore = { append: () => undefined, appendAll: () => held, eventsAfter: () => undefined, dropSession: () => undefined };
+    const stream = new OutboundStream("1", settings(slow), [1], () => undefined);
+    stream.connect(false);
+    // The first event starts an append that waits; the next ones are held back, and the send that makes them 64 waits for the store.
+    for (let n = 1; n <= 64; n++) await stream.forward(`{"n":${n}}`, false);
+    let sent = false;
+    const waiting = stream.forward('{"n":65}', false).then(() => (sent = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent).toBe(false);
+    release();
+    await waiting;
+    expect(sent).toBe(true);
+  });
 });

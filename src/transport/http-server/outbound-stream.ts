@@ -19,6 +19,9 @@ export interface StreamSettings {
   readonly opening?: boolean;
 }
 
+/** Events a stream sends ahead of its store before a send waits for it. */
+const MAX_UNKEPT_EVENTS = 64;
+
 /** The number of an event of a stream (`<stream>_<n>`); NaN when it is not one. */
 function numberOf(eventId: string): number {
   return Number(eventId.slice(eventId.lastIndexOf("_") + 1));
@@ -60,6 +63,8 @@ export class OutboundStream implements RequestRoute {
   /** Events sent but not yet kept (an opening held back), and the turn they are kept on if nothing comes first. */
   readonly #unkept: StoredEvent[] = [];
   #keepTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The appends in flight: events are sent without waiting for them, kept in order behind them. */
+  #keeping: Promise<void> | undefined;
   /** The session closed: what is held back is kept (it moves to another instance) or dropped (it ended). */
   #closed: "keep" | "drop" | undefined;
 
@@ -103,7 +108,7 @@ export class OutboundStream implements RequestRoute {
   resume(lastEventId: string): Promise<EventStreamBody | "ended" | undefined> {
     const { store, sessionId } = this.settings.events as NonNullable<StreamSettings["events"]>;
     return this.#enqueue(async () => {
-      await this.#keep([]);
+      await this.#kept();
       const missed = follows(lastEventId, await store.eventsAfter(this.#ref(sessionId), lastEventId));
       if (!missed) return undefined;
       if (this.#answered && missed.length === 0) return "ended";
@@ -160,14 +165,16 @@ export class OutboundStream implements RequestRoute {
     this.#closed = keep ? "keep" : "drop";
     clearTimeout(this.#keepTimer);
     // In the queue, after whatever is still to be held back.
-    if (keep) void this.#enqueue(() => this.#keep([]));
+    if (keep) void this.#enqueue(() => this.#startKeeping());
     else this.#unkept.length = 0;
   }
 
   async #send(data: string, isRequest: boolean): Promise<void> {
-    const id = await this.#record(data);
+    const id = this.#record(data);
     if (this.#connection) this.#connection.write({ event: "message", id, data });
     else if (id === undefined) await undeliverable(isRequest, "the client's stream for it is gone");
+    // A sender far ahead of the store waits for it (in the queue, so the next send does too): the store paces a flood, as a slow client's connection would.
+    if (this.#unkept.length >= MAX_UNKEPT_EVENTS) await this.#keeping;
   }
 
   /** In the queue: sends a request's response; the stream ends once every request has one. */
@@ -176,11 +183,15 @@ export class OutboundStream implements RequestRoute {
     try {
       await this.#send(data, false);
     } finally {
-      if (this.#answered) {
-        this.#detach();
-        this.onEvent(this, "answered");
-      }
+      if (this.#answered) await this.#end();
     }
+  }
+
+  /** Every request answered: the connection ends at once; the stream is let go once all it sent is kept, for a client that polls it back. */
+  async #end(): Promise<void> {
+    this.#detach();
+    await this.#kept();
+    this.onEvent(this, "answered");
   }
 
   /** A connection that first carries `missed`; it ends after them when the stream is answered. */
@@ -194,12 +205,7 @@ export class OutboundStream implements RequestRoute {
 
   #endIfAnswered(): void {
     if (!this.#answered) return;
-    void this.#enqueue(async () => {
-      // Over: what was held back is kept now, for a client that polls it back.
-      await this.#keep([]);
-      this.#detach();
-      this.onEvent(this, "answered");
-    });
+    void this.#enqueue(() => this.#end());
   }
 
   #newConnection(): SseConnection {
@@ -237,36 +243,53 @@ export class OutboundStream implements RequestRoute {
   }
 
   /** Keeps the event (when there is a store), with any held back before it, and returns its id: the next number, kept or not. */
-  async #record(data: string): Promise<string | undefined> {
+  #record(data: string): string | undefined {
     if (!this.settings.events) return undefined;
     const event = this.#numbered(data);
-    await this.#keep([event]);
+    this.#unkept.push(event);
+    this.#startKeeping();
     return event.id;
   }
 
   /**
    * An opening (priming) event is sent at once but kept on a later turn, with the stream's next
-   * event when one comes by then (a quick answer): one append to the store instead of two. A resume
-   * keeps what is held back before it reads the store.
+   * event when one comes by then (a quick answer): one append to the store instead of two.
    */
   #keepLater(event: StoredEvent): void {
     if (this.#closed === "drop") return;
     this.#unkept.push(event);
-    if (this.#closed === undefined) this.#keepTimer ??= setTimeout(() => void this.#enqueue(() => this.#keep([])), 0);
+    if (this.#closed === undefined) this.#keepTimer ??= setTimeout(() => this.#startKeeping(), 0);
   }
 
-  async #keep(events: readonly StoredEvent[]): Promise<void> {
+  /**
+   * Appends what is not kept yet, in order, without holding up what is sent: one append at a time,
+   * each taking every event that came meanwhile (so a busy stream needs fewer round trips). A store
+   * that fails leaves a hole: the events went out with their ids, and a resume from before them is
+   * refused (the numbers skip them), never served with a gap.
+   */
+  #startKeeping(): void {
     clearTimeout(this.#keepTimer);
     this.#keepTimer = undefined;
-    const batch = [...this.#unkept.splice(0), ...events];
+    if (this.#keeping === undefined && this.#unkept.length > 0) this.#keeping = this.#keepAll();
+  }
+
+  async #keepAll(): Promise<void> {
     const { store, sessionId } = this.settings.events as NonNullable<StreamSettings["events"]>;
-    if (batch.length === 0) return;
-    try {
-      if (store.appendAll) await store.appendAll(this.#ref(sessionId), batch);
-      else for (const event of batch) await store.append(this.#ref(sessionId), event);
-    } catch {
-      // The store is down: the events still go out, with their ids. They are a hole in what the store keeps, so a resume from before them is refused (the numbers skip them), never served with a gap.
+    for (let batch = this.#unkept.splice(0); batch.length > 0; batch = this.#unkept.splice(0)) {
+      try {
+        if (store.appendAll) await store.appendAll(this.#ref(sessionId), batch);
+        else for (const event of batch) await store.append(this.#ref(sessionId), event);
+      } catch {
+        // The store is down: see #startKeeping.
+      }
     }
+    this.#keeping = undefined;
+  }
+
+  /** Resolves once every event numbered so far is kept (or failed to be). */
+  async #kept(): Promise<void> {
+    this.#startKeeping();
+    while (this.#keeping !== undefined) await this.#keeping;
   }
 
   #ref(sessionId: string): StreamRef {
