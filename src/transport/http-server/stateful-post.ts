@@ -26,10 +26,9 @@ async function openSession(endpoint: StreamableEndpoint, exchange: HttpExchange,
   if (!version.ok) return version.reply;
   const cluster = endpoint.cluster;
   const id = cluster?.newSessionId() ?? newSessionId();
-  const owner = endpoint.ownerOf(inbound);
-  const session = await endpoint.registry.open(id, endpoint.newTransport(id, id), owner);
+  const session = await endpoint.registry.open(id, endpoint.newTransport(id, id), endpoint.ownerOf(inbound));
   if (!session) return errorReply(503, "Service Unavailable: too many sessions are open");
-  if (cluster && !(await cluster.opened(session, owner))) {
+  if (cluster && !(await cluster.opened(session))) {
     await session.close();
     return errorReply(503, "Service Unavailable: the session could not be recorded in the session directory", { headers: { "retry-after": "1" } });
   }

@@ -1,6 +1,6 @@
 // Taking a session over, case by case: whose it is, what it negotiated, who got there first, and
 // what an instance does when the directory says the session is no longer its own.
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Gate, SseReader, httpRequest, messagesOf, openSession, testServer } from "../http-server.test-helpers.js";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "../http-server.types.js";
 import { LEASE_MS, deployment, type Deployment } from "./cluster.test-helpers.js";
@@ -108,6 +108,58 @@ describe("taking a session over", () => {
     const old = await handlerOf(three, 1).fetch(httpRequest({ method: "GET", session, version: "2025-11-25", headers: { "last-event-id": priming?.id as string } }));
     expect(old.status).toBe(400);
     await fresh.cancel();
+  });
+});
+
+describe("taking a session over, when the old instance had answered part of a stream", () => {
+  it("answers with the error only the requests no kept event answered", async () => {
+    const three = cluster();
+    const session = await openSession(handlerOf(three, 0), "2025-03-26");
+    // One POST, two requests (2025-03-26 allows batches): `echo` answered at once, `wait` held after its progress.
+    const batch = [
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "wait", arguments: {}, _meta: { progressToken: "w" } } },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "done" } } },
+    ];
+    const stream = new SseReader((await handlerOf(three, 0).fetch(httpRequest({ body: batch, session, version: "2025-03-26" }))).body);
+    const seen = [await stream.next(), await stream.next()];
+    expect(seen.map((event) => JSON.parse(event?.data ?? "{}") as { id?: number; method?: string })).toEqual(expect.arrayContaining([expect.objectContaining({ id: 2 }), expect.objectContaining({ method: "notifications/progress" })]));
+    await stream.cancel();
+    three.kill(0);
+    await leaseRunsOut();
+    const last = seen.at(-1)?.id as string;
+    const adopted = await handlerOf(three, 1).fetch(httpRequest({ method: "GET", session, version: "2025-03-26", headers: { "last-event-id": last } }));
+    expect(adopted.status).toBe(200);
+    const rest = await new SseReader(adopted.body).allEvents();
+    expect(rest.map((event) => JSON.parse(event.data ?? "{}") as unknown)).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: expect.stringContaining("stopped before answering") } }]);
+  });
+});
+
+describe("another instance getting there first", () => {
+  it("answers 503 when the directory moved the session on between its read and its takeover, and holds nothing", async () => {
+    const three = cluster();
+    const session = await openSession(handlerOf(three, 0), "2025-11-25");
+    three.kill(0);
+    await leaseRunsOut();
+    const takeOver = three.directory.takeOver.bind(three.directory);
+    vi.spyOn(three.directory, "takeOver").mockImplementationOnce(async (id, epoch, instance) => {
+      await takeOver(id, epoch, "i2");
+      return takeOver(id, epoch, instance);
+    });
+    const refused = await ping(handlerOf(three, 1), session);
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toContain("another instance took the session over first");
+    expect(handlerOf(three, 1).sessionCount).toBe(0);
+    expect(await three.directory.get(session)).toMatchObject({ instance: "i2", epoch: 1 });
+  });
+
+  it("lets every session go when another process holds its instance name", async () => {
+    const three = cluster();
+    await openSession(handlerOf(three, 0), "2025-11-25");
+    three.instances[0]?.cut(true);
+    await leaseRunsOut();
+    await three.directory.renewLease("i0", "an intruder", 60_000);
+    three.instances[0]?.cut(false);
+    await expect.poll(() => handlerOf(three, 0).sessionCount, { timeout: 3000 }).toBe(0);
   });
 });
 

@@ -92,8 +92,8 @@ class SessionCluster implements HttpCluster {
     return this.#routeElsewhere(id, exchange);
   }
 
-  async opened(session: StreamableSession, principal: string | undefined): Promise<boolean> {
-    return (await this.ready.then(() => true, () => false)) && this.#holds.create(session, this.instance, principal);
+  async opened(session: StreamableSession): Promise<boolean> {
+    return (await this.ready.then(() => true, () => false)) && this.#holds.create(session, this.instance);
   }
 
   async adopt(id: string, principal: string | undefined, exchange: HttpExchange): Promise<StreamableSession | HttpReply | undefined> {

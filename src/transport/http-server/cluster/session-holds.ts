@@ -1,10 +1,11 @@
-import type { SessionDirectory, SessionRecord } from "../../../stores/session-directory.js";
+import type { SessionDirectory, SessionRecord, SessionState } from "../../../stores/session-directory.js";
 import type { SessionRegistry } from "../session-registry.js";
 import type { HttpSessionTransport } from "../session-transport.js";
 import type { StreamableSession } from "../streamable-endpoint.js";
 
 /** This instance's hold on one session: the epoch it serves it at, and its state writes in order. */
 interface Hold {
+  readonly session: StreamableSession;
   readonly epoch: number;
   saving: Promise<unknown>;
   /** A state write is queued: later changes ride on it. */
@@ -32,9 +33,8 @@ export class SessionHolds {
     private readonly leaseMs: number,
   ) {}
 
-  async create(session: StreamableSession, instance: string, principal: string | undefined): Promise<boolean> {
-    const record: SessionRecord = principal === undefined ? { id: session.id, instance, epoch: 0 } : { id: session.id, instance, epoch: 0, principal };
-    if (!(await this.directory.create(record, this.ttlMs).catch(() => false))) return false;
+  async create(session: StreamableSession, instance: string): Promise<boolean> {
+    if (!(await this.directory.create(recordOf(session, instance, 0, undefined), this.ttlMs).catch(() => false))) return false;
     this.#hold(session, 0);
     return true;
   }
@@ -51,7 +51,7 @@ export class SessionHolds {
 
   /** Closes every session held here, keeping its record and events for the instance that takes it over. */
   async handOverAll(): Promise<void> {
-    await Promise.all([...this.registry.sessions()].map((session) => this.#handOver(session)));
+    await Promise.all([...this.#holds.values()].map((hold) => this.#handOver(hold)));
   }
 
   /**
@@ -60,12 +60,10 @@ export class SessionHolds {
    * epoch or another instance (taken over meanwhile): handed over.
    */
   async reconcile(instance: string): Promise<void> {
-    for (const session of this.registry.sessions()) {
-      const hold = this.#holds.get(session.id);
-      if (hold === undefined) continue;
-      const record = await this.directory.get(session.id).catch(() => null);
-      if (record === undefined) await this.#recreate(session, instance, hold);
-      else if (record !== null && (record.instance !== instance || record.epoch !== hold.epoch)) await this.#handOver(session);
+    for (const hold of [...this.#holds.values()]) {
+      const record = await this.directory.get(hold.session.id).catch(() => null);
+      if (record === undefined) await this.directory.create(recordOf(hold.session, instance, hold.epoch, hold.session.server.state), this.ttlMs).catch(() => false);
+      else if (record !== null && (record.instance !== instance || record.epoch !== hold.epoch)) await this.#handOver(hold);
     }
   }
 
@@ -94,24 +92,18 @@ export class SessionHolds {
     return session;
   }
 
-  async #recreate(session: StreamableSession, instance: string, hold: Hold): Promise<void> {
-    const { id, owner } = session;
-    const state = session.server.state;
-    const record: SessionRecord = { id, instance, epoch: hold.epoch, ...(owner === undefined ? {} : { principal: owner }), ...(state === undefined ? {} : { state }) };
-    await this.directory.create(record, this.ttlMs).catch(() => false);
-  }
-
   #hold(session: StreamableSession, epoch: number): void {
-    const hold: Hold = { epoch, saving: Promise.resolve(), queued: false, handedOver: false };
+    const hold: Hold = { session, epoch, saving: Promise.resolve(), queued: false, handedOver: false };
     this.#holds.set(session.id, hold);
-    session.server.onStateChange = () => this.#save(session, hold);
+    session.server.onStateChange = () => this.#save(hold);
     void session.server.finished.then(async () => {
       this.#holds.delete(session.id);
       if (!hold.handedOver) await this.directory.remove(session.id, epoch).catch(() => undefined);
     });
   }
 
-  #save(session: StreamableSession, hold: Hold): void {
+  #save(hold: Hold): void {
+    const { session } = hold;
     if (hold.queued) return;
     hold.queued = true;
     hold.saving = hold.saving.then(async () => {
@@ -119,13 +111,18 @@ export class SessionHolds {
       const state = session.server.state;
       const saved = state === undefined || (await this.directory.saveState(session.id, hold.epoch, state).catch(() => true));
       // Refused: another instance serves the session at a later epoch; this one lets it go.
-      if (!saved) await this.#handOver(session);
+      if (!saved) await this.#handOver(hold);
     });
   }
 
-  #handOver(session: StreamableSession): Promise<void> {
-    const hold = this.#holds.get(session.id);
-    if (hold) hold.handedOver = true;
-    return session.transport.handOver();
+  #handOver(hold: Hold): Promise<void> {
+    hold.handedOver = true;
+    return hold.session.transport.handOver();
   }
+}
+
+/** A session's record as this instance writes it: the principal that opened it, its state once known. */
+function recordOf(session: StreamableSession, instance: string, epoch: number, state: SessionState | undefined): SessionRecord {
+  const { id, owner } = session;
+  return { id, instance, epoch, ...(owner === undefined ? {} : { principal: owner }), ...(state === undefined ? {} : { state }) };
 }

@@ -1,0 +1,89 @@
+// The edges of sessions across instances: how long a record lives, an instance that cannot renew
+// its lease taking nothing over, a body too large to relay, state writes that pile up, and a
+// directory that fails while an instance checks its sessions.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { httpRequest, openSession } from "../http-server.test-helpers.js";
+import type { StreamableHttpHandler, StreamableHttpOptions } from "../http-server.types.js";
+import { LEASE_MS, deployment, type Deployment } from "./cluster.test-helpers.js";
+
+const open: Deployment[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const each of open.splice(0)) await each.close();
+});
+
+function cluster(options: StreamableHttpOptions = {}): Deployment {
+  const made = deployment(3, { retryMs: 20, ...options });
+  open.push(made);
+  return made;
+}
+
+const handlerOf = (three: Deployment, index: number) => (three.instances[index] as Deployment["instances"][number]).handler;
+let requests = 0;
+const post = (handler: StreamableHttpHandler, session: string, method: string, params?: Record<string, unknown>) =>
+  handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: ++requests, method, ...(params === undefined ? {} : { params }) }, session, version: "2025-11-25" }));
+const leaseRunsOut = () => new Promise((resolve) => setTimeout(resolve, LEASE_MS + 50));
+
+describe("a session's record", () => {
+  it("lives the idle timeout and two leases, or a day without an idle timeout", async () => {
+    const idle = cluster({ sessionIdleTimeoutMs: 5_000 });
+    const idleCreate = vi.spyOn(idle.directory, "create");
+    await openSession(handlerOf(idle, 0), "2025-11-25");
+    const forever = cluster({ sessionIdleTimeoutMs: Infinity });
+    const foreverCreate = vi.spyOn(forever.directory, "create");
+    await openSession(handlerOf(forever, 0), "2025-11-25");
+    expect([idleCreate.mock.calls[0]?.[1], foreverCreate.mock.calls[0]?.[1]]).toEqual([5_000 + 2 * LEASE_MS, 24 * 60 * 60 * 1000]);
+  });
+
+  it("is written once for changes that come while a write is under way, with the latest state", async () => {
+    const three = cluster();
+    const session = await openSession(handlerOf(three, 0), "2025-11-25");
+    const save = three.directory.saveState.bind(three.directory);
+    const written: unknown[] = [];
+    vi.spyOn(three.directory, "saveState").mockImplementation(async (id, epoch, state) => {
+      written.push(state.logLevel);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return save(id, epoch, state);
+    });
+    await Promise.all(["debug", "info", "notice", "warning"].map((level) => post(handlerOf(three, 0), session, "logging/setLevel", { level })));
+    await expect.poll(async () => (await three.directory.get(session))?.state?.logLevel).toBe("warning");
+    expect(written.length).toBeLessThan(4);
+    expect(written.at(-1)).toBe("warning");
+  });
+});
+
+describe("an instance that cannot renew its lease", () => {
+  it("takes no session over, and says why", async () => {
+    const three = cluster();
+    const session = await openSession(handlerOf(three, 0), "2025-11-25");
+    three.kill(0);
+    three.instances[1]?.fail("renewLease");
+    await leaseRunsOut();
+    const refused = await post(handlerOf(three, 1), session, "ping");
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toContain("cannot renew its lease");
+    expect((await post(handlerOf(three, 2), session, "ping")).status).toBe(200);
+  });
+
+  it("keeps a session whose record it cannot read when it checks them after its lease came back", async () => {
+    const three = cluster();
+    const session = await openSession(handlerOf(three, 0), "2025-11-25");
+    three.instances[0]?.fail("renewLease");
+    await leaseRunsOut();
+    const get = vi.spyOn(three.directory, "get").mockRejectedValueOnce(new Error("directory down"));
+    three.instances[0]?.fail();
+    await expect.poll(() => get.mock.calls.length, { timeout: 3000 }).toBeGreaterThan(0);
+    expect(handlerOf(three, 0).sessionCount).toBe(1);
+    expect((await post(handlerOf(three, 0), session, "ping")).status).toBe(200);
+  });
+});
+
+describe("relaying a request", () => {
+  it("refuses a body larger than maxBodyBytes before relaying it", async () => {
+    const three = cluster({ maxBodyBytes: 300 });
+    const session = await openSession(handlerOf(three, 0), "2025-11-25");
+    const refused = await post(handlerOf(three, 1), session, "tools/call", { name: "echo", arguments: { text: "x".repeat(400) } });
+    expect(refused.status).toBe(413);
+    expect((await post(handlerOf(three, 1), session, "ping")).status).toBe(200);
+  });
+});
