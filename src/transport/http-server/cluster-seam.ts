@@ -8,6 +8,7 @@ export interface ClusterHost {
   readonly registry: SessionRegistry<HttpSessionTransport>;
   readonly maxBodyBytes: number;
   readonly idleTimeoutMs: number;
+  readonly maxSessions: number;
   /** A transport for a session (`adopting`: taken over from another instance). */
   newTransport(sessionId: string, adopting: boolean): HttpSessionTransport;
   /** Serves a request here (the endpoint behind its front door). */

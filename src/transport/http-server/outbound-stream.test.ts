@@ -133,4 +133,53 @@ describe("OutboundStream keeping its events", () => {
     await waiting;
     expect(sent).toBe(true);
   });
+
+  it("retires a cancelled request and goes on while another of the stream is pending", async () => {
+    const store = recordingStore();
+    const events: string[] = [];
+    const stream = new OutboundStream("1", settings(store), [1, 2], (_stream, event) => void events.push(event));
+    const reader = new SseReader(eventStreamOf(stream.connect(true)));
+    stream.retire(1);
+    await stream.respond(2, '{"jsonrpc":"2.0","id":2,"result":{}}');
+    expect((await reader.allEvents()).map((event) => event.id)).toEqual(["1_0", "1_1"]);
+    expect(events).toEqual(["answered"]);
+  });
+});
+
+describe("OutboundStream adopting a stream another instance served", () => {
+  const message = (n: number): StoredEvent => ({ id: `g_${n}`, data: `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":${n}}}` });
+
+  it("replays the GET stream after the client's id, past a priming event in the middle, and numbers on", async () => {
+    const store = new InMemoryEventStore();
+    const ref = { sessionId: "s", streamId: "g" };
+    for (const event of [{ id: "g_0", data: "" }, message(1), { id: "g_2", data: "" }, message(3)]) store.append(ref, event);
+    const stream = new OutboundStream("g", settings(store), undefined, () => undefined);
+    const body = await stream.adopt("g_1", () => "never");
+    const reader = new SseReader(eventStreamOf(body as NonNullable<typeof body>));
+    expect([await reader.next(), await reader.next()].map((event) => event?.id)).toEqual(["g_2", "g_3"]);
+    await stream.forward('{"jsonrpc":"2.0","method":"later"}', false);
+    expect((await reader.next())?.id).toBe("g_4");
+    await reader.cancel();
+  });
+
+  it("refuses an id it cannot replay from, and answers from what is left when the opening is no longer kept", async () => {
+    const memory = new InMemoryEventStore();
+    const ref = { sessionId: "s", streamId: "p" };
+    memory.append(ref, { id: "p_0", data: "", requests: [1, 2] });
+    memory.append(ref, { id: "p_1", data: '{"jsonrpc":"2.0","id":2,"result":{}}' });
+    memory.append(ref, { id: "p_2", data: '{"jsonrpc":"2.0","method":"notifications/progress","params":{}}' });
+    // A store whose oldest events went: it no longer replays from the opening.
+    const trimmed: EventStore = { append: (where, event) => memory.append(where, event), eventsAfter: (where, id) => (id.endsWith("_0") ? undefined : memory.eventsAfter(where, id)), dropSession: () => undefined };
+    const refused = new OutboundStream("p", settings(trimmed), [1, 2], () => undefined);
+    expect(await refused.adopt("p_9", () => "never")).toBeUndefined();
+    const stream = new OutboundStream("p", settings(trimmed), [1, 2], () => undefined);
+    const body = await stream.adopt("p_1", (id) => `{"jsonrpc":"2.0","id":${String(id)},"error":{"code":-32603,"message":"gone"}}`);
+    const events = await new SseReader(eventStreamOf(body as NonNullable<typeof body>)).allEvents();
+    // Only what followed the client's id is known: request 2's answer came before it, so only the missed events are checked — request 1 and 2 both get the error.
+    expect(events.map((event) => [event.id, (JSON.parse(event.data ?? "{}") as { id?: number }).id])).toEqual([
+      ["p_2", undefined],
+      ["p_3", 1],
+      ["p_4", 2],
+    ]);
+  });
 });

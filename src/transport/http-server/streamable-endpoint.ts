@@ -37,12 +37,14 @@ export class StreamableEndpoint {
     this.maxBodyBytes = options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
     this.store = this.stateless || options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
     const idleTimeoutMs = this.stateless ? Infinity : (options.sessionIdleTimeoutMs ?? HTTP_DEFAULTS.sessionIdleTimeoutMs);
-    this.registry = new SessionRegistry(server, { maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions, idleTimeoutMs });
+    const maxSessions = options.maxSessions ?? HTTP_DEFAULTS.maxSessions;
+    this.registry = new SessionRegistry(server, { maxSessions, idleTimeoutMs });
     this.cluster = this.stateless || !server.servesSessions ? undefined : options.cluster;
     this.cluster?.attach({
       registry: this.registry,
       maxBodyBytes: this.maxBodyBytes,
       idleTimeoutMs,
+      maxSessions,
       newTransport: (sessionId, adopting) => this.newTransport(sessionId, sessionId, adopting),
       serve: (exchange) => this.serveHere(exchange),
     });

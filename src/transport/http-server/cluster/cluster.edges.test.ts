@@ -2,7 +2,11 @@
 // its lease taking nothing over, a body too large to relay, state writes that pile up, and a
 // directory that fails while an instance checks its sessions.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { httpRequest, openSession } from "../http-server.test-helpers.js";
+import { InMemoryInstanceBus } from "../../../stores/instance-bus.js";
+import { InMemorySessionDirectory } from "../../../stores/session-directory.js";
+import { httpRequest, initializeMessage, openSession, testServer } from "../http-server.test-helpers.js";
+import { streamableHttpHandler } from "../streamable-handler.js";
+import { sessionCluster } from "./session-cluster.js";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "../http-server.types.js";
 import { LEASE_MS, deployment, type Deployment } from "./cluster.test-helpers.js";
 
@@ -85,5 +89,65 @@ describe("relaying a request", () => {
     const refused = await post(handlerOf(three, 1), session, "tools/call", { name: "echo", arguments: { text: "x".repeat(400) } });
     expect(refused.status).toBe(413);
     expect((await post(handlerOf(three, 1), session, "ping")).status).toBe(200);
+  });
+});
+
+describe("a directory that fails a write", () => {
+  it("keeps the session served here: a state write, a touch or a removal that fails changes nothing else", async () => {
+    const three = cluster({ sessionIdleTimeoutMs: 60_000 });
+    const session = await openSession(handlerOf(three, 0), "2025-11-25");
+    three.instances[0]?.fail("saveState", "touch");
+    expect((await post(handlerOf(three, 0), session, "logging/setLevel", { level: "debug" })).status).toBe(200);
+    // A renewal (a third of a lease) tries to touch the record of the session just used.
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS));
+    expect(handlerOf(three, 0).sessionCount).toBe(1);
+    expect((await three.directory.get(session))?.state?.logLevel).toBeUndefined();
+    three.instances[0]?.fail("remove");
+    const ended = await handlerOf(three, 0).fetch(httpRequest({ method: "DELETE", session, version: "2025-11-25" }));
+    expect(ended.status).toBe(204);
+    expect(handlerOf(three, 0).sessionCount).toBe(0);
+    // Its instance does not take back a session that ended, though the directory still names it; the removal is tried again at the next renewal.
+    expect(await three.directory.get(session)).toMatchObject({ instance: "i0" });
+    expect((await post(handlerOf(three, 1), session, "ping")).status).toBe(404);
+    three.instances[0]?.fail();
+    await expect.poll(() => three.directory.get(session), { timeout: 3000 }).toBeUndefined();
+  });
+
+  it("remembers as many ended sessions as it may hold: past that, the oldest is left to run out with its record", async () => {
+    const three = cluster({ maxSessions: 1 });
+    three.instances[0]?.fail("remove");
+    const first = await openSession(handlerOf(three, 0), "2025-11-25");
+    await handlerOf(three, 0).fetch(httpRequest({ method: "DELETE", session: first, version: "2025-11-25" }));
+    const second = await openSession(handlerOf(three, 0), "2025-11-25");
+    await handlerOf(three, 0).fetch(httpRequest({ method: "DELETE", session: second, version: "2025-11-25" }));
+    await expect.poll(() => handlerOf(three, 0).sessionCount).toBe(0);
+    expect((await post(handlerOf(three, 0), second, "ping")).status).toBe(404);
+    // The first is forgotten: its record still names this instance, which takes it back (until the record runs out).
+    expect((await post(handlerOf(three, 0), first, "ping")).status).toBe(200);
+  });
+
+  it("keeps a session whose lost record it cannot write again, and writes it on a later check", async () => {
+    const three = cluster();
+    const session = await openSession(handlerOf(three, 0), "2025-11-25");
+    three.instances[0]?.fail("renewLease");
+    await three.directory.remove(session, 0);
+    await leaseRunsOut();
+    const create = vi.spyOn(three.directory, "create").mockRejectedValueOnce(new Error("directory down"));
+    three.instances[0]?.fail();
+    await expect.poll(() => create.mock.calls.length, { timeout: 3000 }).toBe(1);
+    expect(handlerOf(three, 0).sessionCount).toBe(1);
+    expect(await three.directory.get(session)).toBeUndefined();
+  });
+});
+
+describe("a cluster that cannot start", () => {
+  it("refuses new sessions with 503 and closes cleanly", async () => {
+    const directory = new InMemorySessionDirectory();
+    vi.spyOn(directory, "renewLease").mockRejectedValue(new Error("directory down"));
+    const handler = streamableHttpHandler(testServer(), { cluster: sessionCluster({ directory, bus: new InMemoryInstanceBus(), leaseMs: LEASE_MS }) });
+    const refused = await handler.fetch(httpRequest({ body: initializeMessage("2025-11-25") }));
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toContain("could not be recorded");
+    await expect(handler.close()).resolves.toBeUndefined();
   });
 });

@@ -78,7 +78,7 @@ class SessionCluster implements HttpCluster {
   attach(host: ClusterHost): void {
     this.#host = host;
     const ttlMs = Number.isFinite(host.idleTimeoutMs) ? host.idleTimeoutMs + 2 * this.leaseMs : RECORD_TTL_MS;
-    this.#holds = new SessionHolds(this.directory, host.registry, ttlMs, this.leaseMs);
+    this.#holds = new SessionHolds(this.directory, host.registry, ttlMs, this.leaseMs, host.maxSessions);
     Promise.all([this.#relay.start(), this.#lease.start()]).then(this.#started, this.#failed);
   }
 
@@ -101,7 +101,7 @@ class SessionCluster implements HttpCluster {
       await this.ready;
       if (!this.#lease.fresh) return unavailable("this instance cannot renew its lease in the session directory");
       const record = await this.directory.get(id);
-      if (record === undefined || record.state === undefined || record.principal !== principal) return undefined;
+      if (record === undefined || record.state === undefined || record.principal !== principal || this.#holds.ended(id)) return undefined;
       // A relayed request is never relayed again: the instance it was meant for answers, or it is retried.
       if (record.instance !== this.instance && (isRelayed(exchange) || (await this.directory.alive(record.instance)))) return unavailable("the session moved to another instance; retry");
       return (await this.#holds.takeOver(record, this.instance, (adopting) => this.#host.newTransport(id, adopting))) ?? unavailable("another instance took the session over first; retry");

@@ -22,6 +22,8 @@ interface Hold {
  */
 export class SessionHolds {
   readonly #holds = new Map<string, Hold>();
+  /** Sessions that ended here (DELETE, idle, a failed initialize) whose records the directory has not removed yet: never taken back. */
+  readonly #ended = new Map<string, number>();
   #touchedUntil = 0;
   /** Takeovers under way, so two requests of one session take it over once. */
   readonly #adopting = new Map<string, Promise<StreamableSession | undefined>>();
@@ -31,6 +33,7 @@ export class SessionHolds {
     private readonly registry: SessionRegistry<HttpSessionTransport>,
     private readonly ttlMs: number,
     private readonly leaseMs: number,
+    private readonly maxEnded: number,
   ) {}
 
   async create(session: StreamableSession, instance: string): Promise<boolean> {
@@ -60,7 +63,7 @@ export class SessionHolds {
    * epoch or another instance (taken over meanwhile): handed over.
    */
   async reconcile(instance: string): Promise<void> {
-    for (const hold of [...this.#holds.values()]) {
+    for (const hold of this.#holds.values()) {
       const record = await this.directory.get(hold.session.id).catch(() => null);
       if (record === undefined) await this.directory.create(recordOf(hold.session, instance, hold.epoch, hold.session.server.state), this.ttlMs).catch(() => false);
       else if (record !== null && (record.instance !== instance || record.epoch !== hold.epoch)) await this.#handOver(hold);
@@ -73,6 +76,23 @@ export class SessionHolds {
     this.#touchedUntil = Date.now();
     const used = [...this.registry.sessions()].filter((session) => session.touchedAt >= since - this.leaseMs).map((session) => session.id);
     if (used.length > 0) await this.directory.touch(used, this.ttlMs).catch(() => undefined);
+    for (const [id, epoch] of this.#ended) await this.#remove(id, epoch);
+  }
+
+  /** Whether the session ended here and its record is not removed yet: it is not taken back. */
+  ended(id: string): boolean {
+    return this.#ended.has(id);
+  }
+
+  /** Removes an ended session's record; one the directory fails to remove is tried again at each renewal. */
+  async #remove(id: string, epoch: number): Promise<void> {
+    try {
+      await this.directory.remove(id, epoch);
+      this.#ended.delete(id);
+    } catch {
+      // Kept in #ended, as many as the instance holds sessions: past that the oldest are left to run out with their ttl.
+      for (const oldest of this.#ended.keys()) if (this.#ended.size > this.maxEnded) this.#ended.delete(oldest);
+    }
   }
 
   async #takeOver(record: SessionRecord, instance: string, newTransport: (adopting: boolean) => HttpSessionTransport): Promise<StreamableSession | undefined> {
@@ -96,9 +116,11 @@ export class SessionHolds {
     const hold: Hold = { session, epoch, saving: Promise.resolve(), queued: false, handedOver: false };
     this.#holds.set(session.id, hold);
     session.server.onStateChange = () => this.#save(hold);
-    void session.server.finished.then(async () => {
+    void session.server.finished.then(() => {
       this.#holds.delete(session.id);
-      if (!hold.handedOver) await this.directory.remove(session.id, epoch).catch(() => undefined);
+      if (hold.handedOver) return;
+      this.#ended.set(session.id, epoch);
+      return this.#remove(session.id, epoch);
     });
   }
 
