@@ -146,9 +146,9 @@ describe("OutboundStream keeping its events", () => {
   });
 });
 
-describe("OutboundStream adopting a stream another instance served", () => {
-  const message = (n: number): StoredEvent => ({ id: `g_${n}`, data: `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":${n}}}` });
+const message = (n: number): StoredEvent => ({ id: `g_${n}`, data: `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":${n}}}` });
 
+describe("OutboundStream adopting a stream another instance served", () => {
   it("replays the GET stream after the client's id, past a priming event in the middle, and numbers on", async () => {
     const store = new InMemoryEventStore();
     const ref = { sessionId: "s", streamId: "g" };

@@ -309,9 +309,8 @@ function follows(lastEventId: string, events: readonly StoredEvent[] | undefined
   return events?.every((event, index) => numberOf(event.id) === first + index) ? events : undefined;
 }
 
-/** The id a response in an event's data answers; undefined for any other message. */
+/** The id a response in an event's data answers; undefined for any other message. A POST stream's events after its opening are all messages (no priming event but the first). */
 function answeredId(data: string): JsonRpcId | undefined {
-  if (!data.startsWith("{")) return undefined;
   const message = JSON.parse(data) as { id?: JsonRpcId; method?: unknown };
   return message.method === undefined ? message.id : undefined;
 }

@@ -116,11 +116,11 @@ export class SessionHolds {
     const hold: Hold = { session, epoch, saving: Promise.resolve(), queued: false, handedOver: false };
     this.#holds.set(session.id, hold);
     session.server.onStateChange = () => this.#save(hold);
-    void session.server.finished.then(() => {
+    void session.server.finished.then(async () => {
       this.#holds.delete(session.id);
       if (hold.handedOver) return;
       this.#ended.set(session.id, epoch);
-      return this.#remove(session.id, epoch);
+      await this.#remove(session.id, epoch);
     });
   }
 
