@@ -65,6 +65,11 @@ export const MODULES = {
   "uri-template": { mutate: ["src/uri-template/!(*.test|index).ts"], tests: UNIT },
   "client-group": { mutate: ["src/client/group/{servers-config,names,open-server,server-group}.ts", "src/node/server-group.ts"], tests: UNIT },
   "task-store": { mutate: ["src/stores/{task-store,in-memory-task-store}.ts"], tests: UNIT },
+  // Sessions across instances (issue 22): the relay, leases, takeover, and the seams' in-memory implementations.
+  cluster: {
+    mutate: ["src/transport/http-server/cluster/!(*.test|*.test-helpers|*.units.test).ts", "src/transport/http-server/orphaned.ts", "src/stores/{session-directory,instance-bus}.ts"],
+    tests: UNIT,
+  },
   tasks: { mutate: ["src/server/tasks/!(*.test|*.test-helpers|index).ts"], tests: UNIT },
   // Driven by MCPClient from e2e/ as well (tasks over stdio and HTTP), as the client's module is.
   "client-tasks": { mutate: ["src/client/tasks/{client-tasks,task-wait}.ts"], tests: "mutation/vitest.client.config.ts" },
