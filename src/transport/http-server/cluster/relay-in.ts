@@ -29,14 +29,6 @@ export class Incoming {
     this.#exchange = relayedExchange(message);
   }
 
-  get key(): string {
-    return keyOf(this.message.from, this.message.r);
-  }
-
-  get from(): string {
-    return this.message.from;
-  }
-
   async serve(): Promise<void> {
     this.#send({ t: "ack", r: this.message.r });
     let reply: HttpReply;
