@@ -7,26 +7,10 @@ import { InMemorySessionDirectory } from "../../../stores/session-directory.js";
 import { httpRequest, initializeMessage, openSession, testServer } from "../http-server.test-helpers.js";
 import { streamableHttpHandler } from "../streamable-handler.js";
 import { sessionCluster } from "./session-cluster.js";
-import type { StreamableHttpHandler, StreamableHttpOptions } from "../http-server.types.js";
-import { LEASE_MS, deployment, type Deployment } from "./cluster.test-helpers.js";
+import { LEASE_MS, handlerOf, leaseRunsOut, post, useDeployments } from "./cluster.test-helpers.js";
 
-const open: Deployment[] = [];
-afterEach(async () => {
-  vi.restoreAllMocks();
-  for (const each of open.splice(0)) await each.close();
-});
-
-function cluster(options: StreamableHttpOptions = {}): Deployment {
-  const made = deployment(3, { retryMs: 20, ...options });
-  open.push(made);
-  return made;
-}
-
-const handlerOf = (three: Deployment, index: number) => (three.instances[index] as Deployment["instances"][number]).handler;
-let requests = 0;
-const post = (handler: StreamableHttpHandler, session: string, method: string, params?: Record<string, unknown>) =>
-  handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: ++requests, method, ...(params === undefined ? {} : { params }) }, session, version: "2025-11-25" }));
-const leaseRunsOut = () => new Promise((resolve) => setTimeout(resolve, LEASE_MS + 50));
+const cluster = useDeployments();
+afterEach(() => void vi.restoreAllMocks());
 
 describe("a session's record", () => {
   it("lives the idle timeout and two leases, or a day without an idle timeout", async () => {

@@ -1,26 +1,12 @@
 // Taking a session over, case by case: whose it is, what it negotiated, who got there first, and
 // what an instance does when the directory says the session is no longer its own.
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { Gate, SseReader, httpRequest, messagesOf, openSession, testServer } from "../http-server.test-helpers.js";
-import type { StreamableHttpHandler, StreamableHttpOptions } from "../http-server.types.js";
-import { LEASE_MS, deployment, type Deployment } from "./cluster.test-helpers.js";
+import { describe, expect, it, vi } from "vitest";
+import { SseReader, httpRequest, messagesOf, openSession } from "../http-server.test-helpers.js";
+import type { StreamableHttpHandler } from "../http-server.types.js";
+import { handlerOf, leaseRunsOut, post, useDeployments } from "./cluster.test-helpers.js";
 
-const open: Deployment[] = [];
-afterEach(async () => {
-  for (const each of open.splice(0)) await each.close();
-});
-
-function cluster(options: StreamableHttpOptions = {}): Deployment {
-  const made = deployment(3, { retryMs: 20, ...options });
-  open.push(made);
-  return made;
-}
-
-const handlerOf = (three: Deployment, index: number) => (three.instances[index] as Deployment["instances"][number]).handler;
-let pings = 0;
-const ping = (handler: StreamableHttpHandler, session: string, headers: Record<string, string> = {}) => handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: ++pings, method: "ping" }, session, version: "2025-11-25", headers }));
-/** Waits out an instance's lease after it died. */
-const leaseRunsOut = () => new Promise((resolve) => setTimeout(resolve, LEASE_MS + 50));
+const cluster = useDeployments();
+const ping = (handler: StreamableHttpHandler, session: string, headers: Record<string, string> = {}) => post(handler, session, "ping", undefined, headers);
 
 describe("taking a session over", () => {
   it("only for the principal that opened it", async () => {
@@ -192,9 +178,7 @@ describe("an instance the directory says no longer serves a session", () => {
 
 describe("a cluster option on an endpoint without sessions", () => {
   it("is not used: stateless mode and stateless-era servers never attach it", async () => {
-    const gate = new Gate();
-    const made = deployment(1, { sessions: "stateless" }, () => testServer(gate));
-    open.push(made);
+    const made = cluster({ sessions: "stateless" });
     const answer = await handlerOf(made, 0).fetch(httpRequest({ body: { jsonrpc: "2.0", id: 1, method: "tools/list" }, version: "2025-11-25" }));
     expect(answer.status).toBe(200);
     expect(made.directory.size).toBe(0);

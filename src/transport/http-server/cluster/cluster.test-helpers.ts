@@ -2,12 +2,13 @@
 // handlers sharing a session directory, an instance bus and an event store (in memory), each with a
 // switch that cuts it off from them (as a process whose network or Redis went away), and a router
 // in front — the client's fetch — that alternates between them, pins one, or treats one as dead.
+import { afterEach } from "vitest";
 import { MCPServer } from "../../../server/mcp-server/mcp-server.js";
 import { InMemoryInstanceBus, type InstanceBus } from "../../../stores/instance-bus.js";
 import { InMemorySessionDirectory, type SessionDirectory } from "../../../stores/session-directory.js";
 import type { FetchLike } from "../../http-client/http-options.js";
 import { InMemoryEventStore } from "../event-store.js";
-import { Gate, testServer } from "../http-server.test-helpers.js";
+import { Gate, httpRequest, testServer } from "../http-server.test-helpers.js";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "../http-server.types.js";
 import { sessionCluster } from "./session-cluster.js";
 import { streamableHttpHandler } from "../streamable-handler.js";
@@ -131,3 +132,34 @@ function breakable(signal: AbortSignal): TransformStream<Uint8Array, Uint8Array>
     },
   });
 }
+
+/**
+ * Deployments of a test file, each closed after its test: `cluster(options)` makes three instances
+ * whose clients reconnect 20 ms after a broken stream (the server's `retry`).
+ */
+export function useDeployments(): (options?: StreamableHttpOptions, serverOf?: (gate: Gate) => MCPServer) => Deployment {
+  const open: Deployment[] = [];
+  afterEach(async () => {
+    for (const each of open.splice(0)) await each.close();
+  });
+  return (options = {}, serverOf = testServer) => {
+    const made = deployment(3, { retryMs: 20, ...options }, serverOf);
+    open.push(made);
+    return made;
+  };
+}
+
+export const handlerOf = (through: Deployment, index: number): StreamableHttpHandler => (through.instances[index] as Instance).handler;
+
+let requests = 0;
+
+/** One request of a session, straight to one handler (no router), with an id of its own. */
+export function post(handler: StreamableHttpHandler, session: string, method: string, params?: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> {
+  return handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: ++requests, method, ...(params === undefined ? {} : { params }) }, session, version: "2025-11-25", headers }));
+}
+
+/** Waits out the lease of an instance that stopped renewing it. */
+export function leaseRunsOut(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, LEASE_MS + 50));
+}
+

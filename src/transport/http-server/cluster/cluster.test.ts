@@ -1,25 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPClient } from "../../../client/mcp-client/mcp-client.js";
 import { StreamableHttpTransport } from "../../http-client/streamable-http.js";
-import type { MCPServer } from "../../../server/mcp-server/mcp-server.js";
 import { InMemoryChangeFeed } from "../../../stores/change-feed.js";
-import { type Gate, URL_BASE, httpRequest, openSession, testServer } from "../http-server.test-helpers.js";
+import { URL_BASE, httpRequest, openSession, testServer } from "../http-server.test-helpers.js";
 import type { StreamableHttpOptions } from "../http-server.types.js";
-import { LEASE_MS, deployment, type Deployment } from "./cluster.test-helpers.js";
+import { LEASE_MS, useDeployments, type Deployment } from "./cluster.test-helpers.js";
 
-const open: Deployment[] = [];
+const cluster = useDeployments();
 const clients: MCPClient[] = [];
+// Registered after the deployments' own: runs before it (after-hooks run last first), so clients close first.
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
-  for (const each of open.splice(0)) await each.close();
 });
-
-function cluster(count = 3, options: StreamableHttpOptions = {}, serverOf?: (gate: Gate) => MCPServer): Deployment {
-  // Clients reconnect 20 ms after a broken stream (the server's `retry`).
-  const made = deployment(count, { retryMs: 20, ...options }, serverOf);
-  open.push(made);
-  return made;
-}
 
 async function clientOf(through: Deployment, options: ConstructorParameters<typeof MCPClient>[1] = {}): Promise<MCPClient & { readonly sessionId: string }> {
   const client = new MCPClient({ name: "cluster-client", version: "1.0.0" }, { era: "session", ...options });
@@ -129,7 +121,7 @@ describe("an instance that stops", () => {
 /** Three instances whose servers share one change feed, as processes sharing a RedisChangeFeed do. */
 function sharingChanges(options: StreamableHttpOptions = {}): Deployment {
   const changeFeed = new InMemoryChangeFeed();
-  return cluster(3, options, (gate) => testServer(gate, { changeFeed }));
+  return cluster(options, (gate) => testServer(gate, { changeFeed }));
 }
 
 const README = "file:///readme.md";
@@ -162,7 +154,7 @@ describe("what a session's instance holds, across instances", () => {
   });
 
   it("expires an idle session even when every request went through other instances", async () => {
-    const three = cluster(3, { sessionIdleTimeoutMs: 400 });
+    const three = cluster({ sessionIdleTimeoutMs: 400 });
     const id = await openSession(three.instances[0]?.handler as Deployment["instances"][number]["handler"], "2025-11-25");
     const ping = (index: number) => three.instances[index]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 1, method: "ping" }, session: id, version: "2025-11-25" }));
     for (let round = 0; round < 6; round++) {
@@ -248,7 +240,7 @@ describe("an instance cut off from the others", () => {
   });
 
   it("answers a relayed JSON request with an error when the instance running it stops before answering", async () => {
-    const three = cluster(3, { enableJsonResponse: true });
+    const three = cluster({ enableJsonResponse: true });
     three.route = 0;
     const client = await clientOf(three);
     three.route = 1;
