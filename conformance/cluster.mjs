@@ -20,7 +20,7 @@ let proxy;
 async function stop(code) {
   // What shows the runs went through every process.
   if (proxy) log(`requests per instance: ${JSON.stringify(proxy.counts)}`);
-  for (const step of stops.splice(0).reverse()) await step().catch((error) => log(String(error)));
+  for (const step of stops.splice(0).toReversed()) await step().catch((error) => log(String(error)));
   rmSync(dir, { recursive: true, force: true });
   process.exit(code);
 }
