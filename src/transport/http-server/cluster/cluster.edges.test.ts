@@ -40,6 +40,37 @@ describe("a session's record", () => {
   });
 });
 
+describe("keeping records alive", () => {
+  it("touches, at each renewal, the records of the sessions used since the last one, and not the others", async () => {
+    const three = cluster({ sessionIdleTimeoutMs: 60_000 });
+    const used = await openSession(handlerOf(three, 0), "2025-11-25");
+    const idle = await openSession(handlerOf(three, 0), "2025-11-25");
+    await leaseRunsOut();
+    const touch = vi.spyOn(three.directory, "touch");
+    for (let round = 0; round < 4; round++) {
+      expect((await post(handlerOf(three, 0), used, "ping")).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, LEASE_MS / 3));
+    }
+    const touched = touch.mock.calls.map(([ids]) => ids);
+    expect(touched.length).toBeGreaterThan(1);
+    expect(touched.every((ids) => ids.includes(used) && !ids.includes(idle))).toBe(true);
+    expect(touch.mock.calls[0]?.[1]).toBe(60_000 + 2 * LEASE_MS);
+  });
+
+  it("lets go, once its lease is back, of a session whose epoch moved on though the directory still names it", async () => {
+    const three = cluster();
+    const session = await openSession(handlerOf(three, 0), "2025-11-25");
+    three.instances[0]?.fail("renewLease");
+    await three.directory.takeOver(session, 0, "i0");
+    await leaseRunsOut();
+    three.instances[0]?.fail();
+    await expect.poll(() => handlerOf(three, 0).sessionCount, { timeout: 3000 }).toBe(0);
+    // The next request takes it back at the next epoch.
+    expect((await post(handlerOf(three, 0), session, "ping")).status).toBe(200);
+    expect(await three.directory.get(session)).toMatchObject({ instance: "i0", epoch: 2 });
+  });
+});
+
 describe("an instance that cannot renew its lease", () => {
   it("takes no session over, and says why", async () => {
     const three = cluster();

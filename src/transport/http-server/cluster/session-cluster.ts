@@ -78,7 +78,7 @@ class SessionCluster implements HttpCluster {
   attach(host: ClusterHost): void {
     this.#host = host;
     const ttlMs = Number.isFinite(host.idleTimeoutMs) ? host.idleTimeoutMs + 2 * this.leaseMs : RECORD_TTL_MS;
-    this.#holds = new SessionHolds(this.directory, host.registry, ttlMs, this.leaseMs, host.maxSessions);
+    this.#holds = new SessionHolds(this.directory, host.registry, ttlMs, host.maxSessions);
     Promise.all([this.#relay.start(), this.#lease.start()]).then(this.#started, this.#failed);
   }
 

@@ -32,12 +32,11 @@ export class SessionHolds {
     private readonly directory: SessionDirectory,
     private readonly registry: SessionRegistry<HttpSessionTransport>,
     private readonly ttlMs: number,
-    private readonly leaseMs: number,
     private readonly maxEnded: number,
   ) {}
 
   async create(session: StreamableSession, instance: string): Promise<boolean> {
-    if (!(await this.directory.create(recordOf(session, instance, 0, undefined), this.ttlMs).catch(() => false))) return false;
+    if (!(await this.directory.create(recordOf(session, instance, 0, undefined), this.ttlMs).catch(() => undefined))) return false;
     this.#hold(session, 0);
     return true;
   }
@@ -64,9 +63,13 @@ export class SessionHolds {
    */
   async reconcile(instance: string): Promise<void> {
     for (const hold of this.#holds.values()) {
-      const record = await this.directory.get(hold.session.id).catch(() => null);
-      if (record === undefined) await this.directory.create(recordOf(hold.session, instance, hold.epoch, hold.session.server.state), this.ttlMs).catch(() => false);
-      else if (record !== null && (record.instance !== instance || record.epoch !== hold.epoch)) await this.#handOver(hold);
+      try {
+        const record = await this.directory.get(hold.session.id);
+        if (record === undefined) await this.directory.create(recordOf(hold.session, instance, hold.epoch, hold.session.server.state), this.ttlMs);
+        else if (record.instance !== instance || record.epoch !== hold.epoch) await this.#handOver(hold);
+      } catch {
+        // The directory failed: the session stays as it is until the next check.
+      }
     }
   }
 
@@ -74,7 +77,7 @@ export class SessionHolds {
   async touchAll(): Promise<void> {
     const since = this.#touchedUntil;
     this.#touchedUntil = Date.now();
-    const used = [...this.registry.sessions()].filter((session) => session.touchedAt >= since - this.leaseMs).map((session) => session.id);
+    const used = [...this.registry.sessions()].filter((session) => session.touchedAt >= since).map((session) => session.id);
     if (used.length > 0) await this.directory.touch(used, this.ttlMs).catch(() => undefined);
     for (const [id, epoch] of this.#ended) await this.#remove(id, epoch);
   }
