@@ -35,6 +35,9 @@ console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), redis: sh
       connectHttp: "function",
       streamableHttpHandler: "function",
       sseHttpHandler: "function",
+      sessionCluster: "function",
+      InMemorySessionDirectory: "function",
+      InMemoryInstanceBus: "function",
       PROTOCOL_VERSIONS: "object",
     });
     expect(node).toEqual({
@@ -49,7 +52,15 @@ console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), redis: sh
       toNodeHandler: "function",
       writableOf: "function",
     });
-    expect(redis).toEqual({ RedisChangeFeed: "function", RedisEventStore: "function", RedisTaskStore: "function", redisCommands: "function" });
+    expect(redis).toEqual({
+      RedisChangeFeed: "function",
+      RedisEventStore: "function",
+      RedisInstanceBus: "function",
+      RedisRequestStateKeys: "function",
+      RedisSessionDirectory: "function",
+      RedisTaskStore: "function",
+      redisCommands: "function",
+    });
   });
 
   it("serves and answers through the installed package: a client and a server over the in-memory pair", () => {
