@@ -41,6 +41,17 @@ describe("RedisRequestStateKeys", () => {
     await Promise.all(keys.map((one) => one.close()));
   });
 
+  it("refuses a key list whose secret is not hex, naming the key and never its secret", async () => {
+    const prefix = uniquePrefix("keys");
+    const commands = redisCommands(await redis.nodeRedis());
+    await commands.command(["RPUSH", `${prefix}{request-state}:keys`, `k1 ${Date.now()} not-hex-secret`]);
+    const keys = new RedisRequestStateKeys({ client: commands, prefix });
+    const refusal = await keys.current().catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: "MCP.INVALID_PARAMS", message: expect.stringContaining('key "k1"') });
+    expect((refusal as Error).message).not.toContain("not-hex-secret");
+    await keys.close();
+  });
+
   it("reads the keys at most once a second, and again for an id it does not know", async () => {
     const prefix = uniquePrefix("cache");
     const commands = counted(redisCommands(await redis.nodeRedis()));

@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { decodeBase64, encodeBase64, randomHex } from "./bytes-text.js";
+import { decodeBase64, decodeHex, encodeBase64, randomHex } from "./bytes-text.js";
 
 const runs = (normal: number): number => Number(process.env["FUZZ_RUNS"]) || normal;
 const SEED = 20260728;
@@ -67,3 +67,15 @@ describe("randomHex", () => {
     expect(randomHex(0)).toBe("");
   });
 });
+
+describe("decodeHex", () => {
+  it("gives back the bytes randomHex wrote, in either case, and refuses what is not hex", () => {
+    const text = randomHex(32);
+    const bytes = decodeHex(text);
+    expect(Array.from(bytes ?? [], (byte) => byte.toString(16).padStart(2, "0")).join("")).toBe(text);
+    expect(decodeHex("00ffA0")).toEqual(new Uint8Array([0, 255, 160]));
+    expect(decodeHex("")).toEqual(new Uint8Array([]));
+    for (const bad of ["abc", "0g", "zz", " 0f", "0x0f"]) expect(decodeHex(bad)).toBeUndefined();
+  });
+});
+

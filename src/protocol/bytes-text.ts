@@ -30,3 +30,12 @@ export function decodeBase64(text: string, url = false): Uint8Array<ArrayBuffer>
 export function randomHex(byteCount: number): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(byteCount)), (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
+
+/** Lower-case or upper-case hex as bytes (what `randomHex` writes); undefined for anything else. */
+export function decodeHex(text: string): Uint8Array<ArrayBuffer> | undefined {
+  if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return undefined;
+  const bytes = new Uint8Array(text.length / 2);
+  for (let at = 0; at < bytes.length; at++) bytes[at] = Number.parseInt(text.slice(2 * at, 2 * at + 2), 16);
+  return bytes;
+}
+

@@ -1,4 +1,6 @@
-import { randomHex } from "../protocol/bytes-text.js";
+import { MCP_CODES } from "../error-codes/error-codes.js";
+import { MCPError } from "../error-codes/mcp-error.js";
+import { decodeHex, randomHex } from "../protocol/bytes-text.js";
 import { MIN_REQUEST_STATE_SECRET_BYTES, type RequestStateKey, type RequestStateKeys } from "../stores/request-state-keys.js";
 import { checkPrefix, invalidOption, redisCommands, RedisScript, type RedisClient, type RedisCommands } from "./redis-commands.js";
 
@@ -140,7 +142,10 @@ export class RedisRequestStateKeys implements RequestStateKeys {
   #cached(reply: unknown): readonly RequestStateKey[] {
     const keys = (reply as string[]).map((entry) => {
       const [id, , secret] = entry.split(" ") as [string, string, string];
-      return Object.freeze({ id, secret: Uint8Array.from(Buffer.from(secret, "hex")) });
+      const bytes = decodeHex(secret);
+      // Written by the scripts above as hex: anything else is a list someone else changed, and no key is taken from it.
+      if (bytes === undefined) throw new MCPError(MCP_CODES.INVALID_PARAMS, `RedisRequestStateKeys: the secret of key "${id}" in Redis is not hex`);
+      return Object.freeze({ id, secret: bytes });
     });
     this.#cache = { keys, at: Date.now() };
     return keys;
@@ -149,5 +154,5 @@ export class RedisRequestStateKeys implements RequestStateKeys {
 
 /** A fresh key's id and secret (hex), for the scripts to store if they need one. */
 function newKey(): [string, string] {
-  return [randomHex(12), Buffer.from(crypto.getRandomValues(new Uint8Array(MIN_REQUEST_STATE_SECRET_BYTES))).toString("hex")];
+  return [randomHex(12), randomHex(MIN_REQUEST_STATE_SECRET_BYTES)];
 }
