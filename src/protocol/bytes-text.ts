@@ -34,8 +34,6 @@ export function randomHex(byteCount: number): string {
 /** Lower-case or upper-case hex as bytes (what `randomHex` writes); undefined for anything else. */
 export function decodeHex(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return undefined;
-  const bytes = new Uint8Array(text.length / 2);
-  for (let at = 0; at < bytes.length; at++) bytes[at] = Number.parseInt(text.slice(2 * at, 2 * at + 2), 16);
-  return bytes;
+  return Uint8Array.from({ length: text.length / 2 }, (_, at) => Number.parseInt(text.slice(2 * at, 2 * at + 2), 16));
 }
 
