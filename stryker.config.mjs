@@ -19,6 +19,16 @@ export default {
   tempDirName: "mutation/.stryker-tmp",
   cleanTempDir: "always",
   // The conformance tools are links in a worktree, which the sandbox cannot copy; no test needs them.
-  ignorePatterns: ["coverage", "bench/results", "runtimes/.tools", "runtimes/.out", "package-tests/.scratch", "mutation/.out", "conformance/.tools", "conformance/.tools-2026", "conformance/.results"],
+  ignorePatterns: [
+    "coverage",
+    "bench/results",
+    "runtimes/.tools",
+    "runtimes/.out",
+    "package-tests/.scratch",
+    "mutation/.out",
+    "conformance/.tools",
+    "conformance/.tools-2026",
+    "conformance/.results",
+  ],
   thresholds: { high: 90, low: 85, break: null },
 };

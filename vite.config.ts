@@ -22,7 +22,13 @@ export default defineConfig({
     sourcemap: true,
     emptyOutDir: true,
     lib: {
-      entry: { index: "src/index.ts", "node/index": "src/node/index.ts", "schemas/index": "src/schemas/index.ts", "telemetry/index": "src/telemetry/index.ts", "redis/index": "src/redis/index.ts" },
+      entry: {
+        index: "src/index.ts",
+        "node/index": "src/node/index.ts",
+        "schemas/index": "src/schemas/index.ts",
+        "telemetry/index": "src/telemetry/index.ts",
+        "redis/index": "src/redis/index.ts",
+      },
       formats: ["es"],
     },
     rollupOptions: {

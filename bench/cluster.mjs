@@ -78,7 +78,9 @@ async function startRedis() {
 }
 
 async function startProxyChild(upstreams, mode) {
-  const child = spawn(process.execPath, [join(dir, "proxy-main.mjs"), JSON.stringify({ upstreams, mode })], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [join(dir, "proxy-main.mjs"), JSON.stringify({ upstreams, mode })], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   stops.push(async () => {
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.stdin.end();
@@ -135,7 +137,11 @@ async function measure(setup, redisPid) {
   const wallBefore = performance.now();
   const calls = await callEcho(setup.clients, CALLS, wallBefore + MEASURE_DEADLINE_MS);
   const seconds = (performance.now() - wallBefore) / 1000;
-  return { callsPerSecond: calls / seconds, serverUs: ((cpuOf(setup.pids) - serverBefore) * 1e6) / calls, redisUs: ((cpuSeconds(redisPid) - redisBefore) * 1e6) / calls };
+  return {
+    callsPerSecond: calls / seconds,
+    serverUs: ((cpuOf(setup.pids) - serverBefore) * 1e6) / calls,
+    redisUs: ((cpuSeconds(redisPid) - redisBefore) * 1e6) / calls,
+  };
 }
 
 /** One setup: its proxy (a child), its server processes, its clients. */
@@ -162,28 +168,38 @@ async function startSetups(startInstances, redis) {
     await startSetup("3 processes, alternate, session era", three, "alternate", "session"),
     await startSetup("3 processes, alternate, 2026-07-28 (stateless)", three, "alternate", "auto"),
   ];
-  for (const { name, clients } of setups.slice(-1)) if (clients[0].era !== "stateless") throw new Error(`${name}: the client's probe chose ${clients[0].era}`);
+  for (const { name, clients } of setups.slice(-1))
+    if (clients[0].era !== "stateless") throw new Error(`${name}: the client's probe chose ${clients[0].era}`);
   return setups;
 }
 
 const format = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "–");
 
 /** Median over repetitions of a/b for one measure. */
-const ratio = (a, b, key) => (a.samples.length === 0 || b.samples.length === 0 ? Number.NaN : median(a.samples.map((sample, index) => sample[key] / b.samples[index][key])));
+const ratio = (a, b, key) =>
+  a.samples.length === 0 || b.samples.length === 0
+    ? Number.NaN
+    : median(a.samples.map((sample, index) => sample[key] / b.samples[index][key]));
 
 /** A target of issue 22: setup a against b, by calls/s and by server CPU per call (b's over a's). */
 function target(label, a, b, floor) {
   if (a.skipped !== undefined) return console.log(`${label}: not measured (${a.skipped.split(":")[0]})`);
   const calls = ratio(a, b, "callsPerSecond");
   const cpu = ratio(b, a, "serverUs");
-  console.log(`${label}: calls/s ${format(calls, 2)}× (${calls >= floor ? "met" : "NOT met"}); by server CPU per call, ${format(cpu, 2)}× (${cpu >= floor ? "met" : "NOT met"})`);
+  console.log(
+    `${label}: calls/s ${format(calls, 2)}× (${calls >= floor ? "met" : "NOT met"}); by server CPU per call, ${format(cpu, 2)}× (${cpu >= floor ? "met" : "NOT met"})`,
+  );
 }
 
 async function printTable(setups) {
   const [first, , third] = setups;
-  console.log(`\n${CLIENTS} clients, ${CALLS} calls of echo per repetition, medians of ${REPETITIONS} interleaved repetitions (node ${process.version}, load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")})`);
+  console.log(
+    `\n${CLIENTS} clients, ${CALLS} calls of echo per repetition, medians of ${REPETITIONS} interleaved repetitions (node ${process.version}, load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")})`,
+  );
   console.log("The proxies' CPU is not counted (each proxy is a child of its own); server CPU sums the setup's server processes.\n");
-  console.log("| setup | calls/s | server CPU µs/call | redis CPU µs/call | calls/s ÷ 1 | CPU/call ÷ 1 | calls/s ÷ 3 | CPU/call ÷ 3 | requests per upstream |");
+  console.log(
+    "| setup | calls/s | server CPU µs/call | redis CPU µs/call | calls/s ÷ 1 | CPU/call ÷ 1 | calls/s ÷ 3 | CPU/call ÷ 3 | requests per upstream |",
+  );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const [index, setup] of setups.entries()) {
     if (setup.skipped !== undefined) {
@@ -191,8 +207,19 @@ async function printTable(setups) {
       continue;
     }
     const med = (key) => median(setup.samples.map((sample) => sample[key]));
-    const counts = Object.entries(await setup.proxy.counts()).map(([tag, count]) => `${tag} ${count}`).join(", ");
-    const cells = [format(med("callsPerSecond")), format(med("serverUs")), format(med("redisUs")), format(ratio(setup, first, "callsPerSecond"), 2), format(ratio(setup, first, "serverUs"), 2), format(ratio(setup, third, "callsPerSecond"), 2), format(ratio(setup, third, "serverUs"), 2), counts];
+    const counts = Object.entries(await setup.proxy.counts())
+      .map(([tag, count]) => `${tag} ${count}`)
+      .join(", ");
+    const cells = [
+      format(med("callsPerSecond")),
+      format(med("serverUs")),
+      format(med("redisUs")),
+      format(ratio(setup, first, "callsPerSecond"), 2),
+      format(ratio(setup, first, "serverUs"), 2),
+      format(ratio(setup, third, "callsPerSecond"), 2),
+      format(ratio(setup, third, "serverUs"), 2),
+      counts,
+    ];
     console.log(`| ${index + 1}. ${setup.name} | ${cells.join(" | ")} |`);
   }
   console.log("\nTargets (issue 22):");

@@ -30,14 +30,24 @@ if (!existsSync(fileURLToPath(universal))) {
 const cases = [
   { name: "node (no import: baseline)", code: "" },
   { name: "import @suaveplan/mcp", code: `await import(${JSON.stringify(universal)});` },
-  { name: "import @suaveplan/mcp + /node", code: `await import(${JSON.stringify(universal)}); await import(${JSON.stringify(nodeEntry)});` },
-  { name: "import @modelcontextprotocol/sdk client (1.x, reference)", code: `await import("@modelcontextprotocol/sdk/client/index.js"); await import("@modelcontextprotocol/sdk/client/streamableHttp.js");` },
+  {
+    name: "import @suaveplan/mcp + /node",
+    code: `await import(${JSON.stringify(universal)}); await import(${JSON.stringify(nodeEntry)});`,
+  },
+  {
+    name: "import @modelcontextprotocol/sdk client (1.x, reference)",
+    code: `await import("@modelcontextprotocol/sdk/client/index.js"); await import("@modelcontextprotocol/sdk/client/streamableHttp.js");`,
+  },
   { name: "import @modelcontextprotocol/server (2.x, reference)", code: `await import("@modelcontextprotocol/server");` },
 ];
 
 function spawnOnce(code) {
   const started = process.hrtime.bigint();
-  const result = spawnSync(process.execPath, ["--input-type=module", "-e", code], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], timeout: SPAWN_TIMEOUT_MS });
+  const result = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: SPAWN_TIMEOUT_MS,
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`spawn failed (${result.status ?? result.signal}): ${String(result.stderr).slice(0, 500)}`);
   return ms;
@@ -72,10 +82,16 @@ const rows = cases.map(({ name }, i) => ({
 if (JSON_OUT) {
   console.log(JSON.stringify({ node: process.version, runs: RUNS, warmup: WARMUP, rows }, null, 2));
 } else {
-  console.log(`cold start, node ${process.version}, ${RUNS} interleaved runs after ${WARMUP} warm-up runs each (wall time of a whole process)`);
+  console.log(
+    `cold start, node ${process.version}, ${RUNS} interleaved runs after ${WARMUP} warm-up runs each (wall time of a whole process)`,
+  );
   console.log(`${"case".padEnd(58)} ${"median".padStart(9)} ${"min".padStart(9)} ${"import (median Δ)".padStart(18)}`);
   for (const row of rows) {
-    console.log(`${row.name.padEnd(58)} ${`${row.medianMs} ms`.padStart(9)} ${`${row.minMs} ms`.padStart(9)} ${(row.importMs ? `+${row.importMs} ms` : "—").padStart(18)}`);
+    console.log(
+      `${row.name.padEnd(58)} ${`${row.medianMs} ms`.padStart(9)} ${`${row.minMs} ms`.padStart(9)} ${(row.importMs ? `+${row.importMs} ms` : "—").padStart(18)}`,
+    );
   }
-  console.log(`cold start of @suaveplan/mcp: ${rows[1].medianMs} ms for a fresh process (median), of which the import is ${rows[1].importMs} ms`);
+  console.log(
+    `cold start of @suaveplan/mcp: ${rows[1].medianMs} ms for a fresh process (median), of which the import is ${rows[1].importMs} ms`,
+  );
 }

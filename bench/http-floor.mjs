@@ -13,7 +13,9 @@ import { sequentialCalls } from "./scenarios/in-process.mjs";
 
 class NativeSession {
   waiting = new Map();
-  async start(receiver) { this.receiver = receiver; }
+  async start(receiver) {
+    this.receiver = receiver;
+  }
   async send(message) {
     const res = this.waiting.get(message.id);
     if (!res) return;
@@ -42,19 +44,45 @@ const http = createServer((req, res) => {
 await new Promise((r) => http.listen(0, "127.0.0.1", r));
 const url = `http://127.0.0.1:${http.address().port}/mcp`;
 const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
-let r = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "b", version: "1" } } }) });
+let r = await fetch(url, {
+  method: "POST",
+  headers,
+  body: JSON.stringify({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "b", version: "1" } },
+  }),
+});
 await r.text();
 headers["mcp-session-id"] = "s1";
-r = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) }); await r.text();
+r = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+await r.text();
 let id = 1;
-const raw = { call: async (a) => (await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name: "echo", arguments: a } }) })).text() };
+const raw = {
+  call: async (a) =>
+    (
+      await fetch(url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name: "echo", arguments: a } }),
+      })
+    ).text(),
+};
 const limit = await limitHttp();
 const real = await realHandler();
-for (let rep = 0; rep < 3; rep++) for (const [name, c] of [["fetch → MCPServer from node:http", raw], ["fetch → streamableHttpHandler", real.connection], ["limit client → limit server", limit]]) {
-  await sequentialCalls(c, 300, { text: "x" });
-  const t = process.cpuUsage(); await sequentialCalls(c, 2000, { text: "x" }); const u = process.cpuUsage(t);
-  console.log(name.padEnd(32), ((u.user + u.system) / 2000).toFixed(1), "µs/call");
-}
+for (let rep = 0; rep < 3; rep++)
+  for (const [name, c] of [
+    ["fetch → MCPServer from node:http", raw],
+    ["fetch → streamableHttpHandler", real.connection],
+    ["limit client → limit server", limit],
+  ]) {
+    await sequentialCalls(c, 300, { text: "x" });
+    const t = process.cpuUsage();
+    await sequentialCalls(c, 2000, { text: "x" });
+    const u = process.cpuUsage(t);
+    console.log(name.padEnd(32), ((u.user + u.system) / 2000).toFixed(1), "µs/call");
+  }
 await limit.close();
 await real.close();
 http.close();
@@ -68,11 +96,41 @@ async function realHandler() {
   const served = await serveHttp(handler, { port: 0 });
   const endpoint = new URL("/mcp", served.url).href;
   const base = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-  const opened = await fetch(endpoint, { method: "POST", headers: base, body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "b", version: "1" } } }) });
+  const opened = await fetch(endpoint, {
+    method: "POST",
+    headers: base,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "b", version: "1" } },
+    }),
+  });
   const sessionHeaders = { ...base, "mcp-session-id": opened.headers.get("mcp-session-id"), "mcp-protocol-version": "2025-11-25" };
   await opened.text();
-  await (await fetch(endpoint, { method: "POST", headers: sessionHeaders, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).text();
+  await (
+    await fetch(endpoint, {
+      method: "POST",
+      headers: sessionHeaders,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    })
+  ).text();
   let next = 1;
-  const connection = { call: async (args) => (await fetch(endpoint, { method: "POST", headers: sessionHeaders, body: JSON.stringify({ jsonrpc: "2.0", id: next++, method: "tools/call", params: { name: "echo", arguments: args } }) })).text() };
-  return { connection, close: async () => { await handler.close(); await served.close(); } };
+  const connection = {
+    call: async (args) =>
+      (
+        await fetch(endpoint, {
+          method: "POST",
+          headers: sessionHeaders,
+          body: JSON.stringify({ jsonrpc: "2.0", id: next++, method: "tools/call", params: { name: "echo", arguments: args } }),
+        })
+      ).text(),
+  };
+  return {
+    connection,
+    close: async () => {
+      await handler.close();
+      await served.close();
+    },
+  };
 }

@@ -14,18 +14,20 @@ import { sessionStdioClient, statelessStdioClient } from "./impls/stateless-clie
 
 const [name = "ours", what = "echo", countText = "50000"] = process.argv.slice(2);
 const count = Number(countText);
-const connect = {
-  "http-2026": () => HTTP_2026[name](),
-  "lines-2026": async () => statelessStdioClient(await oursLines()),
-  "lines-session": async () => sessionStdioClient(await oursLines()),
-  "http-2026-client": async () => {
-    const child = await oursHttpChild();
-    const connection = await httpClientContenders(child)[name]();
-    return { ...connection, close: async () => (await connection.close(), await child.close()) };
-  },
-}[what] ?? IN_PROCESS[name];
+const connect =
+  {
+    "http-2026": () => HTTP_2026[name](),
+    "lines-2026": async () => statelessStdioClient(await oursLines()),
+    "lines-session": async () => sessionStdioClient(await oursLines()),
+    "http-2026-client": async () => {
+      const child = await oursHttpChild();
+      const connection = await httpClientContenders(child)[name]();
+      return { ...connection, close: async () => (await connection.close(), await child.close()) };
+    },
+  }[what] ?? IN_PROCESS[name];
 const connection = await connect();
-const work = what === "ping" ? () => sequentialPings(connection, count) : () => sequentialCalls(connection, count, { text: "x".repeat(16) });
+const work =
+  what === "ping" ? () => sequentialPings(connection, count) : () => sequentialCalls(connection, count, { text: "x".repeat(16) });
 await work(); // warm-up
 const before = process.cpuUsage();
 await work();

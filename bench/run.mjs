@@ -6,8 +6,22 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { interleave, ratios, timed, median } from "./lib/measure.mjs";
 import { httpContenders } from "./scenarios/http.mjs";
 import { CLIENT_LAYERS, IN_PROCESS, SERVER_LAYERS, concurrentCalls, sequentialCalls, sequentialPings } from "./scenarios/in-process.mjs";
-import { CONNECT_BY_ERA, heapPerPendingClientRequest, heapPerPendingServerRequest, heapPerSession, sessionSetup } from "./scenarios/memory.mjs";
-import { HTTP_2026, STDIO_2026, STDIO_2026_CLIENT, connectOverHttp, connectRequests, httpClientContenders, oursHttpChild } from "./scenarios/stateless.mjs";
+import {
+  CONNECT_BY_ERA,
+  heapPerPendingClientRequest,
+  heapPerPendingServerRequest,
+  heapPerSession,
+  sessionSetup,
+} from "./scenarios/memory.mjs";
+import {
+  HTTP_2026,
+  STDIO_2026,
+  STDIO_2026_CLIENT,
+  connectOverHttp,
+  connectRequests,
+  httpClientContenders,
+  oursHttpChild,
+} from "./scenarios/stateless.mjs";
 import { STDIO, STDIO_JSON_SCHEMA_TOOL } from "./scenarios/stdio.mjs";
 
 // The SDKs' HTTP clients add an abort listener per request to one long-lived signal, and Node warns
@@ -103,13 +117,20 @@ const withHttpChild = (run) => async () => {
 };
 // The requests each connect makes over HTTP, counted once (outside the timing) by the connect row.
 let httpConnectRequests;
-const requestList = ({ connect, after, close }) => `connect ${connect.length} (${connect.join(", ")})${after.length > 0 ? `, then ${after.join(", ")}` : ""}; close ${close.length}${close.length > 0 ? ` (${close.join(", ")})` : ""}`;
+const requestList = ({ connect, after, close }) =>
+  `connect ${connect.length} (${connect.join(", ")})${after.length > 0 ? `, then ${after.join(", ")}` : ""}; close ${close.length}${close.length > 0 ? ` (${close.join(", ")})` : ""}`;
 const HTTP_HANDSHAKE = {
   ...VS_HANDSHAKE,
-  note: () => (httpConnectRequests ? `HTTP requests: probe: ${requestList(httpConnectRequests.ours)}; handshake: ${requestList(httpConnectRequests.session)}` : undefined),
+  note: () =>
+    httpConnectRequests
+      ? `HTTP requests: probe: ${requestList(httpConnectRequests.ours)}; handshake: ${requestList(httpConnectRequests.session)}`
+      : undefined,
 };
 
-/** [title, unit, how it runs, { extra: [[a, b, label]], note: () => text }?] — `run` returns per-contender samples; per-unit figures divide by `per`; a note is printed under the tables. */
+/**
+ * [title, unit, how it runs, { extra: [[a, b, label]], note: () => text }?] — `run` returns per-contender samples; per-unit figures divide
+ * by `per`; a note is printed under the tables.
+ */
 const scenarios = [
   ["in-process: sequential tools/call (echo)", scale(20000), () => throughput(IN_PROCESS, echo(16), scale(20000))],
   ["in-process: 64 in flight tools/call (echo)", scale(19200), () => throughput(IN_PROCESS, inFlight(64), scale(19200))],
@@ -130,19 +151,58 @@ const scenarios = [
   ["in-process: 64 KB argument", scale(300), () => throughput(IN_PROCESS, echo(64 * 1024), scale(300))],
   ["in-process: 1 MB argument", scale(20), () => throughput(IN_PROCESS, echo(1024 * 1024), scale(20))],
   ["stdio: spawn → initialize → first call", QUICK ? 1 : 2, () => coldStart(STDIO, QUICK ? 1 : 2)],
-  ["stdio: spawn → initialize → first call, our tool in JSON Schema", QUICK ? 1 : 2, () => coldStart(STDIO_JSON_SCHEMA_TOOL, QUICK ? 1 : 2)],
+  [
+    "stdio: spawn → initialize → first call, our tool in JSON Schema",
+    QUICK ? 1 : 2,
+    () => coldStart(STDIO_JSON_SCHEMA_TOOL, QUICK ? 1 : 2),
+  ],
   ["stdio: sequential tools/call (echo)", scale(3000), () => throughput(STDIO, echo(16), scale(3000), { childCpu: true })],
   ["stdio: 64 in flight tools/call (echo)", scale(6400), () => throughput(STDIO, inFlight(64), scale(6400), { childCpu: true })],
   ["stdio: 1 KB argument", scale(2000), () => throughput(STDIO, echo(1024), scale(2000), { childCpu: true })],
   ["stdio: 64 KB argument", scale(200), () => throughput(STDIO, echo(64 * 1024), scale(200), { childCpu: true })],
   ["stdio: 1 MB argument", scale(20), () => throughput(STDIO, echo(1024 * 1024), scale(20), { childCpu: true })],
-  ["stdio 2026-07-28: sequential tools/call (echo)", scale(3000), () => throughput(STDIO_2026, echo(16), scale(3000), { childCpu: true }), VS_SESSION],
-  ["stdio 2026-07-28: 64 in flight tools/call (echo)", scale(6400), () => throughput(STDIO_2026, inFlight(64), scale(6400), { childCpu: true }), VS_SESSION],
-  ["stdio 2026-07-28, our client: sequential tools/call (echo)", scale(3000), () => throughput(STDIO_2026_CLIENT, echo(16), scale(3000)), VS_SESSION_CLIENT],
-  ["stdio 2026-07-28, our client: 64 in flight tools/call (echo)", scale(6400), () => throughput(STDIO_2026_CLIENT, inFlight(64), scale(6400)), VS_SESSION_CLIENT],
-  ["2026-07-28, our client: connect in memory (probe)", scale(500), () => setupTimes(scale(500), ["ours", "session"], CONNECT_BY_ERA), VS_HANDSHAKE],
-  ["Streamable HTTP 2026-07-28, our client: sequential tools/call (echo)", scale(1000), withHttpChild((child) => throughput(httpClientContenders(child), echo(16), scale(1000))), VS_SESSION_HTTP_CLIENT],
-  ["Streamable HTTP 2026-07-28, our client: 16 in flight tools/call (echo)", scale(1600), withHttpChild((child) => throughput(httpClientContenders(child), inFlight(16), scale(1600))), VS_SESSION_HTTP_CLIENT],
+  [
+    "stdio 2026-07-28: sequential tools/call (echo)",
+    scale(3000),
+    () => throughput(STDIO_2026, echo(16), scale(3000), { childCpu: true }),
+    VS_SESSION,
+  ],
+  [
+    "stdio 2026-07-28: 64 in flight tools/call (echo)",
+    scale(6400),
+    () => throughput(STDIO_2026, inFlight(64), scale(6400), { childCpu: true }),
+    VS_SESSION,
+  ],
+  [
+    "stdio 2026-07-28, our client: sequential tools/call (echo)",
+    scale(3000),
+    () => throughput(STDIO_2026_CLIENT, echo(16), scale(3000)),
+    VS_SESSION_CLIENT,
+  ],
+  [
+    "stdio 2026-07-28, our client: 64 in flight tools/call (echo)",
+    scale(6400),
+    () => throughput(STDIO_2026_CLIENT, inFlight(64), scale(6400)),
+    VS_SESSION_CLIENT,
+  ],
+  [
+    "2026-07-28, our client: connect in memory (probe)",
+    scale(500),
+    () => setupTimes(scale(500), ["ours", "session"], CONNECT_BY_ERA),
+    VS_HANDSHAKE,
+  ],
+  [
+    "Streamable HTTP 2026-07-28, our client: sequential tools/call (echo)",
+    scale(1000),
+    withHttpChild((child) => throughput(httpClientContenders(child), echo(16), scale(1000))),
+    VS_SESSION_HTTP_CLIENT,
+  ],
+  [
+    "Streamable HTTP 2026-07-28, our client: 16 in flight tools/call (echo)",
+    scale(1600),
+    withHttpChild((child) => throughput(httpClientContenders(child), inFlight(16), scale(1600))),
+    VS_SESSION_HTTP_CLIENT,
+  ],
   [
     "Streamable HTTP 2026-07-28, our client: connect (probe)",
     scale(300),
@@ -163,14 +223,24 @@ const scenarios = [
   ]),
   ["HTTP Streamable HTTP, 2026-07-28: sequential tools/call (echo)", scale(1000), () => throughput(HTTP_2026, echo(16), scale(1000))],
   ["HTTP Streamable HTTP, 2026-07-28: 16 in flight tools/call (echo)", scale(1600), () => throughput(HTTP_2026, inFlight(16), scale(1600))],
-  ["HTTP Streamable HTTP, JSON answers: sequential, ours over the platform fetch", scale(1000), () => throughput(httpContenders("json", { platformFetch: true }), echo(16), scale(1000))],
+  [
+    "HTTP Streamable HTTP, JSON answers: sequential, ours over the platform fetch",
+    scale(1000),
+    () => throughput(httpContenders("json", { platformFetch: true }), echo(16), scale(1000)),
+  ],
   ["memory: session set-up (full client, in-process)", scale(500), () => setupTimes(scale(500))],
 ];
 
 /** How each contender is measured — KiB per unit, the median over a few runs. */
 const memory = [
-  { title: "memory: heap per pending request, server side (KiB)", measure: (name) => heapPerPendingServerRequest(name, QUICK ? 500 : 2000) },
-  { title: "memory: heap per pending request, client side (KiB)", measure: (name) => heapPerPendingClientRequest(name, QUICK ? 500 : 2000) },
+  {
+    title: "memory: heap per pending request, server side (KiB)",
+    measure: (name) => heapPerPendingServerRequest(name, QUICK ? 500 : 2000),
+  },
+  {
+    title: "memory: heap per pending request, client side (KiB)",
+    measure: (name) => heapPerPendingClientRequest(name, QUICK ? 500 : 2000),
+  },
   { title: "memory: heap per connected session on one server (KiB)", measure: (name) => heapPerSession(name, QUICK ? 200 : 1000) },
 ];
 
@@ -206,8 +276,11 @@ for (const [title, per, run, { extra = [], note } = {}] of scenarios) {
   if (extra.length > 0) row.extra = extra.map(([a, b, label]) => ({ label, a, b, ...ratio(a, b) }));
   if (note?.()) row.note = note();
   results.push(row);
-  console.log(`${title}: ours/limit cpu ${f(row.oursVsLimit?.cpu)}× · ours/sdk1 ${f(row.oursVsSdk1?.cpu)}× · ours/sdk2 ${f(row.oursVsSdk2?.cpu)}× · sdk1/limit ${f(row.sdk1VsLimit?.cpu)}× · sdk2/limit ${f(row.sdk2VsLimit?.cpu)}×`);
-  for (const e of row.extra ?? []) console.log(`  ${e.label}: cpu ${f(e.cpu)}× · wall ${f(e.wall)}× (CPU per unit: ${perUnit(row, e.a)} · ${perUnit(row, e.b)})`);
+  console.log(
+    `${title}: ours/limit cpu ${f(row.oursVsLimit?.cpu)}× · ours/sdk1 ${f(row.oursVsSdk1?.cpu)}× · ours/sdk2 ${f(row.oursVsSdk2?.cpu)}× · sdk1/limit ${f(row.sdk1VsLimit?.cpu)}× · sdk2/limit ${f(row.sdk2VsLimit?.cpu)}×`,
+  );
+  for (const e of row.extra ?? [])
+    console.log(`  ${e.label}: cpu ${f(e.cpu)}× · wall ${f(e.wall)}× (CPU per unit: ${perUnit(row, e.a)} · ${perUnit(row, e.b)})`);
   if (row.note) console.log(`  ${row.note}`);
 }
 
@@ -219,7 +292,16 @@ for (const { title, measure } of memory) {
     for (let i = 0; i < 3; i++) runs.push(await measure(name));
     kib[name] = median(runs);
   }
-  const row = { title, kind: "memory", kib, oursVsLimit: kib.ours / kib.limit, oursVsSdk1: kib.ours / kib.sdk1, oursVsSdk2: kib.ours / kib.sdk2, sdk1VsLimit: kib.sdk1 / kib.limit, sdk2VsLimit: kib.sdk2 / kib.limit };
+  const row = {
+    title,
+    kind: "memory",
+    kib,
+    oursVsLimit: kib.ours / kib.limit,
+    oursVsSdk1: kib.ours / kib.sdk1,
+    oursVsSdk2: kib.ours / kib.sdk2,
+    sdk1VsLimit: kib.sdk1 / kib.limit,
+    sdk2VsLimit: kib.sdk2 / kib.limit,
+  };
   results.push(row);
   console.log(`${title}: ours ${f(kib.ours)} · sdk1 ${f(kib.sdk1)} · sdk2 ${f(kib.sdk2)} · limit ${f(kib.limit)}`);
 }
@@ -234,8 +316,13 @@ const table = [
       : `| ${r.title} | ${pair(r.oursVsLimit)} | ${pair(r.oursVsSdk1)} | ${pair(r.oursVsSdk2)} | ${f(r.sdk1VsLimit?.cpu)} | ${f(r.sdk2VsLimit?.cpu)} | ${NAMES.map((n) => perUnit(r, n)).join(" · ")} |`,
   ),
 ].join("\n");
-const extraRows = results.flatMap((r) => (r.extra ?? []).map((e) => `| ${r.title} | ${e.label} | ${pair(e)} | ${perUnit(r, e.a)} · ${perUnit(r, e.b)} |`));
-const extraTable = extraRows.length === 0 ? "" : ["| scenario | comparison | ratio (cpu · wall) | per call, CPU µs |", "| --- | --- | --- | --- |", ...extraRows].join("\n");
+const extraRows = results.flatMap((r) =>
+  (r.extra ?? []).map((e) => `| ${r.title} | ${e.label} | ${pair(e)} | ${perUnit(r, e.a)} · ${perUnit(r, e.b)} |`),
+);
+const extraTable =
+  extraRows.length === 0
+    ? ""
+    : ["| scenario | comparison | ratio (cpu · wall) | per call, CPU µs |", "| --- | --- | --- | --- |", ...extraRows].join("\n");
 const rowNotes = results.filter((r) => r.note).map((r) => `- ${r.title}: ${r.note}`);
 const tables = [table, extraTable, rowNotes.join("\n")].filter((part) => part !== "").join("\n\n");
 const notes = [
@@ -247,8 +334,18 @@ const notes = [
 ];
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 if (!ONLY) {
-  writeFileSync(new URL("./results/latest.json", import.meta.url), JSON.stringify({ date: new Date().toISOString(), node: process.version, quick: QUICK, repetitions: REPS, elapsedSeconds: elapsedS, results }, null, 2));
-  writeFileSync(new URL("./results/latest.md", import.meta.url), `# Benchmark results\n\nNode ${process.version}, ${REPS} repetitions, medians of per-repetition ratios (lower is better for ours), ${elapsedS.toFixed(0)} s.\n\n${tables}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`);
+  writeFileSync(
+    new URL("./results/latest.json", import.meta.url),
+    JSON.stringify(
+      { date: new Date().toISOString(), node: process.version, quick: QUICK, repetitions: REPS, elapsedSeconds: elapsedS, results },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    new URL("./results/latest.md", import.meta.url),
+    `# Benchmark results\n\nNode ${process.version}, ${REPS} repetitions, medians of per-repetition ratios (lower is better for ours), ${elapsedS.toFixed(0)} s.\n\n${tables}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`,
+  );
 }
 console.log(`\n${tables}\n\n(${elapsedS.toFixed(0)} s)`);
 for (const [name, count] of warnings) console.log(`${name}: ${count} warnings`);

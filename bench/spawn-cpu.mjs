@@ -22,9 +22,18 @@ const nodes = given.length > 0 ? given : [process.execPath, ...(existsSync(BUNDL
 
 const CHILDREN = { limit: "bench/servers/limit-stdio.mjs", ours: "bench/servers/ours-json-schema-stdio.mjs" };
 // The environment ours and the SDKs' clients give a child (the spec's safe list): no NODE_OPTIONS, no extra CA certificates.
-const SAFE_ENV = Object.fromEntries(["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"].filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]));
+const SAFE_ENV = Object.fromEntries(
+  ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"]
+    .filter((name) => process.env[name] !== undefined)
+    .map((name) => [name, process.env[name]]),
+);
 const INPUT = [
-  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } } },
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } },
+  },
   { jsonrpc: "2.0", method: "notifications/initialized" },
   { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { text: "first" } } },
   { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "cpu", arguments: {} } },
@@ -40,7 +49,8 @@ function childCpuMs(node, script, env) {
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line))
     .find((message) => message.id === 3);
-  if (answer?.result === undefined) throw new Error(`${script} on ${node} gave no cpu answer (${result.status ?? result.signal}): ${result.stderr.slice(0, 500)}`);
+  if (answer?.result === undefined)
+    throw new Error(`${script} on ${node} gave no cpu answer (${result.status ?? result.signal}): ${result.stderr.slice(0, 500)}`);
   return Number(answer.result.content[0].text) / 1000;
 }
 

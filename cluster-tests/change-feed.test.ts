@@ -24,7 +24,13 @@ async function subscribers(commands: RedisCommands, channel: string): Promise<nu
 
 const same = (): void => {};
 
-const CHANGES: Change[] = [{ kind: "list", list: "tools" }, { kind: "list", list: "resources" }, { kind: "list", list: "prompts" }, { kind: "resource", uri: "file:///a b" }, { kind: "task", taskId: "0f".repeat(16) }];
+const CHANGES: Change[] = [
+  { kind: "list", list: "tools" },
+  { kind: "list", list: "resources" },
+  { kind: "list", list: "prompts" },
+  { kind: "resource", uri: "file:///a b" },
+  { kind: "task", taskId: "0f".repeat(16) },
+];
 
 describe("RedisChangeFeed", () => {
   it("tells the listeners of every feed on the channel, its own included, of each kind of change", async () => {
@@ -51,12 +57,22 @@ describe("RedisChangeFeed", () => {
     const feed = new RedisChangeFeed({ client, prefix, onError: (error) => errors.push(error) });
     feed.subscribe((change) => heard.push(change));
     await feed.ready();
-    const bad = ["not json", "null", "7", '{"kind":"list","list":"tasks"}', '{"kind":"resource"}', '{"kind":"task","taskId":1}', '{"kind":"other"}'];
+    const bad = [
+      "not json",
+      "null",
+      "7",
+      '{"kind":"list","list":"tasks"}',
+      '{"kind":"resource"}',
+      '{"kind":"task","taskId":1}',
+      '{"kind":"other"}',
+    ];
     for (const message of bad) await client.publish(`${prefix}changes`, message);
     await client.publish(`${prefix}changes`, JSON.stringify(CHANGES[0]));
     await until(() => heard.length === 1);
     expect(heard).toEqual([CHANGES[0]]);
-    expect(errors.map((error) => (error as Error).message)).toEqual(bad.map((message) => `RedisChangeFeed: ignored a message on ${prefix}changes that is not a change: ${message}`));
+    expect(errors.map((error) => (error as Error).message)).toEqual(
+      bad.map((message) => `RedisChangeFeed: ignored a message on ${prefix}changes that is not a change: ${message}`),
+    );
     // Without onError, the same message is ignored as quietly.
     const quiet = new RedisChangeFeed({ client: await redis.nodeRedis(), prefix });
     quiet.subscribe(() => {});
@@ -71,7 +87,11 @@ describe("RedisChangeFeed", () => {
   it("tells the other listeners when one throws, and reports the throw", async () => {
     const errors: unknown[] = [];
     const heard: Change[] = [];
-    const feed = new RedisChangeFeed({ client: await redis.nodeRedis(), prefix: uniquePrefix("throws"), onError: (error) => errors.push(error) });
+    const feed = new RedisChangeFeed({
+      client: await redis.nodeRedis(),
+      prefix: uniquePrefix("throws"),
+      onError: (error) => errors.push(error),
+    });
     const boom = new Error("listener broke");
     feed.subscribe(() => {
       throw boom;
@@ -84,35 +104,38 @@ describe("RedisChangeFeed", () => {
     await feed.close();
   });
 
-  it.each(["node-redis", "ioredis"])("subscribes with the first listener, once, and releases the channel with the last (%s)", async (library) => {
-    const prefix = uniquePrefix("release");
-    const commands = redisCommands(library === "ioredis" ? await redis.ioRedis() : await redis.nodeRedis());
-    const feed = new RedisChangeFeed({ client: commands, prefix });
-    await feed.ready();
-    expect(await subscribers(commands, `${prefix}changes`)).toBe(0);
-    const first = feed.subscribe(same);
-    const second = feed.subscribe(same);
-    expect(feed.listenerCount).toBe(2);
-    await feed.ready();
-    expect(await subscribers(commands, `${prefix}changes`)).toBe(1);
-    first();
-    first();
-    expect(feed.listenerCount).toBe(1);
-    expect(await subscribers(commands, `${prefix}changes`)).toBe(1);
-    second();
-    await until(() => feed.listenerCount === 0);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await subscribers(commands, `${prefix}changes`)).toBe(0);
-    // And again: a new first listener subscribes again, on the same duplicate connection.
-    const heard: Change[] = [];
-    const again = feed.subscribe((change) => heard.push(change));
-    await feed.ready();
-    await feed.publish(CHANGES[3] as Change);
-    await until(() => heard.length === 1);
-    again();
-    await feed.close();
-    await feed.close();
-  });
+  it.each(["node-redis", "ioredis"])(
+    "subscribes with the first listener, once, and releases the channel with the last (%s)",
+    async (library) => {
+      const prefix = uniquePrefix("release");
+      const commands = redisCommands(library === "ioredis" ? await redis.ioRedis() : await redis.nodeRedis());
+      const feed = new RedisChangeFeed({ client: commands, prefix });
+      await feed.ready();
+      expect(await subscribers(commands, `${prefix}changes`)).toBe(0);
+      const first = feed.subscribe(same);
+      const second = feed.subscribe(same);
+      expect(feed.listenerCount).toBe(2);
+      await feed.ready();
+      expect(await subscribers(commands, `${prefix}changes`)).toBe(1);
+      first();
+      first();
+      expect(feed.listenerCount).toBe(1);
+      expect(await subscribers(commands, `${prefix}changes`)).toBe(1);
+      second();
+      await until(() => feed.listenerCount === 0);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await subscribers(commands, `${prefix}changes`)).toBe(0);
+      // And again: a new first listener subscribes again, on the same duplicate connection.
+      const heard: Change[] = [];
+      const again = feed.subscribe((change) => heard.push(change));
+      await feed.ready();
+      await feed.publish(CHANGES[3] as Change);
+      await until(() => heard.length === 1);
+      again();
+      await feed.close();
+      await feed.close();
+    },
+  );
 
   it("reports a subscribe or an unsubscribe Redis refused, and subscribes again with the next listener", async () => {
     const errors: unknown[] = [];

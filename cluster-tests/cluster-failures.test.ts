@@ -30,7 +30,11 @@ const indexOf = (tag: string): number => instances.instances.findIndex((instance
 const homeOf = (session: string): string => session.slice(0, session.indexOf("."));
 
 beforeAll(async () => {
-  instances = await startInstances(3, { redisSocket: redis.socket, prefix: PREFIX, env: { CLUSTER: "on", LEASE_MS: String(LEASE_MS), HANDLER_OPTIONS: JSON.stringify({ retryMs: 50 }) } });
+  instances = await startInstances(3, {
+    redisSocket: redis.socket,
+    prefix: PREFIX,
+    env: { CLUSTER: "on", LEASE_MS: String(LEASE_MS), HANDLER_OPTIONS: JSON.stringify({ retryMs: 50 }) },
+  });
   proxy = await startProxy(instances.instances);
 });
 
@@ -81,7 +85,11 @@ describe("a process that dies", () => {
     const relaying = instances.instances.find((instance) => instance.tag !== home)?.tag as string;
     proxy.mode = { pin: indexOf(relaying) };
     const progress: number[] = [];
-    const call = client.callTool("progress", { count: 20_000 }, { onProgress: ({ progress: step }) => void progress.push(step), timeoutMs: 60_000 });
+    const call = client.callTool(
+      "progress",
+      { count: 20_000 },
+      { onProgress: ({ progress: step }) => void progress.push(step), timeoutMs: 60_000 },
+    );
     await until(() => progress.length > 500, "some progress through the relaying process");
     proxy.mode = "tag";
     await instances.kill(indexOf(relaying));
@@ -101,7 +109,12 @@ describe("Redis restarted", () => {
     other.on("toolsListChanged", () => void (otherTold += 1));
     const first = await fetch(endpoint(), {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": client.sessionId, "mcp-protocol-version": "2025-11-25" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": client.sessionId,
+        "mcp-protocol-version": "2025-11-25",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 900, method: "tools/call", params: { name: "echo", arguments: { text: "kept" } } }),
     });
     const before = await first.text();
@@ -112,7 +125,17 @@ describe("Redis restarted", () => {
     await until(() => told > 0 && otherTold > 0, "told of list changes once Redis is back", 10_000);
     // The events kept before the restart are gone: a resume from one is refused, not served with a gap.
     const resumed = await eventually(
-      async () => (await fetch(endpoint(), { headers: { accept: "text/event-stream", "mcp-session-id": client.sessionId, "mcp-protocol-version": "2025-11-25", "last-event-id": lastEventId } })).status,
+      async () =>
+        (
+          await fetch(endpoint(), {
+            headers: {
+              accept: "text/event-stream",
+              "mcp-session-id": client.sessionId,
+              "mcp-protocol-version": "2025-11-25",
+              "last-event-id": lastEventId,
+            },
+          })
+        ).status,
       (status) => status !== 503,
       "the resume answered",
     );
@@ -120,7 +143,12 @@ describe("Redis restarted", () => {
     // Once its lease is renewed, the process writes its sessions' records again; from then on another process relays to it.
     const keys = await redis.nodeRedis();
     const hex = client.sessionId.slice(client.sessionId.indexOf(".") + 1);
-    await eventually(async () => (await keys.keys(`${PREFIX}{s:*`)).filter((key) => key.includes(hex)), (found) => found.length === 1, "the session's record written again", 10_000);
+    await eventually(
+      async () => (await keys.keys(`${PREFIX}{s:*`)).filter((key) => key.includes(hex)),
+      (found) => found.length === 1,
+      "the session's record written again",
+      10_000,
+    );
     proxy.mode = { pin: (indexOf(homeOf(client.sessionId)) + 1) % 3 };
     expect(await whoami(client, 3)).toEqual([homeOf(client.sessionId), homeOf(client.sessionId), homeOf(client.sessionId)]);
   });

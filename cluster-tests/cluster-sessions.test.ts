@@ -20,7 +20,10 @@ let keys: NodeRedis;
 const endpoint = (): URL => new URL("/mcp", proxy.url);
 
 async function connected(options: MCPClientOptions = {}): Promise<MCPClient & { readonly sessionId: string | undefined }> {
-  const client = new MCPClient({ name: "cluster", version: "1.0.0" }, { elicitation: { form: () => ({ action: "accept", content: { answer: "forty-two" } }) }, ...options });
+  const client = new MCPClient(
+    { name: "cluster", version: "1.0.0" },
+    { elicitation: { form: () => ({ action: "accept", content: { answer: "forty-two" } }) }, ...options },
+  );
   clients.push(client);
   const transport = await connectHttp(client, endpoint());
   return Object.assign(client, { sessionId: transport instanceof StreamableHttpTransport ? transport.sessionId : undefined });
@@ -28,7 +31,11 @@ async function connected(options: MCPClientOptions = {}): Promise<MCPClient & { 
 
 /** A POST of one message through the proxy, as a client sends it. */
 function post(body: unknown, session?: string): Promise<Response> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2025-11-25",
+  };
   if (session !== undefined) headers["mcp-session-id"] = session;
   return fetch(endpoint(), { method: "POST", headers, body: JSON.stringify(body) });
 }
@@ -41,7 +48,11 @@ async function keysOf(session: string): Promise<string[]> {
 
 beforeAll(async () => {
   keys = await redis.nodeRedis();
-  instances = await startInstances(3, { redisSocket: redis.socket, prefix: PREFIX, env: { CLUSTER: "on", LEASE_MS: "1000", HANDLER_OPTIONS: JSON.stringify({ sessionIdleTimeoutMs: IDLE_MS, retryMs: 50 }) } });
+  instances = await startInstances(3, {
+    redisSocket: redis.socket,
+    prefix: PREFIX,
+    env: { CLUSTER: "on", LEASE_MS: "1000", HANDLER_OPTIONS: JSON.stringify({ sessionIdleTimeoutMs: IDLE_MS, retryMs: 50 }) },
+  });
   proxy = await startProxy(instances.instances);
 });
 
@@ -76,7 +87,11 @@ describe("a session-era session on three processes", () => {
     const client = await connected({ era: "session" });
     const progress: number[] = [];
     const cut = proxy.cutNext({ method: "POST" }, { afterBytes: 40_000 });
-    const result = await client.callTool("progress", { count: 2_000 }, { onProgress: ({ progress: step }) => void progress.push(step), timeoutMs: 30_000 });
+    const result = await client.callTool(
+      "progress",
+      { count: 2_000 },
+      { onProgress: ({ progress: step }) => void progress.push(step), timeoutMs: 30_000 },
+    );
     // Cut part-way: after 40 000 bytes, long before the 2 000 events were all sent.
     expect((await cut).bytes).toBe(40_000);
     expect((await cut).text).not.toContain("done 2000");
@@ -99,7 +114,11 @@ describe("a session-era session on three processes", () => {
     const held = client.callTool("hold", {}, { signal: stop.signal });
     setTimeout(() => stop.abort(), 200);
     await expect(held).rejects.toMatchObject({ code: "MCP.REQUEST_CANCELLED" });
-    const aborted = await eventually(async () => JSON.parse(textOf(await client.callTool("aborted", {}))) as unknown[], (ids) => ids.length > 0, "the hold aborted");
+    const aborted = await eventually(
+      async () => JSON.parse(textOf(await client.callTool("aborted", {}))) as unknown[],
+      (ids) => ids.length > 0,
+      "the hold aborted",
+    );
     expect(aborted).toHaveLength(1);
   });
 
@@ -122,7 +141,12 @@ describe("a session-era session on three processes", () => {
 
   it("expires an idle session whose requests all went through other processes", async () => {
     proxy.mode = { pin: 0 };
-    const opened = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    const opened = await post({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
     const session = opened.headers.get("mcp-session-id") as string;
     await opened.text();
     expect(session.startsWith("i1.")).toBe(true);
@@ -133,7 +157,11 @@ describe("a session-era session on three processes", () => {
     }
     // Then nothing for twice the idle timeout (a request would touch it): it is gone, with its keys.
     await new Promise((resolve) => setTimeout(resolve, 2 * IDLE_MS));
-    await eventually(() => keysOf(session), (left) => left.length === 0, "its keys removed");
+    await eventually(
+      () => keysOf(session),
+      (left) => left.length === 0,
+      "its keys removed",
+    );
     proxy.mode = { pin: 2 };
     expect((await post({ jsonrpc: "2.0", id: 99, method: "ping" }, session)).status).toBe(404);
   });
@@ -165,7 +193,11 @@ describe("the 2026-07-28 era on three processes", () => {
     proxy.mode = { pin: 1 };
     expect((await task.status()).status).toBe("cancelled");
     proxy.mode = { pin: 0 };
-    const jobs = await eventually(async () => JSON.parse(textOf(await client.callTool("aborted", {}), 1)) as unknown[], (ids) => ids.includes(task.taskId), "the job aborted on the process running it");
+    const jobs = await eventually(
+      async () => JSON.parse(textOf(await client.callTool("aborted", {}), 1)) as unknown[],
+      (ids) => ids.includes(task.taskId),
+      "the job aborted on the process running it",
+    );
     expect(jobs).toContain(task.taskId);
   });
 });

@@ -15,13 +15,21 @@ afterEach(async () => {
   for (const handler of handlers.splice(0)) await handler.close();
 });
 
-async function cutAfterFirstEvent(maxEventsPerStream: number): Promise<{ handler: HttpHandler; session: string; gate: Gate; firstId: string }> {
+async function cutAfterFirstEvent(
+  maxEventsPerStream: number,
+): Promise<{ handler: HttpHandler; session: string; gate: Gate; firstId: string }> {
   const gate = new Gate();
   const eventStore = new RedisEventStore({ client: await redis.nodeRedis(), prefix: uniquePrefix("resume"), maxEventsPerStream });
   const handler = streamableHttpHandler(testServer(gate), { eventStore });
   handlers.push(handler);
   const session = await openSession(handler);
-  const call = new SseReader((await handler.fetch(httpRequest({ body: rpc(1, "tools/call", { name: "wait", arguments: {}, _meta: { progressToken: "p" } }), session }))).body);
+  const call = new SseReader(
+    (
+      await handler.fetch(
+        httpRequest({ body: rpc(1, "tools/call", { name: "wait", arguments: {}, _meta: { progressToken: "p" } }), session }),
+      )
+    ).body,
+  );
   // The priming event, then the progress the tool sends before it waits: the client cuts there.
   const events = [await call.next(), await call.next()];
   await call.cancel();
@@ -31,13 +39,21 @@ async function cutAfterFirstEvent(maxEventsPerStream: number): Promise<{ handler
 describe("resuming a Streamable HTTP stream from a RedisEventStore", () => {
   it("replays what was missed after the event given", async () => {
     const { handler, session, gate, firstId } = await cutAfterFirstEvent(1000);
-    const resumed = new SseReader((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": firstId } }))).body);
+    const resumed = new SseReader(
+      (await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": firstId } }))).body,
+    );
     const missed = await resumed.next();
-    expect(JSON.parse(missed?.data as string)).toMatchObject({ method: "notifications/progress", params: { progressToken: "p", message: "waiting" } });
+    expect(JSON.parse(missed?.data as string)).toMatchObject({
+      method: "notifications/progress",
+      params: { progressToken: "p", message: "waiting" },
+    });
     // Then it goes on live: the call's answer comes on the resumed stream.
     gate.open();
     const answer = await resumed.next();
-    expect(JSON.parse(answer?.data as string)).toMatchObject({ id: 1, result: { content: [{ type: "text", text: expect.stringContaining("waited in") }] } });
+    expect(JSON.parse(answer?.data as string)).toMatchObject({
+      id: 1,
+      result: { content: [{ type: "text", text: expect.stringContaining("waited in") }] },
+    });
     await resumed.cancel();
   });
 

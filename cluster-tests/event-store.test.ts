@@ -8,7 +8,10 @@ import type { StoredEvent } from "../src/transport/http-server/event-store.js";
 import { uniquePrefix, useRedisServer } from "./support/redis-server.js";
 
 const redis = useRedisServer();
-const event = (n: number): StoredEvent => ({ id: `e${n}`, data: n === 0 ? "" : JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: n } }) });
+const event = (n: number): StoredEvent => ({
+  id: `e${n}`,
+  data: n === 0 ? "" : JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progress: n } }),
+});
 const s1 = { sessionId: "session}{%", streamId: "s1" };
 const s2 = { sessionId: "session}{%", streamId: "s2" };
 

@@ -31,7 +31,11 @@ interface Exchange {
 }
 
 /** One request on a connection of its own, its body read as it comes. */
-function open(base: string, path: string, init: { method?: string; headers?: OutgoingHttpHeaders | string[]; body?: string | Buffer } = {}): Exchange {
+function open(
+  base: string,
+  path: string,
+  init: { method?: string; headers?: OutgoingHttpHeaders | string[]; body?: string | Buffer } = {},
+): Exchange {
   let text = "";
   const answer = new Promise<Answer>((resolve, reject) => {
     const sent = request(new URL(path, base), { method: init.method ?? "GET", headers: init.headers ?? {}, agent: false }, (res) => {
@@ -46,7 +50,8 @@ function open(base: string, path: string, init: { method?: string; headers?: Out
 }
 
 const send = (base: string, path = "/", init: Parameters<typeof open>[2] = {}): Promise<Answer> => open(base, path, init).answer;
-const tagOf = async (base: string, init: Parameters<typeof open>[2] = {}): Promise<string> => (JSON.parse((await send(base, "/", init)).text) as Seen).tag;
+const tagOf = async (base: string, init: Parameters<typeof open>[2] = {}): Promise<string> =>
+  (JSON.parse((await send(base, "/", init)).text) as Seen).tag;
 const tagsOf = async (base: string, count: number, init: Parameters<typeof open>[2] = {}): Promise<string[]> => {
   const tags: string[] = [];
   for (let index = 0; index < count; index++) tags.push(await tagOf(base, init));
@@ -94,12 +99,39 @@ describe("the proxy, against plain upstreams", () => {
   it("keeps every request and response header (repeated ones too) and pipes the body", async () => {
     proxy.mode = { pin: 0 };
     const body = Buffer.alloc(300_000, "x");
-    const headers = ["Host", new URL(proxy.url).host, "Mcp-Session-Id", "a.123", "Last-Event-ID", "s1_7", "MCP-Protocol-Version", "2025-11-25", "Authorization", "Bearer t0k3n", "X-Twice", "1", "X-Twice", "2", "Content-Type", "application/json", "Content-Length", String(body.length)];
+    const headers = [
+      "Host",
+      new URL(proxy.url).host,
+      "Mcp-Session-Id",
+      "a.123",
+      "Last-Event-ID",
+      "s1_7",
+      "MCP-Protocol-Version",
+      "2025-11-25",
+      "Authorization",
+      "Bearer t0k3n",
+      "X-Twice",
+      "1",
+      "X-Twice",
+      "2",
+      "Content-Type",
+      "application/json",
+      "Content-Length",
+      String(body.length),
+    ];
     const answer = await send(proxy.url, "/mcp?x=1", { method: "POST", headers, body });
     const seen = JSON.parse(answer.text) as Seen;
     expect(seen).toMatchObject({ tag: "a", method: "POST", url: "/mcp?x=1", bodyBytes: body.length });
-    for (let index = 0; index < headers.length; index += 2) expect(pairs(seen.rawHeaders)).toContainEqual([headers[index], headers[index + 1]]);
-    expect(pairs(answer.rawHeaders)).toEqual(expect.arrayContaining([["Mcp-Session-Id", "a.123"], ["Set-Cookie", "a=1"], ["Set-Cookie", "b=2"], ["WWW-Authenticate", 'Bearer resource_metadata="https://example.com/meta"']]));
+    for (let index = 0; index < headers.length; index += 2)
+      expect(pairs(seen.rawHeaders)).toContainEqual([headers[index], headers[index + 1]]);
+    expect(pairs(answer.rawHeaders)).toEqual(
+      expect.arrayContaining([
+        ["Mcp-Session-Id", "a.123"],
+        ["Set-Cookie", "a=1"],
+        ["Set-Cookie", "b=2"],
+        ["WWW-Authenticate", 'Bearer resource_metadata="https://example.com/meta"'],
+      ]),
+    );
   });
 
   it("skips an upstream that refuses connections, in every mode, and serves it again once it is back", async () => {
@@ -123,7 +155,12 @@ describe("the proxy, against plain upstreams", () => {
     const resetting = await plainUpstream("r", { resetAll: true });
     const other = await startProxy([resetting, upstreams[0] as PlainUpstream]);
     other.mode = { pin: 0 };
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "é".repeat(5000) } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "é".repeat(5000) } },
+    });
     const answer = await send(other.url, "/mcp", { method: "POST", headers: { "content-type": "application/json" }, body });
     expect(JSON.parse(answer.text)).toMatchObject({ tag: "a", bodyBytes: Buffer.byteLength(body) });
     expect(other.counts).toEqual({ a: 1 });
@@ -199,14 +236,21 @@ describe("three server processes on one Redis behind the proxy (CLUSTER=on)", ()
   const endpoint = (): URL => new URL("/mcp", proxy.url);
 
   async function connected(options: MCPClientOptions = {}): Promise<MCPClient> {
-    const client = new MCPClient({ name: "harness", version: "1.0.0" }, { elicitation: { form: () => ({ action: "accept", content: { answer: "forty-two" } }) }, ...options });
+    const client = new MCPClient(
+      { name: "harness", version: "1.0.0" },
+      { elicitation: { form: () => ({ action: "accept", content: { answer: "forty-two" } }) }, ...options },
+    );
     clients.push(client);
     await connectHttp(client, endpoint());
     return client;
   }
 
   beforeAll(async () => {
-    instances = await startInstances(3, { redisSocket: redis.socket, prefix: uniquePrefix("harness"), env: { CLUSTER: "on", LEASE_MS: "1000" } });
+    instances = await startInstances(3, {
+      redisSocket: redis.socket,
+      prefix: uniquePrefix("harness"),
+      env: { CLUSTER: "on", LEASE_MS: "1000" },
+    });
     proxy = await startProxy(instances.instances);
   });
 
@@ -217,7 +261,9 @@ describe("three server processes on one Redis behind the proxy (CLUSTER=on)", ()
   });
 
   it("fails a start whose child exits before it listens, with the child's stderr", async () => {
-    await expect(startInstances(2, { prefix: uniquePrefix("harness"), env: { REDIS_SOCKET: "" } })).rejects.toThrow(/instance i1 exited \(1\) before it listened:\s+cluster-server i1: REDIS_SOCKET is not set/);
+    await expect(startInstances(2, { prefix: uniquePrefix("harness"), env: { REDIS_SOCKET: "" } })).rejects.toThrow(
+      /instance i1 exited \(1\) before it listened:\s+cluster-server i1: REDIS_SOCKET is not set/,
+    );
   });
 
   it("started three children, each with its tag, pid and port", () => {
@@ -244,7 +290,9 @@ describe("three server processes on one Redis behind the proxy (CLUSTER=on)", ()
     proxy.mode = "tag";
     const client = await connected({ era: "session" });
     const progress: number[] = [];
-    expect(textOf(await client.callTool("progress", { count: 5 }, { onProgress: ({ progress: done }) => progress.push(done) }))).toBe("done 5");
+    expect(textOf(await client.callTool("progress", { count: 5 }, { onProgress: ({ progress: done }) => progress.push(done) }))).toBe(
+      "done 5",
+    );
     expect(progress).toEqual([1, 2, 3, 4, 5]);
     expect(textOf(await client.callTool("ask", {}))).toBe("forty-two");
     const stop = new AbortController();

@@ -92,7 +92,8 @@ describe("RedisInstanceBus on Redis", () => {
     let failures = 1;
     const flaky: RedisCommands = {
       command: (args) => real.command(args),
-      subscribe: (channel, onMessage) => (failures-- > 0 ? Promise.reject(new Error("no subscription")) : real.subscribe(channel, onMessage)),
+      subscribe: (channel, onMessage) =>
+        failures-- > 0 ? Promise.reject(new Error("no subscription")) : real.subscribe(channel, onMessage),
       unsubscribe: (channel) => real.unsubscribe(channel),
       close: () => real.close(),
     };
@@ -113,6 +114,8 @@ describe("RedisInstanceBus on Redis", () => {
     const stop = await bus.listen("defaults", () => {});
     expect(await subscribers(commands, "mcp:instance:defaults")).toBe(1);
     await stop();
-    expect(() => new RedisInstanceBus({ client: commands, prefix: "}" })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "RedisInstanceBus: prefix must be a string without { or }" }));
+    expect(() => new RedisInstanceBus({ client: commands, prefix: "}" })).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "RedisInstanceBus: prefix must be a string without { or }" }),
+    );
   });
 });

@@ -9,14 +9,27 @@ import { describe, expect, it } from "vitest";
 import { MCP_CODES } from "../src/error-codes/error-codes.js";
 import { MCPError } from "../src/error-codes/mcp-error.js";
 import { MCPServer, META_KEYS, type JsonObject } from "../src/index.js";
-import { RedisChangeFeed, RedisEventStore, RedisSessionDirectory, redisCommands, type IoRedisClient, type IoRedisSubscriber, type RedisClient, type RedisCommands } from "../src/redis/index.js";
+import {
+  RedisChangeFeed,
+  RedisEventStore,
+  RedisSessionDirectory,
+  redisCommands,
+  type IoRedisClient,
+  type IoRedisSubscriber,
+  type RedisClient,
+  type RedisCommands,
+} from "../src/redis/index.js";
 import type { Change } from "../src/stores/change-feed.js";
 import { recordOf } from "../src/stores/session-directory.test-helpers.js";
 import { until } from "../src/stores/instance-bus.test-helpers.js";
 import { uniquePrefix, useRedisServer } from "./support/redis-server.js";
 
 const redis = useRedisServer();
-const LISTS: Change[] = [{ kind: "list", list: "tools" }, { kind: "list", list: "resources" }, { kind: "list", list: "prompts" }];
+const LISTS: Change[] = [
+  { kind: "list", list: "tools" },
+  { kind: "list", list: "resources" },
+  { kind: "list", list: "prompts" },
+];
 
 /** What `promise` rejected with. */
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -44,7 +57,15 @@ describe("Redis away, then back", () => {
     const defaults = redisCommands(clients[1] as RedisClient);
     await redis.stop();
     const began = Date.now();
-    const errors = await Promise.all([...directories.map((directory) => rejection(directory.saveState("s", 0, { protocolVersion: "secret-state", clientInfo: {}, clientCapabilities: {}, subscriptions: [] }))), rejection(store.append({ sessionId: "s", streamId: "1" }, { id: "e", data: "secret-data" })), rejection(directories[1]?.alive("i1") ?? Promise.resolve())]);
+    const errors = await Promise.all([
+      ...directories.map((directory) =>
+        rejection(
+          directory.saveState("s", 0, { protocolVersion: "secret-state", clientInfo: {}, clientCapabilities: {}, subscriptions: [] }),
+        ),
+      ),
+      rejection(store.append({ sessionId: "s", streamId: "1" }, { id: "e", data: "secret-data" })),
+      rejection(directories[1]?.alive("i1") ?? Promise.resolve()),
+    ]);
     expect(Date.now() - began).toBeLessThan(2_000);
     for (const error of errors) expect(error).toBeInstanceOf(MCPError);
     expect(errors.map((error) => [(error as MCPError).code, (error as MCPError).message])).toEqual([
@@ -54,7 +75,10 @@ describe("Redis away, then back", () => {
       [MCP_CODES.TRANSPORT_ERROR, "Redis did not answer EXISTS within 300 ms"],
     ]);
     const slow = Date.now();
-    expect(await rejection(defaults.command(["get", "k"]))).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Redis did not answer GET within 2000 ms" });
+    expect(await rejection(defaults.command(["get", "k"]))).toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: "Redis did not answer GET within 2000 ms",
+    });
     expect(Date.now() - slow).toBeGreaterThanOrEqual(1_990);
     await redis.start();
     for (const client of clients) await answering(redisCommands(client));
@@ -67,13 +91,21 @@ describe("Redis away, then back", () => {
   it("refuses a timeout that is not a positive whole number of milliseconds", async () => {
     const client = await redis.nodeRedis();
     for (const timeoutMs of [0, -1, 1.5, Number.NaN]) {
-      expect(() => new RedisSessionDirectory({ client, timeoutMs })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "A Redis store's timeoutMs must be a positive whole number of milliseconds" }));
+      expect(() => new RedisSessionDirectory({ client, timeoutMs })).toThrow(
+        expect.objectContaining({
+          code: MCP_CODES.INVALID_PARAMS,
+          message: "A Redis store's timeoutMs must be a positive whole number of milliseconds",
+        }),
+      );
     }
   });
 
   it("tells a change feed's listeners, on both libraries, that every list changed once its subscription is back; a listen stream sends list_changed", async () => {
     const prefix = uniquePrefix("restart");
-    const feeds = [new RedisChangeFeed({ client: await redis.nodeRedis(), prefix }), new RedisChangeFeed({ client: await redis.ioRedis(), prefix })] as const;
+    const feeds = [
+      new RedisChangeFeed({ client: await redis.nodeRedis(), prefix }),
+      new RedisChangeFeed({ client: await redis.ioRedis(), prefix }),
+    ] as const;
     const heard: Change[][] = [[], []];
     feeds.forEach((feed, index) => feed.subscribe((change) => heard[index]?.push(change)));
     const server = new MCPServer({ name: "restarted", version: "1.0.0" }, { changeFeed: feeds[0] });
@@ -86,17 +118,29 @@ describe("Redis away, then back", () => {
     const notified: { method: string; params: JsonObject }[] = [];
     const stop = new AbortController();
     const declared = { [META_KEYS.protocolVersion]: "2026-07-28", [META_KEYS.clientCapabilities]: {} };
-    const listening = server.serveStateless(1, "subscriptions/listen", { notifications: { toolsListChanged: true, promptsListChanged: true }, _meta: declared }, { signal: stop.signal, inbound: undefined, notify: async (method, params) => void notified.push({ method, params }) });
+    const listening = server.serveStateless(
+      1,
+      "subscriptions/listen",
+      { notifications: { toolsListChanged: true, promptsListChanged: true }, _meta: declared },
+      { signal: stop.signal, inbound: undefined, notify: async (method, params) => void notified.push({ method, params }) },
+    );
     await until(() => notified.length === 1);
     await redis.restart();
     await until(() => heard.every((changes) => changes.length === 3));
     expect(heard).toEqual([LISTS, LISTS]);
     await until(() => notified.length === 3);
-    expect(notified.map(({ method }) => method).toSorted()).toEqual(["notifications/prompts/list_changed", "notifications/subscriptions/acknowledged", "notifications/tools/list_changed"]);
+    expect(notified.map(({ method }) => method).toSorted()).toEqual([
+      "notifications/prompts/list_changed",
+      "notifications/subscriptions/acknowledged",
+      "notifications/tools/list_changed",
+    ]);
     // Subscribed again: what is published now is heard.
     await feeds[1]?.publish({ kind: "resource", uri: "mem://after" });
     await until(() => heard.every((changes) => changes.length === 4));
-    expect(heard.map((changes) => changes[3])).toEqual([{ kind: "resource", uri: "mem://after" }, { kind: "resource", uri: "mem://after" }]);
+    expect(heard.map((changes) => changes[3])).toEqual([
+      { kind: "resource", uri: "mem://after" },
+      { kind: "resource", uri: "mem://after" },
+    ]);
     stop.abort();
     await listening;
     await server.close();
@@ -131,7 +175,8 @@ describe("the adapters without a server", () => {
     let failNext = false;
     const subscribed: string[] = [];
     const subscriber: IoRedisSubscriber = {
-      subscribe: (channel) => (failNext ? ((failNext = false), Promise.reject(new Error("lost again"))) : (subscribed.push(channel), Promise.resolve())),
+      subscribe: (channel) =>
+        failNext ? ((failNext = false), Promise.reject(new Error("lost again"))) : (subscribed.push(channel), Promise.resolve()),
       unsubscribe: () => Promise.resolve(),
       on: (event: string, listener: (...args: string[]) => void) => events.set(event, [...(events.get(event) ?? []), () => listener()]),
       disconnect: () => {},
@@ -156,7 +201,12 @@ describe("the adapters without a server", () => {
   });
 
   it("gives a user's adapter without onReconnect one that never tells", async () => {
-    const adapter: RedisCommands = { command: () => Promise.resolve("PONG"), subscribe: () => Promise.resolve(), unsubscribe: () => Promise.resolve(), close: () => Promise.resolve() };
+    const adapter: RedisCommands = {
+      command: () => Promise.resolve("PONG"),
+      subscribe: () => Promise.resolve(),
+      unsubscribe: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
     const commands = redisCommands(adapter);
     expect(await commands.command(["PING"])).toBe("PONG");
     const stop = commands.onReconnect(() => {});

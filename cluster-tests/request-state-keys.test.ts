@@ -14,7 +14,13 @@ const redis = useRedisServer();
 
 /** A connection that counts the commands sent on it. */
 function counted(commands: RedisCommands): RedisCommands & { sent: number } {
-  const wrapper = { sent: 0, command: (args: readonly string[]) => ((wrapper.sent += 1), commands.command(args)), subscribe: commands.subscribe.bind(commands), unsubscribe: commands.unsubscribe.bind(commands), close: () => commands.close() };
+  const wrapper = {
+    sent: 0,
+    command: (args: readonly string[]) => ((wrapper.sent += 1), commands.command(args)),
+    subscribe: commands.subscribe.bind(commands),
+    unsubscribe: commands.unsubscribe.bind(commands),
+    close: () => commands.close(),
+  };
   return wrapper;
 }
 
@@ -26,7 +32,11 @@ describe("RedisRequestStateKeys", () => {
   it("gives processes starting together one key, of 32 random bytes, kept without expiry when nothing rotates", async () => {
     const prefix = uniquePrefix("keys");
     const commands = redisCommands(await redis.nodeRedis());
-    const keys = [new RedisRequestStateKeys({ client: await redis.nodeRedis(), prefix }), new RedisRequestStateKeys({ client: await redis.ioRedis(), prefix }), new RedisRequestStateKeys({ client: commands, prefix })];
+    const keys = [
+      new RedisRequestStateKeys({ client: await redis.nodeRedis(), prefix }),
+      new RedisRequestStateKeys({ client: await redis.ioRedis(), prefix }),
+      new RedisRequestStateKeys({ client: commands, prefix }),
+    ];
     const current = await Promise.all(keys.map((one) => one.current()));
     expect(new Set(current.map((key) => key.id)).size).toBe(1);
     for (const key of current) expect(key).toEqual(current[0]);
@@ -95,7 +105,10 @@ describe("RedisRequestStateKeys", () => {
   it("rotates by itself every rotateEveryMs, once for all the processes, and lets the keys expire when none rotates them", async () => {
     const prefix = uniquePrefix("auto");
     const commands = redisCommands(await redis.nodeRedis());
-    const processes = [new RedisRequestStateKeys({ client: await redis.nodeRedis(), prefix, rotateEveryMs: 150, keep: 3 }), new RedisRequestStateKeys({ client: await redis.ioRedis(), prefix, rotateEveryMs: 150, keep: 3 })];
+    const processes = [
+      new RedisRequestStateKeys({ client: await redis.nodeRedis(), prefix, rotateEveryMs: 150, keep: 3 }),
+      new RedisRequestStateKeys({ client: await redis.ioRedis(), prefix, rotateEveryMs: 150, keep: 3 }),
+    ];
     const first = await processes[0]?.current();
     await sleep(40);
     await processes[1]?.current();
@@ -119,7 +132,12 @@ describe("RedisRequestStateKeys", () => {
 
   it("reports an automatic rotation that failed, and tries again at the next check", async () => {
     const errors: unknown[] = [];
-    const broken: RedisCommands = { command: () => Promise.reject(new Error("Redis is away")), subscribe: () => Promise.resolve(), unsubscribe: () => Promise.resolve(), close: () => Promise.resolve() };
+    const broken: RedisCommands = {
+      command: () => Promise.reject(new Error("Redis is away")),
+      subscribe: () => Promise.resolve(),
+      unsubscribe: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
     const keys = new RedisRequestStateKeys({ client: broken, rotateEveryMs: 200, onError: (error) => errors.push(error) });
     await sleep(110);
     await keys.close();
@@ -139,7 +157,9 @@ describe("RedisRequestStateKeys", () => {
     [{ prefix: "{" }, "RedisRequestStateKeys: prefix must be a string without { or }"],
   ])("refuses %j", async (options, message) => {
     const client = await redis.nodeRedis();
-    expect(() => new RedisRequestStateKeys({ client, ...options })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message }));
+    expect(() => new RedisRequestStateKeys({ client, ...options })).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message }),
+    );
   });
 
   it("keeps the keys under mcp: when given no prefix", async () => {
@@ -157,7 +177,10 @@ let ids = 0;
 function serve(name: string, keys: RedisRequestStateKeys): MCPServer {
   const server = new MCPServer({ name, version: "1.0.0" }, { requestState: { keys } });
   server.tool("hello", {}, async (_args, ctx) => {
-    const answer = await ctx.elicitInput({ message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }, { key: "who" });
+    const answer = await ctx.elicitInput(
+      { message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+      { key: "who" },
+    );
     return { content: [{ type: "text", text: `${name} greets ${String(answer.content?.["name"])}` }] };
   });
   return server;
@@ -169,7 +192,10 @@ async function call(server: MCPServer, params: JsonObject): Promise<JsonObject> 
   return answer.result;
 }
 
-const answered = (requestState: unknown, name: string): JsonObject => ({ inputResponses: { who: { action: "accept", content: { name } } }, requestState });
+const answered = (requestState: unknown, name: string): JsonObject => ({
+  inputResponses: { who: { action: "accept", content: { name } } },
+  requestState,
+});
 
 describe("two MCPServers sharing RedisRequestStateKeys", () => {
   it("opens on B a requestState sealed on A, before and after A rotates its key", async () => {
@@ -178,8 +204,15 @@ describe("two MCPServers sharing RedisRequestStateKeys", () => {
     const a = serve("A", keysA);
     const b = serve("B", new RedisRequestStateKeys({ client: await redis.ioRedis(), prefix }));
     const first = await call(a, {});
-    expect(first).toMatchObject({ resultType: "input_required", inputRequests: { who: { method: "elicitation/create" } }, requestState: expect.any(String) });
-    expect(await call(b, answered(first["requestState"], "Ann"))).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "B greets Ann" }] });
+    expect(first).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { who: { method: "elicitation/create" } },
+      requestState: expect.any(String),
+    });
+    expect(await call(b, answered(first["requestState"], "Ann"))).toMatchObject({
+      resultType: "complete",
+      content: [{ type: "text", text: "B greets Ann" }],
+    });
     const sealedBefore = await call(a, {});
     await keysA.rotate();
     const sealedAfter = await call(a, {});

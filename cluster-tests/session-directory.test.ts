@@ -13,7 +13,14 @@ const redis = useRedisServer();
 
 for (const library of ["node-redis", "ioredis"]) {
   const client = async (): Promise<RedisClient> => (library === "ioredis" ? redis.ioRedis() : redis.nodeRedis());
-  describeSessionDirectory(`RedisSessionDirectory (${library})`, async () => ({ directory: new RedisSessionDirectory({ client: await client(), prefix: uniquePrefix("directory") }), wait: (ms) => sleep(ms) }), 200);
+  describeSessionDirectory(
+    `RedisSessionDirectory (${library})`,
+    async () => ({
+      directory: new RedisSessionDirectory({ client: await client(), prefix: uniquePrefix("directory") }),
+      wait: (ms) => sleep(ms),
+    }),
+    200,
+  );
 }
 
 describe("RedisSessionDirectory's keys", () => {
@@ -27,7 +34,12 @@ describe("RedisSessionDirectory's keys", () => {
     await directory.takeOver(id, 0, "i2");
     const key = `${prefix}{s:i1.%007b7%007d%0025%d800}`;
     expect(await commands.command(["KEYS", `${prefix}*`])).toEqual([key]);
-    expect(await commands.command(["HMGET", key, "instance", "epoch", "principal", "state"])).toEqual(["i2", "1", "alice", JSON.stringify(STATE)]);
+    expect(await commands.command(["HMGET", key, "instance", "epoch", "principal", "state"])).toEqual([
+      "i2",
+      "1",
+      "alice",
+      JSON.stringify(STATE),
+    ]);
     const ttl = Number(await commands.command(["PTTL", key]));
     expect(ttl > 59_000 && ttl <= 60_000).toBe(true);
     await directory.touch([id], 120_000);
@@ -68,6 +80,8 @@ describe("RedisSessionDirectory's keys", () => {
     await directory.create(recordOf("defaults"), 60_000);
     expect(await commands.command(["EXISTS", "mcp:{s:defaults}"])).toBe(1);
     await directory.remove("defaults", 0);
-    expect(() => new RedisSessionDirectory({ client: commands, prefix: "a{b" })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "RedisSessionDirectory: prefix must be a string without { or }" }));
+    expect(() => new RedisSessionDirectory({ client: commands, prefix: "a{b" })).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "RedisSessionDirectory: prefix must be a string without { or }" }),
+    );
   });
 });

@@ -11,7 +11,13 @@ import { uniquePrefix, useRedisServer } from "./support/redis-server.js";
 
 const redis = useRedisServer();
 
-async function setUp(name: string): Promise<{ store: RedisTaskStore; commands: RedisCommands; prefix: string; advance: (ms: number) => void; keys: () => Promise<string[]> }> {
+async function setUp(name: string): Promise<{
+  store: RedisTaskStore;
+  commands: RedisCommands;
+  prefix: string;
+  advance: (ms: number) => void;
+  keys: () => Promise<string[]>;
+}> {
   let time = T0;
   const prefix = uniquePrefix(name);
   const commands = redisCommands(await redis.nodeRedis());
@@ -67,7 +73,10 @@ describe("RedisTaskStore's keys", () => {
 
   it("passes on any other error Redis answers", async () => {
     const { commands } = await setUp("errors");
-    const failing: RedisCommands = { ...commands, command: (args) => (args[0] === "EVALSHA" ? Promise.reject(new Error("OOM command not allowed")) : commands.command(args)) };
+    const failing: RedisCommands = {
+      ...commands,
+      command: (args) => (args[0] === "EVALSHA" ? Promise.reject(new Error("OOM command not allowed")) : commands.command(args)),
+    };
     const store = new RedisTaskStore({ client: failing, prefix: uniquePrefix("errors") });
     await expect(store.create("alice", CALL)).rejects.toThrow("OOM command not allowed");
     const odd: RedisCommands = { ...commands, command: () => Promise.reject("not an Error") };
@@ -105,7 +114,12 @@ describe("RedisTaskStore's keys", () => {
 
   it("walks the expiry index a hundred entries at a time", async () => {
     const { store } = await setUp("batches");
-    const bulk = new RedisTaskStore({ client: redisCommands(await redis.ioRedis()), prefix: uniquePrefix("batches"), now: () => T0, maxTasksPerOwner: 300 });
+    const bulk = new RedisTaskStore({
+      client: redisCommands(await redis.ioRedis()),
+      prefix: uniquePrefix("batches"),
+      now: () => T0,
+      maxTasksPerOwner: 300,
+    });
     for (let n = 0; n < 250; n += 1) await bulk.create(`owner ${n % 3}`, { ...CALL, ttl: 100 });
     expect(await bulk.expire(T0 + 100)).toBe(250);
     expect(await store.expire(T0 + 100)).toBe(0);
@@ -136,7 +150,10 @@ describe("RedisTaskStore's options", () => {
     [{ prefix: "a{b" }, "RedisTaskStore: prefix must be a string without { or }"],
     [{ prefix: 7 }, "RedisTaskStore: prefix must be a string without { or }"],
     [{ client: null }, "A Redis store needs a node-redis client, an ioredis client, or a RedisCommands adapter"],
-    [{ client: { sendCommand: 1, call: 1, command: 1 } }, "A Redis store needs a node-redis client, an ioredis client, or a RedisCommands adapter"],
+    [
+      { client: { sendCommand: 1, call: 1, command: 1 } },
+      "A Redis store needs a node-redis client, an ioredis client, or a RedisCommands adapter",
+    ],
   ])("refuses the options %j", async (options, message) => {
     const client = await redis.ioRedis();
     const given = options === null ? null : { client, ...options };

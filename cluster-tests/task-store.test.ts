@@ -7,5 +7,13 @@ import { uniquePrefix, useRedisServer } from "./support/redis-server.js";
 const MODEL_RUNS = Number(process.env["FUZZ_RUNS"]) || 60;
 const redis = useRedisServer();
 
-describeTaskStore("RedisTaskStore on node-redis", async (options) => new RedisTaskStore({ ...options, client: await redis.nodeRedis(), prefix: uniquePrefix("tasks-node") }), MODEL_RUNS);
-describeTaskStore("RedisTaskStore on ioredis", async (options) => new RedisTaskStore({ ...options, client: await redis.ioRedis(), prefix: uniquePrefix("tasks-io") }), MODEL_RUNS);
+describeTaskStore(
+  "RedisTaskStore on node-redis",
+  async (options) => new RedisTaskStore({ ...options, client: await redis.nodeRedis(), prefix: uniquePrefix("tasks-node") }),
+  MODEL_RUNS,
+);
+describeTaskStore(
+  "RedisTaskStore on ioredis",
+  async (options) => new RedisTaskStore({ ...options, client: await redis.ioRedis(), prefix: uniquePrefix("tasks-io") }),
+  MODEL_RUNS,
+);

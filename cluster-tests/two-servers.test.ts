@@ -23,7 +23,10 @@ interface Process {
 function serve(name: string, client: RedisClient, prefix: string, errors: unknown[]): Process {
   const feed = new RedisChangeFeed({ client, prefix, onError: (error) => errors.push(error) });
   const store = new RedisTaskStore({ client, prefix });
-  const server = new MCPServer({ name, version: "1.0.0" }, { changeFeed: feed, tasks: serverTasks({ store, pollIntervalMs: 20, onError: (error) => errors.push(error) }) });
+  const server = new MCPServer(
+    { name, version: "1.0.0" },
+    { changeFeed: feed, tasks: serverTasks({ store, pollIntervalMs: 20, onError: (error) => errors.push(error) }) },
+  );
   const aborted: string[] = [];
   server.tool("ask", { execution: { taskSupport: "optional" } }, async (_args, ctx) => {
     const answer = await ctx.elicitInput({ message: "Name?", requestedSchema: z.object({ name: z.string() }) }, { key: "only" });
@@ -38,7 +41,11 @@ function serve(name: string, client: RedisClient, prefix: string, errors: unknow
 }
 
 let ids = 0;
-const channel = (notify: RequestChannel["notify"] = () => Promise.resolve(), signal = new AbortController().signal): RequestChannel => ({ signal, inbound: undefined, notify });
+const channel = (notify: RequestChannel["notify"] = () => Promise.resolve(), signal = new AbortController().signal): RequestChannel => ({
+  signal,
+  inbound: undefined,
+  notify,
+});
 
 async function request({ server }: Process, method: string, params: JsonObject): Promise<JsonObject> {
   const answer = await server.serveStateless(++ids, method, { ...params, _meta: declared }, channel());
@@ -78,10 +85,18 @@ describe("two servers sharing one Redis", () => {
     const created = await request(a, "tools/call", { name: "ask", arguments: {} });
     expect(created).toMatchObject({ resultType: "task", status: "working" });
     const taskId = created["taskId"] as string;
-    const asking = await until(() => request(b, "tasks/get", { taskId }), (task) => task["status"] === "input_required");
+    const asking = await until(
+      () => request(b, "tasks/get", { taskId }),
+      (task) => task["status"] === "input_required",
+    );
     expect(asking).toMatchObject({ taskId, inputRequests: { only: { method: "elicitation/create", params: { message: "Name?" } } } });
-    expect(await request(b, "tasks/update", { taskId, inputResponses: { only: { action: "accept", content: { name: "Ann" } } } })).toMatchObject({ resultType: "complete" });
-    const done = await until(() => request(b, "tasks/get", { taskId }), (task) => task["status"] === "completed");
+    expect(
+      await request(b, "tasks/update", { taskId, inputResponses: { only: { action: "accept", content: { name: "Ann" } } } }),
+    ).toMatchObject({ resultType: "complete" });
+    const done = await until(
+      () => request(b, "tasks/get", { taskId }),
+      (task) => task["status"] === "completed",
+    );
     expect(done["result"]).toEqual({ content: [{ type: "text", text: "asked on A: Ann" }] });
   });
 
@@ -90,18 +105,32 @@ describe("two servers sharing one Redis", () => {
     expect(await request(b, "tasks/get", { taskId })).toMatchObject({ taskId, status: "working" });
     expect(await request(b, "tasks/cancel", { taskId })).toMatchObject({ resultType: "complete" });
     expect(await request(a, "tasks/get", { taskId })).toMatchObject({ status: "cancelled" });
-    await until(async () => a.aborted, (aborted) => aborted.includes(taskId));
+    await until(
+      async () => a.aborted,
+      (aborted) => aborted.includes(taskId),
+    );
     expect(b.aborted).toEqual([]);
   });
 
   it("tells a listen stream on B of a tool list change made on A", async () => {
     const heard: { method: string; params: JsonObject }[] = [];
     const stop = new AbortController();
-    const listening = b.server.serveStateless(++ids, "subscriptions/listen", { notifications: { toolsListChanged: true }, _meta: declared }, channel(async (method, params) => void heard.push({ method, params }), stop.signal));
-    await until(async () => heard.length, (count) => count === 1);
+    const listening = b.server.serveStateless(
+      ++ids,
+      "subscriptions/listen",
+      { notifications: { toolsListChanged: true }, _meta: declared },
+      channel(async (method, params) => void heard.push({ method, params }), stop.signal),
+    );
+    await until(
+      async () => heard.length,
+      (count) => count === 1,
+    );
     expect(heard[0]?.method).toBe("notifications/subscriptions/acknowledged");
     a.server.tool("added-on-a", {}, () => ({ content: [] }));
-    await until(async () => heard.length, (count) => count === 2);
+    await until(
+      async () => heard.length,
+      (count) => count === 2,
+    );
     expect(heard[1]?.method).toBe("notifications/tools/list_changed");
     stop.abort();
     await listening;

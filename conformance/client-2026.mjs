@@ -9,7 +9,11 @@ export const CLIENT_INFO = { name: "suaveplan-conformance-client", version: "1.0
 
 export const log = (...parts) => console.error("[conformance-client]", ...parts);
 
-export const textOf = (result) => result.content?.filter((block) => block.type === "text").map((block) => block.text).join("\n");
+export const textOf = (result) =>
+  result.content
+    ?.filter((block) => block.type === "text")
+    .map((block) => block.text)
+    .join("\n");
 
 /**
  * How long "auto" waits for the answer to its server/discover probe. The suite's mocks live in the
@@ -24,20 +28,31 @@ const PROBE_TIMEOUT_MS = 15_000;
 const SUITE_REVISION = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
 
 /**
- * Connects (era "auto"; the transport with `transportOptions`, e.g. an authorizing `fetchImpl`), runs `steps(client)`, always closes. When the suite names its revision the
+ * Connects (era "auto"; the transport with `transportOptions`, e.g. an authorizing `fetchImpl`), runs `steps(client)`, always closes. When
+ * the suite names its revision the
  * client must have settled on it: a fallback to the session era would fail the scenario's checks
  * with less telling messages.
  */
 export async function session(url, options, steps, transportOptions = {}) {
-  const client = new MCPClient(CLIENT_INFO, { probeTimeoutMs: PROBE_TIMEOUT_MS, onError: (error) => log("onError:", error.code ?? "", error.message), ...options });
+  const client = new MCPClient(CLIENT_INFO, {
+    probeTimeoutMs: PROBE_TIMEOUT_MS,
+    onError: (error) => log("onError:", error.code ?? "", error.message),
+    ...options,
+  });
   client.on("toolDropped", ({ name, reason }) => log(`tool dropped: ${name}: ${reason}`));
   // Problems that fail no call (the GET stream giving up, a refused DELETE) are only logged.
-  const transport = new StreamableHttpTransport(new URL(url), { onError: (error) => log("transport onError:", error.code ?? "", error.message), ...transportOptions });
+  const transport = new StreamableHttpTransport(new URL(url), {
+    onError: (error) => log("transport onError:", error.code ?? "", error.message),
+    ...transportOptions,
+  });
   const started = performance.now();
   const { era, protocolVersion } = await client.connect(transport);
-  log(`connected in ${Math.round(performance.now() - started)} ms: ${client.serverInfo?.name} ${client.serverInfo?.version}, ${era} era, protocol ${protocolVersion}`);
+  log(
+    `connected in ${Math.round(performance.now() - started)} ms: ${client.serverInfo?.name} ${client.serverInfo?.version}, ${era} era, protocol ${protocolVersion}`,
+  );
   try {
-    if (SUITE_REVISION !== undefined && protocolVersion !== SUITE_REVISION) throw new Error(`the suite runs at ${SUITE_REVISION}, the client settled on ${protocolVersion} (${era} era)`);
+    if (SUITE_REVISION !== undefined && protocolVersion !== SUITE_REVISION)
+      throw new Error(`the suite runs at ${SUITE_REVISION}, the client settled on ${protocolVersion} (${era} era)`);
     await steps(client);
   } finally {
     await client.close();
@@ -50,7 +65,8 @@ async function expectText(client, name, args, expected, options) {
   const result = await client.callTool(name, args, options);
   const text = textOf(result);
   log(`${name}: ${JSON.stringify(text)}`);
-  if (result.isError || text !== expected) throw new Error(`${name} answered ${JSON.stringify(text)}${result.isError ? " (isError)" : ""}, expected ${JSON.stringify(expected)}`);
+  if (result.isError || text !== expected)
+    throw new Error(`${name} answered ${JSON.stringify(text)}${result.isError ? " (isError)" : ""}, expected ${JSON.stringify(expected)}`);
 }
 
 async function listedNames(client) {

@@ -51,12 +51,29 @@ const flow = (url) => authorizedSession(url, authorizer());
 
 function preRegistered(url) {
   const { client_id: clientId, client_secret: clientSecret } = context();
-  return authorizedSession(url, authorizer({ client: { metadata: { client_name: "pre", redirect_uris: [REDIRECT_URI] }, preRegistered: { "*": { clientId, clientSecret, authMethod: "client_secret_basic" } } } }));
+  return authorizedSession(
+    url,
+    authorizer({
+      client: {
+        metadata: { client_name: "pre", redirect_uris: [REDIRECT_URI] },
+        preRegistered: { "*": { clientId, clientSecret, authMethod: "client_secret_basic" } },
+      },
+    }),
+  );
 }
 
 function clientCredentialsBasic(url) {
   const { client_id: clientId, client_secret: clientSecret } = context();
-  return authorizedSession(url, authorizer({ clientCredentials: true, client: { metadata: { client_name: "svc", redirect_uris: [] }, preRegistered: { "*": { clientId, clientSecret, authMethod: "client_secret_basic" } } } }));
+  return authorizedSession(
+    url,
+    authorizer({
+      clientCredentials: true,
+      client: {
+        metadata: { client_name: "svc", redirect_uris: [] },
+        preRegistered: { "*": { clientId, clientSecret, authMethod: "client_secret_basic" } },
+      },
+    }),
+  );
 }
 
 /** Why the client must stop, by scenario: the reason an authorization error gives (`data.reason`), or the HTTP status it gave up on. */
@@ -89,26 +106,57 @@ const refusal = (expected) => async (url) => {
   log(`stopped as it should (${expected}): ${error.message}`);
 };
 
-/** Client credentials with private_key_jwt: the context's PEM key signs an assertion whose audience is the authorization server's issuer. */
+/**
+ * Client credentials with private_key_jwt: the context's PEM key signs an assertion whose audience is the authorization server's issuer.
+ */
 async function clientCredentialsJwt(url) {
   const { client_id: clientId, private_key_pem: pem, signing_algorithm: alg = "ES256" } = context();
   const key = await importPkcs8Pem(pem, alg);
   const assertion = ({ issuer }) => privateKeyJwtAssertion({ clientId, issuer, key });
-  return authorizedSession(url, authorizer({ clientCredentials: true, assertion, client: { metadata: { client_name: "svc", redirect_uris: [] }, preRegistered: { "*": { clientId, authMethod: "private_key_jwt" } } } }));
+  return authorizedSession(
+    url,
+    authorizer({
+      clientCredentials: true,
+      assertion,
+      client: { metadata: { client_name: "svc", redirect_uris: [] }, preRegistered: { "*": { clientId, authMethod: "private_key_jwt" } } },
+    }),
+  );
 }
 
 /** Enterprise-managed authorization (cross-app access): the context's ID token, exchanged at its identity provider for an ID-JAG. */
 function enterpriseManaged(url) {
-  const { client_id: clientId, client_secret: clientSecret, idp_issuer: idpIssuer, idp_token_endpoint: idpTokenEndpoint, idp_client_id: idpClientId, idp_id_token: idToken } = context();
+  const {
+    client_id: clientId,
+    client_secret: clientSecret,
+    idp_issuer: idpIssuer,
+    idp_token_endpoint: idpTokenEndpoint,
+    idp_client_id: idpClientId,
+    idp_id_token: idToken,
+  } = context();
   const enterprise = { idpIssuer, idpTokenEndpoint, idpClientId, idToken: () => idToken };
-  return authorizedSession(url, authorizer({ enterprise, client: { metadata: { client_name: "enterprise", redirect_uris: [] }, preRegistered: { "*": { clientId, clientSecret, authMethod: "client_secret_basic" } } } }));
+  return authorizedSession(
+    url,
+    authorizer({
+      enterprise,
+      client: {
+        metadata: { client_name: "enterprise", redirect_uris: [] },
+        preRegistered: { "*": { clientId, clientSecret, authMethod: "client_secret_basic" } },
+      },
+    }),
+  );
 }
 
 /** Workload identity federation: the context's workload JWT (its platform's token) as a JWT bearer grant, no secret. */
 function workloadIdentity(url) {
   const { client_id: clientId, valid_jwt: workloadToken } = context();
   const workload = { assertion: () => workloadToken };
-  return authorizedSession(url, authorizer({ workloadIdentity: workload, client: { metadata: { client_name: "workload", redirect_uris: [] }, preRegistered: { "*": { clientId, authMethod: "none" } } } }));
+  return authorizedSession(
+    url,
+    authorizer({
+      workloadIdentity: workload,
+      client: { metadata: { client_name: "workload", redirect_uris: [] }, preRegistered: { "*": { clientId, authMethod: "none" } } },
+    }),
+  );
 }
 
 const FLOW_SCENARIOS = [

@@ -27,7 +27,8 @@ const scenarios = {
   tools_call: (url) =>
     session(url, {}, async (client) => {
       const { tools } = await client.listTools();
-      if (!tools.some((tool) => tool.name === "add_numbers")) throw new Error(`add_numbers not listed (got ${tools.map((tool) => tool.name).join(", ")})`);
+      if (!tools.some((tool) => tool.name === "add_numbers"))
+        throw new Error(`add_numbers not listed (got ${tools.map((tool) => tool.name).join(", ")})`);
       const result = await client.callTool("add_numbers", { a: 5, b: 3 });
       log(`add_numbers(5, 3): ${textOf(result)}`);
       if (result.isError) throw new Error(`add_numbers failed: ${textOf(result)}`);
@@ -49,7 +50,8 @@ const scenarios = {
       },
       async (client) => {
         const { tools } = await client.listTools();
-        if (!tools.some((tool) => tool.name === "test_client_elicitation_defaults")) throw new Error("test_client_elicitation_defaults not listed");
+        if (!tools.some((tool) => tool.name === "test_client_elicitation_defaults"))
+          throw new Error("test_client_elicitation_defaults not listed");
         const result = await client.callTool("test_client_elicitation_defaults", {});
         log(`test_client_elicitation_defaults: ${textOf(result)}`);
       },
@@ -76,7 +78,9 @@ async function main() {
   }
   const run = scenarios[scenario];
   if (!run) {
-    log(`scenario ${JSON.stringify(scenario)} is not played by this client (${scenario?.startsWith("auth/") ? "an authorization extension not built: DPoP, enterprise-managed, workload identity, private_key_jwt client credentials" : "unknown scenario"}); known: ${Object.keys(scenarios).join(", ")}`);
+    log(
+      `scenario ${JSON.stringify(scenario)} is not played by this client (${scenario?.startsWith("auth/") ? "an authorization extension not built: DPoP, enterprise-managed, workload identity, private_key_jwt client credentials" : "unknown scenario"}); known: ${Object.keys(scenarios).join(", ")}`,
+    );
     return 2;
   }
   log(`scenario ${scenario} against ${url}`);

@@ -26,7 +26,10 @@ const askFor = (message, fields) => ({
   message,
   requestedSchema: { type: "object", properties: Object.fromEntries(fields.map((field) => [field, { type: "string" }])), required: fields },
 });
-const CONFIRM = { message: "Please confirm to continue.", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } };
+const CONFIRM = {
+  message: "Please confirm to continue.",
+  requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+};
 const askModel = (question, maxTokens) => ({ messages: [{ role: "user", content: text(question) }], maxTokens });
 
 /** What the user answered, in words: the accepted content, or the action when they declined or cancelled. */
@@ -37,7 +40,8 @@ const samplingText = (answer) => {
   const found = blocks.find((block) => block?.type === "text")?.text;
   return typeof found === "string" ? found : "(no text)";
 };
-const acceptedField = (answer, field) => (answer.action === "accept" && typeof answer.content?.[field] === "string" ? answer.content[field] : undefined);
+const acceptedField = (answer, field) =>
+  answer.action === "accept" && typeof answer.content?.[field] === "string" ? answer.content[field] : undefined;
 
 /** Registers the 2026-07-28 fixtures on `server` (after everything the 0.1.16 suite needs). */
 export function addStatelessEraFixtures(server) {
@@ -56,7 +60,8 @@ function addStatelessDiagnosticTools(server) {
   server.tool(
     "test_missing_capability",
     noArguments("Asks the client's model a question, so it needs the sampling capability (SEP-2575 undeclared-capability probe)"),
-    async (_args, ctx) => result(`The model said: ${samplingText(await ctx.createMessage(askModel("Say hello.", 50), { key: "sampling_request" }))}`),
+    async (_args, ctx) =>
+      result(`The model said: ${samplingText(await ctx.createMessage(askModel("Say hello.", 50), { key: "sampling_request" }))}`),
   );
 
   // Asks for an elicitation: in the stateless era that is an input_required answer, never a request on the response stream.
@@ -67,10 +72,14 @@ function addStatelessDiagnosticTools(server) {
   );
 
   // Logs one info message: it reaches the client only if the request asked for a log level.
-  server.tool("test_logging_tool", noArguments("Logs one info message, then answers (no message unless the request set a log level)"), async (_args, ctx) => {
-    await ctx.log("info", "test_logging_tool ran", "conformance-fixture");
-    return result("Logged one info message.");
-  });
+  server.tool(
+    "test_logging_tool",
+    noArguments("Logs one info message, then answers (no message unless the request set a log level)"),
+    async (_args, ctx) => {
+      await ctx.log("info", "test_logging_tool ran", "conformance-fixture");
+      return result("Logged one info message.");
+    },
+  );
 }
 
 /** server-stateless (subscriptions/listen): tools whose call changes a list, so list_changed goes out to subscribers. */
@@ -78,10 +87,14 @@ function addListChangeTriggers(server) {
   // Added and removed in the same tick: the lists end as they were, and one list_changed goes out.
   const transientTool = noArguments("A tool that exists only for an instant (test_trigger_tool_change)");
   const transientPrompt = { description: "A prompt that exists only for an instant (test_trigger_prompt_change)" };
-  server.tool("test_trigger_tool_change", noArguments("Adds a tool and removes it again, so notifications/tools/list_changed goes out"), () => {
-    server.tool("test_transient_tool", transientTool, () => result("transient")).remove();
-    return result("The tool list changed.");
-  });
+  server.tool(
+    "test_trigger_tool_change",
+    noArguments("Adds a tool and removes it again, so notifications/tools/list_changed goes out"),
+    () => {
+      server.tool("test_transient_tool", transientTool, () => result("transient")).remove();
+      return result("The tool list changed.");
+    },
+  );
   server.tool(
     "test_trigger_prompt_change",
     noArguments("Adds a prompt and removes it again, so notifications/prompts/list_changed goes out"),
@@ -116,17 +129,25 @@ function addInputRequiredTools(server) {
   );
 
   // basic-list-roots
-  server.tool("test_input_required_result_list_roots", noArguments("Asks the client for its roots (roots/list), then counts them"), async (_args, ctx) => {
-    const { roots } = await ctx.listRoots({ key: "client_roots" });
-    return result(`Found ${roots.length} root(s): ${roots.map((root) => root.uri).join(", ")}`);
-  });
+  server.tool(
+    "test_input_required_result_list_roots",
+    noArguments("Asks the client for its roots (roots/list), then counts them"),
+    async (_args, ctx) => {
+      const { roots } = await ctx.listRoots({ key: "client_roots" });
+      return result(`Found ${roots.length} root(s): ${roots.map((root) => root.uri).join(", ")}`);
+    },
+  );
 
   // request-state: the answer comes back with the requestState the server sealed in round one.
-  server.tool("test_input_required_result_request_state", noArguments("Asks for a confirmation; the retry carries the round's requestState"), async (_args, ctx) => {
-    const answer = await ctx.elicitInput(CONFIRM, { key: "confirm" });
-    const how = ctx.era === "stateless" ? "requestState validated" : "answered within the session";
-    return result(`state-ok: confirmation ${describeElicitation(answer)} (${how})`);
-  });
+  server.tool(
+    "test_input_required_result_request_state",
+    noArguments("Asks for a confirmation; the retry carries the round's requestState"),
+    async (_args, ctx) => {
+      const answer = await ctx.elicitInput(CONFIRM, { key: "confirm" });
+      const how = ctx.era === "stateless" ? "requestState validated" : "answered within the session";
+      return result(`state-ok: confirmation ${describeElicitation(answer)} (${how})`);
+    },
+  );
 
   // tampered-state: the server seals every requestState, so a tampered one is refused before this runs again.
   server.tool(
@@ -153,11 +174,15 @@ function addMultiInputTools(server) {
   );
 
   // multi-round: the second question is asked only once the first is answered, so two rounds, two states.
-  server.tool("test_input_required_result_multi_round", noArguments("Asks the user's name, then (a second round) their favourite colour"), async (_args, ctx) => {
-    const name = await ctx.elicitInput(askFor("What is your name?", ["name"]), { key: "step1" });
-    const color = await ctx.elicitInput(askFor("What is your favourite colour?", ["color"]), { key: "step2" });
-    return result(`Name: ${describeElicitation(name)}; colour: ${describeElicitation(color)}`);
-  });
+  server.tool(
+    "test_input_required_result_multi_round",
+    noArguments("Asks the user's name, then (a second round) their favourite colour"),
+    async (_args, ctx) => {
+      const name = await ctx.elicitInput(askFor("What is your name?", ["name"]), { key: "step1" });
+      const color = await ctx.elicitInput(askFor("What is your favourite colour?", ["color"]), { key: "step2" });
+      return result(`Name: ${describeElicitation(name)}; colour: ${describeElicitation(color)}`);
+    },
+  );
 
   // capability-check: asks only for what the request's client declared (a sampling-only client gets a sampling-only round).
   server.tool(
@@ -167,7 +192,9 @@ function addMultiInputTools(server) {
       const declared = ctx.client?.capabilities ?? {};
       const asks = [];
       if (declared.sampling) {
-        asks.push(ctx.createMessage(askModel("Say hello.", 50), { key: "sampling_request" }).then((answer) => `model: ${samplingText(answer)}`));
+        asks.push(
+          ctx.createMessage(askModel("Say hello.", 50), { key: "sampling_request" }).then((answer) => `model: ${samplingText(answer)}`),
+        );
       }
       if (declared.elicitation) {
         const question = askFor("What is your name?", ["name"]);
@@ -210,7 +237,9 @@ function addHeaderTools(server) {
       description: "Echoes its region argument, which the client also sends in the Mcp-Param-Region header (SEP-2243 x-mcp-header)",
       inputSchema: {
         type: "object",
-        properties: { region: { type: "string", description: "A region name, mirrored in the Mcp-Param-Region header", "x-mcp-header": "Region" } },
+        properties: {
+          region: { type: "string", description: "A region name, mirrored in the Mcp-Param-Region header", "x-mcp-header": "Region" },
+        },
         required: ["region"],
       },
     },
@@ -222,10 +251,15 @@ function addHeaderTools(server) {
 function addInputRequiredPrompt(server) {
   server.prompt(
     "test_input_required_result_prompt",
-    { title: "Prompt Asking For Context", description: "Asks the user for the context to use (input key user_context), then builds the prompt" },
+    {
+      title: "Prompt Asking For Context",
+      description: "Asks the user for the context to use (input key user_context), then builds the prompt",
+    },
     async (_args, ctx) => {
       const answer = await ctx.elicitInput(askFor("What context should the prompt use?", ["context"]), { key: "user_context" });
-      return { messages: [{ role: "user", content: text(`Prompt with context: ${acceptedField(answer, "context") ?? `(${answer.action})`}`) }] };
+      return {
+        messages: [{ role: "user", content: text(`Prompt with context: ${acceptedField(answer, "context") ?? `(${answer.action})`}`) }],
+      };
     },
   );
 }

@@ -62,7 +62,11 @@ export function addTasksFixtures(server) {
     "slow_compute",
     {
       description: "Sleeps for `seconds`, then answers with its label; a task when the request declared the tasks extension",
-      inputSchema: { type: "object", properties: { seconds: { type: "integer", minimum: 0 }, label: { type: "string" } }, required: ["seconds"] },
+      inputSchema: {
+        type: "object",
+        properties: { seconds: { type: "integer", minimum: 0 }, label: { type: "string" } },
+        required: ["seconds"],
+      },
       execution: { taskSupport: "optional" },
     },
     async ({ seconds, label = "" }, ctx) => {
@@ -74,7 +78,11 @@ export function addTasksFixtures(server) {
   // tasks-lifecycle, -dispatch-and-envelope (a task), -required-task-error (-32021 without the extension).
   server.tool(
     "failing_job",
-    { description: "Always a task: after about a second, ends with a tool error (isError)", inputSchema: NO_ARGUMENTS, execution: { taskSupport: "required" } },
+    {
+      description: "Always a task: after about a second, ends with a tool error (isError)",
+      inputSchema: NO_ARGUMENTS,
+      execution: { taskSupport: "required" },
+    },
     async (_args, ctx) => {
       await sleep(1000, ctx.signal);
       return { content: [text("The job failed: the input could not be processed.")], isError: true };
@@ -84,7 +92,11 @@ export function addTasksFixtures(server) {
   // tasks-lifecycle: a protocol error, so the task ends failed with its error.
   server.tool(
     "protocol_error_job",
-    { description: "Fails with a JSON-RPC error (-32603): a task ends failed", inputSchema: NO_ARGUMENTS, execution: { taskSupport: "optional" } },
+    {
+      description: "Fails with a JSON-RPC error (-32603): a task ends failed",
+      inputSchema: NO_ARGUMENTS,
+      execution: { taskSupport: "optional" },
+    },
     () => {
       throw new JsonRpcError(-32603, "protocol_error_job failed on purpose");
     },
@@ -107,14 +119,20 @@ export function addTasksFixtures(server) {
   // tasks-mrtr-input (partial fulfillment): two questions at once, both outstanding together.
   server.tool(
     "multi_input",
-    { description: "Asks two questions at once, then answers with both", inputSchema: NO_ARGUMENTS, execution: { taskSupport: "optional" } },
+    {
+      description: "Asks two questions at once, then answers with both",
+      inputSchema: NO_ARGUMENTS,
+      execution: { taskSupport: "optional" },
+    },
     async (_args, ctx) => {
       const fields = { name: { type: "string" }, confirm: { type: "boolean" } };
       const [first, second] = await Promise.all([
         ctx.elicitInput(form("First question: your name?", fields), { key: "first" }),
         ctx.elicitInput(form("Second question: your name?", fields), { key: "second" }),
       ]);
-      return result(`First: ${accepted(first, "name") ?? `(${first.action})`}; second: ${accepted(second, "name") ?? `(${second.action})`}`);
+      return result(
+        `First: ${accepted(first, "name") ?? `(${first.action})`}; second: ${accepted(second, "name") ?? `(${second.action})`}`,
+      );
     },
   );
 

@@ -33,7 +33,11 @@ export function createFixtureServer(hooks = {}, shared = {}) {
     {
       instructions: "Fixture server for the MCP conformance suite (@modelcontextprotocol/conformance 0.1.16 and 0.2.0-alpha.12).",
       // Stateless era: how long clients may keep discover, list and read results (the scenarios only check the hints are there and valid).
-      cache: { discover: { ttlMs: 60_000, cacheScope: "public" }, lists: { ttlMs: 60_000, cacheScope: "public" }, read: { ttlMs: 60_000, cacheScope: "private" } },
+      cache: {
+        discover: { ttlMs: 60_000, cacheScope: "public" },
+        lists: { ttlMs: 60_000, cacheScope: "public" },
+        read: { ttlMs: 60_000, cacheScope: "private" },
+      },
       // The tasks-* scenarios (fixtures-tasks.mjs): they poll tasks/get every 200 ms.
       tasks: serverTasks({ pollIntervalMs: 200, ...(taskStore === undefined ? {} : { store: taskStore }) }),
       // Several processes (cluster mode of server.mjs): the change feed and request-state keys they share.
@@ -60,7 +64,12 @@ export function createFixtureServer(hooks = {}, shared = {}) {
 
   // tools-call-embedded-resource
   server.tool("test_embedded_resource", { description: "Tests embedded resource content response", inputSchema: NO_ARGUMENTS }, () => ({
-    content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }],
+    content: [
+      {
+        type: "resource",
+        resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+      },
+    ],
   }));
 
   // tools-call-mixed-content
@@ -71,30 +80,45 @@ export function createFixtureServer(hooks = {}, shared = {}) {
       content: [
         text("Multiple content types test:"),
         { type: "image", data: PNG_BASE64, mimeType: "image/png" },
-        { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) } },
+        {
+          type: "resource",
+          resource: {
+            uri: "test://mixed-content-resource",
+            mimeType: "application/json",
+            text: JSON.stringify({ test: "data", value: 123 }),
+          },
+        },
       ],
     }),
   );
 
   // tools-call-with-logging: three info messages, ~50 ms apart, while the call runs
-  server.tool("test_tool_with_logging", { description: "Tests tool that emits log messages during execution", inputSchema: NO_ARGUMENTS }, async (_args, ctx) => {
-    await ctx.log("info", "Tool execution started", "conformance-fixture");
-    await sleep(50, ctx.signal);
-    await ctx.log("info", "Tool processing data", "conformance-fixture");
-    await sleep(50, ctx.signal);
-    await ctx.log("info", "Tool execution completed", "conformance-fixture");
-    return { content: [text("Tool with logging executed successfully")] };
-  });
+  server.tool(
+    "test_tool_with_logging",
+    { description: "Tests tool that emits log messages during execution", inputSchema: NO_ARGUMENTS },
+    async (_args, ctx) => {
+      await ctx.log("info", "Tool execution started", "conformance-fixture");
+      await sleep(50, ctx.signal);
+      await ctx.log("info", "Tool processing data", "conformance-fixture");
+      await sleep(50, ctx.signal);
+      await ctx.log("info", "Tool execution completed", "conformance-fixture");
+      return { content: [text("Tool with logging executed successfully")] };
+    },
+  );
 
   // tools-call-with-progress: 0/100, 50/100, 100/100 when the caller gave a progress token
-  server.tool("test_tool_with_progress", { description: "Tests tool that reports progress notifications", inputSchema: NO_ARGUMENTS }, async (_args, ctx) => {
-    await ctx.progress(0, 100, "Completed step 0 of 100");
-    await sleep(50, ctx.signal);
-    await ctx.progress(50, 100, "Completed step 50 of 100");
-    await sleep(50, ctx.signal);
-    await ctx.progress(100, 100, "Completed step 100 of 100");
-    return { content: [text(`Progress reported for token ${JSON.stringify(ctx.meta?.progressToken ?? null)}`)] };
-  });
+  server.tool(
+    "test_tool_with_progress",
+    { description: "Tests tool that reports progress notifications", inputSchema: NO_ARGUMENTS },
+    async (_args, ctx) => {
+      await ctx.progress(0, 100, "Completed step 0 of 100");
+      await sleep(50, ctx.signal);
+      await ctx.progress(50, 100, "Completed step 50 of 100");
+      await sleep(50, ctx.signal);
+      await ctx.progress(100, 100, "Completed step 100 of 100");
+      return { content: [text(`Progress reported for token ${JSON.stringify(ctx.meta?.progressToken ?? null)}`)] };
+    },
+  );
 
   // tools-call-error: the handler throws; MCPServer turns that into an isError result
   server.tool("test_error_handling", { description: "Tests error response handling", inputSchema: NO_ARGUMENTS }, () => {
@@ -129,7 +153,11 @@ export function createFixtureServer(hooks = {}, shared = {}) {
     "test_sampling",
     {
       description: "Tests server-initiated sampling (LLM completion request)",
-      inputSchema: { type: "object", properties: { prompt: { type: "string", description: "The prompt to send to the LLM" } }, required: ["prompt"] },
+      inputSchema: {
+        type: "object",
+        properties: { prompt: { type: "string", description: "The prompt to send to the LLM" } },
+        required: ["prompt"],
+      },
     },
     async ({ prompt }, ctx) => {
       const result = await ctx.createMessage({ messages: [{ role: "user", content: { type: "text", text: prompt } }], maxTokens: 100 });
@@ -145,7 +173,11 @@ export function createFixtureServer(hooks = {}, shared = {}) {
     "test_elicitation",
     {
       description: "Tests server-initiated elicitation (user input request)",
-      inputSchema: { type: "object", properties: { message: { type: "string", description: "The message to show the user" } }, required: ["message"] },
+      inputSchema: {
+        type: "object",
+        properties: { message: { type: "string", description: "The message to show the user" } },
+        required: ["message"],
+      },
     },
     async ({ message }, ctx) => {
       const result = await ctx.elicitInput({
@@ -280,7 +312,9 @@ export function createFixtureServer(hooks = {}, shared = {}) {
     "test://template/{id}/data",
     { title: "Resource Template", description: "A resource template with parameter substitution", mimeType: "application/json" },
     (uri, { id }) => ({
-      contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${String(id)}` }) }],
+      contents: [
+        { uri, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${String(id)}` }) },
+      ],
     }),
   );
 
@@ -298,7 +332,11 @@ export function createFixtureServer(hooks = {}, shared = {}) {
       title: "Prompt With Arguments",
       description: "A prompt with required arguments",
       arguments: {
-        arg1: { description: "First test argument", required: true, complete: completeFrom(["test", "testValue1", "paris", "park", "party"]) },
+        arg1: {
+          description: "First test argument",
+          required: true,
+          complete: completeFrom(["test", "testValue1", "paris", "park", "party"]),
+        },
         arg2: { description: "Second test argument", required: true, complete: completeFrom(["testValue2", "world"]) },
       },
     },
@@ -315,7 +353,13 @@ export function createFixtureServer(hooks = {}, shared = {}) {
     },
     ({ resourceUri }) => ({
       messages: [
-        { role: "user", content: { type: "resource", resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+        {
+          role: "user",
+          content: {
+            type: "resource",
+            resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." },
+          },
+        },
         { role: "user", content: text("Please process the embedded resource above.") },
       ],
     }),

@@ -30,7 +30,8 @@ function listenOnLoopback(...args) {
   let host;
   let backlog;
   if (first !== null && typeof first === "object") {
-    if (first instanceof TCP || "path" in first || "fd" in first || "handle" in first || "_handle" in first) return originalListen.apply(this, arguments);
+    if (first instanceof TCP || "path" in first || "fd" in first || "handle" in first || "_handle" in first)
+      return originalListen.apply(this, arguments);
     ({ port, host, backlog } = first);
   } else if (typeof first === "string" && !/^\d+$/.test(first)) {
     return originalListen.apply(this, arguments); // a pipe or socket path

@@ -51,17 +51,27 @@ if (cluster) process.stdout.write(`${JSON.stringify({ port: Number(new URL(serve
 /** The Redis stores of a cluster instance, on a node-redis client of the socket. */
 async function clusterStores() {
   const { createClient } = await import("redis");
-  const { RedisChangeFeed, RedisEventStore, RedisInstanceBus, RedisRequestStateKeys, RedisSessionDirectory, RedisTaskStore } = await import("@suaveplan/mcp/redis");
+  const { RedisChangeFeed, RedisEventStore, RedisInstanceBus, RedisRequestStateKeys, RedisSessionDirectory, RedisTaskStore } =
+    await import("@suaveplan/mcp/redis");
   const client = createClient({ socket: { path: process.env.REDIS_SOCKET } });
   client.on("error", (error) => log(`redis: ${error.message}`));
   await client.connect();
   const prefix = process.env.PREFIX ?? "conformance:";
   const changeFeed = new RedisChangeFeed({ client, prefix });
   return {
-    shared: { changeFeed, requestState: { keys: new RedisRequestStateKeys({ client, prefix }) }, taskStore: new RedisTaskStore({ client, prefix }) },
+    shared: {
+      changeFeed,
+      requestState: { keys: new RedisRequestStateKeys({ client, prefix }) },
+      taskStore: new RedisTaskStore({ client, prefix }),
+    },
     handler: {
       eventStore: new RedisEventStore({ client, prefix }),
-      cluster: sessionCluster({ instance: process.env.INSTANCE, directory: new RedisSessionDirectory({ client, prefix }), bus: new RedisInstanceBus({ client, prefix }), leaseMs: 2_000 }),
+      cluster: sessionCluster({
+        instance: process.env.INSTANCE,
+        directory: new RedisSessionDirectory({ client, prefix }),
+        bus: new RedisInstanceBus({ client, prefix }),
+        leaseMs: 2_000,
+      }),
     },
   };
 }

@@ -49,7 +49,11 @@ function report(title, names, results, { details }) {
     for (const key of ["passed", "failed", "warnings"]) totals[key] += counts[key];
     const ok = result?.checks !== undefined && counts.failed === 0;
     if (ok) totals.scenariosPassed++;
-    const note = !result ? " (did not run)" : result.checks === undefined ? " (no checks.json: it threw outside its checks, see the suite log)" : "";
+    const note = !result
+      ? " (did not run)"
+      : result.checks === undefined
+        ? " (no checks.json: it threw outside its checks, see the suite log)"
+        : "";
     console.log(`  ${ok ? "PASS" : "FAIL"} ${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.warnings} warnings${note}`);
     if (!details) continue;
     for (const check of (result?.checks ?? []).filter((c) => c.status === "FAILURE" || c.status === "WARNING")) {
@@ -80,12 +84,18 @@ const byRunOrder = (names) => names.toSorted((a, b) => (results.get(a)?.order ??
 
 const scoredTotals = report("scored (the suite's verdict)", byRunOrder([...scored, ...unknown]), results, { details: true });
 const pendingTotals = report("pending (not scored by the suite; required here)", byRunOrder(pending), results, { details: true });
-const extensionTotals = report("extension, not scored by the suite (io.modelcontextprotocol/tasks; required here)", byRunOrder(extension), results, { details: true });
+const extensionTotals = report(
+  "extension, not scored by the suite (io.modelcontextprotocol/tasks; required here)",
+  byRunOrder(extension),
+  results,
+  { details: true },
+);
 const reportedTotals = report("not scored, reported only", byRunOrder(reported), results, { details: true });
 console.log(line("server 2026-07-28 scored", scoredTotals));
 console.log(line("server 2026-07-28 pending (required here)", pendingTotals));
 console.log(line("server 2026-07-28 tasks extension (required here)", extensionTotals));
 console.log(line("server 2026-07-28 not scored (ignored)", reportedTotals));
 if (scored.length === 0) console.log(`no scored server scenarios found in ${requirementsFile}`);
-const failed = scored.length === 0 || [scoredTotals, pendingTotals, extensionTotals].some((totals) => totals.scenariosPassed < totals.scenarios);
+const failed =
+  scored.length === 0 || [scoredTotals, pendingTotals, extensionTotals].some((totals) => totals.scenariosPassed < totals.scenarios);
 process.exit(failed ? 1 : 0);

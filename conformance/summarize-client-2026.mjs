@@ -80,10 +80,14 @@ function report(title, names, results, { required }) {
     const problems = problemsOf(name, result, counts);
     if (problems.length === 0) totals.passed++;
     const skips = (result?.checks ?? []).filter((check) => check.status === "SKIPPED").map((check) => check.name ?? check.id);
-    console.log(`  ${problems.length === 0 ? "PASS" : "FAIL"} ${name}: ${tally}${skips.length ? ` (skipped: ${skips.join(", ")})` : ""}${problems.length ? ` — ${problems.join("; ")}` : ""}`);
+    console.log(
+      `  ${problems.length === 0 ? "PASS" : "FAIL"} ${name}: ${tally}${skips.length ? ` (skipped: ${skips.join(", ")})` : ""}${problems.length ? ` — ${problems.join("; ")}` : ""}`,
+    );
     if (problems.length === 0 || !result?.checks) continue;
     for (const check of result.checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING")) {
-      console.log(`         ${check.status} ${check.id}${check.name ? ` ${check.name}` : ""}: ${String(check.errorMessage ?? check.description).replaceAll("\n", "\n           ")}`);
+      console.log(
+        `         ${check.status} ${check.id}${check.name ? ` ${check.name}` : ""}: ${String(check.errorMessage ?? check.description).replaceAll("\n", "\n           ")}`,
+      );
     }
   }
   return totals;
@@ -99,16 +103,35 @@ const known = new Set([...scored, ...unscored]);
 const unknown = [...results.keys()].filter((name) => !known.has(name) && !isAuth(name));
 
 const core = report("scored, non-auth (required)", [...scored.filter((name) => !isAuth(name)), ...unknown], results, { required: true });
-const extra = report("not scored, non-auth (required here)", unscored.filter((name) => !isAuth(name)), results, { required: true });
-const auth = report(`scored auth/* (${requireAuth ? "required: --require-auth" : "reported only"})`, scored.filter(isAuth), results, { required: requireAuth });
-const authExtensions = report(`not scored auth/* extensions (${requireAuth ? "required: --require-auth" : "reported only"})`, unscored.filter(isAuth), results, { required: requireAuth });
+const extra = report(
+  "not scored, non-auth (required here)",
+  unscored.filter((name) => !isAuth(name)),
+  results,
+  { required: true },
+);
+const auth = report(`scored auth/* (${requireAuth ? "required: --require-auth" : "reported only"})`, scored.filter(isAuth), results, {
+  required: requireAuth,
+});
+const authExtensions = report(
+  `not scored auth/* extensions (${requireAuth ? "required: --require-auth" : "reported only"})`,
+  unscored.filter(isAuth),
+  results,
+  { required: requireAuth },
+);
 
 const checks = (t) => `${t.checks.passed} SUCCESS, ${t.checks.failed} FAILURE, ${t.checks.warnings} WARNING, ${t.checks.skipped} SKIPPED`;
-const played = (t) => (t.notPlayed === t.scenarios ? `${t.scenarios} not played` : `${t.passed}/${t.scenarios} passed, ${t.notPlayed} not played (${checks(t)})`);
+const played = (t) =>
+  t.notPlayed === t.scenarios ? `${t.scenarios} not played` : `${t.passed}/${t.scenarios} passed, ${t.notPlayed} not played (${checks(t)})`;
 const extraNames = unscored.filter((name) => !isAuth(name)).join(", ");
 console.log(`client 2026-07-28: ${core.passed}/${core.scenarios} scored non-auth scenarios passed (${checks(core)})`);
 console.log(`client 2026-07-28 scored auth/*: ${played(auth)}`);
-console.log(`client 2026-07-28 not scored: ${extra.passed}/${extra.scenarios} non-auth passed (${extraNames}: ${checks(extra)}); auth/* extensions: ${played(authExtensions)}`);
+console.log(
+  `client 2026-07-28 not scored: ${extra.passed}/${extra.scenarios} non-auth passed (${extraNames}: ${checks(extra)}); auth/* extensions: ${played(authExtensions)}`,
+);
 if (scored.length === 0) console.log(`no scored client scenarios found in ${requirementsFile}`);
-const failed = scored.length === 0 || core.passed < core.scenarios || extra.passed < extra.scenarios || (requireAuth && (auth.passed < auth.scenarios || authExtensions.passed < authExtensions.scenarios));
+const failed =
+  scored.length === 0 ||
+  core.passed < core.scenarios ||
+  extra.passed < extra.scenarios ||
+  (requireAuth && (auth.passed < auth.scenarios || authExtensions.passed < authExtensions.scenarios));
 process.exit(failed ? 1 : 0);

@@ -52,7 +52,8 @@ if (mode === "client") {
 }
 
 // Client scenarios in the order run.sh ran them; server scenarios in the order the suite ran them.
-const names = mode === "client" ? [...verdicts.keys()] : [...results.keys()].toSorted((a, b) => results.get(a).order - results.get(b).order);
+const names =
+  mode === "client" ? [...verdicts.keys()] : [...results.keys()].toSorted((a, b) => results.get(a).order - results.get(b).order);
 let scenariosPassed = 0;
 let scenariosFailed = 0;
 const totals = { passed: 0, failed: 0, warnings: 0 };
@@ -63,7 +64,11 @@ for (const name of names) {
   const ok = mode === "client" ? verdicts.get(name) === 0 : result !== undefined && counts.failed === 0;
   if (ok) scenariosPassed++;
   else scenariosFailed++;
-  const note = !result ? " (no checks.json)" : mode === "client" && !ok && counts.failed === 0 ? ` (suite exit ${verdicts.get(name)}: warnings, client error or timeout — see its log)` : "";
+  const note = !result
+    ? " (no checks.json)"
+    : mode === "client" && !ok && counts.failed === 0
+      ? ` (suite exit ${verdicts.get(name)}: warnings, client error or timeout — see its log)`
+      : "";
   console.log(`  ${ok ? "PASS" : "FAIL"} ${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.warnings} warnings${note}`);
   if (result) {
     for (const check of result.checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING")) {

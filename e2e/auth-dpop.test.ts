@@ -57,10 +57,22 @@ async function connected(rs: DpopResource, key: DpopKeyPair) {
 
 /** A tools/call of the stateless era with the given `Authorization` and `DPoP` headers. */
 function rawCall(url: string, authorization: string, proof: string): Promise<Response> {
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  };
   return fetch(url, {
     method: "POST",
-    headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "whoami", authorization, dpop: proof },
+    headers: {
+      accept: "application/json, text/event-stream",
+      "content-type": "application/json",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "whoami",
+      authorization,
+      dpop: proof,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", _meta: meta } }),
     signal: AbortSignal.timeout(5_000),
   });
@@ -87,7 +99,12 @@ describe("DPoP with oidc-provider and a DPoP-only resource server", () => {
       expect(proof.payload["ath"]).toBeUndefined();
       const tokens = await store.getTokens(oidc.issuer, rs.url);
       expect(tokens?.tokenType).toBe("DPoP");
-      expect(decodeJwt(tokens?.accessToken ?? "").payload).toMatchObject({ iss: oidc.issuer, aud: rs.url, sub: ALICE, cnf: { jkt: key.jkt } });
+      expect(decodeJwt(tokens?.accessToken ?? "").payload).toMatchObject({
+        iss: oidc.issuer,
+        aud: rs.url,
+        sub: ALICE,
+        cnf: { jkt: key.jkt },
+      });
 
       // Every request with the token: `DPoP <token>`, its own proof (a jti of its own) of the same key, which the resource took.
       const sent = wire.bearers.filter((authorization) => authorization !== "");
@@ -180,8 +197,15 @@ describe("DPoP with oidc-provider and a DPoP-only resource server", () => {
       const registration = await store.getRegistration(oidc.issuer);
       const replay = await fetch(oidc.tokenEndpoint, {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", dpop: await new DpopProver(key.pair).proof({ method: "POST", url: oidc.tokenEndpoint }) },
-        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: before.refreshToken ?? "", client_id: registration?.clientId ?? "" }).toString(),
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          dpop: await new DpopProver(key.pair).proof({ method: "POST", url: oidc.tokenEndpoint }),
+        },
+        body: new URLSearchParams({
+          grant_type: "refresh_token",
+          refresh_token: before.refreshToken ?? "",
+          client_id: registration?.clientId ?? "",
+        }).toString(),
       });
       expect(replay.status).toBe(400);
       expect(await replay.json()).toMatchObject({ error: "invalid_grant" });
@@ -213,7 +237,12 @@ describe("DPoP with oidc-provider and a DPoP-only resource server", () => {
       }
       expect(new Set(rs.refused.map((reason) => reason.split(":")[0]))).toEqual(new Set(["invalid_token", "invalid_dpop_proof"]));
       expect(rs.refused.toSorted()).toEqual(
-        ["invalid_dpop_proof: htu is not this endpoint", "invalid_dpop_proof: jti is missing or was seen before", "invalid_token: the Bearer scheme: this resource takes DPoP-bound tokens only", "invalid_token: the token is not bound to the proof's key"].toSorted(),
+        [
+          "invalid_dpop_proof: htu is not this endpoint",
+          "invalid_dpop_proof: jti is missing or was seen before",
+          "invalid_token: the Bearer scheme: this resource takes DPoP-bound tokens only",
+          "invalid_token: the token is not bound to the proof's key",
+        ].toSorted(),
       );
       expect(rs.ran).toEqual(["whoami", "whoami"]);
     },

@@ -9,11 +9,32 @@ import { generateKeyPairSync } from "node:crypto";
 import { inspect } from "node:util";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { EventBus, headlessInteraction, MCP_CODES, MCPClient, StreamableHttpTransport, type MCPError, type MCPEventMap, type StoredTokens } from "../src/index.js";
+import {
+  EventBus,
+  headlessInteraction,
+  MCP_CODES,
+  MCPClient,
+  StreamableHttpTransport,
+  type MCPError,
+  type MCPEventMap,
+  type StoredTokens,
+} from "../src/index.js";
 import { Telemetry } from "../src/telemetry/index.js";
 import { signJwt } from "../src/auth/jose/index.js";
 import { ALICE, SERVICE_CLIENT, startProvider, type RunningProvider } from "./support/oidc-provider.js";
-import { authorizedClient, clientCredentialsToken, decodeJwt, hostAuthorizer, rawToolCall, REDIRECT_URI, s256, secretsOn, until, untilExpired, Wire } from "./support/oauth-wire.js";
+import {
+  authorizedClient,
+  clientCredentialsToken,
+  decodeJwt,
+  hostAuthorizer,
+  rawToolCall,
+  REDIRECT_URI,
+  s256,
+  secretsOn,
+  until,
+  untilExpired,
+  Wire,
+} from "./support/oauth-wire.js";
 import { startProtectedMcp, WRITE_TOOL, type ProtectedMcp, type ProtectedMcpOptions } from "./support/protected-mcp.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -55,15 +76,23 @@ async function shortLivedScene() {
 /** Everything the library reports, captured: console output, events, spans (client and server), errors given to onError. */
 function observe() {
   const printed: unknown[] = [];
-  for (const method of ["log", "info", "warn", "error", "debug"] as const) vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void printed.push(args));
+  for (const method of ["log", "info", "warn", "error", "debug"] as const)
+    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void printed.push(args));
   const exporter = new InMemorySpanExporter();
   const telemetry = new Telemetry({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }) });
   const events = new EventBus<MCPEventMap>();
   const heard: unknown[] = [];
-  for (const type of ["connection:opened", "connection:closed", "request:received", "request:completed", "notification:emitted"] as const) events.on(type, (payload) => void heard.push(payload));
+  for (const type of ["connection:opened", "connection:closed", "request:received", "request:completed", "notification:emitted"] as const)
+    events.on(type, (payload) => void heard.push(payload));
   const reported: unknown[] = [];
   const onError = (error: unknown) => void reported.push(error);
-  return { printed, heard, reported, exporter, observed: { server: { telemetry, events }, client: { telemetry, events, onError }, transport: { onError } } };
+  return {
+    printed,
+    heard,
+    reported,
+    exporter,
+    observed: { server: { telemetry, events }, client: { telemetry, events, onError }, transport: { onError } },
+  };
 }
 
 describe("our client and server with oidc-provider (an issuer with a path)", () => {
@@ -78,12 +107,21 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["whoami", WRITE_TOOL]);
       const registration = await store.getRegistration(oidc.issuer);
       const result = await client.callTool("whoami");
-      expect(result.structuredContent).toEqual({ sub: ALICE, clientId: registration?.clientId, scope: "mcp:read", aud: mcp.url, iss: oidc.issuer });
+      expect(result.structuredContent).toEqual({
+        sub: ALICE,
+        clientId: registration?.clientId,
+        scope: "mcp:read",
+        aud: mcp.url,
+        iss: oidc.issuer,
+      });
 
-      // The first request was refused with the server's challenge; the provider's metadata was found at the third candidate for an issuer with a path.
+      // The first request was refused with the server's challenge; the provider's metadata was found at the third candidate for an issuer
+      // with a path.
       expect(mcp.answers[0]).toBe(`401 Bearer scope="mcp:read", resource_metadata="${mcp.metadataUrl}"`);
       const origin = new URL(oidc.issuer).origin;
-      expect(wire.exchanges.filter((exchange) => exchange.method === "GET").map((exchange) => `${exchange.status} ${exchange.url}`)).toEqual([
+      expect(
+        wire.exchanges.filter((exchange) => exchange.method === "GET").map((exchange) => `${exchange.status} ${exchange.url}`),
+      ).toEqual([
         `200 ${mcp.metadataUrl}`,
         `404 ${origin}/.well-known/oauth-authorization-server/oidc`,
         `404 ${origin}/.well-known/openid-configuration/oidc`,
@@ -94,7 +132,13 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       expect(oidc.requests.filter((request) => request === "POST /oidc/reg")).toHaveLength(1);
       expect(registration).toMatchObject({ clientId: expect.any(String), authMethod: "none" });
       const registered = await oidc.provider.Client.find(registration?.clientId ?? "");
-      expect(registered?.metadata()).toMatchObject({ client_name: "oidc-e2e host", redirect_uris: [REDIRECT_URI], application_type: "native", token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"] });
+      expect(registered?.metadata()).toMatchObject({
+        client_name: "oidc-e2e host",
+        redirect_uris: [REDIRECT_URI],
+        application_type: "native",
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code", "refresh_token"],
+      });
 
       // PKCE and RFC 9207: the challenge is the S256 of the verifier sent with the code; the callback named the issuer.
       const [visit] = wire.visits;
@@ -112,7 +156,13 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       const tokens = await store.getTokens(oidc.issuer, mcp.url);
       const jwt = decodeJwt(tokens?.accessToken ?? "");
       expect(jwt.header).toMatchObject({ alg: "ES256", typ: "at+jwt", kid: "as-es256" });
-      expect(jwt.payload).toMatchObject({ iss: oidc.issuer, aud: mcp.url, sub: ALICE, client_id: registration?.clientId, scope: "mcp:read" });
+      expect(jwt.payload).toMatchObject({
+        iss: oidc.issuer,
+        aud: mcp.url,
+        sub: ALICE,
+        client_id: registration?.clientId,
+        scope: "mcp:read",
+      });
       expect(tokens?.refreshToken).toEqual(expect.any(String));
       expect(mcp.ran).toEqual(["whoami"]);
     },
@@ -134,7 +184,9 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
         token_endpoint_auth_method: "none",
       });
       const wire = new Wire();
-      const { authorizer, store } = hostAuthorizer(wire, { client: { metadata: { client_name: "oidc-e2e host", redirect_uris: [REDIRECT_URI] }, metadataDocumentUrl: documentUrl } });
+      const { authorizer, store } = hostAuthorizer(wire, {
+        client: { metadata: { client_name: "oidc-e2e host", redirect_uris: [REDIRECT_URI] }, metadataDocumentUrl: documentUrl },
+      });
       const client = await authorizedClient(mcp.url, authorizer, wire, defer);
       const result = await client.callTool("whoami");
       expect(result.structuredContent).toMatchObject({ sub: ALICE, clientId: documentUrl, aud: mcp.url });
@@ -191,7 +243,11 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       const replay = await fetch(oidc.tokenEndpoint, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: before.refreshToken ?? "", client_id: registration?.clientId ?? "" }).toString(),
+        body: new URLSearchParams({
+          grant_type: "refresh_token",
+          refresh_token: before.refreshToken ?? "",
+          client_id: registration?.clientId ?? "",
+        }).toString(),
       });
       expect(replay.status).toBe(400);
       expect(await replay.json()).toMatchObject({ error: "invalid_grant" });
@@ -211,7 +267,9 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       const result = await client.callTool("whoami");
       expect(result.structuredContent).toMatchObject({ sub: ALICE });
       expect(mcp.refused.slice(refusedBefore)).toEqual([EXPIRED]);
-      expect(mcp.answers).toContain(`401 Bearer error="invalid_token", error_description="${EXPIRED}", scope="mcp:read", resource_metadata="${mcp.metadataUrl}"`);
+      expect(mcp.answers).toContain(
+        `401 Bearer error="invalid_token", error_description="${EXPIRED}", scope="mcp:read", resource_metadata="${mcp.metadataUrl}"`,
+      );
       const refreshes = wire.tokenRequests("refresh_token").slice(refreshesBefore);
       expect(refreshes.map((refresh) => refresh.params.get("refresh_token"))).toEqual([held.refreshToken]);
       expect((await store.getTokens(oidc.issuer, mcp.url))?.refreshToken).toBe(refreshes[0]?.answer["refresh_token"]);
@@ -230,9 +288,17 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       await client.callTool("whoami");
       const written = await client.callTool(WRITE_TOOL);
       expect(written.content).toEqual([{ type: "text", text: "written" }]);
-      expect(mcp.answers).toContain(`403 Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", scope="mcp:read mcp:write", resource_metadata="${mcp.metadataUrl}"`);
-      expect(wire.visits.map((visit) => params(visit.authorizationUrl).get("scope"))).toEqual(["mcp:read offline_access", "mcp:read offline_access mcp:write"]);
-      expect(wire.tokenRequests("authorization_code").map((exchange) => exchange.answer["scope"])).toEqual(["mcp:read", "mcp:read mcp:write"]);
+      expect(mcp.answers).toContain(
+        `403 Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", scope="mcp:read mcp:write", resource_metadata="${mcp.metadataUrl}"`,
+      );
+      expect(wire.visits.map((visit) => params(visit.authorizationUrl).get("scope"))).toEqual([
+        "mcp:read offline_access",
+        "mcp:read offline_access mcp:write",
+      ]);
+      expect(wire.tokenRequests("authorization_code").map((exchange) => exchange.answer["scope"])).toEqual([
+        "mcp:read",
+        "mcp:read mcp:write",
+      ]);
       expect(decodeJwt((await store.getTokens(oidc.issuer, mcp.url))?.accessToken ?? "").payload["scope"]).toBe("mcp:read mcp:write");
       expect(oidc.requests.filter((request) => request === "POST /oidc/reg")).toHaveLength(1);
       expect(mcp.ran).toEqual(["whoami", WRITE_TOOL]);
@@ -247,11 +313,20 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       const wire = new Wire();
       const { authorizer } = hostAuthorizer(wire, {
         clientCredentials: true,
-        client: { metadata: { client_name: "reporter", redirect_uris: [] }, preRegistered: { "*": { ...SERVICE_CLIENT, authMethod: "client_secret_basic" } } },
+        client: {
+          metadata: { client_name: "reporter", redirect_uris: [] },
+          preRegistered: { "*": { ...SERVICE_CLIENT, authMethod: "client_secret_basic" } },
+        },
       });
       const client = await authorizedClient(mcp.url, authorizer, wire, defer);
       const result = await client.callTool("whoami");
-      expect(result.structuredContent).toEqual({ sub: SERVICE_CLIENT.clientId, clientId: SERVICE_CLIENT.clientId, scope: "mcp:read", aud: mcp.url, iss: oidc.issuer });
+      expect(result.structuredContent).toEqual({
+        sub: SERVICE_CLIENT.clientId,
+        clientId: SERVICE_CLIENT.clientId,
+        scope: "mcp:read",
+        aud: mcp.url,
+        iss: oidc.issuer,
+      });
       const [grant] = wire.tokenRequests("client_credentials");
       expect(Object.fromEntries(grant?.params ?? [])).toEqual({ grant_type: "client_credentials", scope: "mcp:read", resource: mcp.url });
       expect(grant?.authorization).toBe(`Basic ${btoa(`${SERVICE_CLIENT.clientId}:${SERVICE_CLIENT.clientSecret}`)}`);
@@ -287,7 +362,9 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       for (const [index, token] of [otherAudience, expired, forged, tampered].entries()) {
         const response = await rawToolCall(mcp.url, "whoami", token);
         expect(response.status).toBe(401);
-        expect(response.headers.get("www-authenticate")).toBe(`Bearer error="invalid_token", error_description="${reasons[index]}", scope="mcp:read", resource_metadata="${mcp.metadataUrl}"`);
+        expect(response.headers.get("www-authenticate")).toBe(
+          `Bearer error="invalid_token", error_description="${reasons[index]}", scope="mcp:read", resource_metadata="${mcp.metadataUrl}"`,
+        );
         expect(await response.text()).not.toContain(token);
       }
       expect(decodeJwt(otherAudience).payload["aud"]).toBe(elsewhere);
@@ -305,7 +382,11 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       const wire = new Wire();
 
       // Success: DCR of a confidential client (client_secret_post), a code grant, a step-up, a refresh with rotation.
-      const { authorizer, store } = hostAuthorizer(wire, { client: { metadata: { client_name: "oidc-e2e host", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "client_secret_post" } } });
+      const { authorizer, store } = hostAuthorizer(wire, {
+        client: {
+          metadata: { client_name: "oidc-e2e host", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "client_secret_post" },
+        },
+      });
       const client = await authorizedClient(mcp.url, authorizer, wire, defer, observed);
       await client.callTool("whoami");
       await client.callTool(WRITE_TOOL);
@@ -322,20 +403,46 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
           return callback.href;
         },
       });
-      const wrongSecret = { clientId: SERVICE_CLIENT.clientId, clientSecret: "wrong-secret-5b2f0c9e1d7a4e3f8c6b", authMethod: "client_secret_basic" as const };
-      const badSecret = hostAuthorizer(wire, { clientCredentials: true, client: { metadata: { client_name: "reporter", redirect_uris: [] }, preRegistered: { "*": wrongSecret } } });
+      const wrongSecret = {
+        clientId: SERVICE_CLIENT.clientId,
+        clientSecret: "wrong-secret-5b2f0c9e1d7a4e3f8c6b",
+        authMethod: "client_secret_basic" as const,
+      };
+      const badSecret = hostAuthorizer(wire, {
+        clientCredentials: true,
+        client: { metadata: { client_name: "reporter", redirect_uris: [] }, preRegistered: { "*": wrongSecret } },
+      });
       const held = (await store.getTokens(oidc.issuer, mcp.url)) as StoredTokens;
       const [head, payload, signature = ""] = held.accessToken.split(".");
       const refusedToken = `${head}.${payload}.${signature.slice(1)}A`;
       const plain = new MCPClient({ name: "plain", version: "1" }, observed.client);
       defer(() => plain.close());
       const thrown = await Promise.all([
-        authorizedClient(mcp.url, badCode.authorizer, wire, defer, observed).then(() => "connected", (error: unknown) => error),
-        authorizedClient(mcp.url, badSecret.authorizer, wire, defer, observed).then(() => "connected", (error: unknown) => error),
-        plain.connect(new StreamableHttpTransport(mcp.url, { ...observed.transport, headers: { authorization: `Bearer ${refusedToken}` } })).then(() => "connected", (error: unknown) => error),
+        authorizedClient(mcp.url, badCode.authorizer, wire, defer, observed).then(
+          () => "connected",
+          (error: unknown) => error,
+        ),
+        authorizedClient(mcp.url, badSecret.authorizer, wire, defer, observed).then(
+          () => "connected",
+          (error: unknown) => error,
+        ),
+        plain
+          .connect(new StreamableHttpTransport(mcp.url, { ...observed.transport, headers: { authorization: `Bearer ${refusedToken}` } }))
+          .then(
+            () => "connected",
+            (error: unknown) => error,
+          ),
       ]);
-      expect(thrown.map((error) => (error as MCPError).code)).toEqual([MCP_CODES.UNAUTHORIZED, MCP_CODES.UNAUTHORIZED, MCP_CODES.UNAUTHORIZED]);
-      expect(thrown.map((error) => (error as MCPError).data)).toMatchObject([{ status: 400, error: "invalid_grant" }, { status: 401, error: "invalid_client" }, {}]);
+      expect(thrown.map((error) => (error as MCPError).code)).toEqual([
+        MCP_CODES.UNAUTHORIZED,
+        MCP_CODES.UNAUTHORIZED,
+        MCP_CODES.UNAUTHORIZED,
+      ]);
+      expect(thrown.map((error) => (error as MCPError).data)).toMatchObject([
+        { status: 400, error: "invalid_grant" },
+        { status: 401, error: "invalid_client" },
+        {},
+      ]);
 
       const secrets = secretsOn(wire);
       secrets.others.push(refusedToken);
@@ -344,12 +451,16 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       expect(secrets.accessTokens.length).toBeGreaterThanOrEqual(3);
       expect(secrets.refreshTokens.length).toBeGreaterThanOrEqual(3);
       expect(secrets.clientSecrets).toEqual([expect.any(String), wrongSecret.clientSecret]);
-      const spans = exporter.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status }));
+      const spans = exporter
+        .getFinishedSpans()
+        .map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status }));
       expect(spans.length).toBeGreaterThan(0);
       expect(heard.length).toBeGreaterThan(0);
       const haystack = inspect({ printed, heard, spans, reported, thrown }, { depth: 12, maxArrayLength: null, maxStringLength: null });
       // Each secret whole, and each part of a JWT but its header (the same for every token of the provider).
-      const needles = Object.values(secrets).flat().flatMap((secret) => (secret.split(".").length === 3 ? [secret, ...secret.split(".").slice(1)] : [secret]));
+      const needles = Object.values(secrets)
+        .flat()
+        .flatMap((secret) => (secret.split(".").length === 3 ? [secret, ...secret.split(".").slice(1)] : [secret]));
       expect(needles.filter((needle) => haystack.includes(needle))).toEqual([]);
     },
     TIMEOUT_MS,

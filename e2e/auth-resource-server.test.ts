@@ -42,15 +42,28 @@ afterEach(async () => {
 /** The fake authorization server's introspection endpoint: client_secret_basic required, answers by token. */
 async function authorizationServer(resource: () => string): Promise<{ url: string; introspected: string[] }> {
   const introspected: string[] = [];
-  const http = await serveHttp(async (request) => {
-    if (request.headers.get("authorization") !== `Basic ${btoa(`rs:${SECRET}`)}`) return new Response("{}", { status: 401 });
-    const form = new URLSearchParams(await request.text());
-    const token = form.get("token") as string;
-    introspected.push(token);
-    const known = TOKENS[token];
-    const answer = known ? { active: true, client_id: "app", iss: "https://as.example", sub: known.sub, scope: known.scope, aud: known.aud ?? resource(), exp: known.exp ?? Math.floor(Date.now() / 1000) + 600 } : { active: false };
-    return Response.json(answer);
-  }, { port: 0 });
+  const http = await serveHttp(
+    async (request) => {
+      if (request.headers.get("authorization") !== `Basic ${btoa(`rs:${SECRET}`)}`) return new Response("{}", { status: 401 });
+      const form = new URLSearchParams(await request.text());
+      const token = form.get("token") as string;
+      introspected.push(token);
+      const known = TOKENS[token];
+      const answer = known
+        ? {
+            active: true,
+            client_id: "app",
+            iss: "https://as.example",
+            sub: known.sub,
+            scope: known.scope,
+            aud: known.aud ?? resource(),
+            exp: known.exp ?? Math.floor(Date.now() / 1000) + 600,
+          }
+        : { active: false };
+      return Response.json(answer);
+    },
+    { port: 0 },
+  );
   cleanups.push(() => http.close());
   return { url: new URL("/introspect", http.url).href, introspected };
 }
@@ -70,9 +83,16 @@ interface Observed {
 /** Tools whose scopes differ: who am I, a write that needs files:write, one that asks for it mid-call. */
 function scopedServer(observed: Pick<Observed, "spans" | "events" | "seen" | "inbound">): MCPServer {
   const events = new EventBus<MCPEventMap>();
-  for (const type of ["connection:opened", "connection:closed", "request:received", "request:completed", "notification:emitted"] as const) events.on(type, (payload) => observed.events.push(payload));
-  const telemetry = new Telemetry({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(observed.spans)] }), propagator: new W3CTraceContextPropagator() });
-  const server = new MCPServer({ name: "protected", version: "1.0.0" }, { events, telemetry, principalOf: (inbound) => tokenOwner(inbound?.authInfo) });
+  for (const type of ["connection:opened", "connection:closed", "request:received", "request:completed", "notification:emitted"] as const)
+    events.on(type, (payload) => observed.events.push(payload));
+  const telemetry = new Telemetry({
+    tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(observed.spans)] }),
+    propagator: new W3CTraceContextPropagator(),
+  });
+  const server = new MCPServer(
+    { name: "protected", version: "1.0.0" },
+    { events, telemetry, principalOf: (inbound) => tokenOwner(inbound?.authInfo) },
+  );
   server.tool("whoami", {}, (_args, ctx) => {
     const principal = ctx.principal as TokenPrincipal;
     observed.seen.push(principal);
@@ -81,23 +101,42 @@ function scopedServer(observed: Pick<Observed, "spans" | "events" | "seen" | "in
   });
   server.tool("write", { requiredScopes: ["files:write"] }, () => ({ content: [{ type: "text", text: "written" }] }));
   server.tool("publish", {}, (_args, ctx) => {
-    if (!(ctx.principal as TokenPrincipal).scopes.includes("files:write")) throw insufficientScope(ctx, ["files:write"], "Publishing needs files:write");
+    if (!(ctx.principal as TokenPrincipal).scopes.includes("files:write"))
+      throw insufficientScope(ctx, ["files:write"], "Publishing needs files:write");
     return { content: [{ type: "text", text: "published" }] };
   });
   return server;
 }
 
 async function protectedEndpoint(): Promise<Observed> {
-  const observed = { spans: new InMemorySpanExporter(), events: [] as unknown[], seen: [] as TokenPrincipal[], inbound: [] as string[], verifierErrors: [] as unknown[] };
+  const observed = {
+    spans: new InMemorySpanExporter(),
+    events: [] as unknown[],
+    seen: [] as TokenPrincipal[],
+    inbound: [] as string[],
+    verifierErrors: [] as unknown[],
+  };
   let handler: StreamableHttpHandler | undefined;
   let mcp = "";
   const as = await authorizationServer(() => mcp);
   // The handler is made once the port (and so the resource's URL) is known; its `handle` serves Node's exchanges.
-  const forward = { handle: (exchange: HttpExchange) => (handler as StreamableHttpHandler).handle(exchange), fetch: (request: Request) => (handler as StreamableHttpHandler).fetch(request) };
+  const forward = {
+    handle: (exchange: HttpExchange) => (handler as StreamableHttpHandler).handle(exchange),
+    fetch: (request: Request) => (handler as StreamableHttpHandler).fetch(request),
+  };
   const http = await serveHttp(forward, { port: 0 });
   mcp = new URL("/mcp", http.url).href;
   const verifier = introspectionVerifier({ endpoint: as.url, client: { id: "rs", secret: SECRET } });
-  const resource = protectedResource({ resource: mcp, authorizationServers: ["https://as.example"], verifier, scopesSupported: ["mcp"], requiredScopes: ["mcp"], resourceName: "Protected MCP", rootMetadata: true, onVerifierError: (error) => observed.verifierErrors.push(error) });
+  const resource = protectedResource({
+    resource: mcp,
+    authorizationServers: ["https://as.example"],
+    verifier,
+    scopesSupported: ["mcp"],
+    requiredScopes: ["mcp"],
+    resourceName: "Protected MCP",
+    rootMetadata: true,
+    onVerifierError: (error) => observed.verifierErrors.push(error),
+  });
   handler = streamableHttpHandler(scopedServer(observed), { path: "/mcp", authorization: resource, sessionOwner: tokenOwner });
   cleanups.push(async () => {
     await handler?.close();
@@ -109,7 +148,8 @@ async function protectedEndpoint(): Promise<Observed> {
 const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const rpc = (id: number, method: string, params: Record<string, unknown> = {}) => JSON.stringify({ jsonrpc: "2.0", id, method, params });
-const initialize = (id = 0) => rpc(id, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+const initialize = (id = 0) =>
+  rpc(id, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
 
 async function post(url: URL | string, body: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, { method: "POST", headers: { ...JSON_HEADERS, ...headers }, body });
@@ -119,7 +159,10 @@ async function post(url: URL | string, body: string, headers: Record<string, str
 async function messages(response: Response): Promise<Array<Record<string, unknown>>> {
   const text = await response.text();
   if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) return [JSON.parse(text) as Record<string, unknown>];
-  return text.split("\n").filter((line) => line.startsWith("data: ") && line.length > 6).map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("data: ") && line.length > 6)
+    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
 }
 
 async function openSession(mcp: URL, token: string): Promise<string> {
@@ -127,7 +170,12 @@ async function openSession(mcp: URL, token: string): Promise<string> {
   expect(response.status).toBe(200);
   await response.text();
   const session = response.headers.get("mcp-session-id") as string;
-  await (await post(mcp, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), { ...bearer(token), "mcp-session-id": session })).text();
+  await (
+    await post(mcp, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), {
+      ...bearer(token),
+      "mcp-session-id": session,
+    })
+  ).text();
   return session;
 }
 
@@ -141,13 +189,28 @@ function modern(mcp: URL, id: number, method: string, params: Record<string, unk
 describe("our server as an OAuth resource server over Streamable HTTP", () => {
   it("publishes its protected resource metadata at the path-inserted URL and at the root, with CORS", async () => {
     const { mcp, origin } = await protectedEndpoint();
-    const document = await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`, { headers: { origin: "https://inspector.example" } });
+    const document = await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`, {
+      headers: { origin: "https://inspector.example" },
+    });
     expect(document.status).toBe(200);
     expect(document.headers.get("access-control-allow-origin")).toBe("*");
-    expect(await document.json()).toEqual({ resource: mcp.href, authorization_servers: ["https://as.example"], scopes_supported: ["mcp"], bearer_methods_supported: ["header"], resource_name: "Protected MCP" });
+    expect(await document.json()).toEqual({
+      resource: mcp.href,
+      authorization_servers: ["https://as.example"],
+      scopes_supported: ["mcp"],
+      bearer_methods_supported: ["header"],
+      resource_name: "Protected MCP",
+    });
     const root = await fetch(`${origin}/.well-known/oauth-protected-resource`);
     expect(await root.json()).toMatchObject({ resource: origin });
-    const preflight = await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`, { method: "OPTIONS", headers: { origin: "https://inspector.example", "access-control-request-method": "GET", "access-control-request-headers": "mcp-protocol-version" } });
+    const preflight = await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://inspector.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "mcp-protocol-version",
+      },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-headers")).toBe("mcp-protocol-version");
   });
@@ -162,13 +225,18 @@ describe("our server as an OAuth resource server over Streamable HTTP", () => {
     for (const token of ["tok-unknown-zz99", "tok-elsewhere-6a7b", "tok-expired-8c9d"]) {
       const refused = await post(mcp, initialize(), bearer(token));
       expect(refused.status).toBe(401);
-      expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", scope="mcp", resource_metadata=/);
+      expect(refused.headers.get("www-authenticate")).toMatch(
+        /^Bearer error="invalid_token", error_description="[^"]+", scope="mcp", resource_metadata=/,
+      );
     }
     const query = await post(`${mcp.href}?access_token=tok-writer-3d4e5f`, initialize());
     expect(query.status).toBe(400);
     expect(query.headers.get("www-authenticate")).toContain('error="invalid_request"');
     // A token in the body is no token: the request is anonymous.
-    expect((await post(mcp, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { access_token: "tok-writer-3d4e5f" } }))).status).toBe(401);
+    expect(
+      (await post(mcp, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { access_token: "tok-writer-3d4e5f" } })))
+        .status,
+    ).toBe(401);
   });
 
   it("session era: the principal reaches the handler; a tool's scope, and a demand made mid-call, are refused with insufficient_scope", async () => {
@@ -184,12 +252,27 @@ describe("our server as an OAuth resource server over Streamable HTTP", () => {
     expect(inbound[0]).not.toContain("authorization");
     const refused = await post(mcp, rpc(2, "tools/call", { name: "write" }), headers);
     expect(refused.status).toBe(403);
-    expect(refused.headers.get("www-authenticate")).toBe(`Bearer error="insufficient_scope", error_description="this request needs the scopes mcp files:write", scope="mcp files:write", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`);
+    expect(refused.headers.get("www-authenticate")).toBe(
+      `Bearer error="insufficient_scope", error_description="this request needs the scopes mcp files:write", scope="mcp files:write", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+    );
     // Over SSE the answer had started: the demand is a JSON-RPC error carrying the challenge.
     const [published] = await messages(await post(mcp, rpc(3, "tools/call", { name: "publish" }), headers));
-    expect(published).toMatchObject({ id: 3, error: { code: -32001, message: "Publishing needs files:write", data: { error: "insufficient_scope", scope: "mcp files:write", wwwAuthenticate: expect.stringContaining('scope="mcp files:write"') } } });
+    expect(published).toMatchObject({
+      id: 3,
+      error: {
+        code: -32001,
+        message: "Publishing needs files:write",
+        data: {
+          error: "insufficient_scope",
+          scope: "mcp files:write",
+          wwwAuthenticate: expect.stringContaining('scope="mcp files:write"'),
+        },
+      },
+    });
     // A writer's token does not reach the reader's session.
-    expect((await post(mcp, rpc(4, "tools/call", { name: "whoami" }), { ...bearer("tok-writer-3d4e5f"), "mcp-session-id": session })).status).toBe(404);
+    expect(
+      (await post(mcp, rpc(4, "tools/call", { name: "whoami" }), { ...bearer("tok-writer-3d4e5f"), "mcp-session-id": session })).status,
+    ).toBe(404);
   });
 
   it("stateless era (2026-07-28): the same decisions from the same request, 403 for a demand made before the answer started", async () => {
@@ -205,7 +288,11 @@ describe("our server as an OAuth resource server over Streamable HTTP", () => {
     expect(written.status).toBe(200);
     expect(await written.json()).toMatchObject({ id: 3, result: { content: [{ text: "written" }] } });
     const listed = await fetch(modern(mcp, 4, "tools/list", {}, "tok-reader-0a1b2c"));
-    expect(((await listed.json()) as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name)).toEqual(["whoami", "write", "publish"]);
+    expect(((await listed.json()) as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name)).toEqual([
+      "whoami",
+      "write",
+      "publish",
+    ]);
   });
 
   it("serves our MCPClient that sends its bearer token, in whichever era it finds", async () => {
@@ -221,7 +308,8 @@ describe("our server as an OAuth resource server over Streamable HTTP", () => {
 
   it("says nothing of a token or of its secret in logs, events, spans, errors or replies", async () => {
     const logged: string[] = [];
-    for (const method of ["log", "info", "warn", "error", "debug"] as const) vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+    for (const method of ["log", "info", "warn", "error", "debug"] as const)
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
     const observed = await protectedEndpoint();
     const { mcp, origin } = observed;
     const replies: string[] = [];
@@ -233,14 +321,23 @@ describe("our server as an OAuth resource server over Streamable HTTP", () => {
     await keep(await post(mcp, initialize(), bearer("tok-elsewhere-6a7b")));
     await keep(await post(mcp, initialize(), bearer("tok-expired-8c9d")));
     const session = await openSession(mcp, "tok-reader-0a1b2c");
-    for (const name of ["whoami", "write", "publish"]) await keep(await post(mcp, rpc(9, "tools/call", { name }), { ...bearer("tok-reader-0a1b2c"), "mcp-session-id": session }));
-    for (const name of ["whoami", "write", "publish"]) await keep(await fetch(modern(mcp, 10, "tools/call", { name, arguments: {} }, "tok-reader-0a1b2c")));
+    for (const name of ["whoami", "write", "publish"])
+      await keep(await post(mcp, rpc(9, "tools/call", { name }), { ...bearer("tok-reader-0a1b2c"), "mcp-session-id": session }));
+    for (const name of ["whoami", "write", "publish"])
+      await keep(await fetch(modern(mcp, 10, "tools/call", { name, arguments: {} }, "tok-reader-0a1b2c")));
     await keep(await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`));
     // An authorization server that cannot be reached: 503, and the error told to onVerifierError.
-    const unreachable = protectedResource({ resource: mcp.href, authorizationServers: ["https://as.example"], verifier: introspectionVerifier({ endpoint: "http://127.0.0.1:9/introspect", client: { id: "rs", secret: SECRET }, timeoutMs: 2000 }), onVerifierError: (error) => observed.verifierErrors.push(error) });
+    const unreachable = protectedResource({
+      resource: mcp.href,
+      authorizationServers: ["https://as.example"],
+      verifier: introspectionVerifier({ endpoint: "http://127.0.0.1:9/introspect", client: { id: "rs", secret: SECRET }, timeoutMs: 2000 }),
+      onVerifierError: (error) => observed.verifierErrors.push(error),
+    });
     const down = streamableHttpHandler(scopedServer(observed), { authorization: unreachable });
     cleanups.push(() => down.close());
-    const failed = await down.fetch(new Request(mcp, { method: "POST", headers: { ...JSON_HEADERS, ...bearer("tok-writer-3d4e5f") }, body: initialize() }));
+    const failed = await down.fetch(
+      new Request(mcp, { method: "POST", headers: { ...JSON_HEADERS, ...bearer("tok-writer-3d4e5f") }, body: initialize() }),
+    );
     expect(failed.status).toBe(503);
     await keep(failed);
     expect(observed.verifierErrors).toHaveLength(1);
@@ -249,7 +346,11 @@ describe("our server as an OAuth resource server over Streamable HTTP", () => {
       ...replies,
       ...observed.inbound,
       JSON.stringify(observed.events),
-      JSON.stringify(observed.spans.getFinishedSpans().map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status }))),
+      JSON.stringify(
+        observed.spans
+          .getFinishedSpans()
+          .map((span) => ({ name: span.name, attributes: span.attributes, events: span.events, status: span.status })),
+      ),
       ...observed.verifierErrors.map((error) => `${String(error)} ${String((error as Error).cause)} ${JSON.stringify(error)}`),
     ].join("\n");
     expect(observed.spans.getFinishedSpans().length).toBeGreaterThan(0);

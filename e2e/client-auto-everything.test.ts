@@ -31,7 +31,11 @@ interface Heard {
 const WORK = { uri: "file:///work", name: "work" };
 const MORE = { uri: "file:///more", name: "more" };
 /** Its tools for a client that declares elicitation too: one more of those that depend on the client. */
-const TOOLS = [...EVERYTHING_TOOLS.slice(0, EVERYTHING_TOOLS.indexOf("get-roots-list") + 1), "trigger-elicitation-request", ...EVERYTHING_TOOLS.slice(EVERYTHING_TOOLS.indexOf("get-roots-list") + 1)];
+const TOOLS = [
+  ...EVERYTHING_TOOLS.slice(0, EVERYTHING_TOOLS.indexOf("get-roots-list") + 1),
+  "trigger-elicitation-request",
+  ...EVERYTHING_TOOLS.slice(EVERYTHING_TOOLS.indexOf("get-roots-list") + 1),
+];
 
 /**
  * Our client, auto, declaring sampling, form elicitation (the schema's defaults applied) and roots
@@ -44,8 +48,14 @@ function everythingClient(): { client: MCPClient; heard: Heard; roots: Array<typ
     { name: "auto-everything", version: "1.0.0" },
     {
       telemetry: null,
-      sampling: (params) => (heard.sampled.push(params), { role: "assistant", content: { type: "text", text: "sampled answer" }, model: "interop" }),
-      elicitation: { applyDefaults: true, form: (params) => (heard.elicited.push(params), { action: "accept", content: { name: "Ada Lovelace", check: true } }) },
+      sampling: (params) => (
+        heard.sampled.push(params),
+        { role: "assistant", content: { type: "text", text: "sampled answer" }, model: "interop" }
+      ),
+      elicitation: {
+        applyDefaults: true,
+        form: (params) => (heard.elicited.push(params), { action: "accept", content: { name: "Ada Lovelace", check: true } }),
+      },
       roots: () => (heard.rootsAsked++, [...roots]),
     },
   );
@@ -58,7 +68,10 @@ function everythingClient(): { client: MCPClient; heard: Heard; roots: Array<typ
 
 async function connected(): Promise<{ client: MCPClient; heard: Heard; roots: Array<typeof WORK> }> {
   const made = everythingClient();
-  await expect(made.client.connect(await spawnNodeChild([everythingServer, "stdio"], defer))).resolves.toEqual({ era: "session", protocolVersion: "2025-11-25" });
+  await expect(made.client.connect(await spawnNodeChild([everythingServer, "stdio"], defer))).resolves.toEqual({
+    era: "session",
+    protocolVersion: "2025-11-25",
+  });
   return made;
 }
 
@@ -76,7 +89,13 @@ describe("our client (auto) ↔ server-everything over stdio", () => {
     await vi.waitFor(() => expect(heard.toolsChanged).toBe(4));
     expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(TOOLS);
     const progress: number[] = [];
-    await expect(client.callTool("trigger-long-running-operation", { duration: 0.2, steps: 2 }, { onProgress: ({ progress: step }) => void progress.push(step) })).resolves.toEqual({
+    await expect(
+      client.callTool(
+        "trigger-long-running-operation",
+        { duration: 0.2, steps: 2 },
+        { onProgress: ({ progress: step }) => void progress.push(step) },
+      ),
+    ).resolves.toEqual({
       content: [{ type: "text", text: "Long running operation completed. Duration: 0.2 seconds, Steps: 2." }],
     });
     expect(progress).toEqual([1, 2]);
@@ -85,10 +104,15 @@ describe("our client (auto) ↔ server-everything over stdio", () => {
     const elicited = await client.callTool("trigger-elicitation-request");
     expect(elicited.content.slice(0, 2)).toEqual([
       { type: "text", text: "✅ User provided the requested information!" },
-      { type: "text", text: "User inputs:\n- Name: Ada Lovelace\n- Agreed to terms: true\n- Favorite Integer: 42\n- Favorite Number: 3.14" },
+      {
+        type: "text",
+        text: "User inputs:\n- Name: Ada Lovelace\n- Agreed to terms: true\n- Favorite Integer: 42\n- Favorite Number: 3.14",
+      },
     ]);
     expect(elicited.content[2]).toMatchObject({ text: expect.stringContaining('"firstLine": "It was a dark and stormy night."') });
-    expect(heard.elicited.map((params) => [params.message, params.requestedSchema.required])).toEqual([["Please provide inputs for the following fields:", ["name"]]]);
+    expect(heard.elicited.map((params) => [params.message, params.requestedSchema.required])).toEqual([
+      ["Please provide inputs for the following fields:", ["name"]],
+    ]);
 
     const answer = { model: "interop", role: "assistant", content: { type: "text", text: "sampled answer" } };
     await expect(client.callTool("trigger-sampling-request", { prompt: "say something", maxTokens: 10 })).resolves.toEqual({
@@ -101,28 +125,50 @@ describe("our client (auto) ↔ server-everything over stdio", () => {
     expect(await client.callTool("get-roots-list")).toEqual({ content: [{ type: "text", text: rootsText([WORK]) }] });
     roots.push(MORE);
     await client.rootsListChanged();
-    await vi.waitFor(() => expect(heard.logs).toEqual(["Roots updated: 1 root(s) received from client", "Roots updated: 2 root(s) received from client"]));
+    await vi.waitFor(() =>
+      expect(heard.logs).toEqual(["Roots updated: 1 root(s) received from client", "Roots updated: 2 root(s) received from client"]),
+    );
     expect(await client.callTool("get-roots-list")).toEqual({ content: [{ type: "text", text: rootsText([WORK, MORE]) }] });
     expect(heard.rootsAsked).toBe(2);
   });
 
   it("walks its resources, templates and prompts, completes prompt and template arguments, and hears a subscribed resource's updates", async () => {
     const { client, heard } = await connected();
-    expect((await client.listAllResources()).map((resource) => resource.uri)).toEqual(EVERYTHING_DOCS.map((name) => `demo://resource/static/document/${name}`));
+    expect((await client.listAllResources()).map((resource) => resource.uri)).toEqual(
+      EVERYTHING_DOCS.map((name) => `demo://resource/static/document/${name}`),
+    );
     const architecture = "demo://resource/static/document/architecture.md";
-    await expect(client.readResource(architecture)).resolves.toEqual({ contents: [{ uri: architecture, mimeType: "text/markdown", text: readFileSync(join(everythingDocs, "architecture.md"), "utf8") }] });
-    expect((await client.listAllResourceTemplates()).map((template) => template.uriTemplate)).toEqual(["demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/blob/{resourceId}"]);
+    await expect(client.readResource(architecture)).resolves.toEqual({
+      contents: [{ uri: architecture, mimeType: "text/markdown", text: readFileSync(join(everythingDocs, "architecture.md"), "utf8") }],
+    });
+    expect((await client.listAllResourceTemplates()).map((template) => template.uriTemplate)).toEqual([
+      "demo://resource/dynamic/text/{resourceId}",
+      "demo://resource/dynamic/blob/{resourceId}",
+    ]);
     expect((await client.readResource("demo://resource/dynamic/text/3")).contents).toEqual([
-      { uri: "demo://resource/dynamic/text/3", mimeType: "text/plain", text: expect.stringMatching(/^Resource 3: This is a plaintext resource created at /) },
+      {
+        uri: "demo://resource/dynamic/text/3",
+        mimeType: "text/plain",
+        text: expect.stringMatching(/^Resource 3: This is a plaintext resource created at /),
+      },
     ]);
     const text = { type: "ref/resource", uri: "demo://resource/dynamic/text/{resourceId}" } as const;
     expect((await client.complete(text, { name: "resourceId", value: "5" })).completion.values).toEqual(["5"]);
 
-    expect((await client.listAllPrompts()).map((prompt) => prompt.name)).toEqual(["simple-prompt", "args-prompt", "completable-prompt", "resource-prompt"]);
-    expect((await client.getPrompt("args-prompt", { city: "Oslo", state: "Viken" })).messages).toEqual([{ role: "user", content: { type: "text", text: "What's weather in Oslo, Viken?" } }]);
+    expect((await client.listAllPrompts()).map((prompt) => prompt.name)).toEqual([
+      "simple-prompt",
+      "args-prompt",
+      "completable-prompt",
+      "resource-prompt",
+    ]);
+    expect((await client.getPrompt("args-prompt", { city: "Oslo", state: "Viken" })).messages).toEqual([
+      { role: "user", content: { type: "text", text: "What's weather in Oslo, Viken?" } },
+    ]);
     const team = { type: "ref/prompt", name: "completable-prompt" } as const;
     expect((await client.complete(team, { name: "department", value: "S" })).completion.values).toEqual(["Sales", "Support"]);
-    expect((await client.complete(team, { name: "name", value: "" }, { arguments: { department: "Engineering" } })).completion.values).toEqual(["Alice", "Bob", "Charlie"]);
+    expect(
+      (await client.complete(team, { name: "name", value: "" }, { arguments: { department: "Engineering" } })).completion.values,
+    ).toEqual(["Alice", "Bob", "Charlie"]);
     expect((await client.getPrompt("completable-prompt", { department: "Sales", name: "Eve" })).messages).toEqual([
       { role: "user", content: { type: "text", text: "Please promote Eve to the head of the Sales team." } },
     ]);
@@ -134,10 +180,15 @@ describe("our client (auto) ↔ server-everything over stdio", () => {
     await client.subscribeResource(architecture);
     await vi.waitFor(() => expect(heard.logs).toContain(`Received Subscribe Resource request for URI: ${architecture} `));
     expect((await client.callTool("toggle-subscriber-updates")).content).toEqual([
-      { type: "text", text: "Started simulated resource updated notifications for session undefined at a 5 second pace. Client will receive updates for any resources the it is subscribed to." },
+      {
+        type: "text",
+        text: "Started simulated resource updated notifications for session undefined at a 5 second pace. Client will receive updates for any resources the it is subscribed to.",
+      },
     ]);
     await vi.waitFor(() => expect(heard.updates).toContain(architecture));
     expect(new Set(heard.updates)).toEqual(new Set([architecture]));
-    expect((await client.callTool("toggle-subscriber-updates")).content).toEqual([{ type: "text", text: "Stopped simulated resource updates for session undefined" }]);
+    expect((await client.callTool("toggle-subscriber-updates")).content).toEqual([
+      { type: "text", text: "Stopped simulated resource updates for session undefined" },
+    ]);
   });
 });

@@ -7,7 +7,18 @@
 // prompts, completion, and change notifications.
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { connectHttp, HttpSseTransport, InMemoryTransport, MCPServer, sseHttpHandler, StreamableHttpTransport, streamableHttpHandler, type ConnectResult, type HttpHandler, type MCPClient } from "../src/index.js";
+import {
+  connectHttp,
+  HttpSseTransport,
+  InMemoryTransport,
+  MCPServer,
+  sseHttpHandler,
+  StreamableHttpTransport,
+  streamableHttpHandler,
+  type ConnectResult,
+  type HttpHandler,
+  type MCPClient,
+} from "../src/index.js";
 import { dualEraServer } from "./fixtures/dual-era-server.mjs";
 import { spawnNodeChild } from "./support/children.js";
 import { servedRecording } from "./support/served.js";

@@ -39,7 +39,10 @@ interface Connected {
   readonly requests: () => string[];
 }
 
-/** How each flavour opens: over HTTP the probe (a stateless-era POST) is refused, then the handshake; over HTTP+SSE initialize is refused too (405), then the stream opens. */
+/**
+ * How each flavour opens: over HTTP the probe (a stateless-era POST) is refused, then the handshake; over HTTP+SSE initialize is refused
+ * too (405), then the stream opens.
+ */
 const OPENINGS: Record<Flavour, string[]> = {
   "streamable-http": ["POST /mcp server/discover", "POST /mcp -", "POST /mcp -"],
   stdio: [],
@@ -56,31 +59,36 @@ async function connect(flavour: Flavour): Promise<Connected> {
   const running = flavour === "streamable-http" ? await startStreamableServer({}, fixture) : await startSseServer(fixture);
   defer(() => running.close());
   defer(() => client.close());
-  const requests = () => running.probe.requests.map(({ method, url, headers }) => `${method} ${url.split("?")[0]} ${String(headers["mcp-method"] ?? "-")}`);
-  if (flavour === "streamable-http") return { client, asked, chosen: await client.connect(new StreamableHttpTransport(running.url)), requests };
+  const requests = () =>
+    running.probe.requests.map(({ method, url, headers }) => `${method} ${url.split("?")[0]} ${String(headers["mcp-method"] ?? "-")}`);
+  if (flavour === "streamable-http")
+    return { client, asked, chosen: await client.connect(new StreamableHttpTransport(running.url)), requests };
   const transport = await connectHttp(client, running.url);
   expect(transport).toBeInstanceOf(HttpSseTransport);
   return { client, asked, chosen: { era: client.era, protocolVersion: client.protocolVersion } as ConnectResult, requests };
 }
 
-describe.each<Flavour>(["streamable-http", "stdio", "http+sse (connectHttp)"])("our client (auto) ↔ the SDK 1.x server over %s", (flavour) => {
-  it("falls back to the session era (2025-11-25) and drives tools with progress, the server's elicitation, sampling and roots requests, resources, prompts and completion", async () => {
-    const { client, asked, chosen, requests } = await connect(flavour);
-    expect(chosen).toEqual(SESSION);
-    expect(client.serverInfo).toEqual({ name: "sdk1-server", version: "1.0.0" });
-    expect(client.instructions).toBe("an SDK 1.x server");
-    expect(client.capabilities).toEqual({ roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } });
-    expect(requests().slice(0, OPENINGS[flavour].length)).toEqual(OPENINGS[flavour]);
-    await walkTools(client, asked, "session");
-    await walkResourcesAndPrompts(client, asked);
-  });
+describe.each<Flavour>(["streamable-http", "stdio", "http+sse (connectHttp)"])(
+  "our client (auto) ↔ the SDK 1.x server over %s",
+  (flavour) => {
+    it("falls back to the session era (2025-11-25) and drives tools with progress, the server's elicitation, sampling and roots requests, resources, prompts and completion", async () => {
+      const { client, asked, chosen, requests } = await connect(flavour);
+      expect(chosen).toEqual(SESSION);
+      expect(client.serverInfo).toEqual({ name: "sdk1-server", version: "1.0.0" });
+      expect(client.instructions).toBe("an SDK 1.x server");
+      expect(client.capabilities).toEqual({ roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } });
+      expect(requests().slice(0, OPENINGS[flavour].length)).toEqual(OPENINGS[flavour]);
+      await walkTools(client, asked, "session");
+      await walkResourcesAndPrompts(client, asked);
+    });
 
-  it("hears list changes and resource updates (session era)", async () => {
-    const { client, chosen, requests } = await connect(flavour);
-    expect(chosen).toEqual(SESSION);
-    // What the server sends on its own goes out on the client's GET stream over Streamable HTTP (HTTP+SSE has its stream from the start).
-    const getStream = flavour === "streamable-http" ? ["GET /mcp -"] : [];
-    await vi.waitFor(() => expect(requests()).toEqual(expect.arrayContaining(getStream)));
-    await walkChanges(client);
-  });
-});
+    it("hears list changes and resource updates (session era)", async () => {
+      const { client, chosen, requests } = await connect(flavour);
+      expect(chosen).toEqual(SESSION);
+      // What the server sends on its own goes out on the client's GET stream over Streamable HTTP (HTTP+SSE has its stream from the start).
+      const getStream = flavour === "streamable-http" ? ["GET /mcp -"] : [];
+      await vi.waitFor(() => expect(requests()).toEqual(expect.arrayContaining(getStream)));
+      await walkChanges(client);
+    });
+  },
+);

@@ -40,7 +40,11 @@ async function servedHandler(mode: Mode, exchanges: string[]): Promise<URL> {
     resourceUpdated: (uri) => handler.notify.resourceUpdated(uri),
   };
   const handler: McpHttpHandler = createMcpHandler(sdk2EraServers(notify), { legacy: mode === "2026-only" ? "reject" : "stateless" });
-  return servedRecording(handler, (request, response) => exchanges.push(`${request.method} ${request.headers.get("mcp-method") ?? "-"} ${response.status}`), defer);
+  return servedRecording(
+    handler,
+    (request, response) => exchanges.push(`${request.method} ${request.headers.get("mcp-method") ?? "-"} ${response.status}`),
+    defer,
+  );
 }
 
 interface Connected {
@@ -54,7 +58,9 @@ async function connect(entry: Entry, mode: Mode, era?: "session"): Promise<Conne
   const { client, asked } = surfaceClient(era ? { era } : {});
   const exchanges: string[] = [];
   const transport =
-    entry === "createMcpHandler" ? new StreamableHttpTransport(await servedHandler(mode, exchanges)) : await spawnNodeChild(mode === "2026-only" ? [serverScript, "--modern-only"] : [serverScript], defer);
+    entry === "createMcpHandler"
+      ? new StreamableHttpTransport(await servedHandler(mode, exchanges))
+      : await spawnNodeChild(mode === "2026-only" ? [serverScript, "--modern-only"] : [serverScript], defer);
   defer(() => client.close());
   return { client, asked, chosen: await client.connect(transport), exchanges };
 }
@@ -73,7 +79,12 @@ describe.each(FLAVOURS)("our client (auto) ↔ the SDK 2.x server through %s, %s
     expect([client.era, client.protocolVersion]).toEqual(["stateless", "2026-07-28"]);
     expect(client.serverInfo).toEqual(SERVER_INFO);
     expect(client.instructions).toBe("an SDK 2.x server of both eras");
-    expect(client.serverCapabilities).toMatchObject({ tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {} });
+    expect(client.serverCapabilities).toMatchObject({
+      tools: { listChanged: true },
+      resources: { listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+    });
     await walkTools(client, asked, "stateless");
     await walkResourcesAndPrompts(client, asked);
     // Over HTTP: the probe first, then one POST per request, never an initialize nor a session's GET.
@@ -100,7 +111,12 @@ describe("our client told to speak the session era ↔ the SDK 2.x server", () =
     const { client: overStdio } = surfaceClient({ era: "session" });
     const transport = await spawnNodeChild([serverScript, "--modern-only"], defer);
     defer(() => overStdio.close());
-    await expect(overStdio.connect(transport)).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH, wireCode: -32022, message: "Unsupported protocol version: 2025-11-25", data: { supported: ["2026-07-28"] } });
+    await expect(overStdio.connect(transport)).rejects.toMatchObject({
+      code: MCP_CODES.PROTOCOL_VERSION_MISMATCH,
+      wireCode: -32022,
+      message: "Unsupported protocol version: 2025-11-25",
+      data: { supported: ["2026-07-28"] },
+    });
     expect([overHttp.connected, overStdio.connected]).toEqual([false, false]);
   });
 
@@ -119,15 +135,26 @@ describe("our client told to speak the session era ↔ the SDK 2.x server", () =
     expect(client.serverInfo).toEqual(SERVER_INFO);
     expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(SURFACE_TOOLS);
     const progress: number[] = [];
-    expect((await client.callTool("count", { to: 2 }, { onProgress: ({ progress: step }) => void progress.push(step) })).structuredContent).toEqual({ counted: 2 });
+    expect(
+      (await client.callTool("count", { to: 2 }, { onProgress: ({ progress: step }) => void progress.push(step) })).structuredContent,
+    ).toEqual({ counted: 2 });
     expect(progress).toEqual([1, 2]);
     expect((await client.readResource("memo://items/7")).contents).toEqual([{ uri: "memo://items/7", text: "item 7" }]);
     expect(await client.listAllResourceTemplates()).toEqual([{ name: "item", uriTemplate: "memo://items/{id}", mimeType: "text/plain" }]);
-    expect((await client.getPrompt("greet", { name: "Ada" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hello, Ada!" } }]);
-    expect((await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).completion.values).toEqual(["Ada", "Alan"]);
-    // A fresh instance per 2025 request has no client capabilities and cannot send requests: the SDK's shim refuses the interview without asking.
+    expect((await client.getPrompt("greet", { name: "Ada" })).messages).toEqual([
+      { role: "user", content: { type: "text", text: "Hello, Ada!" } },
+    ]);
+    expect((await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).completion.values).toEqual([
+      "Ada",
+      "Alan",
+    ]);
+    // A fresh instance per 2025 request has no client capabilities and cannot send requests: the SDK's shim refuses the interview without
+    // asking.
     const interview = await client.callTool("interview", {});
-    expect(interview).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("per-request legacy serving cannot receive server-to-client requests") }] });
+    expect(interview).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: expect.stringContaining("per-request legacy serving cannot receive server-to-client requests") }],
+    });
     expect(asked.inputs).toEqual([]);
     // initialize and initialized, each served on its own; the session's GET stream is refused (405).
     expect(exchanges.slice(0, 2)).toEqual(["POST - 200", "POST - 202"]);

@@ -28,7 +28,10 @@ async function connected(server: MCPServer, options: MCPClientOptions = {}): Pro
     },
     close: () => clientEnd.close(),
   };
-  const client = new MCPClient({ name: "cache", version: "1.0.0" }, { telemetry: null, elicitation: { form: () => ({ action: "accept", content: { ok: true } }) }, ...options });
+  const client = new MCPClient(
+    { name: "cache", version: "1.0.0" },
+    { telemetry: null, elicitation: { form: () => ({ action: "accept", content: { ok: true } }) }, ...options },
+  );
   cleanups.push(async () => {
     await client.close();
     await server.close();
@@ -66,7 +69,13 @@ describe("the response cache (stateless era)", () => {
     await client.listPrompts();
     await client.listPrompts();
     // The second call's output check lists the tools again (the listing went stale), and that listing is kept.
-    expect(sent.slice(8).filter((method) => method !== "subscriptions/listen")).toEqual(["tools/call", "tools/list", "tools/call", "resources/read", "prompts/list"]);
+    expect(sent.slice(8).filter((method) => method !== "subscriptions/listen")).toEqual([
+      "tools/call",
+      "tools/list",
+      "tools/call",
+      "resources/read",
+      "prompts/list",
+    ]);
   });
 
   it("keeps a result only as long as its ttlMs, and nothing the server says is stale at once", async () => {
@@ -83,7 +92,10 @@ describe("the response cache (stateless era)", () => {
     const { client: other, sent: otherSent } = await connected(server);
     await other.listTools();
     await other.listTools();
-    expect([sent, otherSent]).toEqual([["resources/read", "resources/read"], ["tools/list", "tools/list"]]);
+    expect([sent, otherSent]).toEqual([
+      ["resources/read", "resources/read"],
+      ["tools/list", "tools/list"],
+    ]);
   });
 
   it("never keeps a result that took a round of input, nor one asked with _meta of the caller's own", async () => {
@@ -91,10 +103,15 @@ describe("the response cache (stateless era)", () => {
     let asked = 0;
     server.resource("secret", "memo://secret", { cache: { ttlMs: 60_000, cacheScope: "private" } }, async (uri, ctx) => {
       asked++;
-      const answer = await ctx.elicitInput({ message: "Show it?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } });
+      const answer = await ctx.elicitInput({
+        message: "Show it?",
+        requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } },
+      });
       return { contents: [{ uri, text: answer.action === "accept" ? "shown" : "hidden" }] };
     });
-    server.resource("open", "memo://open", { cache: { ttlMs: 60_000, cacheScope: "private" } }, (uri) => ({ contents: [{ uri, text: "open" }] }));
+    server.resource("open", "memo://open", { cache: { ttlMs: 60_000, cacheScope: "private" } }, (uri) => ({
+      contents: [{ uri, text: "open" }],
+    }));
     const { client, sent } = await connected(server);
     expect((await client.readResource("memo://secret")).contents).toEqual([{ uri: "memo://secret", text: "shown" }]);
     expect((await client.readResource("memo://secret")).contents).toEqual([{ uri: "memo://secret", text: "shown" }]);

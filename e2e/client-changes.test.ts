@@ -5,7 +5,19 @@
 // the server ends it, and tells the host what it may have missed meanwhile.
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { InMemoryTransport, MCPClient, type TransportReceiver, MCPServer, MCP_CODES, StreamableHttpTransport, streamableHttpHandler, type HttpHandler, type MCPClientOptions, type MCPError, type Transport } from "../src/index.js";
+import {
+  InMemoryTransport,
+  MCPClient,
+  type TransportReceiver,
+  MCPServer,
+  MCP_CODES,
+  StreamableHttpTransport,
+  streamableHttpHandler,
+  type HttpHandler,
+  type MCPClientOptions,
+  type MCPError,
+  type Transport,
+} from "../src/index.js";
 import { serveHttp, spawnStdioServer } from "../src/node/index.js";
 import { dualEraServer } from "./fixtures/dual-era-server.mjs";
 
@@ -19,7 +31,12 @@ afterEach(async () => {
 
 function newClient(options: MCPClientOptions = {}): { client: MCPClient; errors: MCPError[] } {
   const errors: MCPError[] = [];
-  const client = new MCPClient(CLIENT_INFO, { telemetry: null, listenRetryDelayMs: 20, onError: (error) => errors.push(error), ...options });
+  const client = new MCPClient(CLIENT_INFO, {
+    telemetry: null,
+    listenRetryDelayMs: 20,
+    onError: (error) => errors.push(error),
+    ...options,
+  });
   cleanups.push(() => client.close());
   return { client, errors };
 }
@@ -64,7 +81,10 @@ async function restartableHttp(): Promise<{ url: URL; server: () => MCPServer; r
 
 type Flavour = "in-memory stateless" | "in-memory session" | "stdio stateless" | "http stateless" | "http session";
 
-async function connected(flavour: Flavour, options: MCPClientOptions = {}): Promise<{ client: MCPClient; errors: MCPError[]; touch: (uri: string) => Promise<unknown>; addTool: () => Promise<unknown> }> {
+async function connected(
+  flavour: Flavour,
+  options: MCPClientOptions = {},
+): Promise<{ client: MCPClient; errors: MCPError[]; touch: (uri: string) => Promise<unknown>; addTool: () => Promise<unknown> }> {
   const era = flavour.endsWith("session") ? "session" : "auto";
   const { client, errors } = newClient({ era, ...options });
   let transport: Transport;
@@ -75,38 +95,41 @@ async function connected(flavour: Flavour, options: MCPClientOptions = {}): Prom
   return { client, errors, touch: (uri) => client.callTool("touch", { uri }), addTool: () => client.callTool("add-tool") };
 }
 
-describe.each<Flavour>(["in-memory stateless", "in-memory session", "stdio stateless", "http stateless", "http session"])("change notifications, %s", (flavour) => {
-  it("tells the host's listeners of list changes and of updates to the resources it subscribed to, and stops after unsubscribe", async () => {
-    const { client, touch, addTool } = await connected(flavour);
-    const heard: string[] = [];
-    client.on("toolsListChanged", () => heard.push("tools"));
-    client.on("resourceUpdated", ({ uri }) => heard.push(`updated ${uri}`));
-    await client.subscribeResource("memo://note");
-    await client.subscribeResource("memo://items/1");
-    await addTool();
-    await vi.waitFor(() => expect(heard).toContain("tools"));
-    await touch("memo://note");
-    await touch("memo://elsewhere");
-    await touch("memo://items/1");
-    await vi.waitFor(() => expect(heard).toContain("updated memo://items/1"));
-    expect(heard).toEqual(["tools", "updated memo://note", "updated memo://items/1"]);
-    await client.unsubscribeResource("memo://note");
-    await touch("memo://note");
-    await touch("memo://items/1");
-    await vi.waitFor(() => expect(heard.filter((entry) => entry === "updated memo://items/1")).toHaveLength(2));
-    expect(heard.filter((entry) => entry === "updated memo://note")).toHaveLength(1);
-    expect((await client.listAllTools()).map((tool) => tool.name)).toContain("late");
-  });
+describe.each<Flavour>(["in-memory stateless", "in-memory session", "stdio stateless", "http stateless", "http session"])(
+  "change notifications, %s",
+  (flavour) => {
+    it("tells the host's listeners of list changes and of updates to the resources it subscribed to, and stops after unsubscribe", async () => {
+      const { client, touch, addTool } = await connected(flavour);
+      const heard: string[] = [];
+      client.on("toolsListChanged", () => heard.push("tools"));
+      client.on("resourceUpdated", ({ uri }) => heard.push(`updated ${uri}`));
+      await client.subscribeResource("memo://note");
+      await client.subscribeResource("memo://items/1");
+      await addTool();
+      await vi.waitFor(() => expect(heard).toContain("tools"));
+      await touch("memo://note");
+      await touch("memo://elsewhere");
+      await touch("memo://items/1");
+      await vi.waitFor(() => expect(heard).toContain("updated memo://items/1"));
+      expect(heard).toEqual(["tools", "updated memo://note", "updated memo://items/1"]);
+      await client.unsubscribeResource("memo://note");
+      await touch("memo://note");
+      await touch("memo://items/1");
+      await vi.waitFor(() => expect(heard.filter((entry) => entry === "updated memo://items/1")).toHaveLength(2));
+      expect(heard.filter((entry) => entry === "updated memo://note")).toHaveLength(1);
+      expect((await client.listAllTools()).map((tool) => tool.name)).toContain("late");
+    });
 
-  it("keeps the cached tool list fresh: re-lists after a change and says so", async () => {
-    const { client, addTool } = await connected(flavour, { cache: { tools: true } });
-    expect((await client.listAllTools()).map((tool) => tool.name)).not.toContain("late");
-    const refreshed = new Promise<string[]>((resolve) => client.on("toolsRefreshed", (tools) => resolve(tools.map((tool) => tool.name))));
-    await addTool();
-    expect(await refreshed).toContain("late");
-    expect((await client.listAllTools()).map((tool) => tool.name)).toContain("late");
-  });
-});
+    it("keeps the cached tool list fresh: re-lists after a change and says so", async () => {
+      const { client, addTool } = await connected(flavour, { cache: { tools: true } });
+      expect((await client.listAllTools()).map((tool) => tool.name)).not.toContain("late");
+      const refreshed = new Promise<string[]>((resolve) => client.on("toolsRefreshed", (tools) => resolve(tools.map((tool) => tool.name))));
+      await addTool();
+      expect(await refreshed).toContain("late");
+      expect((await client.listAllTools()).map((tool) => tool.name)).toContain("late");
+    });
+  },
+);
 
 describe("the stateless era's listen stream", () => {
   it("re-opens the stream after the server restarts behind the same address, and tells the host what it may have missed", async () => {
@@ -159,7 +182,9 @@ describe("the stateless era's listen stream", () => {
     cuts[1]?.();
     await vi.waitFor(() => expect(heard).toEqual(["prompts"]));
     expect(cuts).toHaveLength(3);
-    expect(errors.map((error) => [error.code, error.message])).toEqual([[MCP_CODES.TRANSPORT_ERROR, expect.stringMatching(/^The subscriptions\/listen stream ended \(.*\); re-opening it$/)]]);
+    expect(errors.map((error) => [error.code, error.message])).toEqual([
+      [MCP_CODES.TRANSPORT_ERROR, expect.stringMatching(/^The subscriptions\/listen stream ended \(.*\); re-opening it$/)],
+    ]);
     const updates: string[] = [];
     client.on("resourceUpdated", ({ uri }) => updates.push(uri));
     await http.server().markResourceUpdated("memo://note");
@@ -183,7 +208,11 @@ describe("the stateless era's listen stream", () => {
     const heard: unknown[] = [];
     client.on("toolsListChanged", (params) => heard.push(params));
     await client.subscribeResource("memo://note");
-    receiver?.onMessage({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": 999 } } });
+    receiver?.onMessage({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+      params: { _meta: { "io.modelcontextprotocol/subscriptionId": 999 } },
+    });
     receiver?.onMessage({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     await client.callTool("add-tool");
     await vi.waitFor(() => expect(heard).toHaveLength(1));

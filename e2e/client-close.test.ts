@@ -52,7 +52,8 @@ describe("MCPClient close", () => {
     let listCalls = 0;
     server.setRequestHandler(ListToolsRequestSchema, async (request) => {
       listCalls++;
-      if (request.params?.cursor === undefined) return { tools: [{ name: "first", inputSchema: { type: "object" as const } }], nextCursor: "next" };
+      if (request.params?.cursor === undefined)
+        return { tools: [{ name: "first", inputSchema: { type: "object" as const } }], nextCursor: "next" };
       await new Promise<void>((resolve) => {
         releaseSecondPage = resolve;
       });

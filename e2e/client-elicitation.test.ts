@@ -5,7 +5,15 @@ import { ElicitResultSchema, UrlElicitationRequiredError } from "@modelcontextpr
 import { describe, expect, it } from "vitest";
 import { urlElicitationsRequired } from "../src/client/mcp-client/index.js";
 import { connectToRaw, connectToSdk, until } from "../src/client/mcp-client/mcp-client.test-helpers.js";
-import { JsonRpcError, MCP_CODES, MCPError, type ElicitationCompleteNotificationParams, type ExtraClientCapabilities, type ElicitRequestFormParams, type ElicitResult } from "../src/index.js";
+import {
+  JsonRpcError,
+  MCP_CODES,
+  MCPError,
+  type ElicitationCompleteNotificationParams,
+  type ExtraClientCapabilities,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+} from "../src/index.js";
 
 const profileSchema = {
   type: "object" as const,
@@ -34,7 +42,10 @@ describe("MCPClient form elicitation for the SDK server", () => {
     const client = await connectToSdk(server, { elicitation: { form, applyDefaults: true } });
     expect(server.server.getClientCapabilities()?.elicitation).toEqual({ form: { applyDefaults: true } });
     const result = await server.server.elicitInput({ mode: "form", message: "Who are you?", requestedSchema: profileSchema });
-    expect(result).toEqual({ action: "accept", content: { name: "Grace", age: 85, email: "ada@example.com", newsletter: true, colour: "green" } });
+    expect(result).toEqual({
+      action: "accept",
+      content: { name: "Grace", age: 85, email: "ada@example.com", newsletter: true, colour: "green" },
+    });
     expect(seen).toMatchObject([{ mode: "form", message: "Who are you?", requestedSchema: profileSchema }]);
     await client.close();
   });
@@ -42,9 +53,14 @@ describe("MCPClient form elicitation for the SDK server", () => {
   it("fills defaults into an accept without content, and leaves decline and cancel alone", async () => {
     const server = elicitingServer();
     const answers: ElicitResult[] = [{ action: "accept" }, { action: "decline" }, { action: "cancel" }];
-    const client = await connectToSdk(server, { elicitation: { form: () => answers.shift() ?? { action: "cancel" }, applyDefaults: true } });
+    const client = await connectToSdk(server, {
+      elicitation: { form: () => answers.shift() ?? { action: "cancel" }, applyDefaults: true },
+    });
     const schema = { type: "object" as const, properties: { colour: { type: "string" as const, default: "red" } } };
-    expect(await server.server.elicitInput({ message: "Colour?", requestedSchema: schema })).toEqual({ action: "accept", content: { colour: "red" } });
+    expect(await server.server.elicitInput({ message: "Colour?", requestedSchema: schema })).toEqual({
+      action: "accept",
+      content: { colour: "red" },
+    });
     expect(await server.server.elicitInput({ message: "Colour?", requestedSchema: schema })).toEqual({ action: "decline" });
     expect(await server.server.elicitInput({ message: "Colour?", requestedSchema: schema })).toEqual({ action: "cancel" });
     await client.close();
@@ -52,14 +68,23 @@ describe("MCPClient form elicitation for the SDK server", () => {
 
   it("sends the answer as given without applyDefaults, and refuses one that breaks the schema", async () => {
     const server = elicitingServer();
-    const answers: ElicitResult[] = [{ action: "accept", content: { name: "Grace", email: "grace@example.com" } }, { action: "accept" }, { action: "accept", content: { name: "Grace" } }];
+    const answers: ElicitResult[] = [
+      { action: "accept", content: { name: "Grace", email: "grace@example.com" } },
+      { action: "accept" },
+      { action: "accept", content: { name: "Grace" } },
+    ];
     const client = await connectToSdk(server, { elicitation: { form: () => answers.shift() ?? { action: "cancel" } } });
     expect(server.server.getClientCapabilities()?.elicitation).toEqual({ form: {} });
-    expect(await server.server.elicitInput({ message: "Who?", requestedSchema: profileSchema })).toEqual({ action: "accept", content: { name: "Grace", email: "grace@example.com" } });
+    expect(await server.server.elicitInput({ message: "Who?", requestedSchema: profileSchema })).toEqual({
+      action: "accept",
+      content: { name: "Grace", email: "grace@example.com" },
+    });
     expect(await server.server.elicitInput({ message: "Who?", requestedSchema: profileSchema })).toEqual({ action: "accept" });
     await expect(server.server.elicitInput({ message: "Who?", requestedSchema: profileSchema })).rejects.toMatchObject({
       code: -32603,
-      message: expect.stringContaining('The accepted answer does not match the requested schema: content: missing required property "email"'),
+      message: expect.stringContaining(
+        'The accepted answer does not match the requested schema: content: missing required property "email"',
+      ),
     });
     await client.close();
   });
@@ -72,7 +97,11 @@ describe("MCPClient form elicitation for the SDK server", () => {
       return { action: "cancel" };
     };
     const client = await connectToSdk(server, { elicitation: { form } });
-    const params = { mode: "form", message: "Code?", requestedSchema: { type: "object", properties: { code: { type: "string", pattern: "(" } } } };
+    const params = {
+      mode: "form",
+      message: "Code?",
+      requestedSchema: { type: "object", properties: { code: { type: "string", pattern: "(" } } },
+    };
     await expect(server.server.request({ method: "elicitation/create", params }, ElicitResultSchema)).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("invalid JSON Schema"),
@@ -83,10 +112,16 @@ describe("MCPClient form elicitation for the SDK server", () => {
 
   it("elicits with the 2025-06-18 capability shape", async () => {
     const server = elicitingServer();
-    const client = await connectToSdk(server, { protocolVersion: "2025-06-18", elicitation: { form: () => ({ action: "accept", content: { name: "Lin", email: "lin@example.com" } }), applyDefaults: true } });
+    const client = await connectToSdk(server, {
+      protocolVersion: "2025-06-18",
+      elicitation: { form: () => ({ action: "accept", content: { name: "Lin", email: "lin@example.com" } }), applyDefaults: true },
+    });
     expect(client.capabilities?.elicitation).toEqual({});
     // 2025-06-18 cannot declare applyDefaults, so none are applied.
-    expect(await server.server.elicitInput({ message: "Who?", requestedSchema: profileSchema })).toEqual({ action: "accept", content: { name: "Lin", email: "lin@example.com" } });
+    expect(await server.server.elicitInput({ message: "Who?", requestedSchema: profileSchema })).toEqual({
+      action: "accept",
+      content: { name: "Lin", email: "lin@example.com" },
+    });
     await client.close();
   });
 });
@@ -94,12 +129,24 @@ describe("MCPClient form elicitation for the SDK server", () => {
 describe("MCPClient URL elicitation for the SDK server", () => {
   it("asks its url handler, and hears the completion of the elicitations it accepted, only those", async () => {
     const server = elicitingServer();
-    const client = await connectToSdk(server, { elicitation: { url: (params) => ({ action: params.url.startsWith("https://") ? "accept" : "decline" }) } });
+    const client = await connectToSdk(server, {
+      elicitation: { url: (params) => ({ action: params.url.startsWith("https://") ? "accept" : "decline" }) },
+    });
     const completed: ElicitationCompleteNotificationParams[] = [];
     client.on("elicitationComplete", (params) => completed.push(params));
-    const accepted = await server.server.elicitInput({ mode: "url", message: "Connect your account", url: "https://example.com/connect", elicitationId: "e-1" });
+    const accepted = await server.server.elicitInput({
+      mode: "url",
+      message: "Connect your account",
+      url: "https://example.com/connect",
+      elicitationId: "e-1",
+    });
     expect(accepted).toEqual({ action: "accept" });
-    const declined = await server.server.elicitInput({ mode: "url", message: "Connect", url: "http://insecure.example.com", elicitationId: "e-2" });
+    const declined = await server.server.elicitInput({
+      mode: "url",
+      message: "Connect",
+      url: "http://insecure.example.com",
+      elicitationId: "e-2",
+    });
     expect(declined).toEqual({ action: "decline" });
     await server.server.createElicitationCompletionNotifier("e-2")();
     await server.server.createElicitationCompletionNotifier("unknown")();
@@ -113,7 +160,12 @@ describe("MCPClient URL elicitation for the SDK server", () => {
 
   it("surfaces a -32042 error's elicitations and hears their completion", async () => {
     const server = elicitingServer();
-    const required = { mode: "url" as const, message: "Authorise access to your files", url: "https://example.com/authorise", elicitationId: "auth-1" };
+    const required = {
+      mode: "url" as const,
+      message: "Authorise access to your files",
+      url: "https://example.com/authorise",
+      elicitationId: "auth-1",
+    };
     server.registerTool("files", {}, () => {
       throw new UrlElicitationRequiredError([required]);
     });
@@ -131,7 +183,9 @@ describe("MCPClient URL elicitation for the SDK server", () => {
 
   it("finds no elicitations in other errors, even with the data of a -32042", () => {
     const data = { elicitations: [{ mode: "url", message: "Authorise", url: "https://example.com/authorise", elicitationId: "auth-1" }] };
-    expect(urlElicitationsRequired(new MCPError(MCP_CODES.INTERNAL_ERROR, "required", { data, wireCode: -32042 }))).toEqual(data.elicitations);
+    expect(urlElicitationsRequired(new MCPError(MCP_CODES.INTERNAL_ERROR, "required", { data, wireCode: -32042 }))).toEqual(
+      data.elicitations,
+    );
     expect(urlElicitationsRequired(new Error("plain"))).toEqual([]);
     expect(urlElicitationsRequired(Object.assign(new Error("not an MCPError"), { wireCode: -32042, data }))).toEqual([]);
     expect(urlElicitationsRequired(new MCPError(MCP_CODES.INTERNAL_ERROR, "other"))).toEqual([]);
@@ -161,22 +215,35 @@ describe("MCPClient URL elicitation for the SDK server", () => {
 
   it("answers -32601 for elicitation in a revision that has none, and checks a stray completion against the newest schema", async () => {
     const errors: MCPError[] = [];
-    const { client, server } = await connectToRaw({}, { elicitation: { form: () => ({ action: "cancel" }) }, onError: (error) => errors.push(error) }, () => "2025-03-26");
+    const { client, server } = await connectToRaw(
+      {},
+      { elicitation: { form: () => ({ action: "cancel" }) }, onError: (error) => errors.push(error) },
+      () => "2025-03-26",
+    );
     expect(client.protocolVersion).toBe("2025-03-26");
     expect(client.capabilities?.elicitation).toEqual({ form: {} });
-    await expect(server.dispatcher.request("elicitation/create", { message: "Name?", requestedSchema: { type: "object", properties: {} } })).rejects.toMatchObject({
+    await expect(
+      server.dispatcher.request("elicitation/create", { message: "Name?", requestedSchema: { type: "object", properties: {} } }),
+    ).rejects.toMatchObject({
       code: MCP_CODES.METHOD_NOT_FOUND,
       message: "elicitation/create does not exist in protocol revision 2025-03-26",
     });
     await server.dispatcher.notify("notifications/elicitation/complete", { elicitationId: 42 });
     await until(() => errors.length === 1);
-    expect(errors[0]).toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("notifications/elicitation/complete") });
+    expect(errors[0]).toMatchObject({
+      code: MCP_CODES.INVALID_PARAMS,
+      message: expect.stringContaining("notifications/elicitation/complete"),
+    });
     await client.close();
   });
 });
 
 describe("MCPClient elicitation by what it declared", () => {
-  const formRequest = { mode: "form", message: "Name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } } };
+  const formRequest = {
+    mode: "form",
+    message: "Name?",
+    requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } } },
+  };
   const urlRequest = { mode: "url", message: "Open", url: "https://example.com/open", elicitationId: "open-1" };
   const handlers = { form: () => ({ action: "accept" as const, content: { name: "Ada" } }), url: () => ({ action: "decline" as const }) };
 
@@ -184,7 +251,10 @@ describe("MCPClient elicitation by what it declared", () => {
     const server = elicitingServer();
     const client = await connectToSdk(server, { elicitation: handlers });
     expect(client.capabilities?.elicitation).toEqual({ form: {}, url: {} });
-    expect(await server.server.elicitInput({ message: "Name?", requestedSchema: formRequest.requestedSchema })).toEqual({ action: "accept", content: { name: "Ada" } });
+    expect(await server.server.elicitInput({ message: "Name?", requestedSchema: formRequest.requestedSchema })).toEqual({
+      action: "accept",
+      content: { name: "Ada" },
+    });
     await client.close();
   });
 
@@ -202,7 +272,11 @@ describe("MCPClient elicitation by what it declared", () => {
   it("refuses form mode when a JavaScript caller's options.capabilities declared URL mode only, though it has a form handler", async () => {
     // Its type leaves elicitation out, but nothing stops an untyped caller: what is declared is still what is honoured.
     const capabilities = { elicitation: { url: {} } } as ExtraClientCapabilities;
-    const { client, server } = await connectToRaw({}, { protocolVersion: "2025-03-26", capabilities, elicitation: handlers }, () => "2025-11-25");
+    const { client, server } = await connectToRaw(
+      {},
+      { protocolVersion: "2025-03-26", capabilities, elicitation: handlers },
+      () => "2025-11-25",
+    );
     expect(client.capabilities?.elicitation).toEqual({ url: {} });
     await expect(server.dispatcher.request("elicitation/create", formRequest)).rejects.toMatchObject({
       code: MCP_CODES.INVALID_PARAMS,

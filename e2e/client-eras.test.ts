@@ -36,7 +36,9 @@ function hostClient(options: MCPClientOptions = {}): { client: MCPClient; asked:
     elicitation: {
       form: (params) => {
         asked.inputs.push(`elicitation ${params.message}`);
-        return params.message === "Your name?" ? { action: "accept", content: { name: "Ada" } } : { action: "accept", content: { ok: true } };
+        return params.message === "Your name?"
+          ? { action: "accept", content: { name: "Ada" } }
+          : { action: "accept", content: { ok: true } };
       },
     },
     ...options,
@@ -56,13 +58,21 @@ describe("MCPClient finds the era", () => {
   it('speaks the stateless era with a server that answers server/discover ("auto", in memory)', async () => {
     const { client } = hostClient();
     expect(client.era).toBeUndefined();
-    await expect(client.connect(await inMemory(dualEraServer(MCPServer)))).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
+    await expect(client.connect(await inMemory(dualEraServer(MCPServer)))).resolves.toEqual({
+      era: "stateless",
+      protocolVersion: "2026-07-28",
+    });
     expect(client.era).toBe("stateless");
     expect(client.protocolVersion).toBe("2026-07-28");
     expect(client.serverInfo).toEqual({ name: "dual-era", version: "1.0.0" });
     expect(client.instructions).toBe("both eras");
     expect(client.serverCapabilities?.tools).toBeDefined();
-    expect(client.capabilities).toEqual({ roots: { listChanged: true }, sampling: {}, elicitation: { form: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } });
+    expect(client.capabilities).toEqual({
+      roots: { listChanged: true },
+      sampling: {},
+      elicitation: { form: {} },
+      extensions: { "io.modelcontextprotocol/tasks": {} },
+    });
     const result = await client.callTool("count", { to: 2 });
     expect(result.structuredContent).toEqual({ counted: 2 });
     expect((result as { resultType?: unknown }).resultType).toBe("complete");
@@ -78,18 +88,30 @@ describe("MCPClient finds the era", () => {
     expect(client.serverInfo).toEqual({ name: "old", version: "1.0.0" });
 
     const { client: pinned } = hostClient({ era: "session" });
-    await expect(pinned.connect(await inMemory(dualEraServer(MCPServer)))).resolves.toEqual({ era: "session", protocolVersion: "2025-11-25" });
+    await expect(pinned.connect(await inMemory(dualEraServer(MCPServer)))).resolves.toEqual({
+      era: "session",
+      protocolVersion: "2025-11-25",
+    });
     const { client: older } = hostClient({ protocolVersion: "2025-06-18", era: "session" });
-    await expect(older.connect(await inMemory(dualEraServer(MCPServer)))).resolves.toEqual({ era: "session", protocolVersion: "2025-06-18" });
+    await expect(older.connect(await inMemory(dualEraServer(MCPServer)))).resolves.toEqual({
+      era: "session",
+      protocolVersion: "2025-06-18",
+    });
   });
 
   it("refuses the stateless era where it cannot be had: a session-only server, a transport that does not carry it", async () => {
     const { client } = hostClient({ era: "stateless" });
-    await expect(client.connect(await inMemory(new MCPServer({ name: "old", version: "1.0.0" }, { eras: ["session"] })))).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
+    await expect(
+      client.connect(await inMemory(new MCPServer({ name: "old", version: "1.0.0" }, { eras: ["session"] }))),
+    ).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND });
     expect(client.connected).toBe(false);
 
     const [clientEnd] = InMemoryTransport.pair();
-    const sessionOnlyWire: Transport = { start: (receiver) => clientEnd.start(receiver), send: (message) => clientEnd.send(message), close: () => clientEnd.close() };
+    const sessionOnlyWire: Transport = {
+      start: (receiver) => clientEnd.start(receiver),
+      send: (message) => clientEnd.send(message),
+      close: () => clientEnd.close(),
+    };
     const { client: pinned } = hostClient({ protocolVersion: "2026-07-28" });
     await expect(pinned.connect(sessionOnlyWire)).rejects.toMatchObject({
       code: MCP_CODES.PROTOCOL_VERSION_MISMATCH,
@@ -114,14 +136,25 @@ describe("MCPClient in the stateless era", () => {
         url: () => ({ action: "decline" }),
         form: (params, context) => {
           contexts.push({ key: context.requestId, aborted: context.signal.aborted });
-          return params.message === "Your name?" ? { action: "accept", content: { name: "Ada" } } : { action: "accept", content: { ok: true } };
+          return params.message === "Your name?"
+            ? { action: "accept", content: { name: "Ada" } }
+            : { action: "accept", content: { ok: true } };
         },
       },
     });
     await client.connect(await inMemory(dualEraServer(MCPServer)));
-    expect(client.capabilities).toEqual({ roots: { listChanged: true }, sampling: { tools: {} }, elicitation: { form: {}, url: {} }, extensions: { "io.modelcontextprotocol/tasks": {} } });
+    expect(client.capabilities).toEqual({
+      roots: { listChanged: true },
+      sampling: { tools: {} },
+      elicitation: { form: {}, url: {} },
+      extensions: { "io.modelcontextprotocol/tasks": {} },
+    });
     await client.callTool("interview", {}, { signal: controller.signal });
-    expect(contexts).toEqual([{ key: "name", aborted: false }, { key: "model", ours: true, meta: undefined }, { key: "confirm", aborted: false }]);
+    expect(contexts).toEqual([
+      { key: "name", aborted: false },
+      { key: "model", ours: true, meta: undefined },
+      { key: "confirm", aborted: false },
+    ]);
     contexts.length = 0;
     await client.callTool("interview", {});
     expect(contexts).toContainEqual({ key: "model", ours: false, meta: undefined });
@@ -218,14 +251,24 @@ describe("MCPClient in the stateless era", () => {
     expect((await client.callTool("interview", {})).structuredContent).toEqual({ era: "stateless", name: "Ada", answer: "42", sent: true });
     expect(asked.inputs).toHaveLength(3);
     expect((await client.readResource("memo://items/12")).contents).toEqual([{ uri: "memo://items/12", text: "item 12" }]);
-    expect((await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).completion.values).toEqual(["Ada", "Alan"]);
+    expect((await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).completion.values).toEqual([
+      "Ada",
+      "Alan",
+    ]);
   });
 });
 
 describe("MCPClient finds the era of the official SDKs' servers over stdio", () => {
   it("speaks the stateless era with SDK 2.x's serveStdio: tools with progress, an input_required round, resources, prompts, completion", async () => {
-    const { client, asked } = hostClient({ elicitation: { form: (params) => (asked.inputs.push(`elicitation ${params.message}`), { action: "accept", content: { name: "Ada" } }) } });
-    await expect(client.connect(await spawnStdioServer({ command: process.execPath, args: [sdk2ServerScript] }))).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
+    const { client, asked } = hostClient({
+      elicitation: {
+        form: (params) => (asked.inputs.push(`elicitation ${params.message}`), { action: "accept", content: { name: "Ada" } }),
+      },
+    });
+    await expect(client.connect(await spawnStdioServer({ command: process.execPath, args: [sdk2ServerScript] }))).resolves.toEqual({
+      era: "stateless",
+      protocolVersion: "2026-07-28",
+    });
     expect(client.serverInfo).toEqual({ name: "sdk2-server", version: "2.0.0" });
     const progress: number[] = [];
     const counted = await client.callTool("count", { to: 2 }, { onProgress: ({ progress: done }) => progress.push(done) });
@@ -235,13 +278,21 @@ describe("MCPClient finds the era of the official SDKs' servers over stdio", () 
     expect((await client.callTool("ask-user-later")).content).toEqual([{ type: "text", text: 'shim: {"name":"Ada"}' }]);
     expect(asked.inputs).toEqual(["elicitation Name, please"]);
     expect((await client.readResource("memo://items/7")).contents).toEqual([{ uri: "memo://items/7", text: "item 7" }]);
-    expect((await client.getPrompt("greet", { name: "Ada" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hello, Ada!" } }]);
-    expect((await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).completion.values).toEqual(["Ada", "Alan"]);
+    expect((await client.getPrompt("greet", { name: "Ada" })).messages).toEqual([
+      { role: "user", content: { type: "text", text: "Hello, Ada!" } },
+    ]);
+    expect((await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).completion.values).toEqual([
+      "Ada",
+      "Alan",
+    ]);
   });
 
   it("falls back to initialize with SDK 1.x's stdio server", async () => {
     const { client } = hostClient();
-    await expect(client.connect(await spawnStdioServer({ command: process.execPath, args: [sdk1ServerScript] }))).resolves.toEqual({ era: "session", protocolVersion: "2025-11-25" });
+    await expect(client.connect(await spawnStdioServer({ command: process.execPath, args: [sdk1ServerScript] }))).resolves.toEqual({
+      era: "session",
+      protocolVersion: "2025-11-25",
+    });
     expect((await client.callTool("echo", { text: "hi" })).content).toEqual([{ type: "text", text: "hi" }]);
   });
 });

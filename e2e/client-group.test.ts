@@ -20,7 +20,9 @@ afterEach(async () => {
 /** Our MCPServer behind streamableHttpHandler on 127.0.0.1 (a free port); stopped after the test. */
 async function httpServer(): Promise<string> {
   const server = new MCPServer({ name: "notes", version: "1.0.0" }, { telemetry: null });
-  server.tool("lookup", { description: "Looks a note up" }, (args) => ({ content: [{ type: "text", text: `note ${String(args["id"])} from http` }] }));
+  server.tool("lookup", { description: "Looks a note up" }, (args) => ({
+    content: [{ type: "text", text: `note ${String(args["id"])} from http` }],
+  }));
   const handler = streamableHttpHandler(server);
   const http = await serveHttp(handler, { port: 0, host: "127.0.0.1" });
   cleanups.push(async () => {
@@ -35,7 +37,11 @@ function groupOf(servers: Record<string, unknown>): { group: MCPClientGroup; chi
   const children = new Map<string, ChildProcessTransport>();
   const group = new MCPClientGroup(
     { mcpServers: servers },
-    { clientInfo: { name: "group-e2e", version: "1.0.0" }, clientOptions: { telemetry: null }, transportFor: stdioTransportFor({ onSpawn: (server, child) => children.set(server, child) }) },
+    {
+      clientInfo: { name: "group-e2e", version: "1.0.0" },
+      clientOptions: { telemetry: null },
+      transportFor: stdioTransportFor({ onSpawn: (server, child) => children.set(server, child) }),
+    },
   );
   cleanups.push(async () => {
     await group.close();
@@ -62,7 +68,11 @@ const node = (script: string) => ({ command: process.execPath, args: [script] })
 describe("a group of MCP servers from an mcpServers configuration", () => {
   it("merges three servers' tools, routes calls, isolates the one that dies, and stops every child on close", async () => {
     const url = await httpServer();
-    const { group, children } = groupOf({ weather: node(weatherServer), notes: { type: "http", url }, flaky: { type: "stdio", ...node(diesAfterCall) } });
+    const { group, children } = groupOf({
+      weather: node(weatherServer),
+      notes: { type: "http", url },
+      flaky: { type: "stdio", ...node(diesAfterCall) },
+    });
     const closed: MCPClientGroupEventMap["serverClosed"][] = [];
     group.on("serverClosed", (event) => closed.push(event));
 
@@ -71,12 +81,23 @@ describe("a group of MCP servers from an mcpServers configuration", () => {
     expect(result.failures.size).toBe(0);
     expect([...children.keys()].toSorted()).toEqual(["flaky", "weather"]);
     for (const child of children.values()) expect(isRunning(child.pid as number)).toBe(true);
-    expect((await group.listTools()).map((tool) => tool.name)).toEqual(["weather__forecast", "weather__to_fahrenheit", "notes__lookup", "flaky__status", "flaky__work"]);
+    expect((await group.listTools()).map((tool) => tool.name)).toEqual([
+      "weather__forecast",
+      "weather__to_fahrenheit",
+      "notes__lookup",
+      "flaky__status",
+      "flaky__work",
+    ]);
 
-    await expect(group.callTool("weather__to_fahrenheit", { celsius: 100 })).resolves.toMatchObject({ structuredContent: { fahrenheit: 212 } });
+    await expect(group.callTool("weather__to_fahrenheit", { celsius: 100 })).resolves.toMatchObject({
+      structuredContent: { fahrenheit: 212 },
+    });
     expect(textOf(await group.callTool("notes__lookup", { id: 7 }))).toBe("note 7 from http");
     expect(textOf(await group.callTool("flaky__status"))).toBe("alive");
-    expect(JSON.parse((await group.readResource("weather://cities/oslo/today")).contents[0]?.text as string)).toEqual({ city: "oslo", celsius: 4 });
+    expect(JSON.parse((await group.readResource("weather://cities/oslo/today")).contents[0]?.text as string)).toEqual({
+      city: "oslo",
+      celsius: 4,
+    });
 
     // The flaky server dies in the middle of a call: the call says which server and why.
     const error = await group.callTool("flaky__work").catch((thrown: unknown) => thrown);
@@ -91,10 +112,18 @@ describe("a group of MCP servers from an mcpServers configuration", () => {
 
     // The other two keep answering; the dead one is out of the list and refused by name.
     expect((await group.listTools()).map((tool) => tool.name)).toEqual(["weather__forecast", "weather__to_fahrenheit", "notes__lookup"]);
-    await expect(group.callTool("flaky__status")).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringContaining('MCP server "flaky" is not connected') });
-    await expect(group.callTool("weather__to_fahrenheit", { celsius: 0 })).resolves.toMatchObject({ structuredContent: { fahrenheit: 32 } });
+    await expect(group.callTool("flaky__status")).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: expect.stringContaining('MCP server "flaky" is not connected'),
+    });
+    await expect(group.callTool("weather__to_fahrenheit", { celsius: 0 })).resolves.toMatchObject({
+      structuredContent: { fahrenheit: 32 },
+    });
     expect(textOf(await group.callTool("notes__lookup", { id: 8 }))).toBe("note 8 from http");
-    await expect(group.callTool("nowhere__tool")).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND, message: expect.stringContaining('"nowhere__tool"') });
+    await expect(group.callTool("nowhere__tool")).rejects.toMatchObject({
+      code: MCP_CODES.NOT_FOUND,
+      message: expect.stringContaining('"nowhere__tool"'),
+    });
 
     await group.close();
     await group.close();
@@ -111,13 +140,18 @@ describe("a group of MCP servers from an mcpServers configuration", () => {
     const result = await group.connect();
     expect(result.connected).toEqual(["weather", "notes"]);
     expect([...result.failures.keys()]).toEqual(["broken"]);
-    expect(result.failures.get("broken")?.message).toMatch(/^MCP server "broken" did not connect: .*exited with code 3.*WEATHER_API_KEY is not set/);
+    expect(result.failures.get("broken")?.message).toMatch(
+      /^MCP server "broken" did not connect: .*exited with code 3.*WEATHER_API_KEY is not set/,
+    );
     expect(failed.map((event) => event.server)).toEqual(["broken"]);
     expect(isRunning(children.get("broken")?.pid as number)).toBe(false);
 
     expect((await group.listTools()).map((tool) => tool.name)).toEqual(["weather__forecast", "weather__to_fahrenheit", "notes__lookup"]);
     expect(textOf(await group.callTool("notes__lookup", { id: 1 }))).toBe("note 1 from http");
-    await expect(group.callTool("broken__anything")).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringContaining('MCP server "broken" is not connected') });
+    await expect(group.callTool("broken__anything")).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: expect.stringContaining('MCP server "broken" is not connected'),
+    });
 
     await group.close();
     for (const child of children.values()) expect(() => process.kill(child.pid as number, 0)).toThrow(/ESRCH/);

@@ -4,18 +4,33 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { describe, expect, it } from "vitest";
 import { MCPClient } from "../src/client/mcp-client/index.js";
 import { CLIENT_INFO, connectToRaw, connectToSdk, rawServer, settle } from "../src/client/mcp-client/mcp-client.test-helpers.js";
-import { EventBus, InMemoryTransport, MCP_CODES, PROTOCOL_VERSIONS, type MCPEventMap, type ProtocolVersion, type Transport } from "../src/index.js";
+import {
+  EventBus,
+  InMemoryTransport,
+  MCP_CODES,
+  PROTOCOL_VERSIONS,
+  type MCPEventMap,
+  type ProtocolVersion,
+  type Transport,
+} from "../src/index.js";
 import { sdkPair } from "./support/sdk-bridge.js";
 
 function sdkServer(): McpServer {
-  const server = new McpServer({ name: "sdk-server", version: "2.0.0", title: "SDK" }, { instructions: "Use the tools wisely", capabilities: { logging: {} } });
+  const server = new McpServer(
+    { name: "sdk-server", version: "2.0.0", title: "SDK" },
+    { instructions: "Use the tools wisely", capabilities: { logging: {} } },
+  );
   server.registerTool("noop", { description: "does nothing" }, () => ({ content: [] }));
   return server;
 }
 
 const everyHandler = {
   roots: [{ uri: "file:///work", name: "work" }],
-  sampling: { createMessage: () => ({ role: "assistant" as const, content: { type: "text" as const, text: "hi" }, model: "m" }), tools: true, context: true },
+  sampling: {
+    createMessage: () => ({ role: "assistant" as const, content: { type: "text" as const, text: "hi" }, model: "m" }),
+    tools: true,
+    context: true,
+  },
   elicitation: { form: () => ({ action: "cancel" as const }), url: () => ({ action: "decline" as const }), applyDefaults: true },
   capabilities: { experimental: { "x-feature": { on: true } } },
 };
@@ -60,11 +75,17 @@ describe("MCPClient handshake with the SDK's McpServer", () => {
   });
 
   it("declares only the elicitation modes it has handlers for, and plain sampling", async () => {
-    const formOnly = await connectToSdk(sdkServer(), { elicitation: { form: () => ({ action: "cancel" }) }, sampling: () => ({ role: "assistant", content: { type: "text", text: "" }, model: "m" }) });
+    const formOnly = await connectToSdk(sdkServer(), {
+      elicitation: { form: () => ({ action: "cancel" }) },
+      sampling: () => ({ role: "assistant", content: { type: "text", text: "" }, model: "m" }),
+    });
     expect(formOnly.capabilities).toEqual({ elicitation: { form: {} }, sampling: {} });
     const urlOnly = await connectToSdk(sdkServer(), { elicitation: { url: () => ({ action: "cancel" }) } });
     expect(urlOnly.capabilities).toEqual({ elicitation: { url: {} } });
-    const urlOnlyOld = await connectToSdk(sdkServer(), { elicitation: { url: () => ({ action: "cancel" }) }, protocolVersion: "2025-06-18" });
+    const urlOnlyOld = await connectToSdk(sdkServer(), {
+      elicitation: { url: () => ({ action: "cancel" }) },
+      protocolVersion: "2025-06-18",
+    });
     expect(urlOnlyOld.capabilities).toEqual({});
     const none = await connectToSdk(sdkServer(), { elicitation: {} });
     expect(none.capabilities).toEqual({});
@@ -77,7 +98,8 @@ describe("MCPClient handshake with the SDK's McpServer", () => {
     const failure = client.connect(server.clientEnd);
     await expect(failure).rejects.toMatchObject({
       code: MCP_CODES.PROTOCOL_VERSION_MISMATCH,
-      message: 'The server answered protocol version "1999-01-01" to this client\'s "2025-11-25"; this client speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25',
+      message:
+        'The server answered protocol version "1999-01-01" to this client\'s "2025-11-25"; this client speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25',
       data: { offered: "2025-11-25", answered: "1999-01-01", supported: PROTOCOL_VERSIONS },
     });
     await settle();
@@ -88,9 +110,15 @@ describe("MCPClient handshake with the SDK's McpServer", () => {
 
   it("after a failed connect, calls reject MCP.TRANSPORT_CLOSED", async () => {
     const refused = new MCPClient(CLIENT_INFO, { telemetry: null });
-    await expect(refused.connect((await rawServer({ ping: () => ({}) }, () => "1999-01-01")).clientEnd)).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH });
+    await expect(refused.connect((await rawServer({ ping: () => ({}) }, () => "1999-01-01")).clientEnd)).rejects.toMatchObject({
+      code: MCP_CODES.PROTOCOL_VERSION_MISMATCH,
+    });
     const unstarted = new MCPClient(CLIENT_INFO, { telemetry: null });
-    const broken: Transport = { start: () => Promise.reject(new Error("no wire")), send: () => Promise.resolve(), close: () => Promise.resolve() };
+    const broken: Transport = {
+      start: () => Promise.reject(new Error("no wire")),
+      send: () => Promise.resolve(),
+      close: () => Promise.resolve(),
+    };
     await expect(unstarted.connect(broken)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR });
     for (const client of [refused, unstarted]) {
       expect(client.connected).toBe(false);
@@ -128,14 +156,25 @@ describe("MCPClient handshake with the SDK's McpServer", () => {
 
   it("refuses a second connect, and calls before the handshake", async () => {
     const client = new MCPClient(CLIENT_INFO, { telemetry: null });
-    expect([client.serverInfo, client.serverCapabilities, client.instructions, client.protocolVersion]).toEqual([undefined, undefined, undefined, undefined]);
-    await expect(client.listAllTools()).rejects.toMatchObject({ code: MCP_CODES.NOT_INITIALIZED, message: expect.stringContaining("tools/list") });
+    expect([client.serverInfo, client.serverCapabilities, client.instructions, client.protocolVersion]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    await expect(client.listAllTools()).rejects.toMatchObject({
+      code: MCP_CODES.NOT_INITIALIZED,
+      message: expect.stringContaining("tools/list"),
+    });
     const { ours, sdk } = sdkPair();
     await sdkServer().connect(sdk);
     const connecting = client.connect(ours);
     await expect(client.ping()).rejects.toMatchObject({ code: MCP_CODES.NOT_INITIALIZED });
     await connecting;
-    const again = { code: MCP_CODES.ALREADY_CONNECTED, message: "connect() was already called on this client; use a new MCPClient for another connection" };
+    const again = {
+      code: MCP_CODES.ALREADY_CONNECTED,
+      message: "connect() was already called on this client; use a new MCPClient for another connection",
+    };
     await expect(client.connect(ours)).rejects.toMatchObject(again);
     await client.close();
     await expect(client.connect(InMemoryTransport.pair()[0])).rejects.toMatchObject(again);
@@ -176,7 +215,10 @@ describe("MCPClient handshake with the SDK's McpServer", () => {
       }),
     );
     expect(() => new MCPClient(CLIENT_INFO, { protocolVersion: "2026-07-28", era: "session" })).toThrow(
-      expect.objectContaining({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH, message: 'protocolVersion "2026-07-28" is of the stateless era, not the session era asked for' }),
+      expect.objectContaining({
+        code: MCP_CODES.PROTOCOL_VERSION_MISMATCH,
+        message: 'protocolVersion "2026-07-28" is of the stateless era, not the session era asked for',
+      }),
     );
   });
 });

@@ -5,7 +5,16 @@
 // Against session-era servers (ours restricted to it, the SDK's) the probe's refusal falls back to
 // initialize, and connectHttp keeps to Streamable HTTP (only initialize's refusal means HTTP+SSE).
 import { afterEach, describe, expect, it } from "vitest";
-import { connectHttp, FallbackHttpTransport, MCP_CODES, MCPClient, MCPServer, StreamableHttpTransport, streamableHttpHandler, type MCPClientOptions } from "../src/index.js";
+import {
+  connectHttp,
+  FallbackHttpTransport,
+  MCP_CODES,
+  MCPClient,
+  MCPServer,
+  StreamableHttpTransport,
+  streamableHttpHandler,
+  type MCPClientOptions,
+} from "../src/index.js";
 import { serveHttp } from "../src/node/index.js";
 import { dualEraServer } from "./fixtures/dual-era-server.mjs";
 import { startStreamableServer } from "./support/sdk-http-servers.js";
@@ -65,13 +74,21 @@ describe("MCPClient over Streamable HTTP finds the era", () => {
     await expect(ours.connect(transport)).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
     expect(transport.sessionId).toBeUndefined();
     const progress: number[] = [];
-    expect((await ours.callTool("count", { to: 2 }, { onProgress: ({ progress: done }) => progress.push(done) })).structuredContent).toEqual({ counted: 2 });
+    expect(
+      (await ours.callTool("count", { to: 2 }, { onProgress: ({ progress: done }) => progress.push(done) })).structuredContent,
+    ).toEqual({ counted: 2 });
     expect(progress).toEqual([1, 2]);
     expect((await ours.callTool("interview", {})).structuredContent).toEqual({ era: "stateless", name: "Ada", answer: "42", sent: true });
     expect((await ours.readResource("memo://note")).contents[0]).toMatchObject({ text: "remember" });
     await expect(ours.readResource("memo://none")).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND });
-    expect(posted[0]).toMatchObject({ method: "server/discover", headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" } });
-    expect(posted.find((post) => post.method === "resources/read")?.headers).toMatchObject({ "mcp-method": "resources/read", "mcp-name": "memo://note" });
+    expect(posted[0]).toMatchObject({
+      method: "server/discover",
+      headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" },
+    });
+    expect(posted.find((post) => post.method === "resources/read")?.headers).toMatchObject({
+      "mcp-method": "resources/read",
+      "mcp-name": "memo://note",
+    });
     for (const post of posted) expect(post.headers).not.toHaveProperty("mcp-session-id");
   });
 
@@ -113,10 +130,14 @@ const refusal = (body: string) => () => new Response(body, { status: 400, header
 const withSessionId = (message: unknown, sessionId: string) => jsonAnswer(message, { "mcp-session-id": sessionId });
 
 describe("MCPClient on the stateless era's HTTP wire", () => {
-
   it("takes 401 to the probe as an authorization failure, not an era", async () => {
-    const server = new FakeServer().on("POST", () => new Response("no", { status: 401, headers: { "www-authenticate": 'Bearer realm="mcp"' } }));
-    await expect(client().connect(new StreamableHttpTransport("http://127.0.0.1:1/mcp", { fetchImpl: server.fetch }))).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED });
+    const server = new FakeServer().on(
+      "POST",
+      () => new Response("no", { status: 401, headers: { "www-authenticate": 'Bearer realm="mcp"' } }),
+    );
+    await expect(
+      client().connect(new StreamableHttpTransport("http://127.0.0.1:1/mcp", { fetchImpl: server.fetch })),
+    ).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED });
     expect(server.sent("POST")).toHaveLength(1);
   });
 
@@ -137,9 +158,17 @@ describe("MCPClient on the stateless era's HTTP wire", () => {
   });
 
   it("keeps the session id initialize assigns when a session-era server refused the probe with an id of its own", async () => {
-    const probeRefused = new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "no session" } }), { status: 400, headers: { "content-type": "application/json", "mcp-session-id": "probe-1" } });
+    const probeRefused = new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "no session" } }), {
+      status: 400,
+      headers: { "content-type": "application/json", "mcp-session-id": "probe-1" },
+    });
     const initialized = { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "s", version: "1" } };
-    const server = new FakeServer().on("POST", () => probeRefused, ({ body }) => withSessionId({ jsonrpc: "2.0", id: idOf(body), result: initialized }, "session-1"), () => new Response(null, { status: 202 }));
+    const server = new FakeServer().on(
+      "POST",
+      () => probeRefused,
+      ({ body }) => withSessionId({ jsonrpc: "2.0", id: idOf(body), result: initialized }, "session-1"),
+      () => new Response(null, { status: 202 }),
+    );
     const transport = new StreamableHttpTransport("http://127.0.0.1:1/mcp", { fetchImpl: server.fetch, openGetStream: false });
     await expect(client().connect(transport)).resolves.toEqual({ era: "session", protocolVersion: "2025-11-25" });
     expect(transport.sessionId).toBe("session-1");
@@ -155,8 +184,16 @@ describe("MCPClient on the stateless era's HTTP wire", () => {
       "POST",
       ({ body }) => jsonAnswer(discovered(idOf(body))),
       ({ body }) => jsonAnswer({ jsonrpc: "2.0", id: idOf(body), result: { tools } }),
-      ({ body }) => new Response(JSON.stringify({ jsonrpc: "2.0", id: idOf(body), error: { code: -32602, message: "Invalid params: r" } }), { status: 400, headers: { "content-type": "application/json" } }),
-      () => new Response(JSON.stringify({ jsonrpc: "2.0", id: 999, error: { code: -32602, message: "someone else's" } }), { status: 400, headers: { "content-type": "application/json" } }),
+      ({ body }) =>
+        new Response(JSON.stringify({ jsonrpc: "2.0", id: idOf(body), error: { code: -32602, message: "Invalid params: r" } }), {
+          status: 400,
+          headers: { "content-type": "application/json" },
+        }),
+      () =>
+        new Response(JSON.stringify({ jsonrpc: "2.0", id: 999, error: { code: -32602, message: "someone else's" } }), {
+          status: 400,
+          headers: { "content-type": "application/json" },
+        }),
       () => new Response("gateway says no", { status: 502, headers: { "content-type": "text/plain" } }),
     );
     const ours = client();
@@ -164,8 +201,14 @@ describe("MCPClient on the stateless era's HTTP wire", () => {
     ours.on("toolDropped", (event) => dropped.push(event));
     await ours.connect(new StreamableHttpTransport("http://127.0.0.1:1/mcp", { fetchImpl: server.fetch }));
     expect((await ours.listAllTools()).map((tool) => tool.name)).toEqual(["fine"]);
-    expect(dropped).toEqual([{ name: "broken", reason: "x-mcp-header at /properties/n: the property's type must be string, integer or boolean" }]);
-    await expect(ours.callTool("fine", { r: "x" })).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, wireCode: -32602, message: "Invalid params: r" });
+    expect(dropped).toEqual([
+      { name: "broken", reason: "x-mcp-header at /properties/n: the property's type must be string, integer or boolean" },
+    ]);
+    await expect(ours.callTool("fine", { r: "x" })).rejects.toMatchObject({
+      code: MCP_CODES.INVALID_PARAMS,
+      wireCode: -32602,
+      message: "Invalid params: r",
+    });
     expect(server.sent("POST")[2]?.headers).toMatchObject({ "mcp-param-r": "x" });
     await expect(ours.callTool("fine", { r: "y" })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, data: { status: 400 } });
     await expect(ours.callTool("fine", { r: "z" })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, data: { status: 502 } });
@@ -173,10 +216,16 @@ describe("MCPClient on the stateless era's HTTP wire", () => {
 
   it("takes a refused POST's JSON body as the HTTP error when it is no answer to the request: not JSON, not an object, neither result nor error, too long", async () => {
     // The probe is request 1; the pings are 2 to 5, each refused with one of these.
-    const bodies = ["{not json", "[1]", JSON.stringify({ jsonrpc: "2.0", id: 4 }), JSON.stringify({ jsonrpc: "2.0", id: 5, error: { code: -32602, message: "x".repeat(600) } })];
+    const bodies = [
+      "{not json",
+      "[1]",
+      JSON.stringify({ jsonrpc: "2.0", id: 4 }),
+      JSON.stringify({ jsonrpc: "2.0", id: 5, error: { code: -32602, message: "x".repeat(600) } }),
+    ];
     const server = new FakeServer().on("POST", ({ body }) => jsonAnswer(discovered(idOf(body))), ...bodies.map(refusal));
     const ours = client();
     await ours.connect(new StreamableHttpTransport("http://127.0.0.1:1/mcp", { fetchImpl: server.fetch, maxMessageBytes: 512 }));
-    for (const body of bodies) await expect(ours.ping()).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, data: { status: 400, body: body.slice(0, 512) } });
+    for (const body of bodies)
+      await expect(ours.ping()).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, data: { status: 400, body: body.slice(0, 512) } });
   });
 });

@@ -40,19 +40,35 @@ function catalogue(pageSize = 2): Catalogue {
     return page(items, cursor, pageSize);
   };
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    const { items, nextCursor } = served("tools/list", toolNames.map((name) => ({ name, inputSchema: { type: "object" as const } })), request.params?.cursor);
+    const { items, nextCursor } = served(
+      "tools/list",
+      toolNames.map((name) => ({ name, inputSchema: { type: "object" as const } })),
+      request.params?.cursor,
+    );
     return { tools: items, ...(nextCursor !== undefined && { nextCursor }) };
   });
   server.setRequestHandler(ListResourcesRequestSchema, (request) => {
-    const { items, nextCursor } = served("resources/list", ["a", "b", "c"].map((name) => ({ uri: `file:///${name}`, name })), request.params?.cursor);
+    const { items, nextCursor } = served(
+      "resources/list",
+      ["a", "b", "c"].map((name) => ({ uri: `file:///${name}`, name })),
+      request.params?.cursor,
+    );
     return { resources: items, ...(nextCursor !== undefined && { nextCursor }) };
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
-    const { items, nextCursor } = served("resources/templates/list", [{ uriTemplate: "file:///{path}", name: "file" }], request.params?.cursor);
+    const { items, nextCursor } = served(
+      "resources/templates/list",
+      [{ uriTemplate: "file:///{path}", name: "file" }],
+      request.params?.cursor,
+    );
     return { resourceTemplates: items, ...(nextCursor !== undefined && { nextCursor }) };
   });
   server.setRequestHandler(ListPromptsRequestSchema, (request) => {
-    const { items, nextCursor } = served("prompts/list", ["p1", "p2", "p3", "p4"].map((name) => ({ name })), request.params?.cursor);
+    const { items, nextCursor } = served(
+      "prompts/list",
+      ["p1", "p2", "p3", "p4"].map((name) => ({ name })),
+      request.params?.cursor,
+    );
     return { prompts: items, ...(nextCursor !== undefined && { nextCursor }) };
   });
   return {
@@ -115,7 +131,10 @@ describe("MCPClient pagination against the SDK's low-level Server", () => {
   it("gives up with a clear error on a server whose cursor never ends", async () => {
     const server = new Server({ name: "endless", version: "1.0.0" }, { capabilities: { tools: {} } });
     let pages = 0;
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: `t${++pages}`, inputSchema: { type: "object" as const } }], nextCursor: "again" }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [{ name: `t${++pages}`, inputSchema: { type: "object" as const } }],
+      nextCursor: "again",
+    }));
     const client = await connectToSdk(server, { maxListPages: 5 });
     await expect(client.listAllTools()).rejects.toMatchObject({
       code: MCP_CODES.PROTOCOL_INVALID,

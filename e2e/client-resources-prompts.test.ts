@@ -21,7 +21,8 @@ function library(): McpServer {
     list: undefined,
     complete: {
       genre: (value) => ["fantasy", "fiction", "history"].filter((genre) => genre.startsWith(value)),
-      title: (value, context) => (context?.arguments?.["genre"] === "fantasy" ? ["The Hobbit", "Earthsea"] : ["Dune"]).filter((title) => title.startsWith(value)),
+      title: (value, context) =>
+        (context?.arguments?.["genre"] === "fantasy" ? ["The Hobbit", "Earthsea"] : ["Dune"]).filter((title) => title.startsWith(value)),
     },
   });
   server.registerResource("book", books, { description: "a book" }, (uri, variables) => ({
@@ -33,7 +34,9 @@ function library(): McpServer {
       description: "review code",
       argsSchema: {
         language: completable(z.string(), (value) => ["typescript", "python"].filter((language) => language.startsWith(value))),
-        style: completable(z.string(), (value, context) => (context?.arguments?.["language"] === "python" ? ["pep8", "black"] : ["prettier"]).filter((style) => style.startsWith(value))),
+        style: completable(z.string(), (value, context) =>
+          (context?.arguments?.["language"] === "python" ? ["pep8", "black"] : ["prettier"]).filter((style) => style.startsWith(value)),
+        ),
       },
     },
     ({ language, style }) => ({
@@ -54,19 +57,38 @@ describe("MCPClient resources and prompts against the SDK's McpServer", () => {
       { uri: "file:///readme.md", name: "readme", mimeType: "text/markdown", description: "read me" },
       { uri: "file:///logo.png", name: "logo", mimeType: "image/png" },
     ]);
-    expect(await client.listAllResourceTemplates()).toMatchObject([{ uriTemplate: "books://{genre}/{title}", name: "book", description: "a book" }]);
-    expect(await client.readResource("file:///readme.md")).toEqual({ contents: [{ uri: "file:///readme.md", mimeType: "text/markdown", text: "# Hello" }] });
-    expect(await client.readResource("file:///logo.png")).toEqual({ contents: [{ uri: "file:///logo.png", mimeType: "image/png", blob: "iVBORw0KGgo=" }] });
+    expect(await client.listAllResourceTemplates()).toMatchObject([
+      { uriTemplate: "books://{genre}/{title}", name: "book", description: "a book" },
+    ]);
+    expect(await client.readResource("file:///readme.md")).toEqual({
+      contents: [{ uri: "file:///readme.md", mimeType: "text/markdown", text: "# Hello" }],
+    });
+    expect(await client.readResource("file:///logo.png")).toEqual({
+      contents: [{ uri: "file:///logo.png", mimeType: "image/png", blob: "iVBORw0KGgo=" }],
+    });
     expect(await client.readResource("books://fantasy/Earthsea")).toMatchObject({ contents: [{ text: "Earthsea (fantasy)" }] });
     // Interop: the SDK answers an unknown resource with -32602, not the -32002 of the 2025-11-25 spec.
-    await expect(client.readResource("file:///missing")).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, wireCode: -32602, message: expect.stringContaining("file:///missing not found") });
+    await expect(client.readResource("file:///missing")).rejects.toMatchObject({
+      code: MCP_CODES.INVALID_PARAMS,
+      wireCode: -32602,
+      message: expect.stringContaining("file:///missing not found"),
+    });
     await client.close();
   });
 
   it("lists prompts and gets one with arguments", async () => {
     const client = await connectToSdk(library());
     const prompts = await client.listAllPrompts();
-    expect(prompts).toMatchObject([{ name: "review", description: "review code", arguments: [{ name: "language", required: true }, { name: "style", required: true }] }]);
+    expect(prompts).toMatchObject([
+      {
+        name: "review",
+        description: "review code",
+        arguments: [
+          { name: "language", required: true },
+          { name: "style", required: true },
+        ],
+      },
+    ]);
     const prompt = await client.getPrompt("review", { language: "python", style: "black" });
     expect(prompt).toEqual({
       description: "a review",
@@ -83,11 +105,19 @@ describe("MCPClient resources and prompts against the SDK's McpServer", () => {
     const client = await connectToSdk(library());
     const prompt = { type: "ref/prompt" as const, name: "review" };
     expect((await client.complete(prompt, { name: "language", value: "ty" })).completion.values).toEqual(["typescript"]);
-    expect((await client.complete(prompt, { name: "style", value: "" }, { arguments: { language: "python" } })).completion.values).toEqual(["pep8", "black"]);
-    expect((await client.complete(prompt, { name: "style", value: "" }, { arguments: { language: "typescript" } })).completion.values).toEqual(["prettier"]);
+    expect((await client.complete(prompt, { name: "style", value: "" }, { arguments: { language: "python" } })).completion.values).toEqual([
+      "pep8",
+      "black",
+    ]);
+    expect(
+      (await client.complete(prompt, { name: "style", value: "" }, { arguments: { language: "typescript" } })).completion.values,
+    ).toEqual(["prettier"]);
     const template = { type: "ref/resource" as const, uri: "books://{genre}/{title}" };
     expect((await client.complete(template, { name: "genre", value: "f" })).completion).toMatchObject({ values: ["fantasy", "fiction"] });
-    expect((await client.complete(template, { name: "title", value: "" }, { arguments: { genre: "fantasy" } })).completion.values).toEqual(["The Hobbit", "Earthsea"]);
+    expect((await client.complete(template, { name: "title", value: "" }, { arguments: { genre: "fantasy" } })).completion.values).toEqual([
+      "The Hobbit",
+      "Earthsea",
+    ]);
     await client.close();
   });
 

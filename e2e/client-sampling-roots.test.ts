@@ -9,7 +9,11 @@ import { MCP_CODES, type CreateMessageRequestParams, type CreateMessageResult, t
 import { sdkPair } from "./support/sdk-bridge.js";
 
 const question = { role: "user" as const, content: { type: "text" as const, text: "What is the weather in Paris?" } };
-const weatherTool = { name: "get_weather", description: "weather by city", inputSchema: { type: "object" as const, properties: { city: { type: "string" } } } };
+const weatherTool = {
+  name: "get_weather",
+  description: "weather by city",
+  inputSchema: { type: "object" as const, properties: { city: { type: "string" } } },
+};
 
 function samplingServer(): McpServer {
   return new McpServer({ name: "sampler", version: "1.0.0" });
@@ -27,9 +31,21 @@ describe("MCPClient sampling for the SDK server", () => {
         return { role: "assistant", content: { type: "text", text: "Sunny" }, model: "test-model", stopReason: "endTurn" };
       },
     });
-    const result = await server.server.createMessage({ messages: [question], maxTokens: 100, systemPrompt: "Be brief", modelPreferences: { hints: [{ name: "claude" }], speedPriority: 1 } });
+    const result = await server.server.createMessage({
+      messages: [question],
+      maxTokens: 100,
+      systemPrompt: "Be brief",
+      modelPreferences: { hints: [{ name: "claude" }], speedPriority: 1 },
+    });
     expect(result).toEqual({ role: "assistant", content: { type: "text", text: "Sunny" }, model: "test-model", stopReason: "endTurn" });
-    expect(seen).toEqual([{ messages: [question], maxTokens: 100, systemPrompt: "Be brief", modelPreferences: { hints: [{ name: "claude" }], speedPriority: 1 } }]);
+    expect(seen).toEqual([
+      {
+        messages: [question],
+        maxTokens: 100,
+        systemPrompt: "Be brief",
+        modelPreferences: { hints: [{ name: "claude" }], speedPriority: 1 },
+      },
+    ]);
     await client.close();
   });
 
@@ -41,11 +57,21 @@ describe("MCPClient sampling for the SDK server", () => {
         return { role: "assistant", content: { type: "text", text: "It is sunny in Paris" }, model: "m", stopReason: "endTurn" };
       }
       expect(params.tools).toEqual([weatherTool]);
-      return { role: "assistant", content: [{ type: "tool_use", id: "call-1", name: "get_weather", input: { city: "Paris" } }], model: "m", stopReason: "toolUse" };
+      return {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "call-1", name: "get_weather", input: { city: "Paris" } }],
+        model: "m",
+        stopReason: "toolUse",
+      };
     };
     const client = await connectToSdk(server, { sampling: { createMessage, tools: true } });
     expect(server.server.getClientCapabilities()?.sampling).toEqual({ tools: {} });
-    const first = await server.server.createMessage({ messages: [question], maxTokens: 100, tools: [weatherTool], toolChoice: { mode: "auto" } });
+    const first = await server.server.createMessage({
+      messages: [question],
+      maxTokens: 100,
+      tools: [weatherTool],
+      toolChoice: { mode: "auto" },
+    });
     expect(first).toMatchObject({ stopReason: "toolUse", content: [{ type: "tool_use", id: "call-1" }] });
     const second = await server.server.createMessage({
       messages: [
@@ -78,21 +104,46 @@ describe("MCPClient sampling for the SDK server", () => {
       return { role: "assistant", content: { type: "text", text: "no" }, model: "m" };
     };
     const client = await connectToSdk(server, { sampling: createMessage });
-    const ask = (params: Record<string, unknown>): Promise<unknown> => server.server.request({ method: "sampling/createMessage", params }, CreateMessageResultSchema);
-    await expect(ask({ messages: [question], maxTokens: 10, tools: [weatherTool] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("did not declare sampling.tools") });
+    const ask = (params: Record<string, unknown>): Promise<unknown> =>
+      server.server.request({ method: "sampling/createMessage", params }, CreateMessageResultSchema);
+    await expect(ask({ messages: [question], maxTokens: 10, tools: [weatherTool] })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("did not declare sampling.tools"),
+    });
     await expect(ask({ messages: [question], maxTokens: 10, toolChoice: { mode: "none" } })).rejects.toMatchObject({ code: -32602 });
     const toolUse = { role: "assistant", content: [{ type: "tool_use", id: "call-1", name: "get_weather", input: {} }] };
-    await expect(ask({ messages: [question, toolUse], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("tool_use call-1 in messages[1]") });
-    const mixed = { role: "user", content: [{ type: "tool_result", toolUseId: "call-1", content: [] }, { type: "text", text: "and also" }] };
-    await expect(ask({ messages: [question, toolUse, mixed], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("messages[2] mixes tool_result") });
+    await expect(ask({ messages: [question, toolUse], maxTokens: 10 })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("tool_use call-1 in messages[1]"),
+    });
+    const mixed = {
+      role: "user",
+      content: [
+        { type: "tool_result", toolUseId: "call-1", content: [] },
+        { type: "text", text: "and also" },
+      ],
+    };
+    await expect(ask({ messages: [question, toolUse, mixed], maxTokens: 10 })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("messages[2] mixes tool_result"),
+    });
     const wrongId = { role: "user", content: { type: "tool_result", toolUseId: "call-2", content: [] } };
     await expect(ask({ messages: [question, toolUse, wrongId], maxTokens: 10 })).rejects.toMatchObject({ code: -32602 });
     const singleToolUse = { role: "assistant", content: toolUse.content[0] };
-    await expect(ask({ messages: [question, singleToolUse], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("tool_use call-1 in messages[1]") });
+    await expect(ask({ messages: [question, singleToolUse], maxTokens: 10 })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("tool_use call-1 in messages[1]"),
+    });
     const saidFirst = { role: "assistant", content: [{ type: "text", text: "Let me look" }, toolUse.content[0]] };
-    await expect(ask({ messages: [question, saidFirst], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("tool_use call-1 in messages[1]") });
+    await expect(ask({ messages: [question, saidFirst], maxTokens: 10 })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("tool_use call-1 in messages[1]"),
+    });
     const notAResult = { role: "user", content: [{ type: "text", text: "call-1 is done", toolUseId: "call-1" }] };
-    await expect(ask({ messages: [question, toolUse, notAResult], maxTokens: 10 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("tool_use call-1 in messages[1]") });
+    await expect(ask({ messages: [question, toolUse, notAResult], maxTokens: 10 })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("tool_use call-1 in messages[1]"),
+    });
     expect(calls).toBe(0);
     await client.close();
   });
@@ -110,10 +161,22 @@ describe("MCPClient sampling for the SDK server", () => {
   it("answers method not found, at once, for capabilities it did not declare", async () => {
     const server = samplingServer();
     const client = await connectToSdk(server);
-    await expect(server.server.request({ method: "sampling/createMessage", params: { messages: [question], maxTokens: 5 } }, CreateMessageResultSchema)).rejects.toMatchObject({ code: -32601 });
+    await expect(
+      server.server.request(
+        { method: "sampling/createMessage", params: { messages: [question], maxTokens: 5 } },
+        CreateMessageResultSchema,
+      ),
+    ).rejects.toMatchObject({ code: -32601 });
     await expect(server.server.listRoots()).rejects.toMatchObject({ code: -32601 });
-    await expect(server.server.elicitInput({ mode: "form", message: "name?", requestedSchema: { type: "object", properties: {} } })).rejects.toThrow(/does not support form elicitation/);
-    await expect(server.server.request({ method: "elicitation/create", params: { mode: "form", message: "name?", requestedSchema: { type: "object", properties: {} } } }, ListRootsResultSchema)).rejects.toMatchObject({ code: -32601 });
+    await expect(
+      server.server.elicitInput({ mode: "form", message: "name?", requestedSchema: { type: "object", properties: {} } }),
+    ).rejects.toThrow(/does not support form elicitation/);
+    await expect(
+      server.server.request(
+        { method: "elicitation/create", params: { mode: "form", message: "name?", requestedSchema: { type: "object", properties: {} } } },
+        ListRootsResultSchema,
+      ),
+    ).rejects.toMatchObject({ code: -32601 });
     await client.close();
   });
 });
@@ -161,14 +224,19 @@ describe("MCPClient roots for the SDK server", () => {
     expect(await server.server.listRoots()).toEqual({ roots: [{ uri: "file:///early" }] });
     await early.close();
 
-    const notDeclared = { code: MCP_CODES.METHOD_NOT_FOUND, message: "This client did not declare roots: pass options.roots, or call setRoots() before connect()" };
+    const notDeclared = {
+      code: MCP_CODES.METHOD_NOT_FOUND,
+      message: "This client did not declare roots: pass options.roots, or call setRoots() before connect()",
+    };
     const { client } = await connectToRaw();
     await expect(client.setRoots([{ uri: "file:///late" }])).rejects.toMatchObject(notDeclared);
     await expect(client.rootsListChanged()).rejects.toMatchObject(notDeclared);
     await client.close();
 
     const refused = new MCPClient(CLIENT_INFO, { telemetry: null });
-    await expect(refused.connect((await rawServer({}, () => "1999-01-01")).clientEnd)).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH });
+    await expect(refused.connect((await rawServer({}, () => "1999-01-01")).clientEnd)).rejects.toMatchObject({
+      code: MCP_CODES.PROTOCOL_VERSION_MISMATCH,
+    });
     await expect(refused.setRoots([{ uri: "file:///late" }])).rejects.toMatchObject(notDeclared);
   });
 });

@@ -11,7 +11,11 @@ type Message = { readonly id?: number | string; readonly method?: string; readon
 type Answer = { readonly result: unknown } | { readonly error: { code: number; message: string; data?: unknown } } | "silence";
 
 const CLIENT_INFO = { name: "wire", version: "1.0.0" };
-const DISCOVERED = { supportedVersions: ["2026-07-28"], capabilities: { tools: {} }, _meta: { "io.modelcontextprotocol/serverInfo": { name: "scripted", version: "1.0.0" } } };
+const DISCOVERED = {
+  supportedVersions: ["2026-07-28"],
+  capabilities: { tools: {} },
+  _meta: { "io.modelcontextprotocol/serverInfo": { name: "scripted", version: "1.0.0" } },
+};
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -19,7 +23,10 @@ afterEach(async () => {
 });
 
 /** A client over an in-memory pair whose other end answers each request with `answer(message)`; `requests` records what came. */
-async function scripted(answer: (message: Message) => Answer, options: MCPClientOptions = {}): Promise<{ client: MCPClient; requests: Message[]; connected: Promise<unknown> }> {
+async function scripted(
+  answer: (message: Message) => Answer,
+  options: MCPClientOptions = {},
+): Promise<{ client: MCPClient; requests: Message[]; connected: Promise<unknown> }> {
   const [clientEnd, serverEnd] = InMemoryTransport.pair();
   const requests: Message[] = [];
   await serverEnd.start({
@@ -33,12 +40,21 @@ async function scripted(answer: (message: Message) => Answer, options: MCPClient
     onMalformed: () => undefined,
     onClose: () => undefined,
   });
-  const client = new MCPClient(CLIENT_INFO, { telemetry: null, elicitation: { form: () => ({ action: "accept", content: { ok: true } }) }, ...options });
+  const client = new MCPClient(CLIENT_INFO, {
+    telemetry: null,
+    elicitation: { form: () => ({ action: "accept", content: { ok: true } }) },
+    ...options,
+  });
   cleanups.push(() => client.close());
   return { client, requests, connected: client.connect(clientEnd) };
 }
 
-const ask = { confirm: { method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } } };
+const ask = {
+  confirm: {
+    method: "elicitation/create",
+    params: { message: "Sure?", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } },
+  },
+};
 
 describe("MCPClient on the stateless era's wire", () => {
   it("sends the revision's _meta on every request, echoes requestState byte for byte under a new id, and sends none when none came", async () => {
@@ -50,7 +66,8 @@ describe("MCPClient on the stateless era's wire", () => {
       const retry = message.params?.["inputResponses"] !== undefined;
       if (name === "stateful" && !retry) return { result: { resultType: "input_required", inputRequests: ask, requestState: state } };
       if (name === "stateless" && !retry) return { result: { resultType: "input_required", inputRequests: ask } };
-      if (name === "polled" && message.params?.["requestState"] === undefined) return { result: { resultType: "input_required", requestState: "poll-1" } };
+      if (name === "polled" && message.params?.["requestState"] === undefined)
+        return { result: { resultType: "input_required", requestState: "poll-1" } };
       return { result: { content: [{ type: "text", text: `${String(name)} done` }] } };
     });
     await expect(connected).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
@@ -68,7 +85,10 @@ describe("MCPClient on the stateless era's wire", () => {
     });
     expect(client.serverInfo).toEqual({ name: "scripted", version: "1.0.0" });
 
-    const [stateful, plain] = await Promise.all([client.callTool("stateful", { a: 1 }), client.callTool("plain", {}, { meta: { trace: "t" } })]);
+    const [stateful, plain] = await Promise.all([
+      client.callTool("stateful", { a: 1 }),
+      client.callTool("plain", {}, { meta: { trace: "t" } }),
+    ]);
     expect(stateful.content).toEqual([{ type: "text", text: "stateful done" }]);
     expect(plain.content).toEqual([{ type: "text", text: "plain done" }]);
     const calls = requests.filter((message) => message.method === "tools/call");
@@ -79,7 +99,11 @@ describe("MCPClient on the stateless era's wire", () => {
     expect(other?.params).not.toHaveProperty("inputResponses");
     expect(other?.params).not.toHaveProperty("requestState");
     expect(retry?.id).not.toBe(first?.id);
-    expect(retry?.params).toEqual({ ...first?.params, inputResponses: { confirm: { action: "accept", content: { ok: true } } }, requestState: state });
+    expect(retry?.params).toEqual({
+      ...first?.params,
+      inputResponses: { confirm: { action: "accept", content: { ok: true } } },
+      requestState: state,
+    });
 
     await client.callTool("polled", {});
     const polls = requests.filter((message) => message.params?.["name"] === "polled");
@@ -96,17 +120,29 @@ describe("MCPClient on the stateless era's wire", () => {
     let refused = 0;
     const { requests, connected } = await scripted((message) => {
       if (message.method === "server/discover" && refused++ === 0) {
-        return { error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2099-01-01", "2026-07-28"], requested: "2026-07-28" } } };
+        return {
+          error: {
+            code: -32022,
+            message: "Unsupported protocol version",
+            data: { supported: ["2099-01-01", "2026-07-28"], requested: "2026-07-28" },
+          },
+        };
       }
       return { result: DISCOVERED };
     });
     await expect(connected).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
     expect(requests.map((message) => message.method)).toEqual(["server/discover", "server/discover"]);
 
-    const { connected: stubborn } = await scripted(() => ({ error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } }), { era: "stateless" });
+    const { connected: stubborn } = await scripted(
+      () => ({ error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } }),
+      { era: "stateless" },
+    );
     await expect(stubborn).rejects.toMatchObject({ wireCode: -32022 });
     for (const data of [undefined, { supported: "2026-07-28" }]) {
-      const refusal = data === undefined ? { code: -32022, message: "Unsupported protocol version" } : { code: -32022, message: "Unsupported protocol version", data };
+      const refusal =
+        data === undefined
+          ? { code: -32022, message: "Unsupported protocol version" }
+          : { code: -32022, message: "Unsupported protocol version", data };
       const { requests: asked, connected: turnedAway } = await scripted(() => ({ error: refusal }), { era: "stateless" });
       await expect(turnedAway).rejects.toMatchObject({ wireCode: -32022, message: "Unsupported protocol version" });
       expect(asked.map((message) => message.method)).toEqual(["server/discover"]);
@@ -114,7 +150,8 @@ describe("MCPClient on the stateless era's wire", () => {
     // Pinned to the stateless era, the probe is not cut short by probeTimeoutMs: a slow answer is waited for.
     const [clientEnd, serverEnd] = InMemoryTransport.pair();
     await serverEnd.start({
-      onMessage: (message) => void setTimeout(() => void serverEnd.send({ jsonrpc: "2.0", id: (message as Message).id, result: DISCOVERED }), 50),
+      onMessage: (message) =>
+        void setTimeout(() => void serverEnd.send({ jsonrpc: "2.0", id: (message as Message).id, result: DISCOVERED }), 50),
       onMalformed: () => undefined,
       onClose: () => undefined,
     });
@@ -135,12 +172,24 @@ describe("MCPClient on the stateless era's wire", () => {
       "silence",
     ];
     for (const probe of probes) {
-      const { client, requests, connected } = await scripted((message) => (message.method === "server/discover" ? probe : { result: initialized }), { probeTimeoutMs: 20 });
+      const { client, requests, connected } = await scripted(
+        (message) => (message.method === "server/discover" ? probe : { result: initialized }),
+        { probeTimeoutMs: 20 },
+      );
       await expect(connected).resolves.toEqual({ era: "session", protocolVersion: "2025-11-25" });
       // A probe with no answer in time is cancelled before the handshake.
       const cancelled = probe === "silence" ? ["notifications/cancelled"] : [];
-      expect(requests.map((message) => message.method)).toEqual(["server/discover", ...cancelled, "initialize", "notifications/initialized"]);
-      expect(requests.find((message) => message.method === "initialize")?.params).toEqual({ protocolVersion: "2025-11-25", capabilities: { elicitation: { form: {} } }, clientInfo: CLIENT_INFO });
+      expect(requests.map((message) => message.method)).toEqual([
+        "server/discover",
+        ...cancelled,
+        "initialize",
+        "notifications/initialized",
+      ]);
+      expect(requests.find((message) => message.method === "initialize")?.params).toEqual({
+        protocolVersion: "2025-11-25",
+        capabilities: { elicitation: { form: {} } },
+        clientInfo: CLIENT_INFO,
+      });
       expect(client.serverInfo).toEqual({ name: "old", version: "1.0.0" });
     }
   });
@@ -149,14 +198,29 @@ describe("MCPClient on the stateless era's wire", () => {
     const refusal = { error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } };
     // The first discover is answered too late (it is given up), the second at once.
     let discovers = 0;
-    const { requests, connected } = await scripted((message) => (message.method === "server/discover" ? (++discovers === 1 ? "silence" : { result: DISCOVERED }) : refusal), { probeTimeoutMs: 20 });
+    const { requests, connected } = await scripted(
+      (message) => (message.method === "server/discover" ? (++discovers === 1 ? "silence" : { result: DISCOVERED }) : refusal),
+      { probeTimeoutMs: 20 },
+    );
     await expect(connected).resolves.toEqual({ era: "stateless", protocolVersion: "2026-07-28" });
-    expect(requests.map((message) => message.method)).toEqual(["server/discover", "notifications/cancelled", "initialize", "server/discover"]);
-    const { connected: neither } = await scripted((message) => (message.method === "server/discover" ? "silence" : refusal), { probeTimeoutMs: 20, timeoutMs: 40 });
+    expect(requests.map((message) => message.method)).toEqual([
+      "server/discover",
+      "notifications/cancelled",
+      "initialize",
+      "server/discover",
+    ]);
+    const { connected: neither } = await scripted((message) => (message.method === "server/discover" ? "silence" : refusal), {
+      probeTimeoutMs: 20,
+      timeoutMs: 40,
+    });
     await expect(neither).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_VERSION_MISMATCH, wireCode: -32022 });
     // A connection that fails during initialize is not probed again.
     const [clientEnd, serverEnd] = InMemoryTransport.pair();
-    await serverEnd.start({ onMessage: (message) => void ((message as Message).method === "initialize" && serverEnd.close()), onMalformed: () => undefined, onClose: () => undefined });
+    await serverEnd.start({
+      onMessage: (message) => void ((message as Message).method === "initialize" && serverEnd.close()),
+      onMalformed: () => undefined,
+      onClose: () => undefined,
+    });
     const gone = new MCPClient(CLIENT_INFO, { telemetry: null, probeTimeoutMs: 20 });
     cleanups.push(() => gone.close());
     await expect(gone.connect(clientEnd)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
@@ -166,16 +230,25 @@ describe("MCPClient on the stateless era's wire", () => {
     const controller = new AbortController();
     const waiting = await scripted(() => "silence", { probeTimeoutMs: 60_000 });
     const [clientEnd, serverEnd] = InMemoryTransport.pair();
-    await serverEnd.start({ onMessage: () => controller.abort(new Error("gave up")), onMalformed: () => undefined, onClose: () => undefined });
+    await serverEnd.start({
+      onMessage: () => controller.abort(new Error("gave up")),
+      onMalformed: () => undefined,
+      onClose: () => undefined,
+    });
     const client = new MCPClient(CLIENT_INFO, { telemetry: null });
     // Given up during the probe: no handshake is tried after it.
-    await expect(client.connect(clientEnd, { signal: controller.signal })).rejects.toMatchObject({ code: MCP_CODES.REQUEST_CANCELLED, message: "Request cancelled: gave up" });
+    await expect(client.connect(clientEnd, { signal: controller.signal })).rejects.toMatchObject({
+      code: MCP_CODES.REQUEST_CANCELLED,
+      message: "Request cancelled: gave up",
+    });
     expect(client.connected).toBe(false);
     await waiting.client.close();
     await expect(waiting.connected).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
 
-    const { client: asked, connected: ready } = await scripted(
-      (message) => (message.method === "server/discover" ? { result: DISCOVERED } : { result: { resultType: "input_required", inputRequests: { where: { method: "roots/list" } } } }),
+    const { client: asked, connected: ready } = await scripted((message) =>
+      message.method === "server/discover"
+        ? { result: DISCOVERED }
+        : { result: { resultType: "input_required", inputRequests: { where: { method: "roots/list" } } } },
     );
     await ready;
     await expect(asked.callTool("t", {})).rejects.toMatchObject({
@@ -187,7 +260,8 @@ describe("MCPClient on the stateless era's wire", () => {
   it("reads the server's info from the discover result's body too, tells no session of changed roots, and reads -32602 naming the URI as not found", async () => {
     const { client, requests, connected } = await scripted(
       (message) => {
-        if (message.method === "server/discover") return { result: { supportedVersions: ["2026-07-28"], capabilities: {}, serverInfo: { name: "bodied", version: "2" } } };
+        if (message.method === "server/discover")
+          return { result: { supportedVersions: ["2026-07-28"], capabilities: {}, serverInfo: { name: "bodied", version: "2" } } };
         const uri = message.params?.["uri"];
         if (uri === "memo://gone") return { error: { code: -32602, message: "Resource not found", data: { uri } } };
         if (uri === "memo://bad") return { error: { code: -32602, message: "Invalid params", data: { uri: "memo://other" } } };
@@ -201,7 +275,12 @@ describe("MCPClient on the stateless era's wire", () => {
     await client.setRoots([{ uri: "file:///b" }]);
     await client.rootsListChanged();
     expect(requests.map((message) => message.method)).toEqual(["server/discover"]);
-    await expect(client.readResource("memo://gone")).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND, wireCode: -32602, message: "Resource not found", data: { uri: "memo://gone" } });
+    await expect(client.readResource("memo://gone")).rejects.toMatchObject({
+      code: MCP_CODES.NOT_FOUND,
+      wireCode: -32602,
+      message: "Resource not found",
+      data: { uri: "memo://gone" },
+    });
     await expect(client.readResource("memo://bad")).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, wireCode: -32602 });
     await expect(client.readResource("memo://broken")).rejects.toMatchObject({ code: MCP_CODES.INTERNAL_ERROR, wireCode: -32603 });
     await expect(client.readResource("memo://plain")).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, wireCode: -32602 });

@@ -20,7 +20,14 @@ describe("our client's tasks over Streamable HTTP, against SDK 1.x", () => {
     const running = await startStreamableServer({}, () => sdkTaskServer(stores));
     cleanups.push(() => running.close());
     const asked: string[] = [];
-    const client = new MCPClient({ name: "http-tasks", version: "1.0.0" }, { era: "session", telemetry: null, elicitation: { form: (params) => (asked.push(params.message), { action: "accept", content: { name: "Ada" } }) } });
+    const client = new MCPClient(
+      { name: "http-tasks", version: "1.0.0" },
+      {
+        era: "session",
+        telemetry: null,
+        elicitation: { form: (params) => (asked.push(params.message), { action: "accept", content: { name: "Ada" } }) },
+      },
+    );
     await client.connect(new StreamableHttpTransport(running.url));
     cleanups.push(() => client.close());
     const task = await client.callTool("interview", {}, { task: true });

@@ -15,7 +15,11 @@ const weatherOutput = {
 };
 
 /** A low-level SDK server whose tools answer whatever the test says, with a count of tools/list calls. */
-function handMadeToolServer(answers: Record<string, () => object>): { server: Server; listCalls: () => number; changeTools: () => Promise<void> } {
+function handMadeToolServer(answers: Record<string, () => object>): {
+  server: Server;
+  listCalls: () => number;
+  changeTools: () => Promise<void>;
+} {
   const server = new Server({ name: "hand-made", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
   let listCalls = 0;
   server.setRequestHandler(ListToolsRequestSchema, () => {
@@ -40,18 +44,26 @@ describe("MCPClient tools against the SDK's McpServer", () => {
     server.registerTool("add", { description: "adds", inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }, extra) => {
       const progressToken = extra["_meta"]?.progressToken;
       if (progressToken !== undefined) {
-        await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: 1, total: 2, message: "half" } });
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress: 1, total: 2, message: "half" },
+        });
         await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: 2, total: 2 } });
       }
       return { content: [{ type: "text", text: String(a + b) }] };
     });
     const client = await connectToSdk(server);
     const tools = await client.listAllTools();
-    expect(tools).toMatchObject([{ name: "add", description: "adds", inputSchema: { type: "object", properties: { a: { type: "number" } } } }]);
+    expect(tools).toMatchObject([
+      { name: "add", description: "adds", inputSchema: { type: "object", properties: { a: { type: "number" } } } },
+    ]);
     const updates: ProgressUpdate[] = [];
     const result = await client.callTool("add", { a: 2, b: 3 }, { onProgress: (update) => updates.push(update) });
     expect(result).toEqual({ content: [{ type: "text", text: "5" }] });
-    expect(updates).toMatchObject([{ progress: 1, total: 2, message: "half" }, { progress: 2, total: 2 }]);
+    expect(updates).toMatchObject([
+      { progress: 1, total: 2, message: "half" },
+      { progress: 2, total: 2 },
+    ]);
     await client.close();
   });
 
@@ -107,7 +119,10 @@ describe("MCPClient tools against the SDK's McpServer", () => {
       throw new Error("the weather station is down");
     });
     const client = await connectToSdk(server);
-    await expect(client.callTool("weather")).resolves.toEqual({ content: [{ type: "text", text: "the weather station is down" }], isError: true });
+    await expect(client.callTool("weather")).resolves.toEqual({
+      content: [{ type: "text", text: "the weather station is down" }],
+      isError: true,
+    });
     await client.close();
   });
 
@@ -135,7 +150,8 @@ describe("MCPClient structured output against a hand-made SDK Server", () => {
     const failure = client.callTool("weather");
     await expect(failure).rejects.toMatchObject({
       code: MCP_CODES.PROTOCOL_INVALID,
-      message: "The structuredContent of tool weather does not match its outputSchema: structuredContent.temperature: expected number, received string",
+      message:
+        "The structuredContent of tool weather does not match its outputSchema: structuredContent.temperature: expected number, received string",
       data: { structuredContent: { temperature: "warm" } },
     });
     await client.close();
@@ -144,7 +160,9 @@ describe("MCPClient structured output against a hand-made SDK Server", () => {
   it("rejects the result of a tool whose outputSchema cannot be compiled", async () => {
     const server = new Server({ name: "broken-schema", version: "1.0.0" }, { capabilities: { tools: {} } });
     const brokenSchema = { type: "object", properties: { when: { type: "string", pattern: "(" } } };
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "clock", inputSchema: { type: "object" }, outputSchema: brokenSchema }] }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [{ name: "clock", inputSchema: { type: "object" }, outputSchema: brokenSchema }],
+    }));
     server.setRequestHandler(CallToolRequestSchema, () => ({ content: [], structuredContent: { when: "now" } }));
     const client = await connectToSdk(server);
     await expect(client.callTool("clock")).rejects.toMatchObject({
@@ -202,7 +220,10 @@ describe("MCPClient structured output against a hand-made SDK Server", () => {
     const heard = new Promise((resolve) => client.on("resourcesListChanged", resolve));
     await server.dispatcher.notify("notifications/resources/list_changed");
     await heard;
-    await expect(client.callTool("weather")).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, data: { structuredContent: { temperature: "hot" } } });
+    await expect(client.callTool("weather")).rejects.toMatchObject({
+      code: MCP_CODES.PROTOCOL_INVALID,
+      data: { structuredContent: { temperature: "hot" } },
+    });
     expect(listCalls).toBe(1);
     await client.close();
   });

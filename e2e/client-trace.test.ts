@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemoryTransport, MCPClient, MCPServer, type JsonObject } from "../src/index.js";
 import { Telemetry } from "../src/telemetry/index.js";
 
-const PARENT = { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", traceFlags: TraceFlags.SAMPLED, isRemote: true, traceState: createTraceState("rojo=00f067aa0ba902b7") };
+const PARENT = {
+  traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+  spanId: "00f067aa0ba902b7",
+  traceFlags: TraceFlags.SAMPLED,
+  isRemote: true,
+  traceState: createTraceState("rojo=00f067aa0ba902b7"),
+};
 
 beforeAll(() => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -21,7 +27,10 @@ afterAll(() => {
 describe("trace context in the stateless era", () => {
   it("puts traceparent and tracestate into each request's _meta, and the server's span joins the trace", async () => {
     const exporter = new InMemorySpanExporter();
-    const telemetry = new Telemetry({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }), propagator: new W3CTraceContextPropagator() });
+    const telemetry = new Telemetry({
+      tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+      propagator: new W3CTraceContextPropagator(),
+    });
     const seen: JsonObject[] = [];
     const server = new MCPServer({ name: "traced", version: "1" }, { telemetry });
     server.tool("echo", { description: "echo" }, (_args, ctx) => {

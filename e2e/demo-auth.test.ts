@@ -22,7 +22,10 @@ async function runDemo(): Promise<{ readonly stdout: string; readonly stderr: st
   const dir = await mkdtemp(join(tmpdir(), "auth-demo-"));
   try {
     const file = join(dir, "secrets.json");
-    const { stdout, stderr } = await run(process.execPath, ["--import", recorder, demo], { timeout: 30_000, env: { ...process.env, SECRETS_FILE: file } });
+    const { stdout, stderr } = await run(process.execPath, ["--import", recorder, demo], {
+      timeout: 30_000,
+      env: { ...process.env, SECRETS_FILE: file },
+    });
     return { stdout, stderr, secrets: JSON.parse(await readFile(file, "utf8")) as Secrets };
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -38,7 +41,8 @@ function stepOf(lines: readonly string[], title: string): string[] {
 }
 
 /** The value `label: …` of the first line with that label. */
-const valueOf = (lines: readonly string[], label: string): string => (lines.find((line) => line.startsWith(`   ${label}: `)) ?? "").slice(label.length + 5);
+const valueOf = (lines: readonly string[], label: string): string =>
+  (lines.find((line) => line.startsWith(`   ${label}: `)) ?? "").slice(label.length + 5);
 
 describe("the auth demo", () => {
   it("shows every step of the flow, and prints no secret", async () => {
@@ -62,7 +66,10 @@ describe("the auth demo", () => {
     expect(issuer).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oidc$/);
     expect(mcp).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
 
-    expect(stepOf(lines, "the first call, without a token")).toEqual(["   MCP request: POST server/discover → 401", `   WWW-Authenticate: Bearer scope="mcp:read", resource_metadata="${metadata}"`]);
+    expect(stepOf(lines, "the first call, without a token")).toEqual([
+      "   MCP request: POST server/discover → 401",
+      `   WWW-Authenticate: Bearer scope="mcp:read", resource_metadata="${metadata}"`,
+    ]);
     const discovery = stepOf(lines, "discovery");
     expect(discovery).toContain(`   protected resource metadata: GET ${metadata} → 200`);
     expect(discovery).toContain(`   authorization servers: ["${issuer}"]`);
@@ -73,16 +80,31 @@ describe("the auth demo", () => {
     const clientId = valueOf(registration, "client_id").split(" ")[0] as string;
     expect(clientId).toMatch(/^\S{8,}$/);
     const code = stepOf(lines, "authorization code + PKCE (headless login)");
-    expect([valueOf(code, "  client_id"), valueOf(code, "  scope"), valueOf(code, "  resource"), valueOf(code, "  code_challenge_method").split(" ")[0]]).toEqual([clientId, "mcp:read offline_access", mcp, "S256"]);
+    expect([
+      valueOf(code, "  client_id"),
+      valueOf(code, "  scope"),
+      valueOf(code, "  resource"),
+      valueOf(code, "  code_challenge_method").split(" ")[0],
+    ]).toEqual([clientId, "mcp:read offline_access", mcp, "S256"]);
     expect(valueOf(code, "redirected to")).toContain(`with a code (not shown), state matching, iss ${issuer}`);
     expect(code.at(-1)).toBe("   token request: grant_type=authorization_code with the code and the PKCE code_verifier (not shown) → 200");
     const token = stepOf(lines, "the token");
-    expect([valueOf(token, "access token"), valueOf(token, "scope"), valueOf(token, "refresh token")]).toEqual([`a JWT (not shown) for audience ${mcp}, subject alice`, "mcp:read", "issued (not shown)"]);
+    expect([valueOf(token, "access token"), valueOf(token, "scope"), valueOf(token, "refresh token")]).toEqual([
+      `a JWT (not shown) for audience ${mcp}, subject alice`,
+      "mcp:read",
+      "issued (not shown)",
+    ]);
     expect(valueOf(token, "expires")).toMatch(/^in 300 s \(exp \d{4}-\d\d-\d\dT/);
 
     // The principal our server verified, as its tool saw it.
     const [called] = stepOf(lines, "the protected call");
-    expect(JSON.parse(called?.replace("   whoami: ", "") ?? "")).toEqual({ subject: "alice", clientId, scopes: ["mcp:read"], issuer, audience: mcp });
+    expect(JSON.parse(called?.replace("   whoami: ", "") ?? "")).toEqual({
+      subject: "alice",
+      clientId,
+      scopes: ["mcp:read"],
+      issuer,
+      audience: mcp,
+    });
     const stepUp = stepOf(lines, "step-up: write-note needs mcp:write");
     expect(stepUp.slice(0, 2)).toEqual([
       "   MCP request: POST tools/call → 403",
@@ -101,7 +123,15 @@ describe("the auth demo", () => {
     expect(secrets.accessTokens.length).toBeGreaterThanOrEqual(3);
     expect(secrets.refreshTokens.length).toBeGreaterThanOrEqual(3);
     const printed = stdout + stderr;
-    const needles = Object.values(secrets).flat().flatMap((secret) => [secret, ...secret.split(".").slice(1).filter((part) => part.length >= 16)]);
+    const needles = Object.values(secrets)
+      .flat()
+      .flatMap((secret) => [
+        secret,
+        ...secret
+          .split(".")
+          .slice(1)
+          .filter((part) => part.length >= 16),
+      ]);
     expect(needles.filter((needle) => printed.includes(needle))).toEqual([]);
     expect(printed).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
     // The only long base64url value printed is the client_id, which is no secret.

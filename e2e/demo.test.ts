@@ -24,13 +24,20 @@ describe("the demo", () => {
       "   era: stateless (server/discover answered: every request carries its own _meta)",
       "   revision: 2026-07-28",
     ]);
-    expect(session.slice(1, 5)).toEqual(["── connect (era: session)", "   server: Weather (example) 1.0.0 (pid N)", "   era: session (initialize handshake)", "   revision: 2025-11-25"]);
+    expect(session.slice(1, 5)).toEqual([
+      "── connect (era: session)",
+      "   server: Weather (example) 1.0.0 (pid N)",
+      "   era: session (initialize handshake)",
+      "   revision: 2025-11-25",
+    ]);
     expect(found.slice(5)).toEqual(session.slice(5));
     expect(found).toContain('   log (info): {"tool":"forecast","city":"Lyon","days":3}');
     expect(found.at(-2)).toBe("   server exited: code 0");
   });
 
   it("refuses an era it does not know", async () => {
-    await expect(run(process.execPath, [demo, "--era", "modern"], { timeout: 30_000 })).rejects.toMatchObject({ stderr: expect.stringContaining("--era takes auto, session or stateless, not modern") });
+    await expect(run(process.execPath, [demo, "--era", "modern"], { timeout: 30_000 })).rejects.toMatchObject({
+      stderr: expect.stringContaining("--era takes auto, session or stateless, not modern"),
+    });
   });
 });

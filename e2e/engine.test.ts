@@ -2,7 +2,14 @@
 // the in-memory pair negotiate each revision and run a tool call with progress, then close cleanly.
 import { describe, expect, it } from "vitest";
 import * as mcp from "../src/index.js";
-import { InMemoryTransport, JsonRpcDispatcher, MCP_CODES, PROTOCOL_VERSIONS, isProtocolVersion, type ProtocolVersion } from "../src/index.js";
+import {
+  InMemoryTransport,
+  JsonRpcDispatcher,
+  MCP_CODES,
+  PROTOCOL_VERSIONS,
+  isProtocolVersion,
+  type ProtocolVersion,
+} from "../src/index.js";
 import * as schemas from "../src/schemas/index.js";
 import * as telemetry from "../src/telemetry/index.js";
 
@@ -27,7 +34,24 @@ async function serve(transport: InMemoryTransport): Promise<JsonRpcDispatcher> {
 
 describe("the universal entry", () => {
   it("exports the engine's public surface", () => {
-    for (const name of ["JsonRpcDispatcher", "InMemoryTransport", "MCPError", "JsonRpcError", "EventBus", "METRIC_NAMES", "INSTRUMENTATION_SCOPE", "MCP_CODES", "JSONRPC_ERROR_CODES", "METHODS", "NOTIFICATIONS", "PROTOCOL_VERSIONS", "LATEST_PROTOCOL_VERSION", "LOGGING_LEVELS", "toMCPError", "toWireError"]) {
+    for (const name of [
+      "JsonRpcDispatcher",
+      "InMemoryTransport",
+      "MCPError",
+      "JsonRpcError",
+      "EventBus",
+      "METRIC_NAMES",
+      "INSTRUMENTATION_SCOPE",
+      "MCP_CODES",
+      "JSONRPC_ERROR_CODES",
+      "METHODS",
+      "NOTIFICATIONS",
+      "PROTOCOL_VERSIONS",
+      "LATEST_PROTOCOL_VERSION",
+      "LOGGING_LEVELS",
+      "toMCPError",
+      "toWireError",
+    ]) {
       expect(mcp).toHaveProperty(name);
     }
   });
@@ -48,13 +72,21 @@ describe("the universal entry", () => {
     const server = await serve(serverEnd);
     const client = new JsonRpcDispatcher({ side: "client", telemetry: null, protocolVersion: version });
     await client.connect(clientEnd);
-    const init = (await client.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "c", version: "1" } })) as { protocolVersion: string };
+    const init = (await client.request("initialize", {
+      protocolVersion: version,
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+    })) as { protocolVersion: string };
     expect(init.protocolVersion).toBe(version);
     expect(server.codec.version).toBe(version);
     await expect(client.request("ping")).resolves.toEqual({});
     await expect(client.request("tools/list")).resolves.toMatchObject({ tools: [{ name: "add" }] });
     const progress: unknown[] = [];
-    const result = await client.request("tools/call", { name: "add", arguments: { a: 2, b: 3 } }, { onProgress: (update) => progress.push(update.progress) });
+    const result = await client.request(
+      "tools/call",
+      { name: "add", arguments: { a: 2, b: 3 } },
+      { onProgress: (update) => progress.push(update.progress) },
+    );
     expect(result).toEqual({ content: [{ type: "text", text: "5" }] });
     expect(progress).toEqual([1]);
     await client.close();

@@ -20,7 +20,10 @@ function checkAsCore(source: string): string {
   const file = join(scratch, `probe-${Math.random().toString(36).slice(2)}.ts`);
   writeFileSync(file, source);
   const config = join(scratch, `tsconfig-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(config, JSON.stringify({ extends: join(root, "tsconfig.core.json"), include: [file, join(root, "src/web-platform.d.ts")], exclude: [] }));
+  writeFileSync(
+    config,
+    JSON.stringify({ extends: join(root, "tsconfig.core.json"), include: [file, join(root, "src/web-platform.d.ts")], exclude: [] }),
+  );
   try {
     execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", config], { encoding: "utf8" });
     return "";

@@ -36,7 +36,9 @@ async function connected(running: RunningServer, options: HttpSseTransportOption
 
 async function driveEverything(client: MCPClient, running: RunningServer): Promise<void> {
   const progress: number[] = [];
-  await expect(client.callTool("count", { to: 2 }, { onProgress: (update) => progress.push(update.progress) })).resolves.toMatchObject({ content: [{ text: "counted to 2" }] });
+  await expect(client.callTool("count", { to: 2 }, { onProgress: (update) => progress.push(update.progress) })).resolves.toMatchObject({
+    content: [{ text: "counted to 2" }],
+  });
   expect(progress).toEqual([1, 2]);
   const controller = new AbortController();
   const waiting = client.callTool("wait-for-cancel", {}, { signal: controller.signal });
@@ -51,7 +53,9 @@ async function driveEverything(client: MCPClient, running: RunningServer): Promi
   await running.probe.servers[0]?.server.sendResourceUpdated({ uri: "test://counter" });
   await vi.waitFor(() => expect(updates).toEqual(["test://counter"]));
   await expect(client.getPrompt("greet", { name: "Cy" })).resolves.toMatchObject({ messages: [{ content: { text: "Hello, Cy!" } }] });
-  await expect(client.callTool("ask-model", { question: "hi" })).resolves.toMatchObject({ content: [{ text: expect.stringContaining("sampled") }] });
+  await expect(client.callTool("ask-model", { question: "hi" })).resolves.toMatchObject({
+    content: [{ text: expect.stringContaining("sampled") }],
+  });
   await expect(client.callTool("ask-roots")).resolves.toMatchObject({ content: [{ text: "file:///legacy" }] });
 }
 
@@ -78,7 +82,10 @@ describe("our client ↔ the SDK's HTTP+SSE server", () => {
     const { client, transport } = await connected(running);
     const closed = new Promise<unknown>((resolve) => client.on("close", ({ error }) => resolve(error)));
     await running.sessions.get(transport.sessionId as string)?.close();
-    await expect(closed).resolves.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringContaining("HTTP+SSE cannot resume a session") });
+    await expect(closed).resolves.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: expect.stringContaining("HTTP+SSE cannot resume a session"),
+    });
     expect(client.connected).toBe(false);
   });
 

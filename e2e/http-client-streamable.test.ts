@@ -4,7 +4,12 @@
 import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCPClient, MCP_CODES, type MCPClientOptions, type MCPError } from "../src/index.js";
-import { StreamableHttpTransport, connectHttp, isSessionExpired, type StreamableHttpTransportOptions } from "../src/transport/http-client/index.js";
+import {
+  StreamableHttpTransport,
+  connectHttp,
+  isSessionExpired,
+  type StreamableHttpTransportOptions,
+} from "../src/transport/http-client/index.js";
 import { startStreamableServer, type RunningServer, type StreamableServerOptions } from "./support/sdk-http-servers.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -16,7 +21,11 @@ const CLIENT_OPTIONS: MCPClientOptions = {
   // These tests are about the session era over HTTP (its session id, GET stream, resumption): no stateless-era probe first.
   era: "session",
   telemetry: null,
-  sampling: (params) => ({ role: "assistant", content: { type: "text", text: `echo ${JSON.stringify(params.messages[0]?.content)}` }, model: "test-model" }),
+  sampling: (params) => ({
+    role: "assistant",
+    content: { type: "text", text: `echo ${JSON.stringify(params.messages[0]?.content)}` },
+    model: "test-model",
+  }),
   roots: [{ uri: "file:///work", name: "work" }],
 };
 
@@ -47,7 +56,8 @@ describe("our client ↔ the SDK's Streamable HTTP server (stateful, SSE answers
     await client.ping();
     const [initialize, ...later] = running.probe.requests;
     expect(initialize?.headers["mcp-session-id"]).toBeUndefined();
-    for (const request of later) expect(request.headers).toMatchObject({ "mcp-session-id": transport.sessionId, "mcp-protocol-version": "2025-11-25" });
+    for (const request of later)
+      expect(request.headers).toMatchObject({ "mcp-session-id": transport.sessionId, "mcp-protocol-version": "2025-11-25" });
   });
 
   it("calls tools with progress, and cancels one the server is running", async () => {
@@ -84,13 +94,17 @@ describe("our client ↔ the SDK's Streamable HTTP server (stateful, SSE answers
   it("gets prompts", async () => {
     const { client } = await connected(await server());
     expect((await client.listAllPrompts()).map((prompt) => prompt.name)).toEqual(["greet"]);
-    await expect(client.getPrompt("greet", { name: "Ada" })).resolves.toMatchObject({ messages: [{ role: "user", content: { type: "text", text: "Hello, Ada!" } }] });
+    await expect(client.getPrompt("greet", { name: "Ada" })).resolves.toMatchObject({
+      messages: [{ role: "user", content: { type: "text", text: "Hello, Ada!" } }],
+    });
   });
 
   it("answers the server's requests: on a call's stream (sampling, roots) and on the GET stream", async () => {
     const running = await server();
     const { client } = await connected(running);
-    await expect(client.callTool("ask-model", { question: "hi" })).resolves.toMatchObject({ content: [{ text: expect.stringContaining('echo {\\"type\\":\\"text\\",\\"text\\":\\"hi\\"}') }] });
+    await expect(client.callTool("ask-model", { question: "hi" })).resolves.toMatchObject({
+      content: [{ text: expect.stringContaining('echo {\\"type\\":\\"text\\",\\"text\\":\\"hi\\"}') }],
+    });
     await expect(client.callTool("ask-roots")).resolves.toMatchObject({ content: [{ text: "file:///work" }] });
     await vi.waitFor(() => expect(requestsOf(running, "GET")).toHaveLength(1));
     await expect(running.probe.servers[0]?.server.listRoots()).resolves.toEqual({ roots: [{ uri: "file:///work", name: "work" }] });
@@ -127,7 +141,11 @@ describe("our client ↔ the SDK's Streamable HTTP server: a session the server 
   it("goes on in a new session when renewSession is on", async () => {
     const running = await server();
     const renewed: Array<string | undefined> = [];
-    const { client, transport } = await connected(running, { renewSession: true, onSessionRenewed: (sessionId) => renewed.push(sessionId), reconnection: { initialDelayMs: 20 } });
+    const { client, transport } = await connected(running, {
+      renewSession: true,
+      onSessionRenewed: (sessionId) => renewed.push(sessionId),
+      reconnection: { initialDelayMs: 20 },
+    });
     await vi.waitFor(() => expect(requestsOf(running, "GET")).toHaveLength(1));
     const first = transport.sessionId as string;
     await running.sessions.get(first)?.close();
@@ -136,10 +154,15 @@ describe("our client ↔ the SDK's Streamable HTTP server: a session the server 
     expect(renewed).toEqual([transport.sessionId]);
     expect([...running.sessions.keys()]).toEqual([transport.sessionId]);
     const progress: number[] = [];
-    await expect(client.callTool("count", { to: 2 }, { onProgress: (update) => progress.push(update.progress) })).resolves.toMatchObject({ content: [{ text: "counted to 2" }] });
+    await expect(client.callTool("count", { to: 2 }, { onProgress: (update) => progress.push(update.progress) })).resolves.toMatchObject({
+      content: [{ text: "counted to 2" }],
+    });
     expect(progress).toEqual([1, 2]);
     // The GET stream comes back in the new session.
-    await vi.waitFor(() => expect(requestsOf(running, "GET").filter((get) => get.headers["mcp-session-id"] === transport.sessionId)).toHaveLength(1), { timeout: 3000 });
+    await vi.waitFor(
+      () => expect(requestsOf(running, "GET").filter((get) => get.headers["mcp-session-id"] === transport.sessionId)).toHaveLength(1),
+      { timeout: 3000 },
+    );
     expect(client.connected).toBe(true);
   });
 });
@@ -174,7 +197,9 @@ describe("our client ↔ the SDK's Streamable HTTP server (resumable, SEP-1699)"
     const running = await server({ eventStore: new InMemoryEventStore(), retryInterval: 20 });
     const { client } = await connected(running, { openGetStream: false });
     const progress: number[] = [];
-    await expect(client.callTool("poll", {}, { onProgress: (update) => progress.push(update.progress) })).resolves.toMatchObject({ content: [{ text: "polled" }] });
+    await expect(client.callTool("poll", {}, { onProgress: (update) => progress.push(update.progress) })).resolves.toMatchObject({
+      content: [{ text: "polled" }],
+    });
     expect(progress).toEqual([1, 2]);
     const resumes = requestsOf(running, "GET");
     expect(resumes.length).toBeGreaterThan(0);

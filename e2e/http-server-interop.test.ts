@@ -122,10 +122,15 @@ function interopServer(observed: Observed, handlerRef: { current?: StreamableHtt
     return { content: [{ type: "text", text: `model: ${(answer.content as { text: string }).text}` }] };
   });
   server.tool("ask-user", {}, async (_args, ctx) => {
-    const answer = await ctx.elicitInput({ message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } });
+    const answer = await ctx.elicitInput({
+      message: "Your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    });
     return { content: [{ type: "text", text: `user: ${answer.action} ${JSON.stringify(answer.content)}` }] };
   });
-  server.tool("roots", {}, async (_args, ctx) => ({ content: [{ type: "text", text: (await ctx.listRoots()).roots.map((root) => root.uri).join(",") }] }));
+  server.tool("roots", {}, async (_args, ctx) => ({
+    content: [{ type: "text", text: (await ctx.listRoots()).roots.map((root) => root.uri).join(",") }],
+  }));
   server.tool("poll-me", {}, async (_args, ctx) => {
     await report(ctx, observed, 1, 2, "before the poll");
     const closed = await handlerRef.current?.closeSSEStream(ctx.session?.id ?? "", ctx.requestId);
@@ -144,7 +149,9 @@ function interopServer(observed: Observed, handlerRef: { current?: StreamableHtt
     return { content: [{ type: "text", text: "outlasted the connection" }] };
   });
   server.resource("config", "config://app", { mimeType: "application/json" }, (uri) => ({ contents: [{ uri, text: '{"mode":"dark"}' }] }));
-  server.prompt("greet", { arguments: { name: { required: true } } }, ({ name }) => ({ messages: [{ role: "user", content: { type: "text", text: `Hello, ${name}!` } }] }));
+  server.prompt("greet", { arguments: { name: { required: true } } }, ({ name }) => ({
+    messages: [{ role: "user", content: { type: "text", text: `Hello, ${name}!` } }],
+  }));
   return server;
 }
 
@@ -170,28 +177,45 @@ async function connect(flavour: Flavour, options: StreamableHttpOptions = {}): P
   let handler: HttpHandler;
   if (flavour === "legacy-sse") handler = sseHttpHandler(server);
   else {
-    const streamable = streamableHttpHandler(server, { eventStore: observed.events, ...options, ...(flavour === "streamable-json" ? { enableJsonResponse: true } : {}) });
+    const streamable = streamableHttpHandler(server, {
+      eventStore: observed.events,
+      ...options,
+      ...(flavour === "streamable-json" ? { enableJsonResponse: true } : {}),
+    });
     handlerRef.current = streamable;
     handler = streamable;
   }
   const exchanges: string[] = [];
-  const served = await serveHttp(async (request) => {
-    const response = await handler.fetch(request);
-    exchanges.push(`${request.method} ${response.status}${request.headers.has("last-event-id") ? " resume" : ""}`);
-    return response;
-  }, { port: 0 });
+  const served = await serveHttp(
+    async (request) => {
+      const response = await handler.fetch(request);
+      exchanges.push(`${request.method} ${response.status}${request.headers.has("last-event-id") ? " resume" : ""}`);
+      return response;
+    },
+    { port: 0 },
+  );
   cleanups.push(async () => {
     await handler.close();
     await served.close();
   });
   const url = new URL(served.url);
   const transport = flavour === "legacy-sse" ? new SSEClientTransport(url) : new StreamableHTTPClientTransport(url);
-  const client = new Client({ name: "sdk-interop", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
-  client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: "assistant", content: { type: "text", text: "42" }, model: "interop-model" }));
+  const client = new Client(
+    { name: "sdk-interop", version: "1.0.0" },
+    { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
+  );
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+    role: "assistant",
+    content: { type: "text", text: "42" },
+    model: "interop-model",
+  }));
   client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ada" } }));
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work", name: "work" }] }));
   const notifications = { updated: [] as string[], logs: [] as unknown[], toolsChanged: 0 };
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void notifications.updated.push(notification.params.uri));
+  client.setNotificationHandler(
+    ResourceUpdatedNotificationSchema,
+    (notification) => void notifications.updated.push(notification.params.uri),
+  );
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void notifications.logs.push(notification.params.data));
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => void notifications.toolsChanged++);
   await client.connect(transport);
@@ -207,10 +231,12 @@ function resumes(connected: Connected): string[] {
 
 /** Server-initiated traffic needs the client's GET stream (Streamable HTTP); wait until it is there. */
 async function untilListening(connected: Connected): Promise<void> {
-  await expect.poll(async () => {
-    await connected.server.log("debug", "probe");
-    return connected.notifications.logs.length;
-  }).toBeGreaterThan(0);
+  await expect
+    .poll(async () => {
+      await connected.server.log("debug", "probe");
+      return connected.notifications.logs.length;
+    })
+    .toBeGreaterThan(0);
 }
 
 describe.each<Flavour>(["streamable", "streamable-json", "legacy-sse"])("the SDK client over %s", (flavour) => {
@@ -219,7 +245,15 @@ describe.each<Flavour>(["streamable", "streamable-json", "legacy-sse"])("the SDK
     const { client } = connected;
     // In JSON mode, what a tool sends before its answer travels on the client's GET stream.
     if (flavour === "streamable-json") await untilListening(connected);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["count", "hold", "ask-model", "ask-user", "roots", "poll-me", "outlast"]);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "count",
+      "hold",
+      "ask-model",
+      "ask-user",
+      "roots",
+      "poll-me",
+      "outlast",
+    ]);
     const result = await client.callTool({ name: "count", arguments: { to: 3 } }, undefined, { onprogress: connected.onprogress });
     expect(result.content).toEqual([{ type: "text", text: "counted to 3" }]);
     expect(connected.observed.heard.values.map((update) => update.progress)).toEqual([1, 2, 3]);
@@ -243,7 +277,9 @@ describe.each<Flavour>(["streamable", "streamable-json", "legacy-sse"])("the SDK
     await expect.poll(() => connected.notifications.updated).toEqual(["config://app"]);
     await client.unsubscribeResource({ uri: "config://app" });
     await server.markResourceUpdated("config://app");
-    expect((await client.getPrompt({ name: "greet", arguments: { name: "Ada" } })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hello, Ada!" } }]);
+    expect((await client.getPrompt({ name: "greet", arguments: { name: "Ada" } })).messages).toEqual([
+      { role: "user", content: { type: "text", text: "Hello, Ada!" } },
+    ]);
     server.tool("late", {}, () => ({ content: [] }));
     await expect.poll(() => connected.notifications.toolsChanged).toBe(1);
     await server.log("warning", "from the server");
@@ -277,10 +313,14 @@ describe("Streamable HTTP specifics with the SDK client", () => {
     await expect.poll(() => observed.events.resumedAfter.values.length).toBeGreaterThan(0);
     expect(observed.events.resumedAfter.values[0]).toBe("");
     expect(resumes(connected)[0]).toBe("GET 200 resume");
-    expect((await client.callTool({ name: "count", arguments: { to: 2 } }, undefined, { onprogress: connected.onprogress })).content).toEqual([{ type: "text", text: "counted to 2" }]);
+    expect(
+      (await client.callTool({ name: "count", arguments: { to: 2 } }, undefined, { onprogress: connected.onprogress })).content,
+    ).toEqual([{ type: "text", text: "counted to 2" }]);
     expect((await client.callTool({ name: "ask-model" })).content).toEqual([{ type: "text", text: "model: 42" }]);
     // A call that outlives the limit: its POST stream is cut too, and the client polls the rest back.
-    expect((await client.callTool({ name: "outlast" }, undefined, { onprogress: connected.onprogress })).content).toEqual([{ type: "text", text: "outlasted the connection" }]);
+    expect((await client.callTool({ name: "outlast" }, undefined, { onprogress: connected.onprogress })).content).toEqual([
+      { type: "text", text: "outlasted the connection" },
+    ]);
     expect(observed.heard.values).toEqual([
       { progress: 1, message: "counted 1" },
       { progress: 2, message: "counted 2" },
@@ -313,7 +353,9 @@ describe("Streamable HTTP specifics with the SDK client", () => {
     const connected = await connect("streamable", { sessions: "stateless" });
     const { client, handler, transport } = connected;
     expect((transport as StreamableHTTPClientTransport).sessionId).toBeUndefined();
-    expect((await client.callTool({ name: "count", arguments: { to: 2 } }, undefined, { onprogress: connected.onprogress })).content).toEqual([{ type: "text", text: "counted to 2" }]);
+    expect(
+      (await client.callTool({ name: "count", arguments: { to: 2 } }, undefined, { onprogress: connected.onprogress })).content,
+    ).toEqual([{ type: "text", text: "counted to 2" }]);
     expect(connected.observed.heard.values.map((update) => update.progress)).toEqual([1, 2]);
     expect((await client.readResource({ uri: "config://app" })).contents).toHaveLength(1);
     expect((await client.getPrompt({ name: "greet", arguments: { name: "Bo" } })).messages).toHaveLength(1);

@@ -36,8 +36,18 @@ describe("importing the universal entry", () => {
     expect([...graph.packages].filter((name) => name.startsWith("zod") || name.startsWith("@opentelemetry"))).toEqual([]);
     expect(graph.files).not.toContain(resolve(root, "src/telemetry/telemetry.ts"));
     // Checking a tool's own zod schema goes through the schema's own parse (zod-validation.ts imports zod's types only).
-    expect([...graph.files].filter((file) => file.includes("/src/schemas/")).map((file) => file.slice(file.lastIndexOf("/") + 1)).toSorted()).toEqual(["wire-loader.ts", "zod-validation.ts"]);
-    expect([...graph.files].filter((file) => file.includes("/src/wire/")).map((file) => file.slice(file.lastIndexOf("/") + 1)).toSorted()).toEqual(["issues.ts"]);
+    expect(
+      [...graph.files]
+        .filter((file) => file.includes("/src/schemas/"))
+        .map((file) => file.slice(file.lastIndexOf("/") + 1))
+        .toSorted(),
+    ).toEqual(["wire-loader.ts", "zod-validation.ts"]);
+    expect(
+      [...graph.files]
+        .filter((file) => file.includes("/src/wire/"))
+        .map((file) => file.slice(file.lastIndexOf("/") + 1))
+        .toSorted(),
+    ).toEqual(["issues.ts"]);
   });
 
   it("and the wire layer the first connection loads imports no zod: only the converter for zod/mini tool schemas does", () => {
@@ -48,12 +58,18 @@ describe("importing the universal entry", () => {
   });
 
   it("counts what the module loader loads: value imports, re-exports and bare imports, not type imports or import()", () => {
-    const source = 'import "zod";\nimport type { A } from "a";\nimport {\n  b,\n} from "./b.js";\nexport * from "./c.js";\nexport type { D } from "d";\nconst e = await import("e");\n';
+    const source =
+      'import "zod";\nimport type { A } from "a";\nimport {\n  b,\n} from "./b.js";\nexport * from "./c.js";\nexport type { D } from "d";\nconst e = await import("e");\n';
     expect([...source.matchAll(STATIC_IMPORT)].map(([, specifier]) => specifier)).toEqual(["zod", "./b.js", "./c.js"]);
   });
 
   it("still reaches the whole library (the walk follows every value import)", () => {
-    for (const module of ["server/mcp-server/mcp-server.ts", "client/mcp-client/mcp-client.ts", "jsonrpc/dispatcher/dispatcher.ts", "transport/http-server/streamable-handler.ts"]) {
+    for (const module of [
+      "server/mcp-server/mcp-server.ts",
+      "client/mcp-client/mcp-client.ts",
+      "jsonrpc/dispatcher/dispatcher.ts",
+      "transport/http-server/streamable-handler.ts",
+    ]) {
       expect(graph.files).toContain(resolve(root, "src", module));
     }
   });

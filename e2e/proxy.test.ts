@@ -9,7 +9,19 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { MCP_CODES, MCPClient, MCPError, MCPServer, callLog, mount, proxy, proxyClient, StreamableHttpTransport, streamableHttpHandler, type CallLogEntry } from "../src/index.js";
+import {
+  MCP_CODES,
+  MCPClient,
+  MCPError,
+  MCPServer,
+  callLog,
+  mount,
+  proxy,
+  proxyClient,
+  StreamableHttpTransport,
+  streamableHttpHandler,
+  type CallLogEntry,
+} from "../src/index.js";
 import { serveHttp } from "../src/node/index.js";
 import { spawnNodeChild } from "./support/children.js";
 
@@ -35,8 +47,13 @@ async function gateway(calls: CallLogEntry[] = []) {
     if (Number(request.params.arguments?.["id"]) > 100) throw new MCPError(MCP_CODES.INVALID_PARAMS, "notes go up to 100");
     return next(request, context);
   });
-  notes.tool("lookup", { inputSchema: { type: "object", properties: { id: { type: "number" } }, required: ["id"] } }, ({ id }) => ({ content: [{ type: "text", text: `note ${String(id)}` }] }));
-  const front = new MCPServer({ name: "gateway", version: "1.0.0" }, { telemetry: null }).use("tools/call", callLog((entry) => calls.push(entry)));
+  notes.tool("lookup", { inputSchema: { type: "object", properties: { id: { type: "number" } }, required: ["id"] } }, ({ id }) => ({
+    content: [{ type: "text", text: `note ${String(id)}` }],
+  }));
+  const front = new MCPServer({ name: "gateway", version: "1.0.0" }, { telemetry: null }).use(
+    "tools/call",
+    callLog((entry) => calls.push(entry)),
+  );
   await mount(front, "weather", proxied.server);
   await mount(front, "notes", notes);
   const handler = streamableHttpHandler(front);
@@ -63,12 +80,18 @@ describe("a proxy behind one Streamable HTTP endpoint", () => {
 
     expect((await sdk.listTools()).tools.map((tool) => tool.name)).toEqual(TOOLS);
     expect((await ours.listAllTools()).map((tool) => tool.name)).toEqual(TOOLS);
-    expect((await sdk.callTool({ name: "weather_to_fahrenheit", arguments: { celsius: 100 } })).structuredContent).toEqual({ fahrenheit: 212 });
+    expect((await sdk.callTool({ name: "weather_to_fahrenheit", arguments: { celsius: 100 } })).structuredContent).toEqual({
+      fahrenheit: 212,
+    });
     expect((await ours.callTool("weather_to_fahrenheit", { celsius: 0 })).structuredContent).toEqual({ fahrenheit: 32 });
     expect(textOf(await sdk.callTool({ name: "notes_lookup", arguments: { id: 1 } }))).toBe("note 1");
     expect(textOf(await ours.callTool("notes_lookup", { id: 2 }))).toBe("note 2");
-    // The gateway's layers and the mounted part's run for both eras' calls; to the gateway, a part's refusal is its tool's failure (isError).
-    const refusals = [await sdk.callTool({ name: "notes_lookup", arguments: { id: 101 } }), await ours.callTool("notes_lookup", { id: 102 })];
+    // The gateway's layers and the mounted part's run for both eras' calls; to the gateway, a part's refusal is its tool's failure
+    // (isError).
+    const refusals = [
+      await sdk.callTool({ name: "notes_lookup", arguments: { id: 101 } }),
+      await ours.callTool("notes_lookup", { id: 102 }),
+    ];
     expect(refusals.map((result) => [result.isError, textOf(result)])).toEqual([
       [true, expect.stringContaining("notes go up to 100")],
       [true, expect.stringContaining("notes go up to 100")],
@@ -86,7 +109,10 @@ describe("a proxy behind one Streamable HTTP endpoint", () => {
     await child.exited;
     const closed = expect.stringContaining("The upstream server weather-child is closed (MCP.TRANSPORT_CLOSED)");
     await expect(sdk.callTool({ name: "weather_to_fahrenheit", arguments: { celsius: 1 } })).rejects.toMatchObject({ message: closed });
-    await expect(ours.callTool("weather_to_fahrenheit", { celsius: 1 })).rejects.toMatchObject({ message: closed, data: { code: "MCP.TRANSPORT_CLOSED", upstream: "weather-child" } });
+    await expect(ours.callTool("weather_to_fahrenheit", { celsius: 1 })).rejects.toMatchObject({
+      message: closed,
+      data: { code: "MCP.TRANSPORT_CLOSED", upstream: "weather-child" },
+    });
     expect(textOf(await sdk.callTool({ name: "notes_lookup", arguments: { id: 3 } }))).toBe("note 3");
     expect(textOf(await ours.callTool("notes_lookup", { id: 4 }))).toBe("note 4");
     await expect(ours.ping()).resolves.toBeUndefined();

@@ -74,7 +74,11 @@ describe("faults over HTTP", () => {
     const renewed: string[] = [];
     await plain.connect(new StreamableHttpTransport(new URL("/mcp", relay.url), { reconnection: fastReconnect }));
     await renewing.connect(
-      new StreamableHttpTransport(new URL("/mcp", relay.url), { reconnection: fastReconnect, renewSession: true, onSessionRenewed: (newId) => void renewed.push(String(newId)) }),
+      new StreamableHttpTransport(new URL("/mcp", relay.url), {
+        reconnection: fastReconnect,
+        renewSession: true,
+        onSessionRenewed: (newId) => void renewed.push(String(newId)),
+      }),
     );
     // The process restarts: the old handler and its sessions are gone, a new one answers at the same address.
     const after = gatedServer();

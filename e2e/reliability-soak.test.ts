@@ -7,7 +7,18 @@ import { getEventListeners } from "node:events";
 import { queryObjects } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { InMemoryEventStore, MCPClient, MCPServer, StdioTransport, StreamableHttpTransport, streamableHttpHandler, type InboundContext, type SendOptions, type Transport, type TransportReceiver } from "../src/index.js";
+import {
+  InMemoryEventStore,
+  MCPClient,
+  MCPServer,
+  StdioTransport,
+  StreamableHttpTransport,
+  streamableHttpHandler,
+  type InboundContext,
+  type SendOptions,
+  type Transport,
+  type TransportReceiver,
+} from "../src/index.js";
 import { serveHttp } from "../src/node/index.js";
 import { JsonRpcDispatcher } from "../src/jsonrpc/dispatcher/dispatcher.js";
 import { InflightRequest } from "../src/jsonrpc/dispatcher/incoming.js";
@@ -66,7 +77,11 @@ function soakServer(): MCPServer {
   const server = new MCPServer({ name: "soak", version: "1" });
   server.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
   // Holds until cancelled: the cancellation and timeout paths end it.
-  server.tool("hold", {}, (_args, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason as Error))));
+  server.tool(
+    "hold",
+    {},
+    (_args, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason as Error))),
+  );
   server.tool("fail", {}, () => {
     throw "not an Error";
   });
@@ -93,7 +108,8 @@ function leftListeners(clients: readonly MCPClient[]): number {
 async function workload(client: MCPClient, who: number, tally: Tally): Promise<void> {
   longLived.set(client, new AbortController().signal);
   // WINDOW calls in flight per client at a time (each POST holds a socket until its answer).
-  for (let start = 0; start < CALLS; start += WINDOW) await Promise.all(callsOf(client, who, tally, start, Math.min(CALLS, start + WINDOW)));
+  for (let start = 0; start < CALLS; start += WINDOW)
+    await Promise.all(callsOf(client, who, tally, start, Math.min(CALLS, start + WINDOW)));
 }
 
 function callsOf(client: MCPClient, who: number, tally: Tally, from: number, to: number): Array<Promise<void>> {
@@ -112,13 +128,28 @@ function callsOf(client: MCPClient, who: number, tally: Tally, from: number, to:
     } else if (kind === 3) {
       const controller = new AbortController();
       const call = client.callTool("hold", {}, { signal: controller.signal });
-      calls.push(call.then(() => void tally.crossed++, (error: { code?: string }) => void (error.code === "MCP.REQUEST_CANCELLED" ? tally.cancelled++ : tally.crossed++)));
+      calls.push(
+        call.then(
+          () => void tally.crossed++,
+          (error: { code?: string }) => void (error.code === "MCP.REQUEST_CANCELLED" ? tally.cancelled++ : tally.crossed++),
+        ),
+      );
       setTimeout(() => controller.abort(), 1);
     } else if (kind === 4) {
-      calls.push(client.callTool("hold", {}, { timeoutMs: 5 }).then(() => void tally.crossed++, (error: { code?: string }) => void (error.code === "MCP.TIMEOUT" ? tally.timedOut++ : tally.crossed++)));
+      calls.push(
+        client.callTool("hold", {}, { timeoutMs: 5 }).then(
+          () => void tally.crossed++,
+          (error: { code?: string }) => void (error.code === "MCP.TIMEOUT" ? tally.timedOut++ : tally.crossed++),
+        ),
+      );
     } else {
       // A tool's throw (here not even an Error) is a tool result with isError, as the spec says.
-      calls.push(client.callTool("fail", {}, { signal }).then((result) => void (result.isError === true ? tally.failed++ : tally.crossed++), () => void tally.crossed++));
+      calls.push(
+        client.callTool("fail", {}, { signal }).then(
+          (result) => void (result.isError === true ? tally.failed++ : tally.crossed++),
+          () => void tally.crossed++,
+        ),
+      );
     }
   }
   return calls;
@@ -180,9 +211,19 @@ describe("soak", () => {
     const heapWarm = await heapAfterGc();
     for (let round = 2; round <= HTTP_ROUNDS; round++) await httpRound(server, handler, http.url);
     const grownBytes = (await heapAfterGc()) - heapWarm;
-    console.info(`soak (HTTP): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB over ${(HTTP_ROUNDS - 1) * CLIENTS * CALLS} calls after the warm-up round`);
+    console.info(
+      `soak (HTTP): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB over ${(HTTP_ROUNDS - 1) * CLIENTS * CALLS} calls after the warm-up round`,
+    );
     // Not one object of the library outlives its round: clients, transports, sessions, dispatchers, requests.
-    expect(liveInstances()).toEqual({ MCPClient: 0, StreamableHttpTransport: 0, CountingTransport: 0, ServerSession: 0, JsonRpcDispatcher: 0, InflightRequest: 0, PendingRequest: 0 });
+    expect(liveInstances()).toEqual({
+      MCPClient: 0,
+      StreamableHttpTransport: 0,
+      CountingTransport: 0,
+      ServerSession: 0,
+      JsonRpcDispatcher: 0,
+      InflightRequest: 0,
+      PendingRequest: 0,
+    });
     expect(grownBytes).toBeLessThan(HTTP_HEAP_SLACK_BYTES);
     // No timer outlives the run: keep-alives, idle expiry, request timeouts, reconnection waits.
     await until(() => liveTimers() <= timersBefore);
@@ -196,7 +237,15 @@ describe("soak", () => {
     await until(() => liveTimers() <= timersBefore);
     expect(liveTimers()).toBeLessThanOrEqual(timersBefore);
     // With every connection closed and nothing of the run referenced, nothing of the library is left.
-    expect(liveInstances()).toEqual({ MCPClient: 0, StreamableHttpTransport: 0, CountingTransport: 0, ServerSession: 0, JsonRpcDispatcher: 0, InflightRequest: 0, PendingRequest: 0 });
+    expect(liveInstances()).toEqual({
+      MCPClient: 0,
+      StreamableHttpTransport: 0,
+      CountingTransport: 0,
+      ServerSession: 0,
+      JsonRpcDispatcher: 0,
+      InflightRequest: 0,
+      PendingRequest: 0,
+    });
   }, 60_000);
 });
 
@@ -246,7 +295,9 @@ async function stdioRun(server: MCPServer): Promise<void> {
   const heapWarm = await heapAfterGc();
   for (let round = 1; round < STDIO_ROUNDS; round++) await Promise.all(clients.map((client, who) => workload(client, who, tally)));
   const grownBytes = (await heapAfterGc()) - heapWarm;
-  console.info(`soak (stdio): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB over ${(STDIO_ROUNDS - 1) * CLIENTS * CALLS} calls after the warm-up round`);
+  console.info(
+    `soak (stdio): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB over ${(STDIO_ROUNDS - 1) * CLIENTS * CALLS} calls after the warm-up round`,
+  );
   expect(grownBytes).toBeLessThan(HEAP_SLACK_BYTES);
   expect(tally).toEqual(expectedTally(STDIO_ROUNDS));
   expect(leftListeners(clients)).toBe(0);
@@ -267,7 +318,15 @@ const HTTP_HEAP_SLACK_BYTES = 4 * 1024 * 1024;
 
 /** Live instances (after a full collection) of the classes a soak creates per client, session and request. */
 function liveInstances(): Record<string, number> {
-  const classes = { MCPClient, StreamableHttpTransport, CountingTransport, ServerSession, JsonRpcDispatcher, InflightRequest, PendingRequest };
+  const classes = {
+    MCPClient,
+    StreamableHttpTransport,
+    CountingTransport,
+    ServerSession,
+    JsonRpcDispatcher,
+    InflightRequest,
+    PendingRequest,
+  };
   return Object.fromEntries(Object.entries(classes).map(([name, type]) => [name, queryObjects(type, { format: "count" })]));
 }
 

@@ -10,18 +10,27 @@ const outputSchema = { type: "object", properties: { count: { type: "number" } }
 
 function mediaServer(): MCPServer {
   const server = new MCPServer({ name: "media", version: "1.0.0", title: "Media Server", icons }, { capabilities: { completions: {} } });
-  server.tool("media", { title: "Media", description: "Everything at once", inputSchema, outputSchema, annotations: { readOnlyHint: true }, icons }, async (_args, context) => {
-    await context.progress(1, 1, "gathered");
-    return {
-      content: [
-        { type: "text", text: "three things" },
-        { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
-        { type: "resource_link", uri: "memo://song", name: "song", title: "The Song", mimeType: "audio/wav", icons },
-      ],
-      structuredContent: { count: 3 },
-    };
-  });
-  server.resource("song", "memo://song", { title: "The Song", mimeType: "audio/wav", icons, annotations: { priority: 1, lastModified: "2025-01-01T00:00:00Z" } }, (uri) => ({ contents: [{ uri, blob: "UklGRg==" }] }));
+  server.tool(
+    "media",
+    { title: "Media", description: "Everything at once", inputSchema, outputSchema, annotations: { readOnlyHint: true }, icons },
+    async (_args, context) => {
+      await context.progress(1, 1, "gathered");
+      return {
+        content: [
+          { type: "text", text: "three things" },
+          { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+          { type: "resource_link", uri: "memo://song", name: "song", title: "The Song", mimeType: "audio/wav", icons },
+        ],
+        structuredContent: { count: 3 },
+      };
+    },
+  );
+  server.resource(
+    "song",
+    "memo://song",
+    { title: "The Song", mimeType: "audio/wav", icons, annotations: { priority: 1, lastModified: "2025-01-01T00:00:00Z" } },
+    (uri) => ({ contents: [{ uri, blob: "UklGRg==" }] }),
+  );
   return server;
 }
 
@@ -39,7 +48,8 @@ function tapped(end: Transport, sent: unknown[]): Transport {
 
 /** The result the server last sent. */
 function lastResult(sent: readonly unknown[]): unknown {
-  return (sent.filter((message) => typeof message === "object" && message !== null && "result" in message).at(-1) as { result: unknown }).result;
+  return (sent.filter((message) => typeof message === "object" && message !== null && "result" in message).at(-1) as { result: unknown })
+    .result;
 }
 
 async function session(version: ProtocolVersion) {
@@ -53,19 +63,42 @@ async function session(version: ProtocolVersion) {
   return { client, sent, initialize: lastResult(sent) };
 }
 
-const fullTool = { name: "media", title: "Media", description: "Everything at once", inputSchema, outputSchema, annotations: { readOnlyHint: true }, icons };
-const fullResource = { uri: "memo://song", name: "song", title: "The Song", mimeType: "audio/wav", icons, annotations: { priority: 1, lastModified: "2025-01-01T00:00:00Z" } };
+const fullTool = {
+  name: "media",
+  title: "Media",
+  description: "Everything at once",
+  inputSchema,
+  outputSchema,
+  annotations: { readOnlyHint: true },
+  icons,
+};
+const fullResource = {
+  uri: "memo://song",
+  name: "song",
+  title: "The Song",
+  mimeType: "audio/wav",
+  icons,
+  annotations: { priority: 1, lastModified: "2025-01-01T00:00:00Z" },
+};
 const text = { type: "text", text: "three things" };
 const audio = { type: "audio", data: "UklGRg==", mimeType: "audio/wav" };
 const linkAsText = { type: "text", text: 'Resource "The Song" at memo://song (audio/wav)' };
 const structuredAsText = { type: "text", text: '{"count":3}' };
 
-const EXPECTED: Record<"2024-11-05" | "2025-03-26" | "2025-11-25", { serverInfo: object; completions: boolean; tool: object; content: object[]; structured: boolean; resource: object; progress: object }> = {
+const EXPECTED: Record<
+  "2024-11-05" | "2025-03-26" | "2025-11-25",
+  { serverInfo: object; completions: boolean; tool: object; content: object[]; structured: boolean; resource: object; progress: object }
+> = {
   "2024-11-05": {
     serverInfo: { name: "media", version: "1.0.0" },
     completions: false,
     tool: { name: "media", description: "Everything at once", inputSchema },
-    content: [text, { type: "text", text: "Audio (audio/wav) left out: protocol revision 2024-11-05 cannot carry audio" }, linkAsText, structuredAsText],
+    content: [
+      text,
+      { type: "text", text: "Audio (audio/wav) left out: protocol revision 2024-11-05 cannot carry audio" },
+      linkAsText,
+      structuredAsText,
+    ],
     structured: false,
     resource: { uri: "memo://song", name: "The Song", mimeType: "audio/wav", annotations: { priority: 1 } },
     progress: { progress: 1, total: 1 },
@@ -91,25 +124,32 @@ const EXPECTED: Record<"2024-11-05" | "2025-03-26" | "2025-11-25", { serverInfo:
 };
 
 describe("MCPServer sends each session its own revision's shapes", () => {
-  it.each(Object.entries(EXPECTED))("%s: initialize, tools/list, tools/call (audio, resource link, structured content, progress), resources/list", async (version, expected) => {
-    const { client, sent, initialize } = await session(version as ProtocolVersion);
-    expect(initialize).toMatchObject({ protocolVersion: version, serverInfo: expected.serverInfo });
-    expect((initialize as { serverInfo: object }).serverInfo).toEqual(expected.serverInfo);
-    // The options declare completions: 2024-11-05 has no such capability.
-    expect("completions" in (initialize as { capabilities: object }).capabilities).toBe(expected.completions);
+  it.each(Object.entries(EXPECTED))(
+    "%s: initialize, tools/list, tools/call (audio, resource link, structured content, progress), resources/list",
+    async (version, expected) => {
+      const { client, sent, initialize } = await session(version as ProtocolVersion);
+      expect(initialize).toMatchObject({ protocolVersion: version, serverInfo: expected.serverInfo });
+      expect((initialize as { serverInfo: object }).serverInfo).toEqual(expected.serverInfo);
+      // The options declare completions: 2024-11-05 has no such capability.
+      expect("completions" in (initialize as { capabilities: object }).capabilities).toBe(expected.completions);
 
-    await client.listAllTools();
-    expect(lastResult(sent)).toEqual({ tools: [expected.tool] });
+      await client.listAllTools();
+      expect(lastResult(sent)).toEqual({ tools: [expected.tool] });
 
-    const progress: unknown[] = [];
-    await client.callTool("media", {}, { onProgress: (update) => progress.push(update) });
-    expect(lastResult(sent)).toEqual(expected.structured ? { content: expected.content, structuredContent: { count: 3 } } : { content: expected.content });
-    const notifications = sent.filter((message) => (message as { method?: string }).method === "notifications/progress");
-    expect(notifications.map((message) => (message as { params: object }).params)).toEqual([{ progressToken: expect.anything(), ...expected.progress }]);
-    expect(progress).toHaveLength(1);
+      const progress: unknown[] = [];
+      await client.callTool("media", {}, { onProgress: (update) => progress.push(update) });
+      expect(lastResult(sent)).toEqual(
+        expected.structured ? { content: expected.content, structuredContent: { count: 3 } } : { content: expected.content },
+      );
+      const notifications = sent.filter((message) => (message as { method?: string }).method === "notifications/progress");
+      expect(notifications.map((message) => (message as { params: object }).params)).toEqual([
+        { progressToken: expect.anything(), ...expected.progress },
+      ]);
+      expect(progress).toHaveLength(1);
 
-    await client.listAllResources();
-    expect(lastResult(sent)).toEqual({ resources: [expected.resource] });
-    await client.close();
-  });
+      await client.listAllResources();
+      expect(lastResult(sent)).toEqual({ resources: [expected.resource] });
+      await client.close();
+    },
+  );
 });

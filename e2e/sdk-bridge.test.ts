@@ -12,7 +12,11 @@ describe("the SDK bridge (test support)", () => {
     await server.connect(sdk);
     const client = new JsonRpcDispatcher({ side: "client", telemetry: null });
     await client.connect(ours);
-    const init = await client.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "ours", version: "1" } });
+    const init = await client.request("initialize", {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "ours", version: "1" },
+    });
     expect(init).toMatchObject({ protocolVersion: "2025-11-25", serverInfo: { name: "sdk-server" } });
     await client.notify("notifications/initialized");
     await expect(client.request("tools/call", { name: "hello", arguments: {} })).resolves.toMatchObject({ content: [{ text: "hello" }] });
@@ -23,7 +27,11 @@ describe("the SDK bridge (test support)", () => {
   it("lets an SDK client ping our dispatcher, and refuses sends once the SDK end closed", async () => {
     const { ours, sdk } = sdkPair();
     const server = new JsonRpcDispatcher({ side: "server", telemetry: null });
-    server.setRequestHandler("initialize", () => ({ protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "ours", version: "1" } }));
+    server.setRequestHandler("initialize", () => ({
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      serverInfo: { name: "ours", version: "1" },
+    }));
     server.setRequestHandler("ping", () => ({}));
     await server.connect(ours);
     const client = new Client({ name: "sdk-client", version: "1.0.0" });

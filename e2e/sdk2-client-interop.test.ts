@@ -3,7 +3,13 @@
 // stdio (StdioClientTransport spawning our server as a child process), Streamable HTTP on 127.0.0.1
 // (our handler with SSE answers, JSON answers, and stateless) and the legacy HTTP+SSE transport.
 import { fileURLToPath } from "node:url";
-import { Client, SSEClientTransport, StreamableHTTPClientTransport, type JSONRPCMessage, type Transport as Sdk2Transport } from "@modelcontextprotocol/client";
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type JSONRPCMessage,
+  type Transport as Sdk2Transport,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MCPServer, sseHttpHandler, streamableHttpHandler, type HttpHandler } from "../src/index.js";
@@ -35,7 +41,10 @@ function sdk2Client(): { client: Client; heard: Heard } {
     { name: "sdk2-client", version: "2.0.0" },
     { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } }, versionNegotiation: { mode: "legacy" } },
   );
-  client.setRequestHandler("sampling/createMessage", () => (heard.asked.push("sampling"), { role: "assistant", content: { type: "text", text: "42" }, model: "test-model" }));
+  client.setRequestHandler(
+    "sampling/createMessage",
+    () => (heard.asked.push("sampling"), { role: "assistant", content: { type: "text", text: "42" }, model: "test-model" }),
+  );
   client.setRequestHandler("elicitation/create", () => (heard.asked.push("elicitation"), { action: "accept", content: { name: "Ada" } }));
   client.setRequestHandler("roots/list", () => (heard.asked.push("roots"), { roots: [{ uri: "file:///work", name: "work" }] }));
   client.setNotificationHandler("notifications/message", (notification) => void heard.logs.push(notification.params.data));
@@ -66,11 +75,14 @@ async function connectThrough(transport: Sdk2Transport): Promise<{ client: Clien
 
 /** Serves `handler` on 127.0.0.1, noting each exchange as "METHOD status". */
 async function served(handler: HttpHandler, exchanges: string[] = []): Promise<URL> {
-  const http = await serveHttp(async (request) => {
-    const response = await handler.fetch(request);
-    exchanges.push(`${request.method} ${response.status}`);
-    return response;
-  }, { port: 0 });
+  const http = await serveHttp(
+    async (request) => {
+      const response = await handler.fetch(request);
+      exchanges.push(`${request.method} ${response.status}`);
+      return response;
+    },
+    { port: 0 },
+  );
   cleanups.push(async () => {
     await handler.close();
     await http.close();
@@ -81,7 +93,8 @@ async function served(handler: HttpHandler, exchanges: string[] = []): Promise<U
 type Flavour = "in-memory" | "stdio" | "streamable-sse" | "streamable-json" | "legacy-sse";
 
 async function connect(flavour: Flavour): Promise<{ client: Client; heard: Heard }> {
-  if (flavour === "stdio") return connectThrough(new StdioClientTransport({ command: process.execPath, args: [ourServerScript], stderr: "pipe" }));
+  if (flavour === "stdio")
+    return connectThrough(new StdioClientTransport({ command: process.execPath, args: [ourServerScript], stderr: "pipe" }));
   const server = ourServer(MCPServer);
   if (flavour === "in-memory") {
     const { ours, sdk } = sdk2Pair();
@@ -128,12 +141,20 @@ async function requestsAndAnswers(client: Client, heard: Heard, { jsonAnswers = 
   expect(progress).toEqual(steps.slice(0, progress.length));
 
   expect((await client.listResources()).resources).toEqual([{ uri: "memo://note", name: "note", mimeType: "text/plain" }]);
-  expect((await client.listResourceTemplates()).resourceTemplates).toEqual([{ name: "item", uriTemplate: "memo://items/{id}", mimeType: "text/plain" }]);
-  expect(await client.readResource({ uri: "memo://note" })).toEqual({ contents: [{ uri: "memo://note", mimeType: "text/plain", text: "remember" }] });
+  expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
+    { name: "item", uriTemplate: "memo://items/{id}", mimeType: "text/plain" },
+  ]);
+  expect(await client.readResource({ uri: "memo://note" })).toEqual({
+    contents: [{ uri: "memo://note", mimeType: "text/plain", text: "remember" }],
+  });
   expect(await client.readResource({ uri: "memo://items/7" })).toEqual({ contents: [{ uri: "memo://items/7", text: "item 7" }] });
 
-  expect((await client.listPrompts()).prompts).toEqual([{ name: "greet", description: "Greets someone", arguments: [{ name: "name", required: true }] }]);
-  expect(await client.getPrompt({ name: "greet", arguments: { name: "Ada" } })).toEqual({ messages: [{ role: "user", content: { type: "text", text: "Hello, Ada!" } }] });
+  expect((await client.listPrompts()).prompts).toEqual([
+    { name: "greet", description: "Greets someone", arguments: [{ name: "name", required: true }] },
+  ]);
+  expect(await client.getPrompt({ name: "greet", arguments: { name: "Ada" } })).toEqual({
+    messages: [{ role: "user", content: { type: "text", text: "Hello, Ada!" } }],
+  });
   const names = await client.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "name", value: "A" } });
   expect(names).toEqual({ completion: { values: ["Ada", "Alan"], total: 2, hasMore: false } });
   const ids = await client.complete({ ref: { type: "ref/resource", uri: "memo://items/{id}" }, argument: { name: "id", value: "1" } });
@@ -158,7 +179,9 @@ async function sessionTraffic(client: Client, heard: Heard): Promise<void> {
 
   await client.setLoggingLevel("warning");
   await client.callTool({ name: "log" });
-  await vi.waitFor(() => expect(heard.logs).toEqual(["cancelled: The peer cancelled tools/call: Error: user pressed stop", "an error line"]));
+  await vi.waitFor(() =>
+    expect(heard.logs).toEqual(["cancelled: The peer cancelled tools/call: Error: user pressed stop", "an error line"]),
+  );
 
   await client.callTool({ name: "add-tool" });
   await vi.waitFor(() => expect(heard.toolsChanged).toBe(1));
@@ -171,19 +194,22 @@ async function sessionTraffic(client: Client, heard: Heard): Promise<void> {
   expect(await client.callTool({ name: "touch" })).toEqual({ content: [{ type: "text", text: "touched: " }] });
 }
 
-describe.each<Flavour>(["in-memory", "stdio", "streamable-sse", "streamable-json", "legacy-sse"])("the SDK 2.x client ↔ our server over %s", (flavour) => {
-  it("initializes on 2025-11-25 and drives tools, resources, prompts and completion", async () => {
-    const { client, heard } = await connect(flavour);
-    expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
-    await requestsAndAnswers(client, heard, { jsonAnswers: flavour === "streamable-json" });
-  });
+describe.each<Flavour>(["in-memory", "stdio", "streamable-sse", "streamable-json", "legacy-sse"])(
+  "the SDK 2.x client ↔ our server over %s",
+  (flavour) => {
+    it("initializes on 2025-11-25 and drives tools, resources, prompts and completion", async () => {
+      const { client, heard } = await connect(flavour);
+      expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+      await requestsAndAnswers(client, heard, { jsonAnswers: flavour === "streamable-json" });
+    });
 
-  it("answers sampling, elicitation and roots, cancels, and hears logs, list changes and resource updates", async () => {
-    const { client, heard } = await connect(flavour);
-    await sessionTraffic(client, heard);
-    expect(heard.asked).toEqual(["sampling", "elicitation", "roots"]);
-  });
-});
+    it("answers sampling, elicitation and roots, cancels, and hears logs, list changes and resource updates", async () => {
+      const { client, heard } = await connect(flavour);
+      await sessionTraffic(client, heard);
+      expect(heard.asked).toEqual(["sampling", "elicitation", "roots"]);
+    });
+  },
+);
 
 describe("the SDK 2.x client ↔ our server over Streamable HTTP: sessions and stateless serving", () => {
   it("ends the session with DELETE when the client terminates it", async () => {

@@ -47,9 +47,14 @@ function modernClient(): { client: Client; heard: Heard } {
   );
   client.setRequestHandler("elicitation/create", (request) => {
     heard.asked.push(`elicitation ${request.params.message}`);
-    return request.params.message === "Your name?" ? { action: "accept", content: { name: "Ada" } } : { action: "accept", content: { ok: true } };
+    return request.params.message === "Your name?"
+      ? { action: "accept", content: { name: "Ada" } }
+      : { action: "accept", content: { ok: true } };
   });
-  client.setRequestHandler("sampling/createMessage", () => (heard.asked.push("sampling"), { role: "assistant", content: { type: "text", text: "42" }, model: "test-model" }));
+  client.setRequestHandler(
+    "sampling/createMessage",
+    () => (heard.asked.push("sampling"), { role: "assistant", content: { type: "text", text: "42" }, model: "test-model" }),
+  );
   client.setRequestHandler("roots/list", () => (heard.asked.push("roots"), { roots: [{ uri: "file:///work", name: "work" }] }));
   client.setNotificationHandler("notifications/resources/updated", (notification) => void heard.updates.push(notification.params.uri));
   client.setNotificationHandler("notifications/tools/list_changed", () => void heard.toolsChanged++);
@@ -93,11 +98,14 @@ async function connectThrough(transport: Sdk2Transport): Promise<{ client: Clien
 
 /** Serves `handler` on 127.0.0.1, noting each exchange as "METHOD Mcp-Method status". */
 async function served(handler: HttpHandler, exchanges: string[] = []): Promise<URL> {
-  const http = await serveHttp(async (request) => {
-    const response = await handler.fetch(request);
-    exchanges.push(`${request.method} ${request.headers.get("mcp-method") ?? "-"} ${response.status}`);
-    return response;
-  }, { port: 0 });
+  const http = await serveHttp(
+    async (request) => {
+      const response = await handler.fetch(request);
+      exchanges.push(`${request.method} ${request.headers.get("mcp-method") ?? "-"} ${response.status}`);
+      return response;
+    },
+    { port: 0 },
+  );
   cleanups.push(async () => {
     await handler.close();
     await http.close();
@@ -108,7 +116,8 @@ async function served(handler: HttpHandler, exchanges: string[] = []): Promise<U
 type Flavour = "streamable-http" | "stdio";
 
 async function connect(flavour: Flavour): Promise<{ client: Client; heard: Heard; server?: MCPServer }> {
-  if (flavour === "stdio") return connectThrough(new StdioClientTransport({ command: process.execPath, args: [serverScript], stderr: "pipe" }));
+  if (flavour === "stdio")
+    return connectThrough(new StdioClientTransport({ command: process.execPath, args: [serverScript], stderr: "pipe" }));
   const server = dualEraServer(MCPServer);
   return { ...(await connectThrough(new StreamableHTTPClientTransport(await served(streamableHttpHandler(server))))), server };
 }
@@ -119,10 +128,20 @@ describe.each<Flavour>(["streamable-http", "stdio"])("the SDK 2.x client pinned 
     expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual(["modern", "2026-07-28"]);
     expect(client.getServerVersion()).toEqual({ name: "dual-era", version: "1.0.0" });
     expect(client.getInstructions()).toBe("both eras");
-    expect(client.getServerCapabilities()).toEqual({ logging: {}, completions: {}, tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } });
+    expect(client.getServerCapabilities()).toEqual({
+      logging: {},
+      completions: {},
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+    });
 
     const tools = await client.listTools();
-    expect({ ...tools, tools: tools.tools.map((tool) => tool.name) }).toEqual({ tools: ["count", "interview", "add-tool", "touch"], ...CACHE.lists, _meta: SERVER_INFO });
+    expect({ ...tools, tools: tools.tools.map((tool) => tool.name) }).toEqual({
+      tools: ["count", "interview", "add-tool", "touch"],
+      ...CACHE.lists,
+      _meta: SERVER_INFO,
+    });
 
     heard.wire.splice(0);
     const progress: unknown[] = [];
@@ -130,21 +149,42 @@ describe.each<Flavour>(["streamable-http", "stdio"])("the SDK 2.x client pinned 
     expect(counted).toEqual({ content: [{ type: "text", text: "counted to 2" }], structuredContent: { counted: 2 }, _meta: SERVER_INFO });
     const callId = heard.wire.find((noted) => noted.startsWith("result "))?.slice("result ".length) ?? "";
     const steps = [1, 2].map((step) => ({ progress: step, total: 2, message: `step ${step}` }));
-    expect(heard.wire).toEqual([...steps.map((step) => `progress ${JSON.stringify({ progressToken: Number(callId), ...step })}`), `result ${callId}`]);
+    expect(heard.wire).toEqual([
+      ...steps.map((step) => `progress ${JSON.stringify({ progressToken: Number(callId), ...step })}`),
+      `result ${callId}`,
+    ]);
     // SDK 2.x dispatches a notification a microtask after it was read but a result at once: progress
     // read in the same chunk as the answer never reaches the callback.
     expect(progress).toEqual(steps.slice(0, progress.length));
 
     const resources = await client.listResources();
-    expect([resources.resources, resources.ttlMs, resources.cacheScope]).toEqual([[{ uri: "memo://note", name: "note", mimeType: "text/plain" }], CACHE.note.ttlMs, "private"]);
-    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([{ name: "item", uriTemplate: "memo://items/{id}", mimeType: "text/plain" }]);
+    expect([resources.resources, resources.ttlMs, resources.cacheScope]).toEqual([
+      [{ uri: "memo://note", name: "note", mimeType: "text/plain" }],
+      CACHE.note.ttlMs,
+      "private",
+    ]);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
+      { name: "item", uriTemplate: "memo://items/{id}", mimeType: "text/plain" },
+    ]);
     const note = await client.readResource({ uri: "memo://note" });
-    expect(note).toEqual({ contents: [{ uri: "memo://note", mimeType: "text/plain", text: "remember" }], ...CACHE.note, _meta: SERVER_INFO });
-    expect(await client.readResource({ uri: "memo://items/7" })).toEqual({ contents: [{ uri: "memo://items/7", text: "item 7" }], ttlMs: 0, cacheScope: "private", _meta: SERVER_INFO });
+    expect(note).toEqual({
+      contents: [{ uri: "memo://note", mimeType: "text/plain", text: "remember" }],
+      ...CACHE.note,
+      _meta: SERVER_INFO,
+    });
+    expect(await client.readResource({ uri: "memo://items/7" })).toEqual({
+      contents: [{ uri: "memo://items/7", text: "item 7" }],
+      ttlMs: 0,
+      cacheScope: "private",
+      _meta: SERVER_INFO,
+    });
 
     const prompts = await client.listPrompts();
     expect(prompts.prompts.map((prompt) => prompt.name)).toEqual(["greet", "tour"]);
-    expect(await client.getPrompt({ name: "greet", arguments: { name: "Ada" } })).toEqual({ messages: [{ role: "user", content: { type: "text", text: "Hello, Ada!" } }], _meta: SERVER_INFO });
+    expect(await client.getPrompt({ name: "greet", arguments: { name: "Ada" } })).toEqual({
+      messages: [{ role: "user", content: { type: "text", text: "Hello, Ada!" } }],
+      _meta: SERVER_INFO,
+    });
     const names = await client.complete({ ref: { type: "ref/prompt", name: "greet" }, argument: { name: "name", value: "A" } });
     expect(names).toEqual({ completion: { values: ["Ada", "Alan"], total: 2, hasMore: false }, _meta: SERVER_INFO });
     const ids = await client.complete({ ref: { type: "ref/resource", uri: "memo://items/{id}" }, argument: { name: "id", value: "1" } });
@@ -167,20 +207,36 @@ describe.each<Flavour>(["streamable-http", "stdio"])("the SDK 2.x client pinned 
       structuredContent: { era: "stateless", name: "Ada", answer: "42", sent: true },
       _meta: SERVER_INFO,
     });
-    // Three inputs in the first round, the fourth (which needs the first) in the second; the answers of the first round travel in requestState.
+    // Three inputs in the first round, the fourth (which needs the first) in the second; the answers of the first round travel in
+    // requestState.
     expect(heard.asked).toEqual(["elicitation Your name?", "sampling", "roots", "elicitation Send to Ada?"]);
-    expect(heard.sent).toEqual(["tools/call interview", "tools/call interview name,model,roots string", "tools/call interview confirm string"]);
+    expect(heard.sent).toEqual([
+      "tools/call interview",
+      "tools/call interview name,model,roots string",
+      "tools/call interview confirm string",
+    ]);
 
     heard.sent.splice(0);
-    expect(await client.getPrompt({ name: "tour" })).toEqual({ messages: [{ role: "user", content: { type: "text", text: "Tour file:///work" } }], _meta: SERVER_INFO });
+    expect(await client.getPrompt({ name: "tour" })).toEqual({
+      messages: [{ role: "user", content: { type: "text", text: "Tour file:///work" } }],
+      _meta: SERVER_INFO,
+    });
     expect(heard.sent).toEqual(["prompts/get tour", "prompts/get tour roots-0 string"]);
   });
 
   it("listens: hears list_changed when a tool is registered and resources/updated after markResourceUpdated, and closes its stream", async () => {
     const { client, heard } = await connect(flavour);
     await client.listTools();
-    const subscription = await client.listen({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["memo://note", "memo://café"] });
-    expect(subscription.honoredFilter).toEqual({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["memo://note", "memo://café"] });
+    const subscription = await client.listen({
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourceSubscriptions: ["memo://note", "memo://café"],
+    });
+    expect(subscription.honoredFilter).toEqual({
+      toolsListChanged: true,
+      promptsListChanged: true,
+      resourceSubscriptions: ["memo://note", "memo://café"],
+    });
 
     expect(await client.callTool({ name: "add-tool", arguments: {} })).toEqual({ content: [], _meta: SERVER_INFO });
     await vi.waitFor(() => expect(heard.toolsChanged).toBe(1));
@@ -190,9 +246,18 @@ describe.each<Flavour>(["streamable-http", "stdio"])("the SDK 2.x client pinned 
     expect(heard.sent).toEqual(["tools/list"]);
 
     // Over HTTP the uri is mirrored into Mcp-Param-Resource-Uri, base64-encoded when not plain ASCII.
-    expect(await client.callTool({ name: "touch", arguments: { uri: "memo://café" } })).toEqual({ content: [{ type: "text", text: "touched memo://café" }], _meta: SERVER_INFO });
-    expect(await client.callTool({ name: "touch", arguments: { uri: "memo://elsewhere" } })).toEqual({ content: [{ type: "text", text: "touched memo://elsewhere" }], _meta: SERVER_INFO });
-    expect(await client.callTool({ name: "touch", arguments: { uri: "memo://note" } })).toEqual({ content: [{ type: "text", text: "touched memo://note" }], _meta: SERVER_INFO });
+    expect(await client.callTool({ name: "touch", arguments: { uri: "memo://café" } })).toEqual({
+      content: [{ type: "text", text: "touched memo://café" }],
+      _meta: SERVER_INFO,
+    });
+    expect(await client.callTool({ name: "touch", arguments: { uri: "memo://elsewhere" } })).toEqual({
+      content: [{ type: "text", text: "touched memo://elsewhere" }],
+      _meta: SERVER_INFO,
+    });
+    expect(await client.callTool({ name: "touch", arguments: { uri: "memo://note" } })).toEqual({
+      content: [{ type: "text", text: "touched memo://note" }],
+      _meta: SERVER_INFO,
+    });
     await vi.waitFor(() => expect(heard.updates).toEqual(["memo://café", "memo://note"]));
 
     await subscription.close();
@@ -206,12 +271,17 @@ interface LegacyHeard {
   toolsChanged: number;
 }
 
-/** An SDK 1.x client of the 2025 session era whose answer to "Your name?" waits for `mayAnswer`; `asked` resolves once the server asked it. */
+/**
+ * An SDK 1.x client of the 2025 session era whose answer to "Your name?" waits for `mayAnswer`; `asked` resolves once the server asked it.
+ */
 function legacyClient(mayAnswer: Promise<void>): { legacy: LegacyClient; heard: LegacyHeard; asked: Promise<void> } {
   const heard: LegacyHeard = { asked: [], updates: [], toolsChanged: 0 };
   let nameAsked!: () => void;
   const asked = new Promise<void>((resolve) => (nameAsked = resolve));
-  const legacy = new LegacyClient({ name: "sdk1-session", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
+  const legacy = new LegacyClient(
+    { name: "sdk1-session", version: "1.0.0" },
+    { capabilities: { sampling: {}, elicitation: {}, roots: {} } },
+  );
   legacy.setRequestHandler(ElicitRequestSchema, async (request) => {
     heard.asked.push(`elicitation ${request.params.message}`);
     if (request.params.message !== "Your name?") return { action: "decline" };
@@ -219,7 +289,10 @@ function legacyClient(mayAnswer: Promise<void>): { legacy: LegacyClient; heard: 
     await mayAnswer;
     return { action: "accept", content: { name: "Grace" } };
   });
-  legacy.setRequestHandler(CreateMessageRequestSchema, async () => (heard.asked.push("sampling"), { role: "assistant", content: { type: "text", text: "41" }, model: "legacy-model" }));
+  legacy.setRequestHandler(
+    CreateMessageRequestSchema,
+    async () => (heard.asked.push("sampling"), { role: "assistant", content: { type: "text", text: "41" }, model: "legacy-model" }),
+  );
   legacy.setRequestHandler(ListRootsRequestSchema, async () => (heard.asked.push("roots"), { roots: [{ uri: "file:///legacy" }] }));
   legacy.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => void heard.updates.push(notification.params.uri));
   legacy.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard.toolsChanged++);
@@ -230,8 +303,13 @@ function legacyClient(mayAnswer: Promise<void>): { legacy: LegacyClient; heard: 
 describe("the SDK 2.x client pinned to 2026-07-28 ↔ our server over Streamable HTTP: headers", () => {
   it("lets the SDK mirror a tool's x-mcp-header argument: refused without the header (-32020), it lists the tools and retries with it", async () => {
     const exchanges: string[] = [];
-    const { client } = await connectThrough(new StreamableHTTPClientTransport(await served(streamableHttpHandler(dualEraServer(MCPServer)), exchanges)));
-    expect(await client.callTool({ name: "touch", arguments: { uri: "memo://café" } })).toEqual({ content: [{ type: "text", text: "touched memo://café" }], _meta: SERVER_INFO });
+    const { client } = await connectThrough(
+      new StreamableHTTPClientTransport(await served(streamableHttpHandler(dualEraServer(MCPServer)), exchanges)),
+    );
+    expect(await client.callTool({ name: "touch", arguments: { uri: "memo://café" } })).toEqual({
+      content: [{ type: "text", text: "touched memo://café" }],
+      _meta: SERVER_INFO,
+    });
     expect(exchanges).toEqual(["POST server/discover 200", "POST tools/call 400", "POST tools/list 200", "POST tools/call 200"]);
   });
 });
@@ -252,10 +330,13 @@ describe("one MCPServer object, both eras at once, over Streamable HTTP", () => 
     const { client, heard } = await connectThrough(new StreamableHTTPClientTransport(url));
     expect(client.getProtocolEra()).toBe("modern");
 
-    // The session client's call waits in its elicitation handler, a real request from the server, while the stateless client runs the same tool through both its rounds.
+    // The session client's call waits in its elicitation handler, a real request from the server, while the stateless client runs the same
+    // tool through both its rounds.
     const legacyCall = legacy.callTool({ name: "interview", arguments: {} });
     await asked;
-    expect(await client.callTool({ name: "interview", arguments: {} })).toMatchObject({ structuredContent: { era: "stateless", name: "Ada", answer: "42", sent: true } });
+    expect(await client.callTool({ name: "interview", arguments: {} })).toMatchObject({
+      structuredContent: { era: "stateless", name: "Ada", answer: "42", sent: true },
+    });
     expect(heard.asked).toEqual(["elicitation Your name?", "sampling", "roots", "elicitation Send to Ada?"]);
     answer();
     expect(await legacyCall).toEqual({

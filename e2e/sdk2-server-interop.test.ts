@@ -55,23 +55,30 @@ function ourClient(): { client: MCPClient; heard: Heard } {
 
 /** Serves `fetch` on 127.0.0.1, noting each exchange as "METHOD status", plus " resume" for a GET with Last-Event-ID. */
 async function served(fetch: (request: Request) => Promise<Response>, exchanges: string[] = []): Promise<string> {
-  const http = await serveHttp(async (request) => {
-    const response = await fetch(request);
-    exchanges.push(`${request.method} ${response.status}${request.headers.has("last-event-id") ? " resume" : ""}`);
-    return response;
-  }, { port: 0 });
+  const http = await serveHttp(
+    async (request) => {
+      const response = await fetch(request);
+      exchanges.push(`${request.method} ${response.status}${request.headers.has("last-event-id") ? " resume" : ""}`);
+      return response;
+    },
+    { port: 0 },
+  );
   cleanups.push(() => http.close());
   return new URL("/mcp", http.url).href;
 }
 
 /** The SDK's web-standard Streamable HTTP transport with sessions: one transport and McpServer per session. */
-function sessionful(options: WebStandardStreamableHTTPServerTransportOptions, sessions: Map<string, WebStandardStreamableHTTPServerTransport>) {
+function sessionful(
+  options: WebStandardStreamableHTTPServerTransportOptions,
+  sessions: Map<string, WebStandardStreamableHTTPServerTransport>,
+) {
   cleanups.push(async () => {
     for (const transport of sessions.values()) await transport.close();
   });
   return async (request: Request): Promise<Response> => {
     const sessionId = request.headers.get("mcp-session-id");
-    if (sessionId !== null) return (await sessions.get(sessionId)?.handleRequest(request)) ?? new Response("no such session", { status: 404 });
+    if (sessionId !== null)
+      return (await sessions.get(sessionId)?.handleRequest(request)) ?? new Response("no such session", { status: 404 });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, transport),
@@ -95,10 +102,14 @@ class OrderedEventStore implements EventStore {
     return Promise.resolve(String(this.#events.length - 1));
   }
 
-  async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+  async replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
     const position = Number(lastEventId);
     const streamId = this.#events[position]?.streamId ?? "";
-    for (const [index, event] of this.#events.entries()) if (index > position && event.streamId === streamId) await send(String(index), event.message);
+    for (const [index, event] of this.#events.entries())
+      if (index > position && event.streamId === streamId) await send(String(index), event.message);
     return streamId;
   }
 }
@@ -129,7 +140,9 @@ async function connect(flavour: Flavour): Promise<{ client: MCPClient; heard: He
 
 const TOOLS = ["count", "poll", "wait-for-cancel", "ask-model", "ask-user", "ask-roots", "ask-user-later", "log", "add-tool", "touch"];
 
-/** What every transport carries, sessions or not: the handshake, tools with progress and structured output, resources, prompts, completion. */
+/**
+ * What every transport carries, sessions or not: the handshake, tools with progress and structured output, resources, prompts, completion.
+ */
 async function requestsAndAnswers(client: MCPClient, { jsonAnswers = false } = {}): Promise<void> {
   expect(client.serverInfo).toEqual({ name: "sdk2-server", version: "2.0.0" });
   expect(client.instructions).toBe("an SDK 2.x server");
@@ -142,21 +155,40 @@ async function requestsAndAnswers(client: MCPClient, { jsonAnswers = false } = {
   });
   expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(TOOLS);
   const progress: unknown[] = [];
-  const counted = await client.callTool("count", { to: 2 }, { onProgress: ({ progress: step, total, message }) => void progress.push({ step, total, message }) });
+  const counted = await client.callTool(
+    "count",
+    { to: 2 },
+    { onProgress: ({ progress: step, total, message }) => void progress.push({ step, total, message }) },
+  );
   expect(counted).toEqual({ content: [{ type: "text", text: "counted to 2" }], structuredContent: { counted: 2 } });
   // SDK 2.x drops what a handler sends tied to its call when it answers with JSON (the GET stream would carry it).
-  const expectedProgress = jsonAnswers ? [] : [{ step: 1, total: 2, message: "step 1" }, { step: 2, total: 2, message: "step 2" }];
+  const expectedProgress = jsonAnswers
+    ? []
+    : [
+        { step: 1, total: 2, message: "step 1" },
+        { step: 2, total: 2, message: "step 2" },
+      ];
   expect(progress).toEqual(expectedProgress);
 
   expect(await client.listAllResources()).toEqual([{ uri: "memo://note", name: "note", mimeType: "text/plain" }]);
   expect(await client.listAllResourceTemplates()).toEqual([{ name: "item", uriTemplate: "memo://items/{id}", mimeType: "text/plain" }]);
-  expect(await client.readResource("memo://note")).toEqual({ contents: [{ uri: "memo://note", mimeType: "text/plain", text: "remember" }] });
+  expect(await client.readResource("memo://note")).toEqual({
+    contents: [{ uri: "memo://note", mimeType: "text/plain", text: "remember" }],
+  });
   expect(await client.readResource("memo://items/7")).toEqual({ contents: [{ uri: "memo://items/7", text: "item 7" }] });
 
-  expect(await client.listAllPrompts()).toEqual([{ name: "greet", description: "Greets someone", arguments: [{ name: "name", required: true }] }]);
-  expect(await client.getPrompt("greet", { name: "Ada" })).toEqual({ messages: [{ role: "user", content: { type: "text", text: "Hello, Ada!" } }] });
-  expect(await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).toEqual({ completion: { values: ["Ada", "Alan"], total: 2, hasMore: false } });
-  expect(await client.complete({ type: "ref/resource", uri: "memo://items/{id}" }, { name: "id", value: "1" })).toEqual({ completion: { values: ["1", "12"], total: 2, hasMore: false } });
+  expect(await client.listAllPrompts()).toEqual([
+    { name: "greet", description: "Greets someone", arguments: [{ name: "name", required: true }] },
+  ]);
+  expect(await client.getPrompt("greet", { name: "Ada" })).toEqual({
+    messages: [{ role: "user", content: { type: "text", text: "Hello, Ada!" } }],
+  });
+  expect(await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).toEqual({
+    completion: { values: ["Ada", "Alan"], total: 2, hasMore: false },
+  });
+  expect(await client.complete({ type: "ref/resource", uri: "memo://items/{id}" }, { name: "id", value: "1" })).toEqual({
+    completion: { values: ["1", "12"], total: 2, hasMore: false },
+  });
 }
 
 /** The server's own requests: on the call's stream (roots/list through ctx.mcpReq.send, the input_required shim) or on the GET stream. */
@@ -208,22 +240,25 @@ async function sessionTraffic(client: MCPClient, heard: Heard): Promise<void> {
   expect(await client.callTool("touch")).toEqual({ content: [{ type: "text", text: "touched: " }] });
 }
 
-describe.each<Flavour>(["in-memory", "stdio", "streamable-sse", "streamable-json"])("our client ↔ the SDK 2.x server over %s", (flavour) => {
-  it("initializes on 2025-11-25 and drives tools, resources, prompts and completion", async () => {
-    const { client } = await connect(flavour);
-    expect(client.protocolVersion).toBe("2025-11-25");
-    await requestsAndAnswers(client, { jsonAnswers: flavour === "streamable-json" });
-  });
+describe.each<Flavour>(["in-memory", "stdio", "streamable-sse", "streamable-json"])(
+  "our client ↔ the SDK 2.x server over %s",
+  (flavour) => {
+    it("initializes on 2025-11-25 and drives tools, resources, prompts and completion", async () => {
+      const { client } = await connect(flavour);
+      expect(client.protocolVersion).toBe("2025-11-25");
+      await requestsAndAnswers(client, { jsonAnswers: flavour === "streamable-json" });
+    });
 
-  it("answers sampling, elicitation and roots, cancels, and hears logs, list changes and resource updates", async () => {
-    const { client, heard } = await connect(flavour);
-    const json = flavour === "streamable-json";
-    await (json ? serverRequestsWithJsonAnswers(client, heard) : serverRequests(client));
-    expect(heard.asked).toEqual(json ? ["sampling", "elicitation", "sampling"] : ["sampling", "elicitation", "roots", "elicitation"]);
-    expect(heard.logs).toEqual(["asking for roots"]);
-    await sessionTraffic(client, heard);
-  });
-});
+    it("answers sampling, elicitation and roots, cancels, and hears logs, list changes and resource updates", async () => {
+      const { client, heard } = await connect(flavour);
+      const json = flavour === "streamable-json";
+      await (json ? serverRequestsWithJsonAnswers(client, heard) : serverRequests(client));
+      expect(heard.asked).toEqual(json ? ["sampling", "elicitation", "sampling"] : ["sampling", "elicitation", "roots", "elicitation"]);
+      expect(heard.logs).toEqual(["asking for roots"]);
+      await sessionTraffic(client, heard);
+    });
+  },
+);
 
 describe("our client ↔ the SDK 2.x server over Streamable HTTP: sessions and stateless serving", () => {
   it("ends the session with DELETE when the client closes", async () => {
@@ -243,7 +278,9 @@ describe("our client ↔ the SDK 2.x server over Streamable HTTP: sessions and s
     const { client } = ourClient();
     await client.connect(new StreamableHttpTransport(url, { openGetStream: false }));
     const progress: number[] = [];
-    expect(await client.callTool("poll", {}, { onProgress: (update) => void progress.push(update.progress) })).toEqual({ content: [{ type: "text", text: "polled" }] });
+    expect(await client.callTool("poll", {}, { onProgress: (update) => void progress.push(update.progress) })).toEqual({
+      content: [{ type: "text", text: "polled" }],
+    });
     expect(progress).toEqual([1, 2]);
     expect(exchanges.filter((exchange) => exchange.startsWith("GET"))).toEqual(["GET 200 resume"]);
   });

@@ -27,7 +27,9 @@ const SIMULATED_LOGS = [
 
 /** The image its get-tiny-image tool returns, from the module that holds it. */
 async function tinyImage(): Promise<string> {
-  const tool = (await import(pathToFileURL(join(dirname(everythingServer), "tools", "get-tiny-image.js")).href)) as { MCP_TINY_IMAGE: string };
+  const tool = (await import(pathToFileURL(join(dirname(everythingServer), "tools", "get-tiny-image.js")).href)) as {
+    MCP_TINY_IMAGE: string;
+  };
   return tool.MCP_TINY_IMAGE;
 }
 
@@ -36,7 +38,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-async function ourClientOn(script: string, args: string[] = [], options: ConstructorParameters<typeof MCPClient>[1] = {}): Promise<{ client: MCPClient; transport: ChildProcessTransport }> {
+async function ourClientOn(
+  script: string,
+  args: string[] = [],
+  options: ConstructorParameters<typeof MCPClient>[1] = {},
+): Promise<{ client: MCPClient; transport: ChildProcessTransport }> {
   const transport = await spawnStdioServer({ command: process.execPath, args: [script, ...args] });
   const client = new MCPClient({ name: "interop-client", version: "1.0.0" }, { telemetry: null, ...options });
   await client.connect(transport);
@@ -55,26 +61,46 @@ describe("our client ↔ our example server, over a child process", () => {
     expect(client.serverInfo?.name).toBe("weather-example");
     expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(["forecast", "to_fahrenheit"]);
     const progress: string[] = [];
-    const forecast = await client.callTool("forecast", { city: "Oslo", days: 2 }, { onProgress: (update) => progress.push(`${update.progress}/${update.total}`) });
-    expect(forecast.structuredContent).toEqual({ city: "Oslo", days: [{ day: 1, celsius: 4 }, { day: 2, celsius: 6 }] });
+    const forecast = await client.callTool(
+      "forecast",
+      { city: "Oslo", days: 2 },
+      { onProgress: (update) => progress.push(`${update.progress}/${update.total}`) },
+    );
+    expect(forecast.structuredContent).toEqual({
+      city: "Oslo",
+      days: [
+        { day: 1, celsius: 4 },
+        { day: 2, celsius: 6 },
+      ],
+    });
     expect(progress).toEqual(["1/2", "2/2"]);
     await vi.waitFor(() => expect(logs).toEqual([{ tool: "forecast", city: "Oslo", days: 2 }]));
     expect(await client.callTool("forecast", { city: "Nowhere" })).toMatchObject({ isError: true });
-    await expect(client.readResource("weather://cities/lima/today")).resolves.toMatchObject({ contents: [{ text: '{"city":"lima","celsius":18}' }] });
+    await expect(client.readResource("weather://cities/lima/today")).resolves.toMatchObject({
+      contents: [{ text: '{"city":"lima","celsius":18}' }],
+    });
     await expect(client.readResource("weather://nowhere")).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND });
     await expect(client.getPrompt("plan-trip", { city: "Lagos" })).resolves.toMatchObject({ description: "A 3-day trip to Lagos" });
-    await expect(client.complete({ type: "ref/prompt", name: "plan-trip" }, { name: "city", value: "lo" })).resolves.toMatchObject({ completion: { values: ["london"] } });
+    await expect(client.complete({ type: "ref/prompt", name: "plan-trip" }, { name: "city", value: "lo" })).resolves.toMatchObject({
+      completion: { values: ["london"] },
+    });
   });
 
   it("rejects every pending call at once with the exit information when the server is killed mid-call", async () => {
     const { client, transport } = await ourClientOn(exampleServer);
     // Stopped first, so the calls are certainly still pending when the kill lands (a write is taken at once).
     process.kill(transport.pid as number, "SIGSTOP");
-    const pending = [client.ping(), client.callTool("forecast", { city: "Lyon", days: 7 })].map((call) => call.catch((error: unknown) => error));
+    const pending = [client.ping(), client.callTool("forecast", { city: "Lyon", days: 7 })].map((call) =>
+      call.catch((error: unknown) => error),
+    );
     process.kill(transport.pid as number, "SIGKILL");
     // A request still being written fails on the broken pipe (TRANSPORT_ERROR), one already written when the
     // pipe closes (TRANSPORT_CLOSED); either way it says how the server died.
-    for (const error of await Promise.all(pending)) expect(error).toMatchObject({ code: expect.stringMatching(/^MCP\.TRANSPORT_(CLOSED|ERROR)$/), message: expect.stringContaining("killed by SIGKILL") });
+    for (const error of await Promise.all(pending))
+      expect(error).toMatchObject({
+        code: expect.stringMatching(/^MCP\.TRANSPORT_(CLOSED|ERROR)$/),
+        message: expect.stringContaining("killed by SIGKILL"),
+      });
   });
 });
 
@@ -94,7 +120,9 @@ describe("our client ↔ @modelcontextprotocol/server-everything (stdio)", () =>
     // Its own tools, then those it adds once it knows the client can sample and has roots (no elicitation declared).
     expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(EVERYTHING_TOOLS);
     await expect(client.callTool("echo", { message: "hi" })).resolves.toEqual({ content: [{ type: "text", text: "Echo: hi" }] });
-    await expect(client.callTool("get-sum", { a: 2, b: 40 })).resolves.toEqual({ content: [{ type: "text", text: "The sum of 2 and 40 is 42." }] });
+    await expect(client.callTool("get-sum", { a: 2, b: 40 })).resolves.toEqual({
+      content: [{ type: "text", text: "The sum of 2 and 40 is 42." }],
+    });
     await expect(client.callTool("get-tiny-image")).resolves.toEqual({
       content: [
         { type: "text", text: "Here's the image you requested:" },
@@ -103,33 +131,74 @@ describe("our client ↔ @modelcontextprotocol/server-everything (stdio)", () =>
       ],
     });
     const weather = { temperature: 33, conditions: "Cloudy", humidity: 82 };
-    await expect(client.callTool("get-structured-content", { location: "New York" })).resolves.toEqual({ content: [{ type: "text", text: JSON.stringify(weather) }], structuredContent: weather });
+    await expect(client.callTool("get-structured-content", { location: "New York" })).resolves.toEqual({
+      content: [{ type: "text", text: JSON.stringify(weather) }],
+      structuredContent: weather,
+    });
     const progress: unknown[] = [];
-    await expect(client.callTool("trigger-long-running-operation", { duration: 0.2, steps: 2 }, { onProgress: ({ progress: done, total }) => progress.push({ done, total }) })).resolves.toEqual({
+    await expect(
+      client.callTool(
+        "trigger-long-running-operation",
+        { duration: 0.2, steps: 2 },
+        { onProgress: ({ progress: done, total }) => progress.push({ done, total }) },
+      ),
+    ).resolves.toEqual({
       content: [{ type: "text", text: "Long running operation completed. Duration: 0.2 seconds, Steps: 2." }],
     });
-    expect(progress).toEqual([{ done: 1, total: 2 }, { done: 2, total: 2 }]);
+    expect(progress).toEqual([
+      { done: 1, total: 2 },
+      { done: 2, total: 2 },
+    ]);
     const answer = { model: "interop", role: "assistant", content: { type: "text", text: "sampled answer" } };
     await expect(client.callTool("trigger-sampling-request", { prompt: "say something", maxTokens: 10 })).resolves.toEqual({
       content: [{ type: "text", text: `LLM sampling result: \n${JSON.stringify(answer, null, 2)}` }],
     });
     expect(sampled).toEqual([
-      { messages: [{ role: "user", content: { type: "text", text: "Resource trigger-sampling-request context: say something" } }], systemPrompt: "You are a helpful test server.", maxTokens: 10, temperature: 0.7 },
+      {
+        messages: [{ role: "user", content: { type: "text", text: "Resource trigger-sampling-request context: say something" } }],
+        systemPrompt: "You are a helpful test server.",
+        maxTokens: 10,
+        temperature: 0.7,
+      },
     ]);
 
     // One resource per file of its docs folder, and two templates.
-    const resources = (await client.listAllResources()).map(({ uri, name, mimeType, description }) => ({ uri, name, mimeType, description }));
+    const resources = (await client.listAllResources()).map(({ uri, name, mimeType, description }) => ({
+      uri,
+      name,
+      mimeType,
+      description,
+    }));
     expect(resources).toEqual(
-      EVERYTHING_DOCS.map((name) => ({ uri: `demo://resource/static/document/${name}`, name, mimeType: "text/markdown", description: `Static document file exposed from /docs: ${name}` })),
+      EVERYTHING_DOCS.map((name) => ({
+        uri: `demo://resource/static/document/${name}`,
+        name,
+        mimeType: "text/markdown",
+        description: `Static document file exposed from /docs: ${name}`,
+      })),
     );
     const architecture = "demo://resource/static/document/architecture.md";
-    await expect(client.readResource(architecture)).resolves.toEqual({ contents: [{ uri: architecture, mimeType: "text/markdown", text: readFileSync(join(everythingDocs, "architecture.md"), "utf8") }] });
-    expect((await client.listAllResourceTemplates()).map((template) => template.uriTemplate)).toEqual(["demo://resource/dynamic/text/{resourceId}", "demo://resource/dynamic/blob/{resourceId}"]);
-    expect((await client.listAllPrompts()).map((prompt) => prompt.name)).toEqual(["simple-prompt", "args-prompt", "completable-prompt", "resource-prompt"]);
-    await expect(client.getPrompt("simple-prompt")).resolves.toEqual({ messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt without arguments." } }] });
+    await expect(client.readResource(architecture)).resolves.toEqual({
+      contents: [{ uri: architecture, mimeType: "text/markdown", text: readFileSync(join(everythingDocs, "architecture.md"), "utf8") }],
+    });
+    expect((await client.listAllResourceTemplates()).map((template) => template.uriTemplate)).toEqual([
+      "demo://resource/dynamic/text/{resourceId}",
+      "demo://resource/dynamic/blob/{resourceId}",
+    ]);
+    expect((await client.listAllPrompts()).map((prompt) => prompt.name)).toEqual([
+      "simple-prompt",
+      "args-prompt",
+      "completable-prompt",
+      "resource-prompt",
+    ]);
+    await expect(client.getPrompt("simple-prompt")).resolves.toEqual({
+      messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt without arguments." } }],
+    });
 
     // Its logs: the roots it asked for once initialized, then simulated logging (a random level each time, all shown at "debug").
-    await vi.waitFor(() => expect(logs).toEqual([{ level: "info", logger: "everything-server", data: "Roots updated: 1 root(s) received from client" }]));
+    await vi.waitFor(() =>
+      expect(logs).toEqual([{ level: "info", logger: "everything-server", data: "Roots updated: 1 root(s) received from client" }]),
+    );
     await client.setLoggingLevel("debug");
     await expect(client.callTool("toggle-simulated-logging")).resolves.toEqual({
       content: [
@@ -142,7 +211,9 @@ describe("our client ↔ @modelcontextprotocol/server-everything (stdio)", () =>
     // It sends one at once, then one every 5 s.
     await vi.waitFor(() => expect(logs).toHaveLength(2));
     expect(SIMULATED_LOGS).toContainEqual(logs[1]);
-    await expect(client.callTool("toggle-simulated-logging")).resolves.toEqual({ content: [{ type: "text", text: "Stopped simulated logging for session undefined" }] });
+    await expect(client.callTool("toggle-simulated-logging")).resolves.toEqual({
+      content: [{ type: "text", text: "Stopped simulated logging for session undefined" }],
+    });
   }, 30_000);
 });
 
@@ -166,18 +237,30 @@ describe("the SDK's stdio client ↔ our example server", () => {
     expect(client.getServerVersion()?.name).toBe("weather-example");
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["forecast", "to_fahrenheit"]);
     const progress: number[] = [];
-    const forecast = await client.callTool({ name: "forecast", arguments: { city: "Lima", days: 2 } }, undefined, { onprogress: (update) => progress.push(update.progress) });
+    const forecast = await client.callTool({ name: "forecast", arguments: { city: "Lima", days: 2 } }, undefined, {
+      onprogress: (update) => progress.push(update.progress),
+    });
     expect(forecast.structuredContent).toMatchObject({ city: "Lima" });
     // Both updates precede the response on the wire; the SDK client dispatches notifications a tick
     // late and drops its progress handler when the response lands, so its callback may see fewer.
-    expect(received.filter((message) => message.method === "notifications/progress").map((message) => message.params?.progress)).toEqual([1, 2]);
+    expect(received.filter((message) => message.method === "notifications/progress").map((message) => message.params?.progress)).toEqual([
+      1, 2,
+    ]);
     expect(progress.every((value) => value === 1 || value === 2)).toBe(true);
-    await expect(client.callTool({ name: "to_fahrenheit", arguments: { celsius: 0 } })).resolves.toMatchObject({ structuredContent: { fahrenheit: 32 } });
+    await expect(client.callTool({ name: "to_fahrenheit", arguments: { celsius: 0 } })).resolves.toMatchObject({
+      structuredContent: { fahrenheit: 32 },
+    });
     expect((await client.listResourceTemplates()).resourceTemplates[0]?.uriTemplate).toBe("weather://cities/{city}/today");
     expect((await client.listResources()).resources).toHaveLength(5);
-    await expect(client.readResource({ uri: "weather://cities/oslo/today" })).resolves.toMatchObject({ contents: [{ mimeType: "application/json" }] });
-    await expect(client.getPrompt({ name: "plan-trip", arguments: { city: "Oslo", days: "2" } })).resolves.toMatchObject({ description: "A 2-day trip to Oslo" });
-    await expect(client.complete({ ref: { type: "ref/resource", uri: "weather://cities/{city}/today" }, argument: { name: "city", value: "la" } })).resolves.toMatchObject({ completion: { values: ["lagos"] } });
+    await expect(client.readResource({ uri: "weather://cities/oslo/today" })).resolves.toMatchObject({
+      contents: [{ mimeType: "application/json" }],
+    });
+    await expect(client.getPrompt({ name: "plan-trip", arguments: { city: "Oslo", days: "2" } })).resolves.toMatchObject({
+      description: "A 2-day trip to Oslo",
+    });
+    await expect(
+      client.complete({ ref: { type: "ref/resource", uri: "weather://cities/{city}/today" }, argument: { name: "city", value: "la" } }),
+    ).resolves.toMatchObject({ completion: { values: ["lagos"] } });
     await client.setLoggingLevel("info");
     await client.callTool({ name: "forecast", arguments: { city: "Oslo", days: 1 } });
     await vi.waitFor(() => expect(logs).toContainEqual({ tool: "forecast", city: "Oslo", days: 1 }));

@@ -18,18 +18,24 @@ describe("2025-11-25 tasks over Streamable HTTP", () => {
   it("runs a task whose input the client answers on its tasks/result stream", async () => {
     const server = new MCPServer({ name: "tasks-http", version: "1.0.0" }, { tasks: serverTasks({ pollIntervalMs: 20 }) });
     server.tool("greet", { execution: { taskSupport: "required" } }, async (_args, context) => {
-      const answer = await context.elicitInput({ message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } });
+      const answer = await context.elicitInput({
+        message: "Your name?",
+        requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+      });
       return { content: [{ type: "text", text: `Hello, ${String(answer.content?.["name"])}!` }] };
     });
     const handler = streamableHttpHandler(server);
     const posted: string[] = [];
-    const served = await serveHttp(async (request) => {
-      // No standalone GET stream: the server's request can only ride the stream of a request the client has open.
-      if (request.method === "GET") return new Response(null, { status: 405, headers: { allow: "POST, DELETE" } });
-      const body = request.method === "POST" ? ((await request.clone().json()) as { method?: string }) : {};
-      if (body.method !== undefined) posted.push(body.method);
-      return handler.fetch(request);
-    }, { port: 0 });
+    const served = await serveHttp(
+      async (request) => {
+        // No standalone GET stream: the server's request can only ride the stream of a request the client has open.
+        if (request.method === "GET") return new Response(null, { status: 405, headers: { allow: "POST, DELETE" } });
+        const body = request.method === "POST" ? ((await request.clone().json()) as { method?: string }) : {};
+        if (body.method !== undefined) posted.push(body.method);
+        return handler.fetch(request);
+      },
+      { port: 0 },
+    );
     cleanups.push(async () => {
       await handler.close();
       await served.close();
@@ -44,10 +50,16 @@ describe("2025-11-25 tasks over Streamable HTTP", () => {
     cleanups.push(() => client.close());
     await client.listTools();
     const messages = [];
-    for await (const message of client.experimental.tasks.callToolStream({ name: "greet", arguments: {} }, CallToolResultSchema)) messages.push(message);
+    for await (const message of client.experimental.tasks.callToolStream({ name: "greet", arguments: {} }, CallToolResultSchema))
+      messages.push(message);
     const taskId = (messages[0] as { task: { taskId: string } }).task.taskId;
-    expect(messages.at(-1)).toMatchObject({ type: "result", result: { content: [{ type: "text", text: "Hello, Ada!" }], _meta: { "io.modelcontextprotocol/related-task": { taskId } } } });
-    expect(asked).toEqual([expect.objectContaining({ message: "Your name?", _meta: { "io.modelcontextprotocol/related-task": { taskId } } })]);
+    expect(messages.at(-1)).toMatchObject({
+      type: "result",
+      result: { content: [{ type: "text", text: "Hello, Ada!" }], _meta: { "io.modelcontextprotocol/related-task": { taskId } } },
+    });
+    expect(asked).toEqual([
+      expect.objectContaining({ message: "Your name?", _meta: { "io.modelcontextprotocol/related-task": { taskId } } }),
+    ]);
     expect(posted).toContain("tasks/result");
   });
 });

@@ -5,7 +5,17 @@
 // HTTP a second principal can neither read, answer, cancel nor list the first one's task.
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { JsonRpcError, MCPClient, MCPServer, StreamableHttpTransport, serverTasks, streamableHttpHandler, type TaskInput, type TaskState, type Transport } from "../src/index.js";
+import {
+  JsonRpcError,
+  MCPClient,
+  MCPServer,
+  StreamableHttpTransport,
+  serverTasks,
+  streamableHttpHandler,
+  type TaskInput,
+  type TaskState,
+  type Transport,
+} from "../src/index.js";
 import { serveHttp, spawnStdioServer } from "../src/node/index.js";
 import { tasksServer } from "./fixtures/tasks-server.mjs";
 import { until } from "./support/soak.js";
@@ -20,7 +30,10 @@ afterEach(async () => {
 type Era = "session" | "stateless";
 
 async function connected(era: Era, transport: Transport): Promise<MCPClient> {
-  const client = new MCPClient({ name: "tasks-e2e", version: "1.0.0" }, { era, telemetry: null, elicitation: { form: () => ({ action: "accept", content: { go: true } }) } });
+  const client = new MCPClient(
+    { name: "tasks-e2e", version: "1.0.0" },
+    { era, telemetry: null, elicitation: { form: () => ({ action: "accept", content: { go: true } }) } },
+  );
   await client.connect(transport);
   cleanups.push(() => client.close());
   return client;
@@ -82,7 +95,10 @@ async function cancelRound(client: MCPClient): Promise<void> {
 
 /** A task-only tool called plainly: the call waits for the task, which fails with the tool's protocol error. */
 async function failRound(client: MCPClient): Promise<void> {
-  await expect(client.callTool("broken", {})).rejects.toMatchObject({ wireCode: -32000, message: expect.stringContaining("broken on purpose") });
+  await expect(client.callTool("broken", {})).rejects.toMatchObject({
+    wireCode: -32000,
+    message: expect.stringContaining("broken on purpose"),
+  });
   // The automatic answer of the host's handler finishes a task too.
   expect(await client.callTool("job", {})).toMatchObject({ content: [{ text: "go: true" }] });
 }
@@ -94,7 +110,9 @@ const STRANGER_REFUSED: Record<Era, (owner: MCPClient, stranger: MCPClient, task
     expect((await owner.listTasks()).tasks.map((listed) => listed.taskId)).toContain(taskId);
   },
   stateless: async (_owner, stranger, taskId) => {
-    await expect(stranger.task(taskId).update({ go: { action: "accept", content: { go: true } } })).rejects.toMatchObject({ wireCode: -32602 });
+    await expect(stranger.task(taskId).update({ go: { action: "accept", content: { go: true } } })).rejects.toMatchObject({
+      wireCode: -32602,
+    });
   },
 };
 

@@ -9,7 +9,16 @@ import * as z from "zod";
 import { StatelessHandlerContext } from "../src/server/stateless/stateless-context.js";
 import { TaskHandlerContext } from "../src/server/tasks/task-context.js";
 import { Run } from "../src/server/tasks/task-run.js";
-import { EXTENSIONS, InMemoryChangeFeed, InMemoryTaskStore, MCPServer, META_KEYS, serverTasks, type JsonObject, type RequestChannel } from "../src/index.js";
+import {
+  EXTENSIONS,
+  InMemoryChangeFeed,
+  InMemoryTaskStore,
+  MCPServer,
+  META_KEYS,
+  serverTasks,
+  type JsonObject,
+  type RequestChannel,
+} from "../src/index.js";
 import { heapAfterGc, liveTimers, until } from "./support/soak.js";
 
 const TASKS = Number(process.env["SOAK_TASKS"]) || 1_000;
@@ -30,15 +39,22 @@ interface Soak {
 function soakServer(): Soak {
   const store = new InMemoryTaskStore({ maxTasksPerOwner: 2 * TASKS + WARM_UP });
   const feed = new InMemoryChangeFeed();
-  const server = new MCPServer({ name: "soak", version: "1.0.0" }, { changeFeed: feed, tasks: serverTasks({ store, defaultTtlMs: TTL_MS, maxTtlMs: TTL_MS, pollIntervalMs: 50 }) });
-  server.tool("work", { execution: { taskSupport: "optional" }, inputSchema: z.object({ hold: z.boolean() }) }, async ({ hold }, context) => {
-    // A held task runs until it is cancelled; the others finish after a few turns.
-    await new Promise<void>((resolve) => {
-      if (hold) context.signal.addEventListener("abort", () => resolve(), { once: true });
-      else setTimeout(resolve, 1);
-    });
-    return { content: [{ type: "text", text: hold ? "held" : "done" }] };
-  });
+  const server = new MCPServer(
+    { name: "soak", version: "1.0.0" },
+    { changeFeed: feed, tasks: serverTasks({ store, defaultTtlMs: TTL_MS, maxTtlMs: TTL_MS, pollIntervalMs: 50 }) },
+  );
+  server.tool(
+    "work",
+    { execution: { taskSupport: "optional" }, inputSchema: z.object({ hold: z.boolean() }) },
+    async ({ hold }, context) => {
+      // A held task runs until it is cancelled; the others finish after a few turns.
+      await new Promise<void>((resolve) => {
+        if (hold) context.signal.addEventListener("abort", () => resolve(), { once: true });
+        else setTimeout(resolve, 1);
+      });
+      return { content: [{ type: "text", text: hold ? "held" : "done" }] };
+    },
+  );
   const seen = new Map<string, string[]>();
   feed.subscribe((change) => {
     if (change.kind !== "task") return;
@@ -83,7 +99,9 @@ async function round({ server }: Soak, count: number, firstId: number): Promise<
     }),
   );
   await until(async () => {
-    const states = await Promise.all([...held, ...free].map(async (taskId) => (await request(server, id++, "tasks/get", { taskId }))["status"] as string));
+    const states = await Promise.all(
+      [...held, ...free].map(async (taskId) => (await request(server, id++, "tasks/get", { taskId }))["status"] as string),
+    );
     return states.every((status) => FINAL.has(status));
   }, 30_000);
   return { held, free };

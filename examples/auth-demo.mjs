@@ -5,7 +5,18 @@
 // steps print from what really crosses the wire: the Authorizer's own requests (its `fetch` option),
 // the user's part (its `interact`), and the MCP requests (the fetch it wraps). No token, code,
 // verifier or secret is printed: tokens are shown by their claims, codes and verifiers as "not shown".
-import { Authorizer, headlessInteraction, InMemoryOAuthStore, jwtVerifier, MCPClient, MCPServer, protectedResource, streamableHttpHandler, StreamableHttpTransport, tokenOwner } from "@suaveplan/mcp";
+import {
+  Authorizer,
+  headlessInteraction,
+  InMemoryOAuthStore,
+  jwtVerifier,
+  MCPClient,
+  MCPServer,
+  protectedResource,
+  streamableHttpHandler,
+  StreamableHttpTransport,
+  tokenOwner,
+} from "@suaveplan/mcp";
 import { serveHttp } from "@suaveplan/mcp/node";
 import { startProvider } from "./oidc-provider.mjs";
 
@@ -39,7 +50,9 @@ async function startMcpServer(issuer, jwksUri) {
     const principal = { subject, clientId, scopes, issuer: from, audience: claims.aud };
     return { content: [{ type: "text", text: JSON.stringify(principal) }], structuredContent: principal };
   });
-  server.tool(WRITE_TOOL, { description: "Writes a note: needs mcp:write", requiredScopes: ["mcp:write"] }, () => ({ content: [{ type: "text", text: "note written" }] }));
+  server.tool(WRITE_TOOL, { description: "Writes a note: needs mcp:write", requiredScopes: ["mcp:write"] }, () => ({
+    content: [{ type: "text", text: "note written" }],
+  }));
   // The handler is made once the port, and so the resource's URL (its tokens' audience), is known.
   let handler;
   const http = await serveHttp((request) => handler.fetch(request), { port: 0 });
@@ -82,7 +95,11 @@ function narratedAuthFetch() {
     } else if (url === endpoints.registration) {
       phase("dynamic client registration");
       show("registration", `POST ${url} → ${response.status}`);
-      if (answer) show("client_id", `${answer.client_id} (token_endpoint_auth_method ${answer.token_endpoint_auth_method}: a public client, PKCE protects its code)`);
+      if (answer)
+        show(
+          "client_id",
+          `${answer.client_id} (token_endpoint_auth_method ${answer.token_endpoint_auth_method}: a public client, PKCE protects its code)`,
+        );
     } else if (url === endpoints.token) {
       narrateToken(new URLSearchParams(init.body).get("grant_type"), response.status, answer);
     }
@@ -100,7 +117,10 @@ function narrateToken(grantType, status, answer) {
   show("access token", `a JWT (not shown) for audience ${claims.aud}, subject ${claims.sub}`);
   show("scope", answer.scope);
   show("expires", `in ${answer.expires_in} s (exp ${new Date(claims.exp * 1000).toISOString()})`);
-  show("refresh token", answer.refresh_token === undefined ? "none" : grantType === "refresh_token" ? "a new one (rotated; not shown)" : "issued (not shown)");
+  show(
+    "refresh token",
+    answer.refresh_token === undefined ? "none" : grantType === "refresh_token" ? "a new one (rotated; not shown)" : "issued (not shown)",
+  );
 }
 
 /** The user's part: the authorization request, a login without a page, the redirect back. */
@@ -122,7 +142,10 @@ function narratedInteraction() {
     const callback = await user(authorizationUrl, signal);
     const back = new URL(callback).searchParams;
     show("login", "alice signed in and consented (headless: the provider's interaction route grants at once)");
-    show("redirected to", `${REDIRECT_URI} with a code (not shown), state ${back.get("state") === param("state") ? "matching" : "NOT matching"}, iss ${back.get("iss")}`);
+    show(
+      "redirected to",
+      `${REDIRECT_URI} with a code (not shown), state ${back.get("state") === param("state") ? "matching" : "NOT matching"}, iss ${back.get("iss")}`,
+    );
     return callback;
   };
 }

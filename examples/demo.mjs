@@ -22,7 +22,12 @@ client.on("log", (message) => show(`log (${message.level})`, message.data));
 step(`connect (era: ${era})`);
 const chosen = await client.connect(transport);
 show("server", `${client.serverInfo.title ?? client.serverInfo.name} ${client.serverInfo.version} (pid ${transport.pid})`);
-show("era", chosen.era === "stateless" ? "stateless (server/discover answered: every request carries its own _meta)" : "session (initialize handshake)");
+show(
+  "era",
+  chosen.era === "stateless"
+    ? "stateless (server/discover answered: every request carries its own _meta)"
+    : "session (initialize handshake)",
+);
 show("revision", chosen.protocolVersion);
 show("capabilities", Object.keys(client.serverCapabilities).join(", "));
 show("instructions", client.instructions);
@@ -30,9 +35,13 @@ show("instructions", client.instructions);
 step("tools");
 for (const tool of await client.listAllTools()) show(tool.name, tool.description);
 await client.setLoggingLevel("info");
-const forecast = await client.callTool("forecast", { city: "Lyon", days: 3 }, {
-  onProgress: ({ progress, total, message }) => show("progress", `${progress}/${total} ${message}`),
-});
+const forecast = await client.callTool(
+  "forecast",
+  { city: "Lyon", days: 3 },
+  {
+    onProgress: ({ progress, total, message }) => show("progress", `${progress}/${total} ${message}`),
+  },
+);
 show("forecast", forecast.structuredContent);
 const fahrenheit = await client.callTool("to_fahrenheit", { celsius: 21 });
 show("to_fahrenheit(21)", fahrenheit.structuredContent);
@@ -42,7 +51,13 @@ show("forecast(Atlantis)", `isError=${String(unknown.isError)}: ${String(unknown
 step("resources");
 const [template] = await client.listAllResourceTemplates();
 show("template", template.uriTemplate);
-show("listed", (await client.listAllResources()).map((resource) => resource.uri).slice(0, 3).join(", ") + ", …");
+show(
+  "listed",
+  (await client.listAllResources())
+    .map((resource) => resource.uri)
+    .slice(0, 3)
+    .join(", ") + ", …",
+);
 const today = await client.readResource("weather://cities/oslo/today");
 show("read oslo", today.contents[0].text);
 const cities = await client.complete({ type: "ref/resource", uri: template.uriTemplate }, { name: "city", value: "l" });

@@ -15,7 +15,13 @@ function startServer(transport) {
   });
   server.setNotificationHandler("notifications/initialized", () => say("server", "client is ready"));
   server.setRequestHandler("tools/list", () => ({
-    tools: [{ name: "count", description: "Counts to n, reporting progress", inputSchema: { type: "object", properties: { n: { type: "integer" } } } }],
+    tools: [
+      {
+        name: "count",
+        description: "Counts to n, reporting progress",
+        inputSchema: { type: "object", properties: { n: { type: "integer" } } },
+      },
+    ],
   }));
   server.setRequestHandler("tools/call", async (params, context) => {
     const n = Number(params.arguments?.n ?? 3);

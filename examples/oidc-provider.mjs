@@ -116,7 +116,13 @@ function configuration(settings, resources, dpop) {
         getResourceServerInfo: (_ctx, indicator) => {
           const scope = resources.get(indicator);
           if (scope === undefined) throw new errors.InvalidTarget();
-          return { scope, audience: indicator, accessTokenTTL: settings.accessTokenTtlSec, accessTokenFormat: "jwt", jwt: { sign: { alg: "ES256" } } };
+          return {
+            scope,
+            audience: indicator,
+            accessTokenTTL: settings.accessTokenTtlSec,
+            accessTokenFormat: "jwt",
+            jwt: { sign: { alg: "ES256" } },
+          };
         },
       },
     },
@@ -141,7 +147,12 @@ function documentFetch(settings) {
     settings.documentFetches.push(url);
     const document = settings.documents.get(url);
     if (document === undefined) return Promise.resolve(new Response("not found", { status: 404 }));
-    return Promise.resolve(new Response(JSON.stringify(document), { status: 200, headers: { "content-type": "application/json", "cache-control": "max-age=300" } }));
+    return Promise.resolve(
+      new Response(JSON.stringify(document), {
+        status: 200,
+        headers: { "content-type": "application/json", "cache-control": "max-age=300" },
+      }),
+    );
   };
 }
 
@@ -153,12 +164,16 @@ async function headlessLogin(provider, request, response) {
       await provider.interactionFinished(request, response, { login: { accountId: ALICE } }, { mergeWithLastSubmission: false });
       return;
     }
-    const grant = interaction.grantId === undefined ? new provider.Grant({ accountId: interaction.session?.accountId ?? ALICE, clientId: String(interaction.params["client_id"]) }) : await provider.Grant.find(interaction.grantId);
+    const grant =
+      interaction.grantId === undefined
+        ? new provider.Grant({ accountId: interaction.session?.accountId ?? ALICE, clientId: String(interaction.params["client_id"]) })
+        : await provider.Grant.find(interaction.grantId);
     if (grant === undefined) throw new Error("the interaction's grant is gone");
     const details = interaction.prompt.details;
     if (details.missingOIDCScope) grant.addOIDCScope(details.missingOIDCScope.join(" "));
     if (details.missingOIDCClaims) grant.addOIDCClaims(details.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "));
+    for (const [indicator, scopes] of Object.entries(details.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(" "));
     await provider.interactionFinished(request, response, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
   } catch (error) {
     response.writeHead(500, { "content-type": "text/plain" }).end(`headless login failed: ${error.message}`);

@@ -55,7 +55,8 @@ server.resourceTemplate(
   {
     title: "Today's weather",
     mimeType: "application/json",
-    list: () => Object.keys(CITIES).map((city) => ({ uri: `weather://cities/${city}/today`, name: `${city} today`, mimeType: "application/json" })),
+    list: () =>
+      Object.keys(CITIES).map((city) => ({ uri: `weather://cities/${city}/today`, name: `${city} today`, mimeType: "application/json" })),
     complete: { city: citiesStartingWith },
   },
   (uri, { city }) => {

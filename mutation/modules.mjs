@@ -9,11 +9,15 @@ export const MODULES = {
   dispatcher: { mutate: ["src/jsonrpc/dispatcher/{classify,dispatcher,incoming,outgoing}.ts"], tests: UNIT },
   stdio: { mutate: ["src/transport/stdio/{line-decoder,stdio}.ts"], tests: UNIT },
   "http-front-door": {
-    mutate: ["src/transport/http-server/{front-door,protection,media-types,protocol-version,read-post,request-body,authentication,routes}.ts"],
+    mutate: [
+      "src/transport/http-server/{front-door,protection,media-types,protocol-version,read-post,request-body,authentication,routes}.ts",
+    ],
     tests: UNIT,
   },
   "streamable-http-client": {
-    mutate: ["src/transport/http-client/{streamable-http,post-exchange,http-session,event-stream,reconnection,session-renewal,request-cancel}.ts"],
+    mutate: [
+      "src/transport/http-client/{streamable-http,post-exchange,http-session,event-stream,reconnection,session-renewal,request-cancel}.ts",
+    ],
     // Its stateless-era POSTs are driven by MCPClient from e2e/ (client-http-eras), as the client's module is.
     tests: "mutation/vitest.client.config.ts",
   },
@@ -37,11 +41,15 @@ export const MODULES = {
     tests: UNIT,
   },
   protocol: {
-    mutate: ["src/protocol/{downgrade,downgrade-items,downgrade-requests,revision-features,profiles,mcp-headers,header-params,header-encoding,request-headers,bytes-text}.ts"],
+    mutate: [
+      "src/protocol/{downgrade,downgrade-items,downgrade-requests,revision-features,profiles,mcp-headers,header-params,header-encoding,request-headers,bytes-text}.ts",
+    ],
     tests: UNIT,
   },
   "auth-client": {
-    mutate: ["src/auth/client/{authorizer,dpop,grants,token-endpoint,registration,oauth-store,interaction,auth-error,authorization-request,authorization-server,metadata-fetch,pkce,protected-resource,scopes,url-safety,www-authenticate}.ts"],
+    mutate: [
+      "src/auth/client/{authorizer,dpop,grants,token-endpoint,registration,oauth-store,interaction,auth-error,authorization-request,authorization-server,metadata-fetch,pkce,protected-resource,scopes,url-safety,www-authenticate}.ts",
+    ],
     tests: UNIT,
   },
   jose: { mutate: ["src/auth/jose/{algorithms,client-assertion,errors,jwk,jws,jwks,jwt}.ts"], tests: UNIT },
@@ -63,11 +71,18 @@ export const MODULES = {
   compose: { mutate: ["src/server/compose/{mount,mount-entries,entry-sync}.ts"], tests: UNIT },
   proxy: { mutate: ["src/proxy/!(*.test|*.test-helpers|*.types|index).ts"], tests: UNIT },
   "uri-template": { mutate: ["src/uri-template/!(*.test|index).ts"], tests: UNIT },
-  "client-group": { mutate: ["src/client/group/{servers-config,names,open-server,server-group}.ts", "src/node/server-group.ts"], tests: UNIT },
+  "client-group": {
+    mutate: ["src/client/group/{servers-config,names,open-server,server-group}.ts", "src/node/server-group.ts"],
+    tests: UNIT,
+  },
   "task-store": { mutate: ["src/stores/{task-store,in-memory-task-store}.ts"], tests: UNIT },
   // Sessions across instances (issue 22): the relay, leases, takeover, and the seams' in-memory implementations.
   cluster: {
-    mutate: ["src/transport/http-server/cluster/!(*.test|*.test-helpers|*.units.test).ts", "src/transport/http-server/orphaned.ts", "src/stores/{session-directory,instance-bus}.ts"],
+    mutate: [
+      "src/transport/http-server/cluster/!(*.test|*.test-helpers|*.units.test).ts",
+      "src/transport/http-server/orphaned.ts",
+      "src/stores/{session-directory,instance-bus}.ts",
+    ],
     tests: UNIT,
   },
   tasks: { mutate: ["src/server/tasks/!(*.test|*.test-helpers|index).ts"], tests: UNIT },

@@ -45,14 +45,20 @@ function tally(results) {
   const undetected = count("Survived", "NoCoverage");
   const equivalent = results
     .filter((result) => result.status === "Ignored")
-    .map((result) => `\`${relative(process.cwd(), result.fileName)}:${result.location.start.line}\` (${result.mutatorName}): ${result.statusReason}`);
+    .map(
+      (result) =>
+        `\`${relative(process.cwd(), result.fileName)}:${result.location.start.line}\` (${result.mutatorName}): ${result.statusReason}`,
+    );
   return { detected, undetected, score: (100 * detected) / (detected + undetected), equivalent };
 }
 
 const table = [
   "| module | score | detected (killed or timed out) | survived or not covered | equivalent (marked in the source) | run |",
   "| --- | --- | --- | --- | --- | --- |",
-  ...rows.map((row) => `| ${row.name} | ${row.score.toFixed(1)} % | ${row.detected} | ${row.undetected} | ${row.equivalent.length} | ${row.seconds} s |`),
+  ...rows.map(
+    (row) =>
+      `| ${row.name} | ${row.score.toFixed(1)} % | ${row.detected} | ${row.undetected} | ${row.equivalent.length} | ${row.seconds} s |`,
+  ),
 ].join("\n");
 console.log(`\n${table}\n`);
 
@@ -61,11 +67,16 @@ if (write) {
   const marks = new Map();
   for (const line of rows.flatMap((row) => row.equivalent)) marks.set(line, (marks.get(line) ?? 0) + 1);
   const equivalents = [...marks].map(([line, mutants]) => `- ${line}${mutants > 1 ? ` (${mutants} mutants)` : ""}`);
-  const block = [table, "", "Equivalent mutants (each marked where it is, with why no test can tell it apart):", "", ...equivalents].join("\n");
+  const block = [table, "", "Equivalent mutants (each marked where it is, with why no test can tell it apart):", "", ...equivalents].join(
+    "\n",
+  );
   const page = readFileSync("RELIABILITY.md", "utf8");
   const marked = /(<!-- mutation:start -->\n)[\s\S]*?(<!-- mutation:end -->)/;
   if (!marked.test(page)) throw new Error("RELIABILITY.md has no <!-- mutation:start --> … <!-- mutation:end --> block");
-  writeFileSync("RELIABILITY.md", page.replace(marked, (_, start, end) => `${start}${block}\n${end}`));
+  writeFileSync(
+    "RELIABILITY.md",
+    page.replace(marked, (_, start, end) => `${start}${block}\n${end}`),
+  );
 }
 
 const low = rows.filter((row) => row.score < TARGET);

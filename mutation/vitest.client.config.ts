@@ -6,4 +6,7 @@ import unit from "./vitest.config.js";
 
 const CLIENT_E2E = ["e2e/client-*.test.ts", "e2e/handshake.test.ts", "e2e/sdk-bridge.test.ts", "e2e/http-client-*.test.ts"];
 
-export default mergeConfig(unit, defineConfig({ test: { projects: [{ extends: true, test: { name: "client-e2e", include: CLIENT_E2E, isolate: false } }] } }));
+export default mergeConfig(
+  unit,
+  defineConfig({ test: { projects: [{ extends: true, test: { name: "client-e2e", include: CLIENT_E2E, isolate: false } }] } }),
+);

@@ -61,7 +61,9 @@ describe("bundle size (min+gzip, Vite for the browser)", () => {
 
   it("reports the whole universal entry for reference (not budgeted: no app imports all of it)", async () => {
     const everything = await bundle("everything", EVERYTHING_APP);
-    console.log(`everything in @suaveplan/mcp: ${kib(everything.gzipBytes)} gzip, ${kib(everything.minifiedBytes)} min, ${everything.modules.length} modules`);
+    console.log(
+      `everything in @suaveplan/mcp: ${kib(everything.gzipBytes)} gzip, ${kib(everything.minifiedBytes)} min, ${everything.modules.length} modules`,
+    );
     expect(everything.gzipBytes).toBeGreaterThan(0);
   });
 });

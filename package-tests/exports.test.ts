@@ -22,7 +22,9 @@ describe("the package manifest", () => {
   it("pins the exports map", () => {
     expect(manifest.exports).toStrictEqual(EXPORTS);
     // `types` comes first in each condition set, so TypeScript picks it before `import`.
-    const firstConditions = Object.values(EXPORTS).flatMap((conditions) => (typeof conditions === "object" ? [Object.keys(conditions)[0]] : []));
+    const firstConditions = Object.values(EXPORTS).flatMap((conditions) =>
+      typeof conditions === "object" ? [Object.keys(conditions)[0]] : [],
+    );
     expect(firstConditions).toEqual(["types", "types", "types", "types", "types"]);
   });
 
@@ -41,7 +43,21 @@ describe("the package manifest", () => {
 
   it("packs every export target, and nothing but dist/, README.md and package.json", () => {
     const { files } = pack();
-    for (const target of ["dist/index.js", "dist/index.d.ts", "dist/node/index.js", "dist/node/index.d.ts", "dist/schemas/index.js", "dist/schemas/index.d.ts", "dist/telemetry/index.js", "dist/telemetry/index.d.ts", "dist/redis/index.js", "dist/redis/index.d.ts", "package.json", "README.md"]) expect(files).toContain(target);
+    for (const target of [
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/node/index.js",
+      "dist/node/index.d.ts",
+      "dist/schemas/index.js",
+      "dist/schemas/index.d.ts",
+      "dist/telemetry/index.js",
+      "dist/telemetry/index.d.ts",
+      "dist/redis/index.js",
+      "dist/redis/index.d.ts",
+      "package.json",
+      "README.md",
+    ])
+      expect(files).toContain(target);
     expect(files.filter((file) => !file.startsWith("dist/") && file !== "README.md" && file !== "package.json")).toEqual([]);
     // Each entry has its declaration beside it; code shared by the entries lives in internal chunks (dist/shared/), which no export names.
     const js = files.filter((file) => file.endsWith(".js"));

@@ -21,7 +21,10 @@ const shape = (module) => Object.fromEntries(Object.entries(module).map(([name, 
 console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), redis: shape(redis), version: manifest.version, resolved: import.meta.resolve("@suaveplan/mcp") }));
 `,
     );
-    const { universal, node, redis, version, resolved } = JSON.parse(run(process.execPath, ["imports.mjs"])) as Record<string, Record<string, string>> & { version: string; resolved: string };
+    const { universal, node, redis, version, resolved } = JSON.parse(run(process.execPath, ["imports.mjs"])) as Record<
+      string,
+      Record<string, string>
+    > & { version: string; resolved: string };
     expect(resolved).toContain("/consumer/node_modules/@suaveplan/mcp/dist/index.js");
     expect(version).toBe("0.1.0");
     expect(universal).toMatchObject({
@@ -86,11 +89,12 @@ console.log(result.content[0].text);
     ["bundler", { module: "esnext", moduleResolution: "bundler" }],
   ] as const) {
     it(`type-checks a consumer of the universal entry with no Node types at all (moduleResolution ${label})`, () => {
-      expect(typeCheck(
-        `universal-${label}`,
-        options,
-        [],
-        `import { MCPClient, MCPServer, StreamableHttpTransport, streamableHttpHandler, type CallToolResult, type Transport } from "@suaveplan/mcp";
+      expect(
+        typeCheck(
+          `universal-${label}`,
+          options,
+          [],
+          `import { MCPClient, MCPServer, StreamableHttpTransport, streamableHttpHandler, type CallToolResult, type Transport } from "@suaveplan/mcp";
 const server = new MCPServer({ name: "typed", version: "1.0.0" });
 export const handler: { fetch(request: Request): Promise<Response> } = streamableHttpHandler(server);
 export const client = new MCPClient({ name: "typed", version: "1.0.0" });
@@ -106,11 +110,12 @@ export const hidden = import("@suaveplan/mcp/dist/index.js");
     });
 
     it(`type-checks a consumer of the Node entry with Node's types (moduleResolution ${label})`, () => {
-      expect(typeCheck(
-        `node-${label}`,
-        options,
-        ["node"],
-        `import { MCPServer, streamableHttpHandler } from "@suaveplan/mcp";
+      expect(
+        typeCheck(
+          `node-${label}`,
+          options,
+          ["node"],
+          `import { MCPServer, streamableHttpHandler } from "@suaveplan/mcp";
 import { serveHttp, spawnStdioServer, type ServedHttp } from "@suaveplan/mcp/node";
 export const served: Promise<ServedHttp> = serveHttp(streamableHttpHandler(new MCPServer({ name: "typed", version: "1.0.0" })), { port: 0 });
 export const child = spawnStdioServer({ command: process.execPath, args: ["server.mjs"] });
@@ -121,13 +126,24 @@ export const child = spawnStdioServer({ command: process.execPath, args: ["serve
   }
 });
 
-/** tsc on one consumer file (what it printed: nothing when all is well); skipLibCheck off, so the package's own .d.ts files are checked too. */
+/**
+ * tsc on one consumer file (what it printed: nothing when all is well); skipLibCheck off, so the package's own .d.ts files are checked too.
+ */
 function typeCheck(name: string, options: object, types: string[], source: string): string {
   writeFileSync(join(CONSUMER, `${name}.ts`), source);
   writeFileSync(
     join(CONSUMER, `tsconfig-${name}.json`),
     JSON.stringify({
-      compilerOptions: { ...options, target: "es2022", lib: ["es2023", "dom"], types, typeRoots: [join(ROOT, "node_modules/@types")], strict: true, noEmit: true, skipLibCheck: false },
+      compilerOptions: {
+        ...options,
+        target: "es2022",
+        lib: ["es2023", "dom"],
+        types,
+        typeRoots: [join(ROOT, "node_modules/@types")],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+      },
       files: [`${name}.ts`],
     }),
   );

@@ -9,7 +9,8 @@ import { PACK_INFO, ROOT, type PackInfo } from "./support/paths.js";
 
 const { tarball } = JSON.parse(readFileSync(PACK_INFO, "utf8")) as PackInfo;
 const bin = (name: string): string => join(ROOT, "node_modules", ".bin", name);
-const run = (command: string, args: string[]): string => execFileSync(command, args, { cwd: ROOT, encoding: "utf8", timeout: 120_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+const run = (command: string, args: string[]): string =>
+  execFileSync(command, args, { cwd: ROOT, encoding: "utf8", timeout: 120_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
 
 describe("the packed tarball", () => {
   it("passes publint (strict: warnings count too)", () => {
@@ -21,8 +22,17 @@ describe("the packed tarball", () => {
   it("passes @arethetypeswrong/cli on every entry (ESM and bundler resolutions)", () => {
     const output = run(bin("attw"), [tarball, "--profile", "esm-only", "--format", "table-flipped", "--no-emoji"]);
     console.log(output);
-    const json = JSON.parse(run(bin("attw"), [tarball, "--profile", "esm-only", "--format", "json"])) as { analysis: { problems: unknown[]; entrypoints: Record<string, unknown> } };
-    expect(Object.keys(json.analysis.entrypoints).toSorted()).toEqual([".", "./node", "./package.json", "./redis", "./schemas", "./telemetry"]);
+    const json = JSON.parse(run(bin("attw"), [tarball, "--profile", "esm-only", "--format", "json"])) as {
+      analysis: { problems: unknown[]; entrypoints: Record<string, unknown> };
+    };
+    expect(Object.keys(json.analysis.entrypoints).toSorted()).toEqual([
+      ".",
+      "./node",
+      "./package.json",
+      "./redis",
+      "./schemas",
+      "./telemetry",
+    ]);
     expect(json.analysis.problems.filter((problem) => !isCjsOnly(problem))).toEqual([]);
   });
 });

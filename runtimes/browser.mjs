@@ -34,7 +34,8 @@ await build({
       name: "no-node-builtins",
       enforce: "pre",
       resolveId(id, importer) {
-        if (nodeBuiltins.has(id) || id.startsWith("node:")) throw new Error(`the browser bundle imports the Node built-in "${id}" (from ${importer})`);
+        if (nodeBuiltins.has(id) || id.startsWith("node:"))
+          throw new Error(`the browser bundle imports the Node built-in "${id}" (from ${importer})`);
         return null;
       },
     },
@@ -51,7 +52,8 @@ await build({
 // The suite and the chunks it loads on demand (the library's schemas come with the first connection).
 const files = { "/": { type: "text/html; charset=utf-8", body: await readFile(join(here, "browser", "index.html")) } };
 for (const name of await readdir(outDir, { recursive: true })) {
-  if (name.endsWith(".js")) files[`/${name.split(sep).join("/")}`] = { type: "text/javascript; charset=utf-8", body: await readFile(join(outDir, name)) };
+  if (name.endsWith(".js"))
+    files[`/${name.split(sep).join("/")}`] = { type: "text/javascript; charset=utf-8", body: await readFile(join(outDir, name)) };
 }
 
 // ---- the page's origin, and two MCP servers on other ports ------------------------------------------
@@ -83,7 +85,15 @@ try {
     executablePath,
     headless: true,
     timeout: 60_000,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   const tab = context.pages()[0] ?? (await context.newPage());
   tab.on("console", (message) => console.log(message.text()));

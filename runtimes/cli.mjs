@@ -9,7 +9,8 @@ import { createHarness } from "./harness.mjs";
 import { registerSuite } from "./suite.mjs";
 
 const runtime = globalThis.Bun ? "bun" : globalThis.Deno ? "deno" : "node";
-const version = runtime === "bun" ? globalThis.Bun.version : runtime === "deno" ? globalThis.Deno.version.deno : globalThis.process.versions.node;
+const version =
+  runtime === "bun" ? globalThis.Bun.version : runtime === "deno" ? globalThis.Deno.version.deno : globalThis.process.versions.node;
 
 const servers = [];
 if (runtime === "bun") {

@@ -30,7 +30,8 @@ export function deepEqual(a, b) {
 export function matches(actual, expected) {
   if (typeof expected !== "object" || expected === null) return Object.is(actual, expected);
   if (typeof actual !== "object" || actual === null) return false;
-  if (Array.isArray(expected)) return Array.isArray(actual) && actual.length === expected.length && expected.every((item, i) => matches(actual[i], item));
+  if (Array.isArray(expected))
+    return Array.isArray(actual) && actual.length === expected.length && expected.every((item, i) => matches(actual[i], item));
   return Object.keys(expected).every((key) => matches(actual[key], expected[key]));
 }
 
@@ -45,9 +46,12 @@ export function createHarness({ log = (line) => console.log(line), defaultTimeou
 
   const t = {
     ok: (value, message = "expected a truthy value") => check(Boolean(value), `${message} (got ${show(value)})`),
-    equal: (actual, expected, message = "") => check(Object.is(actual, expected), `${message} expected ${show(expected)}, got ${show(actual)}`),
-    deepEqual: (actual, expected, message = "") => check(deepEqual(actual, expected), `${message} expected ${show(expected)}, got ${show(actual)}`),
-    match: (actual, expected, message = "") => check(matches(actual, expected), `${message} expected to match ${show(expected)}, got ${show(actual)}`),
+    equal: (actual, expected, message = "") =>
+      check(Object.is(actual, expected), `${message} expected ${show(expected)}, got ${show(actual)}`),
+    deepEqual: (actual, expected, message = "") =>
+      check(deepEqual(actual, expected), `${message} expected ${show(expected)}, got ${show(actual)}`),
+    match: (actual, expected, message = "") =>
+      check(matches(actual, expected), `${message} expected to match ${show(expected)}, got ${show(actual)}`),
     async resolves(promise, expected, message = "") {
       const value = await promise;
       if (expected !== undefined) t.match(value, expected, message);
@@ -77,7 +81,8 @@ export function createHarness({ log = (line) => console.log(line), defaultTimeou
         } catch (error) {
           last = error;
         }
-        if (Date.now() > deadline) return check(false, `timed out after ${timeoutMs} ms waiting for ${message}${last ? `: ${last.message}` : ""}`);
+        if (Date.now() > deadline)
+          return check(false, `timed out after ${timeoutMs} ms waiting for ${message}${last ? `: ${last.message}` : ""}`);
         await new Promise((resolve) => setTimeout(resolve, intervalMs));
       }
     },

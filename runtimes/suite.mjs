@@ -23,7 +23,10 @@ const inProcessFetch = (handler, request) =>
     const abort = () => reject(request.signal.reason ?? new DOMException("This operation was aborted", "AbortError"));
     if (request.signal.aborted) return abort();
     request.signal.addEventListener("abort", abort, { once: true });
-    handler.fetch(request).then(resolve, reject).finally(() => request.signal.removeEventListener("abort", abort));
+    handler
+      .fetch(request)
+      .then(resolve, reject)
+      .finally(() => request.signal.removeEventListener("abort", abort));
   });
 
 const closeAll = async (...closables) => {
@@ -36,14 +39,24 @@ const closeAll = async (...closables) => {
  *   mcp: typeof import("../dist/index.js"),
  *   z: typeof import("zod"),
  *   runtime: string,
- *   servers: Array<{ label: string, serve(handler: { fetch(request: Request): Promise<Response> }): Promise<{ url: string, close(): Promise<void> }> }>,
+ * servers: Array<{ label: string, serve(handler: { fetch(request: Request): Promise<Response> }): Promise<{ url: string, close():
+ * Promise<void> }> }>,
  *   remote?: Array<{ label: string, url: string }>,
  *   refused?: Array<{ label: string, url: string }>,
  * }} env
  */
 export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], refused = [] }) {
   const { test } = harness;
-  const { InMemoryTransport, MCPClient, MCPServer, PROTOCOL_VERSIONS, StdioTransport, StreamableHttpTransport, connectHttp, streamableHttpHandler } = mcp;
+  const {
+    InMemoryTransport,
+    MCPClient,
+    MCPServer,
+    PROTOCOL_VERSIONS,
+    StdioTransport,
+    StreamableHttpTransport,
+    connectHttp,
+    streamableHttpHandler,
+  } = mcp;
 
   // ---- the walk (e2e/support/walk.ts, with this harness's assertions) ------------------------------
   const walkServer = () => makeWalkServer({ mcp, z, runtime });
@@ -66,15 +79,29 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
     client.on("log", (message) => logs.push(message.data));
     client.on("resourceUpdated", ({ uri }) => updates.push(uri));
     t.equal(client.protocolVersion, version, "negotiated revision:");
-    if (serverSide) t.ok([...server.sessions].some((session) => session.protocolVersion === version), "a server session on the revision");
+    if (serverSide)
+      t.ok(
+        [...server.sessions].some((session) => session.protocolVersion === version),
+        "a server session on the revision",
+      );
     t.equal(client.instructions, "walk", "instructions:");
 
-    t.deepEqual((await client.listAllTools()).map((tool) => tool.name), ["add", "wait", "ask-model", "roots", "runtime"], "tools:");
+    t.deepEqual(
+      (await client.listAllTools()).map((tool) => tool.name),
+      ["add", "wait", "ask-model", "roots", "runtime"],
+      "tools:",
+    );
     const progress = [];
-    await t.resolves(client.callTool("add", { a: 2, b: 3 }, { onProgress: (update) => progress.push(update.progress) }), { content: [{ type: "text", text: "5" }] });
+    await t.resolves(client.callTool("add", { a: 2, b: 3 }, { onProgress: (update) => progress.push(update.progress) }), {
+      content: [{ type: "text", text: "5" }],
+    });
     // With JSON answers, progress travels on the GET stream and may land after the answer it belongs to.
     if (progressBeforeResult) t.deepEqual(progress, [1, 2], "progress:");
-    else t.ok(progress.every((value) => value === 1 || value === 2), "progress values");
+    else
+      t.ok(
+        progress.every((value) => value === 1 || value === 2),
+        "progress values",
+      );
     await t.resolves(client.callTool("runtime"), { content: [{ text: runtime }] });
 
     const controller = new AbortController();
@@ -84,16 +111,28 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
     await t.rejects(waiting, { code: "MCP.REQUEST_CANCELLED" });
     await t.waitFor(() => started[0]?.aborted === true, "the handler's signal to fire");
 
-    t.deepEqual((await client.listAllResources()).map((resource) => resource.uri), ["memo://note"], "resources:");
+    t.deepEqual(
+      (await client.listAllResources()).map((resource) => resource.uri),
+      ["memo://note"],
+      "resources:",
+    );
     await t.resolves(client.readResource("memo://items/7"), { contents: [{ text: "item 7" }] });
     await client.subscribeResource("memo://note");
     await server.markResourceUpdated("memo://note");
     await t.waitFor(() => updates.length === 1 && updates[0] === "memo://note", "resources/updated");
 
-    t.deepEqual((await client.listAllPrompts()).map((prompt) => prompt.name), ["greet"], "prompts:");
+    t.deepEqual(
+      (await client.listAllPrompts()).map((prompt) => prompt.name),
+      ["greet"],
+      "prompts:",
+    );
     await t.resolves(client.getPrompt("greet", { name: "Ada" }), { messages: [{ content: { text: "Hello Ada" } }] });
-    await t.resolves(client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" }), { completion: { values: ["Ada", "Alan"] } });
-    await t.resolves(client.complete({ type: "ref/resource", uri: "memo://items/{id}" }, { name: "id", value: "1" }), { completion: { values: ["1", "12"] } });
+    await t.resolves(client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" }), {
+      completion: { values: ["Ada", "Alan"] },
+    });
+    await t.resolves(client.complete({ type: "ref/resource", uri: "memo://items/{id}" }, { name: "id", value: "1" }), {
+      completion: { values: ["1", "12"] },
+    });
 
     await t.resolves(client.callTool("ask-model"), { content: [{ text: "model said 4" }] });
     await t.resolves(client.callTool("roots"), { content: [{ text: "file:///project" }] });
@@ -174,7 +213,10 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
 
     send(`\n\r\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\nnot json\n`);
     await t.waitFor(() => frames.some((frame) => frame.id === null), "the answer to a line that is not JSON");
-    t.match(frames.find((frame) => frame.id === null), { error: { code: -32700 } });
+    t.match(
+      frames.find((frame) => frame.id === null),
+      { error: { code: -32700 } },
+    );
 
     // Two frames in one chunk, the second split across two more.
     const call = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { text: "ünïcödé" } } });
@@ -186,7 +228,9 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
     t.match(byId(3), { result: { content: [{ type: "text", text: "ünïcödé" }] } });
 
     // Longer than maxFrameBytes: answered -32700 with id null and skipped to its newline; the next frame is read.
-    send(`{"jsonrpc":"2.0","id":4,"method":"ping","params":{"pad":"${"x".repeat(2000)}"}}\n${JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" })}\n`);
+    send(
+      `{"jsonrpc":"2.0","id":4,"method":"ping","params":{"pad":"${"x".repeat(2000)}"}}\n${JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" })}\n`,
+    );
     await t.waitFor(() => byId(5), "the ping after the oversized frame");
     t.equal(frames.filter((frame) => frame.id === null && frame.error?.code === -32700).length, 2, "parse errors answered:");
     t.equal(byId(4), undefined, "the oversized frame itself:");
@@ -246,9 +290,15 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
       const transport = await connectHttp(client, url);
       t.ok(transport instanceof StreamableHttpTransport, "Streamable HTTP selected");
       t.equal(client.instructions, "walk");
-      t.deepEqual((await client.listAllTools()).map((tool) => tool.name), ["add", "wait", "ask-model", "roots", "runtime"], "tools:");
+      t.deepEqual(
+        (await client.listAllTools()).map((tool) => tool.name),
+        ["add", "wait", "ask-model", "roots", "runtime"],
+        "tools:",
+      );
       const progress = [];
-      await t.resolves(client.callTool("add", { a: 20, b: 22 }, { onProgress: (update) => progress.push(update.progress) }), { content: [{ text: "42" }] });
+      await t.resolves(client.callTool("add", { a: 20, b: 22 }, { onProgress: (update) => progress.push(update.progress) }), {
+        content: [{ text: "42" }],
+      });
       t.deepEqual(progress, [1, 2], "progress:");
       await t.resolves(client.callTool("runtime"), { content: [{ text: "node" }] });
       await t.resolves(client.callTool("ask-model"), { content: [{ text: "model said 4" }] });
@@ -292,11 +342,20 @@ export function makeWalkServer({ mcp, z, runtime }) {
   });
   server.tool("runtime", {}, () => ({ content: [{ type: "text", text: runtime }] }));
   server.resource("note", "memo://note", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri, text: "remember" }] }));
-  server.resourceTemplate("item", "memo://items/{id}", { complete: { id: (value) => ["1", "2", "12"].filter((id) => id.startsWith(value)) } }, (uri, { id }) => ({
-    contents: [{ uri, text: `item ${String(id)}` }],
-  }));
-  server.prompt("greet", { arguments: { name: { required: true, complete: (value) => ["Ada", "Alan"].filter((n) => n.startsWith(value)) } } }, ({ name }) => ({
-    messages: [{ role: "user", content: { type: "text", text: `Hello ${name}` } }],
-  }));
+  server.resourceTemplate(
+    "item",
+    "memo://items/{id}",
+    { complete: { id: (value) => ["1", "2", "12"].filter((id) => id.startsWith(value)) } },
+    (uri, { id }) => ({
+      contents: [{ uri, text: `item ${String(id)}` }],
+    }),
+  );
+  server.prompt(
+    "greet",
+    { arguments: { name: { required: true, complete: (value) => ["Ada", "Alan"].filter((n) => n.startsWith(value)) } } },
+    ({ name }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `Hello ${name}` } }],
+    }),
+  );
   return { server, started };
 }

@@ -63,7 +63,13 @@ interface CryptoKey {
   readonly extractable: boolean;
 }
 interface SubtleCrypto {
-  importKey(format: "raw", keyData: Uint8Array, algorithm: { name: "HMAC"; hash: "SHA-256" }, extractable: boolean, keyUsages: ("sign" | "verify")[]): Promise<CryptoKey>;
+  importKey(
+    format: "raw",
+    keyData: Uint8Array,
+    algorithm: { name: "HMAC"; hash: "SHA-256" },
+    extractable: boolean,
+    keyUsages: ("sign" | "verify")[],
+  ): Promise<CryptoKey>;
   sign(algorithm: "HMAC", key: CryptoKey, data: Uint8Array): Promise<ArrayBuffer>;
   verify(algorithm: "HMAC", key: CryptoKey, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
   digest(algorithm: "SHA-256", data: Uint8Array): Promise<ArrayBuffer>;
@@ -127,12 +133,28 @@ interface JsonWebKey {
   qi?: string;
 }
 interface SubtleCrypto {
-  importKey(format: "jwk", keyData: JsonWebKey, algorithm: Algorithm | EcKeyImportParams | RsaHashedImportParams, extractable: boolean, keyUsages: KeyUsage[]): Promise<CryptoKey>;
-  importKey(format: "pkcs8" | "spki" | "raw", keyData: Uint8Array, algorithm: Algorithm | EcKeyImportParams | RsaHashedImportParams, extractable: boolean, keyUsages: KeyUsage[]): Promise<CryptoKey>;
+  importKey(
+    format: "jwk",
+    keyData: JsonWebKey,
+    algorithm: Algorithm | EcKeyImportParams | RsaHashedImportParams,
+    extractable: boolean,
+    keyUsages: KeyUsage[],
+  ): Promise<CryptoKey>;
+  importKey(
+    format: "pkcs8" | "spki" | "raw",
+    keyData: Uint8Array,
+    algorithm: Algorithm | EcKeyImportParams | RsaHashedImportParams,
+    extractable: boolean,
+    keyUsages: KeyUsage[],
+  ): Promise<CryptoKey>;
   exportKey(format: "jwk", key: CryptoKey): Promise<JsonWebKey>;
   exportKey(format: "pkcs8" | "spki" | "raw", key: CryptoKey): Promise<ArrayBuffer>;
   /** Asymmetric algorithms only: they make a key pair (a symmetric one would make a single `CryptoKey`). */
-  generateKey(algorithm: EcKeyGenParams | RsaHashedKeyGenParams | { name: "Ed25519" | "X25519" }, extractable: boolean, keyUsages: KeyUsage[]): Promise<CryptoKeyPair>;
+  generateKey(
+    algorithm: EcKeyGenParams | RsaHashedKeyGenParams | { name: "Ed25519" | "X25519" },
+    extractable: boolean,
+    keyUsages: KeyUsage[],
+  ): Promise<CryptoKeyPair>;
   sign(algorithm: Algorithm | EcdsaParams | RsaPssParams, key: CryptoKey, data: Uint8Array): Promise<ArrayBuffer>;
   verify(algorithm: Algorithm | EcdsaParams | RsaPssParams, key: CryptoKey, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
 }

@@ -31,13 +31,17 @@ export function readBody(request) {
 /** POSTs `body` with node:http over a kept-alive connection; resolves with the answer's text. */
 export function postText(agent, url, headers, body) {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url, { method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } }, (incoming) => {
-      let text = "";
-      incoming.setEncoding("utf8");
-      incoming.on("data", (chunk) => (text += chunk));
-      incoming.once("end", () => resolve(text));
-      incoming.once("error", reject);
-    });
+    const outgoing = httpRequest(
+      url,
+      { method: "POST", agent, headers: { ...headers, "content-length": Buffer.byteLength(body) } },
+      (incoming) => {
+        let text = "";
+        incoming.setEncoding("utf8");
+        incoming.on("data", (chunk) => (text += chunk));
+        incoming.once("end", () => resolve(text));
+        incoming.once("error", reject);
+      },
+    );
     outgoing.once("error", reject);
     outgoing.end(body);
   });

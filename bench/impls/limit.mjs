@@ -5,7 +5,11 @@
 export function limitAnswer(request) {
   switch (request.method) {
     case "initialize":
-      return { protocolVersion: request.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "bench", version: "1.0.0" } };
+      return {
+        protocolVersion: request.params.protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: "bench", version: "1.0.0" },
+      };
     case "tools/list":
       return { tools: LIMIT_TOOLS };
     case "tools/call":
@@ -51,7 +55,8 @@ export function limitClient(write) {
     settle(response.result);
   };
   const connection = {
-    initialize: () => request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } }),
+    initialize: () =>
+      request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } }),
     call: (args) => request("tools/call", { name: "echo", arguments: args }),
     ping: () => request("ping"),
     cpu: async () => Number((await request("tools/call", { name: "cpu", arguments: {} })).content[0].text),
@@ -139,7 +144,9 @@ export async function limitHttp() {
   const agent = new Agent({ keepAlive: true });
   const served = await limitHttpServer();
   const url = `${served.url}/mcp`;
-  const { connection, receive } = limitClient(async (text) => receive(await postText(agent, url, { "content-type": "application/json", accept: "application/json" }, text)));
+  const { connection, receive } = limitClient(async (text) =>
+    receive(await postText(agent, url, { "content-type": "application/json", accept: "application/json" }, text)),
+  );
   await connection.initialize();
   return {
     ...connection,

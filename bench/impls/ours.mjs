@@ -1,5 +1,13 @@
 import * as z from "zod";
-import { HttpSseTransport, InMemoryTransport, MCPClient, MCPServer, sseHttpHandler, StreamableHttpTransport, streamableHttpHandler } from "@suaveplan/mcp";
+import {
+  HttpSseTransport,
+  InMemoryTransport,
+  MCPClient,
+  MCPServer,
+  sseHttpHandler,
+  StreamableHttpTransport,
+  streamableHttpHandler,
+} from "@suaveplan/mcp";
 import { nodeFetch, serveHttp, spawnStdioServer } from "@suaveplan/mcp/node";
 import { servedHandler } from "./http-util.mjs";
 import { cpuResult } from "./limit.mjs";
@@ -83,7 +91,15 @@ export function oursStatelessHttp() {
 export async function oursLines() {
   const [clientEnd, serverEnd] = InMemoryTransport.pair();
   let receive;
-  await clientEnd.start({ onMessage: (message) => receive(JSON.stringify(message)), onMalformed: () => undefined, onClose: () => undefined });
+  await clientEnd.start({
+    onMessage: (message) => receive(JSON.stringify(message)),
+    onMalformed: () => undefined,
+    onClose: () => undefined,
+  });
   await oursServer().start(serverEnd);
-  return { write: (text) => void clientEnd.send(JSON.parse(text)), onLine: (listener) => (receive = listener), close: () => clientEnd.close() };
+  return {
+    write: (text) => void clientEnd.send(JSON.parse(text)),
+    onLine: (listener) => (receive = listener),
+    close: () => clientEnd.close(),
+  };
 }

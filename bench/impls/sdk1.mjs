@@ -53,13 +53,21 @@ export async function sdk1Http(mode) {
           const id = request.headers["mcp-session-id"];
           let transport = typeof id === "string" ? sessions.get(id) : undefined;
           if (!transport) {
-            transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), enableJsonResponse: mode === "json", onsessioninitialized: (sid) => void sessions.set(sid, transport) });
+            transport = new StreamableHTTPServerTransport({
+              sessionIdGenerator: () => randomUUID(),
+              enableJsonResponse: mode === "json",
+              onsessioninitialized: (sid) => void sessions.set(sid, transport),
+            });
             await sdk1Server().connect(transport);
           }
           await transport.handleRequest(request, response);
         });
   const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(mode === "legacy" ? new SSEClientTransport(new URL("/sse", served.url)) : new StreamableHTTPClientTransport(new URL("/mcp", served.url)));
+  await client.connect(
+    mode === "legacy"
+      ? new SSEClientTransport(new URL("/sse", served.url))
+      : new StreamableHTTPClientTransport(new URL("/mcp", served.url)),
+  );
   return sdkConnection(client, {
     close: async () => {
       for (const transport of sessions.values()) await transport.close();

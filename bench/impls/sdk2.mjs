@@ -30,7 +30,9 @@ export async function sdk2Stdio(script, { pin } = {}) {
   return sdkConnection(client);
 }
 
-/** SDK 2.x's client over Streamable HTTP (the platform fetch, its default) to a server already listening at `url`; `pin` as for `sdk2Stdio`. */
+/**
+ * SDK 2.x's client over Streamable HTTP (the platform fetch, its default) to a server already listening at `url`; `pin` as for `sdk2Stdio`.
+ */
 export async function sdk2StreamableHttp(url, { pin } = {}) {
   const client = new Client({ name: "bench", version: "1.0.0" }, pin === undefined ? {} : { versionNegotiation: { mode: { pin } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -47,7 +49,11 @@ export async function sdk2Http(mode) {
     const id = request.headers.get("mcp-session-id");
     let transport = id ? sessions.get(id) : undefined;
     if (!transport) {
-      transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), enableJsonResponse: mode === "json", onsessioninitialized: (sid) => void sessions.set(sid, transport) });
+      transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        enableJsonResponse: mode === "json",
+        onsessioninitialized: (sid) => void sessions.set(sid, transport),
+      });
       await sdk2Server().connect(transport);
     }
     return transport.handleRequest(request);

@@ -29,7 +29,8 @@ function answerOf(text) {
 /** The view every scenario takes of a connection; `check` proves the server answered in the 2026 era. */
 async function checked(connection) {
   const result = await connection.call({ text: "check" });
-  if (result.resultType !== "complete" || result.content?.[0]?.text !== "check") throw new Error(`not a 2026-07-28 echo: ${JSON.stringify(result)}`);
+  if (result.resultType !== "complete" || result.content?.[0]?.text !== "check")
+    throw new Error(`not a 2026-07-28 echo: ${JSON.stringify(result)}`);
   return connection;
 }
 
@@ -80,7 +81,10 @@ function settle(resolve, reject, compute) {
   }
 }
 
-/** A line client over a stdio child (or any `{ write, onLine, close }`): a Map of pending ids; 2026 requests, or (`sessionEra`) initialize first and plain requests. */
+/**
+ * A line client over a stdio child (or any `{ write, onLine, close }`): a Map of pending ids; 2026 requests, or (`sessionEra`) initialize
+ * first and plain requests.
+ */
 async function lineClient(child, { sessionEra = false } = {}) {
   const pending = new Map();
   let nextId = 1;
@@ -99,10 +103,19 @@ async function lineClient(child, { sessionEra = false } = {}) {
     ? (name, args) => send({ jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name, arguments: args } })
     : (name, args) => send(callOf(nextId++, name, args));
   if (sessionEra) {
-    await send({ jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } } });
+    await send({
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } },
+    });
     child.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   }
-  return { call: (args) => call("echo", args), cpu: async () => Number((await call("cpu", {})).content[0].text), close: () => child.close() };
+  return {
+    call: (args) => call("echo", args),
+    cpu: async () => Number((await call("cpu", {})).content[0].text),
+    close: () => child.close(),
+  };
 }
 
 /** 2026-07-28 tools/call lines to a stdio child (or a `{ write, onLine, close }`). */

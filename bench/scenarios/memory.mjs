@@ -20,7 +20,12 @@ import { sdk1Server } from "../impls/sdk1.mjs";
 import { sdk2Server } from "../impls/sdk2.mjs";
 import { overTheWire } from "../impls/wire.mjs";
 
-const INITIALIZE = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } },
+};
 const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
 const holdCall = (id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "hold", arguments: { text: "x" } } });
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -101,8 +106,16 @@ const withHold = (server, register) => {
 
 const SERVER_SIDE = {
   ours: async (g) => oursDriven(withHold(oursServer(), (s) => s.tool("hold", { inputSchema: z.object({ text: z.string() }) }, g.hold))),
-  sdk1: async (g) => sdkDriven(Sdk1Link, withHold(sdk1Server(), (s) => s.registerTool("hold", { inputSchema: { text: z.string() } }, g.hold))),
-  sdk2: async (g) => sdkDriven(Sdk2Link, withHold(sdk2Server(), (s) => s.registerTool("hold", { inputSchema: z.object({ text: z.string() }) }, g.hold))),
+  sdk1: async (g) =>
+    sdkDriven(
+      Sdk1Link,
+      withHold(sdk1Server(), (s) => s.registerTool("hold", { inputSchema: { text: z.string() } }, g.hold)),
+    ),
+  sdk2: async (g) =>
+    sdkDriven(
+      Sdk2Link,
+      withHold(sdk2Server(), (s) => s.registerTool("hold", { inputSchema: z.object({ text: z.string() }) }, g.hold)),
+    ),
   limit: async (g) => limitDriven(g.hold),
 };
 
@@ -131,7 +144,11 @@ function sinkAnswer(message) {
 const CLIENT_SIDE = {
   ours: async () => {
     const [clientEnd, sinkEnd] = InMemoryTransport.pair();
-    await sinkEnd.start({ onMessage: (message) => void (sinkAnswer(message) && sinkEnd.send(sinkAnswer(message))), onMalformed: () => undefined, onClose: () => undefined });
+    await sinkEnd.start({
+      onMessage: (message) => void (sinkAnswer(message) && sinkEnd.send(sinkAnswer(message))),
+      onMalformed: () => undefined,
+      onClose: () => undefined,
+    });
     const client = new MCPClient({ name: "bench", version: "1.0.0" }, SESSION_ERA);
     await client.connect(clientEnd);
     return { call: () => client.callTool("echo", { text: "x" }), close: () => client.close() };
@@ -186,7 +203,11 @@ const SESSIONS = {
       const { connection, receive } = limitClient((text) =>
         queueMicrotask(() => {
           const request = JSON.parse(text);
-          sessions.push({ protocolVersion: request.params.protocolVersion, capabilities: request.params.capabilities, clientInfo: request.params.clientInfo });
+          sessions.push({
+            protocolVersion: request.params.protocolVersion,
+            capabilities: request.params.capabilities,
+            clientInfo: request.params.clientInfo,
+          });
           const reply = JSON.stringify({ jsonrpc: "2.0", id: request.id, result: limitAnswer(request) });
           queueMicrotask(() => receive(reply));
         }),
@@ -223,7 +244,10 @@ function oursSetup(options) {
   };
 }
 
-/** Our client's connect in each era against the same server: the stateless era's probe (server/discover) against the handshake (initialize, initialized). */
+/**
+ * Our client's connect in each era against the same server: the stateless era's probe (server/discover) against the handshake (initialize,
+ * initialized).
+ */
 export const CONNECT_BY_ERA = { ours: oursSetup({}), session: oursSetup(SESSION_ERA) };
 
 const SETUP = {

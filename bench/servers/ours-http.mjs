@@ -11,7 +11,9 @@ const server = oursServer();
 const handlers = { json: streamableHttpHandler(server, { enableJsonResponse: true }), sse: streamableHttpHandler(server) };
 const served = {};
 for (const [name, handler] of Object.entries(handlers)) served[name] = await serveHttp(handler, { port: 0 });
-process.stdout.write(`${JSON.stringify(Object.fromEntries(Object.entries(served).map(([name, { url }]) => [name, new URL("/mcp", url).href])))}\n`);
+process.stdout.write(
+  `${JSON.stringify(Object.fromEntries(Object.entries(served).map(([name, { url }]) => [name, new URL("/mcp", url).href])))}\n`,
+);
 process.stdin.resume();
 async function shutdown() {
   for (const [name, handler] of Object.entries(handlers)) {

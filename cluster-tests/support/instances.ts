@@ -71,7 +71,10 @@ function defaultScript(): string {
 async function spawnInstance(tag: string, options: InstancesOptions): Promise<Running> {
   const env: Record<string, string | undefined> = { ...process.env, PREFIX: options.prefix, INSTANCE: tag, ...options.env };
   if (options.redisSocket !== undefined) env["REDIS_SOCKET"] = options.redisSocket;
-  const child = spawn(process.execPath, [...(options.execArgv ?? []), options.script ?? defaultScript()], { env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...(options.execArgv ?? []), options.script ?? defaultScript()], {
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   killAtExit(child);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const running: Running = { child, exited, stderr: "", instance: { tag, url: "", pid: child.pid ?? -1 } };
@@ -87,7 +90,9 @@ async function spawnInstance(tag: string, options: InstancesOptions): Promise<Ru
         out += text;
         if (out.includes("\n")) resolve(out.slice(0, out.indexOf("\n")));
       });
-      child.once("exit", (code, signal) => reject(new Error(`instance ${tag} exited (${code ?? signal}) before it listened:\n${running.stderr}`)));
+      child.once("exit", (code, signal) =>
+        reject(new Error(`instance ${tag} exited (${code ?? signal}) before it listened:\n${running.stderr}`)),
+      );
       child.once("error", reject);
       timer = setTimeout(() => reject(new Error(`instance ${tag} printed no line within ${timeoutMs} ms:\n${running.stderr}`)), timeoutMs);
     });
@@ -144,7 +149,8 @@ export async function startInstances(count: number, options: InstancesOptions): 
     kill: (index, signal = "SIGKILL") => stop(at(index).child, at(index).exited, signal),
     async start(index) {
       const previous = at(index);
-      if (previous.child.exitCode === null && previous.child.signalCode === null) throw new Error(`instance ${previous.instance.tag} is still running (pid ${previous.instance.pid})`);
+      if (previous.child.exitCode === null && previous.child.signalCode === null)
+        throw new Error(`instance ${previous.instance.tag} is still running (pid ${previous.instance.pid})`);
       const next = await spawnInstance(previous.instance.tag, options);
       running[index] = next;
       return next.instance;

@@ -27,7 +27,10 @@ export interface CutFilter {
   readonly headers?: Readonly<Record<string, string | RegExp | true>>;
 }
 
-/** When a cut happens: once this many body bytes reached the client, or once the body so far (UTF-8) passes the test (the chunk that made it pass is delivered). */
+/**
+ * When a cut happens: once this many body bytes reached the client, or once the body so far (UTF-8) passes the test (the chunk that made it
+ * pass is delivered).
+ */
 export type CutWhen = { readonly afterBytes: number } | { readonly afterText: (textSoFar: string) => boolean };
 
 /** What the client of a cut response received before the break. */
@@ -92,7 +95,15 @@ interface State {
 }
 
 export async function startProxy(upstreams: readonly Upstream[]): Promise<Proxy> {
-  const state: State = { upstreams: [...upstreams], mode: "alternate", turn: 0, counts: {}, agents: new Map(), cuts: [], attempts: new Set() };
+  const state: State = {
+    upstreams: [...upstreams],
+    mode: "alternate",
+    turn: 0,
+    counts: {},
+    agents: new Map(),
+    cuts: [],
+    attempts: new Set(),
+  };
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => forward(state, req, res));
   server.on("connection", (socket) => {
@@ -105,7 +116,11 @@ export async function startProxy(upstreams: readonly Upstream[]): Promise<Proxy>
   });
   const { port } = server.address() as AddressInfo;
   const cutNext = (first: CutFilter | CutWhen, second?: CutWhen): Promise<CutDone> =>
-    new Promise((done) => state.cuts.push(second === undefined ? { filter: {}, when: first as CutWhen, done } : { filter: first as CutFilter, when: second, done }));
+    new Promise((done) =>
+      state.cuts.push(
+        second === undefined ? { filter: {}, when: first as CutWhen, done } : { filter: first as CutFilter, when: second, done },
+      ),
+    );
   return {
     url: `http://127.0.0.1:${port}/`,
     get mode() {
@@ -183,11 +198,22 @@ function forward(state: State, req: IncomingMessage, res: ServerResponse): void 
     const upstream = order[index];
     if (gone) return;
     if (upstream === undefined) {
-      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" }).end(`proxy: no upstream answered (${order.map(({ tag }) => tag).join(", ") || "none to try"})`);
+      if (!res.headersSent)
+        res
+          .writeHead(502, { "content-type": "text/plain" })
+          .end(`proxy: no upstream answered (${order.map(({ tag }) => tag).join(", ") || "none to try"})`);
       return;
     }
     const url = new URL(upstream.url);
-    const sent = httpRequest({ host: url.hostname, port: url.port, method: req.method, path: req.url, headers: forwardedHeaders(req.rawHeaders), setHost: false, agent: freshConnection ? false : agentFor(state, url) });
+    const sent = httpRequest({
+      host: url.hostname,
+      port: url.port,
+      method: req.method,
+      path: req.url,
+      headers: forwardedHeaders(req.rawHeaders),
+      setHost: false,
+      agent: freshConnection ? false : agentFor(state, url),
+    });
     current = sent;
     state.attempts.add(sent);
     sent.once("close", () => state.attempts.delete(sent));
@@ -195,15 +221,21 @@ function forward(state: State, req: IncomingMessage, res: ServerResponse): void 
     sent.once("response", (upRes) => {
       answered = true;
       body.release();
-      relay(state, { req, res, tag: upstream.tag, upstream: sent, chunks: [], bytes: 0, decoded: 0, text: "", decoder: undefined, cut: false }, upRes);
+      relay(
+        state,
+        { req, res, tag: upstream.tag, upstream: sent, chunks: [], bytes: 0, decoded: 0, text: "", decoder: undefined, cut: false },
+        upRes,
+      );
     });
     sent.on("error", () => {}); // what follows the first error (writes to a destroyed request) changes nothing
     sent.once("error", () => {
       if (answered) return; // the relay breaks the client's response
-      // A kept-alive connection the upstream had closed meanwhile: once more on a new one. Refused or reset on a new one: the process is gone.
+      // A kept-alive connection the upstream had closed meanwhile: once more on a new one. Refused or reset on a new one: the process is
+      // gone.
       if (sent.reusedSocket && !freshConnection) attempt(index, true);
       else if (body.replayable) attempt(index + 1, false);
-      else if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" }).end("proxy: upstream failed after a body too large to replay");
+      else if (!res.headersSent)
+        res.writeHead(502, { "content-type": "text/plain" }).end("proxy: upstream failed after a body too large to replay");
     });
     body.pipeTo(sent);
   };
@@ -302,7 +334,10 @@ function textOf(flow: Flow): string {
   return flow.text;
 }
 
-/** Whether a pending cut takes this response with its last chunk (empty: at its start); if so, delivers what the cut allows of that chunk and breaks the connection. */
+/**
+ * Whether a pending cut takes this response with its last chunk (empty: at its start); if so, delivers what the cut allows of that chunk
+ * and breaks the connection.
+ */
 function cutIfDue(state: State, flow: Flow): boolean {
   if (state.cuts.length === 0) return false;
   const chunk = flow.chunks.at(-1) as Buffer;
@@ -320,7 +355,10 @@ function cutIfDue(state: State, flow: Flow): boolean {
   return false;
 }
 
-/** Sends the first `delivered` bytes of the last chunk, then destroys the client's socket once they are written (no final chunk: the client sees a break) and the upstream request. */
+/**
+ * Sends the first `delivered` bytes of the last chunk, then destroys the client's socket once they are written (no final chunk: the client
+ * sees a break) and the upstream request.
+ */
 function breakAfter(flow: Flow, delivered: number, cut: PendingCut): void {
   const { res } = flow;
   flow.cut = true;

@@ -38,7 +38,11 @@ export function useRedisServer(): RedisServer {
   const socket = (): string => join(dir, "redis.sock");
 
   async function start(): Promise<void> {
-    const started = spawn(REDIS_SERVER, ["--port", "0", "--unixsocket", socket(), "--unixsocketperm", "700", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: ["ignore", "ignore", "inherit"] });
+    const started = spawn(
+      REDIS_SERVER,
+      ["--port", "0", "--unixsocket", socket(), "--unixsocketperm", "700", "--save", "", "--appendonly", "no", "--dir", dir],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
     child = started;
     for (let waited = 0; !existsSync(socket()); waited += 20) {
       if (waited > 10_000 || started.exitCode !== null) throw new Error(`redis-server did not start (${REDIS_SERVER})`);

@@ -11,7 +11,9 @@ import { fileURLToPath } from "node:url";
 const SUPPORT = fileURLToPath(new URL(".", import.meta.url));
 const REDIS_SERVER = process.env.REDIS_SERVER ?? "/usr/bin/redis-server";
 
-/** Writes proxy.mjs and instances.mjs into `dir` (the support's proxy.ts and instances.ts without their types); resolves with both modules. */
+/**
+ * Writes proxy.mjs and instances.mjs into `dir` (the support's proxy.ts and instances.ts without their types); resolves with both modules.
+ */
 export async function compileSupport(dir) {
   const { transformSync } = await import("rolldown/utils");
   for (const name of ["proxy", "instances"]) {
@@ -26,7 +28,11 @@ export async function compileSupport(dir) {
 /** Starts redis-server on a unix socket in `dir` (no TCP port, no persistence); `stop()` ends it by its PID. */
 export async function startRedisServer(dir) {
   const socket = join(dir, "redis.sock");
-  const child = spawn(REDIS_SERVER, ["--port", "0", "--unixsocket", socket, "--unixsocketperm", "700", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(
+    REDIS_SERVER,
+    ["--port", "0", "--unixsocket", socket, "--unixsocketperm", "700", "--save", "", "--appendonly", "no", "--dir", dir],
+    { stdio: ["ignore", "ignore", "inherit"] },
+  );
   for (let waited = 0; !existsSync(socket); waited += 20) {
     if (waited > 10_000 || child.exitCode !== null) throw new Error(`redis-server did not start (${REDIS_SERVER})`);
     await sleep(20);

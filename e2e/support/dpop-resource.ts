@@ -79,20 +79,27 @@ export async function startDpopResource(options: DpopResourceOptions): Promise<D
   });
   const site: { origin?: string } = {};
   const handler = streamableHttpHandler(server, { path: "/mcp", authenticate: dpopCheck(options, site, nonce, seen) });
-  const http = await serveHttp(async (request) => {
-    const { pathname } = new URL(request.url);
-    if (request.method === "GET" && pathname === "/.well-known/oauth-protected-resource/mcp") {
-      return Response.json({ resource: `${site.origin}/mcp`, authorization_servers: [options.issuer], scopes_supported: ["mcp:read", "mcp:write"] });
-    }
-    const response = await handler.fetch(request);
-    const challenge = response.headers.get("www-authenticate");
-    seen.answers.push(`${response.status} ${challenge ?? "-"}`);
-    if (nonce === undefined || challenge?.includes('error="use_dpop_nonce"') !== true) return response;
-    // The hook cannot set headers: the nonce goes on its refusal here.
-    const headers = new Headers(response.headers);
-    headers.set("dpop-nonce", nonce);
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  }, { port: 0 });
+  const http = await serveHttp(
+    async (request) => {
+      const { pathname } = new URL(request.url);
+      if (request.method === "GET" && pathname === "/.well-known/oauth-protected-resource/mcp") {
+        return Response.json({
+          resource: `${site.origin}/mcp`,
+          authorization_servers: [options.issuer],
+          scopes_supported: ["mcp:read", "mcp:write"],
+        });
+      }
+      const response = await handler.fetch(request);
+      const challenge = response.headers.get("www-authenticate");
+      seen.answers.push(`${response.status} ${challenge ?? "-"}`);
+      if (nonce === undefined || challenge?.includes('error="use_dpop_nonce"') !== true) return response;
+      // The hook cannot set headers: the nonce goes on its refusal here.
+      const headers = new Headers(response.headers);
+      headers.set("dpop-nonce", nonce);
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    },
+    { port: 0 },
+  );
   site.origin = new URL(http.url).origin;
   return {
     url: `${site.origin}/mcp`,
@@ -107,7 +114,12 @@ export async function startDpopResource(options: DpopResourceOptions): Promise<D
 }
 
 /** `authenticate`: a DPoP-bound token for `site`'s /mcp, with a fresh proof of its key. */
-function dpopCheck(options: DpopResourceOptions, site: { readonly origin?: string }, nonce: string | undefined, seen: Pick<DpopResource, "proofs" | "refused">): Authenticate {
+function dpopCheck(
+  options: DpopResourceOptions,
+  site: { readonly origin?: string },
+  nonce: string | undefined,
+  seen: Pick<DpopResource, "proofs" | "refused">,
+): Authenticate {
   const keys = createRemoteJWKSet(new URL(options.jwksUri));
   const jtis = new Set<string>();
   return async (request): Promise<AuthenticationResult> => {
@@ -117,7 +129,8 @@ function dpopCheck(options: DpopResourceOptions, site: { readonly origin?: strin
     if (authorization === null) return { refuse: 401, wwwAuthenticate: `DPoP algs="ES256", ${metadata}` };
     const [, scheme = "", token = ""] = authorization;
     try {
-      if (scheme.toLowerCase() !== "dpop") throw new Refused("invalid_token", `the ${scheme} scheme: this resource takes DPoP-bound tokens only`);
+      if (scheme.toLowerCase() !== "dpop")
+        throw new Refused("invalid_token", `the ${scheme} scheme: this resource takes DPoP-bound tokens only`);
       const proof = await checkProof(request, resource, token, jtis);
       seen.proofs.push({ method: request.method, token, ...proof });
       if (nonce !== undefined && proof.nonce !== nonce) throw new Refused("use_dpop_nonce", "the proof must carry this server's nonce");
@@ -128,13 +141,22 @@ function dpopCheck(options: DpopResourceOptions, site: { readonly origin?: strin
     } catch (error) {
       if (!(error instanceof Refused)) throw error;
       seen.refused.push(error.message);
-      return { refuse: 401, wwwAuthenticate: `DPoP error="${error.error}", error_description="${error.description}", algs="ES256", ${metadata}`, message: "The DPoP proof or token was refused" };
+      return {
+        refuse: 401,
+        wwwAuthenticate: `DPoP error="${error.error}", error_description="${error.description}", algs="ES256", ${metadata}`,
+        message: "The DPoP proof or token was refused",
+      };
     }
   };
 }
 
 /** The request's proof verified (RFC 9449 §4.3): its claims and the thumbprint of its key. */
-async function checkProof(request: Request, resource: string, token: string, jtis: Set<string>): Promise<Omit<SeenProof, "method" | "token">> {
+async function checkProof(
+  request: Request,
+  resource: string,
+  token: string,
+  jtis: Set<string>,
+): Promise<Omit<SeenProof, "method" | "token">> {
   const proof = request.headers.get("dpop");
   if (proof === null || proof.includes(",")) throw new Refused("invalid_dpop_proof", "one DPoP proof is needed");
   let verified: Awaited<ReturnType<typeof jwtVerify>>;
@@ -147,15 +169,22 @@ async function checkProof(request: Request, resource: string, token: string, jti
   const { jti, htm, htu, iat, ath, nonce } = payload as Record<string, unknown>;
   if (htm !== request.method) throw new Refused("invalid_dpop_proof", "htm is not this request's method");
   if (htu !== resource) throw new Refused("invalid_dpop_proof", "htu is not this endpoint");
-  if (ath !== createHash("sha256").update(token).digest("base64url")) throw new Refused("invalid_dpop_proof", "ath is not the token's hash");
-  if (typeof iat !== "number" || Math.abs(Date.now() / 1000 - iat) > PROOF_WINDOW_SEC) throw new Refused("invalid_dpop_proof", "iat is not recent");
+  if (ath !== createHash("sha256").update(token).digest("base64url"))
+    throw new Refused("invalid_dpop_proof", "ath is not the token's hash");
+  if (typeof iat !== "number" || Math.abs(Date.now() / 1000 - iat) > PROOF_WINDOW_SEC)
+    throw new Refused("invalid_dpop_proof", "iat is not recent");
   if (typeof jti !== "string" || jtis.has(jti)) throw new Refused("invalid_dpop_proof", "jti is missing or was seen before");
   jtis.add(jti);
   return { jti, jkt: await calculateJwkThumbprint(protectedHeader.jwk as JWK), nonce: typeof nonce === "string" ? nonce : undefined };
 }
 
 /** The access token verified as an RFC 9068 JWT of `issuer` for `resource`: its claims. */
-async function checkToken(token: string, keys: ReturnType<typeof createRemoteJWKSet>, issuer: string, resource: string): Promise<Record<string, unknown>> {
+async function checkToken(
+  token: string,
+  keys: ReturnType<typeof createRemoteJWKSet>,
+  issuer: string,
+  resource: string,
+): Promise<Record<string, unknown>> {
   try {
     const { payload } = await jwtVerify(token, keys, { issuer, audience: resource, typ: "at+jwt", algorithms: ["ES256"] });
     return payload;

@@ -31,7 +31,9 @@ export function surfaceClient(options: MCPClientOptions = {}): { client: MCPClie
       elicitation: {
         form: (params) => {
           asked.inputs.push(`elicitation ${params.message}`);
-          return params.message === "Your name?" ? { action: "accept", content: { name: "Ada" } } : { action: "accept", content: { ok: true } };
+          return params.message === "Your name?"
+            ? { action: "accept", content: { name: "Ada" } }
+            : { action: "accept", content: { ok: true } };
         },
       },
       ...options,
@@ -55,7 +57,11 @@ export function interviewed(era: "session" | "stateless"): Pick<CallToolResult, 
 export async function walkTools(client: MCPClient, asked: Asked, era: "session" | "stateless"): Promise<void> {
   expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(SURFACE_TOOLS);
   const progress: unknown[] = [];
-  const counted = await client.callTool("count", { to: 2 }, { onProgress: ({ progress: step, total, message }) => void progress.push({ step, total, message }) });
+  const counted = await client.callTool(
+    "count",
+    { to: 2 },
+    { onProgress: ({ progress: step, total, message }) => void progress.push({ step, total, message }) },
+  );
   expect([counted.content, counted.structuredContent]).toEqual([[{ type: "text", text: "counted to 2" }], { counted: 2 }]);
   expect(progress).toEqual([
     { step: 1, total: 2, message: "step 1" },
@@ -78,13 +84,19 @@ export async function walkResourcesAndPrompts(client: MCPClient, asked: Asked): 
     ["greet", ["name"]],
     ["tour", []],
   ]);
-  expect((await client.getPrompt("greet", { name: "Ada" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Hello, Ada!" } }]);
+  expect((await client.getPrompt("greet", { name: "Ada" })).messages).toEqual([
+    { role: "user", content: { type: "text", text: "Hello, Ada!" } },
+  ]);
   asked.inputs.length = 0;
   expect((await client.getPrompt("tour")).messages).toEqual([{ role: "user", content: { type: "text", text: "Tour file:///work" } }]);
   expect(asked.inputs).toEqual(["roots"]);
 
-  expect((await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).completion).toMatchObject({ values: ["Ada", "Alan"] });
-  expect((await client.complete({ type: "ref/resource", uri: "memo://items/{id}" }, { name: "id", value: "1" })).completion).toMatchObject({ values: ["1", "12"] });
+  expect((await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).completion).toMatchObject({
+    values: ["Ada", "Alan"],
+  });
+  expect((await client.complete({ type: "ref/resource", uri: "memo://items/{id}" }, { name: "id", value: "1" })).completion).toMatchObject({
+    values: ["1", "12"],
+  });
 }
 
 /**
@@ -106,7 +118,9 @@ export async function walkChanges(client: MCPClient): Promise<void> {
   expect((await client.listAllTools()).map((tool) => tool.name)).toEqual([...SURFACE_TOOLS, "late"]);
   expect((await client.callTool("late")).content).toEqual([{ type: "text", text: "late" }]);
 
-  expect((await client.callTool("touch", { uri: "memo://elsewhere" })).content).toEqual([{ type: "text", text: "touched memo://elsewhere" }]);
+  expect((await client.callTool("touch", { uri: "memo://elsewhere" })).content).toEqual([
+    { type: "text", text: "touched memo://elsewhere" },
+  ]);
   await client.callTool("touch", { uri: "memo://note" });
   await vi.waitFor(() => expect(heard.updates).toEqual(["memo://note"]));
   await client.unsubscribeResource("memo://note");

@@ -28,4 +28,12 @@ export const EVERYTHING_TOOLS = [
 ];
 
 /** The files of its docs folder, each a resource. */
-export const EVERYTHING_DOCS = ["architecture.md", "extension.md", "features.md", "how-it-works.md", "instructions.md", "startup.md", "structure.md"];
+export const EVERYTHING_DOCS = [
+  "architecture.md",
+  "extension.md",
+  "features.md",
+  "how-it-works.md",
+  "instructions.md",
+  "startup.md",
+  "structure.md",
+];

@@ -3,7 +3,17 @@
 // user's part through its `interact`, and the bearer tokens sent to the MCP server through the
 // transport's fetch. The tests read the flow's values (codes, verifiers, tokens, secrets) from here.
 import { createHash } from "node:crypto";
-import { Authorizer, headlessInteraction, InMemoryOAuthStore, MCPClient, StreamableHttpTransport, type AuthorizerOptions, type FetchLike, type MCPClientOptions, type StreamableHttpTransportOptions } from "../../src/index.js";
+import {
+  Authorizer,
+  headlessInteraction,
+  InMemoryOAuthStore,
+  MCPClient,
+  StreamableHttpTransport,
+  type AuthorizerOptions,
+  type FetchLike,
+  type MCPClientOptions,
+  type StreamableHttpTransportOptions,
+} from "../../src/index.js";
 
 /** Where the headless interaction stops; never contacted. */
 export const REDIRECT_URI = "http://127.0.0.1:53682/callback";
@@ -49,7 +59,16 @@ export class Wire {
     if (url.endsWith("/token")) await this.beforeToken?.();
     const response = await fetch(url, init);
     const { authorization, dpop } = init.headers;
-    this.exchanges.push({ url, method: init.method, body: init.body ?? "", authorization, dpop, status: response.status, answer: await response.clone().text(), dpopNonce: response.headers.get("dpop-nonce") ?? undefined });
+    this.exchanges.push({
+      url,
+      method: init.method,
+      body: init.body ?? "",
+      authorization,
+      dpop,
+      status: response.status,
+      answer: await response.clone().text(),
+      dpopNonce: response.headers.get("dpop-nonce") ?? undefined,
+    });
     return response;
   };
 
@@ -57,12 +76,22 @@ export class Wire {
   tokenRequests(grantType: string): TokenExchange[] {
     return this.exchanges
       .filter((exchange) => exchange.url.endsWith("/token") && new URLSearchParams(exchange.body).get("grant_type") === grantType)
-      .map(({ body, answer, status, authorization, dpop, dpopNonce }) => ({ params: new URLSearchParams(body), answer: JSON.parse(answer) as Record<string, unknown>, status, authorization, dpop, dpopNonce }));
+      .map(({ body, answer, status, authorization, dpop, dpopNonce }) => ({
+        params: new URLSearchParams(body),
+        answer: JSON.parse(answer) as Record<string, unknown>,
+        status,
+        authorization,
+        dpop,
+        dpopNonce,
+      }));
   }
 }
 
 /** An Authorizer for `REDIRECT_URI` with a headless user, a memory store, and everything recorded on `wire`. */
-export function hostAuthorizer(wire: Wire, options: Partial<AuthorizerOptions> = {}): { readonly authorizer: Authorizer; readonly store: InMemoryOAuthStore } {
+export function hostAuthorizer(
+  wire: Wire,
+  options: Partial<AuthorizerOptions> = {},
+): { readonly authorizer: Authorizer; readonly store: InMemoryOAuthStore } {
   const store = new InMemoryOAuthStore();
   const user = headlessInteraction(REDIRECT_URI);
   const authorizer = new Authorizer({
@@ -105,7 +134,10 @@ export async function authorizedClient(
 /** A compact JWT's header and payload. */
 export function decodeJwt(token: string): { readonly header: Record<string, unknown>; readonly payload: Record<string, unknown> } {
   const [header = "", payload = ""] = token.split(".");
-  return { header: JSON.parse(Buffer.from(header, "base64url").toString()) as Record<string, unknown>, payload: JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown> };
+  return {
+    header: JSON.parse(Buffer.from(header, "base64url").toString()) as Record<string, unknown>,
+    payload: JSON.parse(Buffer.from(payload, "base64url").toString()) as Record<string, unknown>,
+  };
 }
 
 /** RFC 7636 S256. */
@@ -115,20 +147,39 @@ export function s256(verifier: string): string {
 
 /** A tools/call of the stateless era, as our client sends it, with `token` as its bearer. */
 export function rawToolCall(url: string, name: string, token: string): Promise<Response> {
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  };
   return fetch(url, {
     method: "POST",
-    headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name, authorization: `Bearer ${token}` },
+    headers: {
+      accept: "application/json, text/event-stream",
+      "content-type": "application/json",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, _meta: meta } }),
     signal: AbortSignal.timeout(5_000),
   });
 }
 
 /** An access token straight from the token endpoint, by client credentials (HTTP Basic), for `resource`. */
-export async function clientCredentialsToken(tokenEndpoint: string, client: { readonly clientId: string; readonly clientSecret: string }, resource: string, scope = "mcp:read"): Promise<string> {
+export async function clientCredentialsToken(
+  tokenEndpoint: string,
+  client: { readonly clientId: string; readonly clientSecret: string },
+  resource: string,
+  scope = "mcp:read",
+): Promise<string> {
   const response = await fetch(tokenEndpoint, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}` },
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`,
+    },
     body: new URLSearchParams({ grant_type: "client_credentials", resource, scope }).toString(),
     signal: AbortSignal.timeout(5_000),
   });
@@ -169,7 +220,8 @@ export function secretsOn(wire: Wire): Secrets {
     add(secrets.verifiers, sent.get("code_verifier"));
     add(secrets.refreshTokens, sent.get("refresh_token"));
     add(secrets.clientSecrets, sent.get("client_secret"));
-    if (exchange.authorization?.startsWith("Basic ") === true) add(secrets.clientSecrets, atob(exchange.authorization.slice(6)).split(":")[1]);
+    if (exchange.authorization?.startsWith("Basic ") === true)
+      add(secrets.clientSecrets, atob(exchange.authorization.slice(6)).split(":")[1]);
     const answer = parsedObject(exchange.answer);
     add(secrets.accessTokens, answer["access_token"]);
     add(secrets.refreshTokens, answer["refresh_token"]);

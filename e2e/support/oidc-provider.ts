@@ -3,4 +3,11 @@
 // credentials, resource indicators with ES256 JWT access tokens, rotating refresh tokens, DPoP (its
 // nonces on request: `startProvider({ dpop: { nonce: true } })`). Its setup is
 // examples/oidc-provider.mjs, which `npm run demo:auth` runs too: one configuration for both.
-export { ALICE, MCP_SCOPES, SERVICE_CLIENT, startProvider, type ProviderOptions, type RunningProvider } from "../../examples/oidc-provider.mjs";
+export {
+  ALICE,
+  MCP_SCOPES,
+  SERVICE_CLIENT,
+  startProvider,
+  type ProviderOptions,
+  type RunningProvider,
+} from "../../examples/oidc-provider.mjs";

@@ -5,7 +5,18 @@
 // server's JWKS, its issuer and our URL as audience. Every request needs `mcp:read`; the tool
 // WRITE_TOOL needs `mcp:write` too (`requiredScopes` at its registration). The verifier's refusals
 // and the endpoint's answers are recorded for the tests.
-import { jwtVerifier, MCPServer, protectedResource, streamableHttpHandler, tokenOwner, type EventBus, type MCPEventMap, type StreamableHttpHandler, type TokenPrincipal, type TokenVerifier } from "../../src/index.js";
+import {
+  jwtVerifier,
+  MCPServer,
+  protectedResource,
+  streamableHttpHandler,
+  tokenOwner,
+  type EventBus,
+  type MCPEventMap,
+  type StreamableHttpHandler,
+  type TokenPrincipal,
+  type TokenVerifier,
+} from "../../src/index.js";
 import { serveHttp } from "../../src/node/index.js";
 import type { Telemetry } from "../../src/telemetry/index.js";
 
@@ -47,7 +58,13 @@ const WRITE_SCOPE = "mcp:write";
 
 /** `whoami`'s answer from the verifier's principal and its claims. */
 function principalOf(principal: TokenPrincipal): Principal {
-  return { sub: principal.subject, clientId: principal.clientId, scope: principal.claims["scope"], aud: principal.claims["aud"], iss: principal.issuer };
+  return {
+    sub: principal.subject,
+    clientId: principal.clientId,
+    scope: principal.claims["scope"],
+    aud: principal.claims["aud"],
+    iss: principal.issuer,
+  };
 }
 
 /** Serves our protected MCPServer on 127.0.0.1 (port 0). */
@@ -57,7 +74,11 @@ export async function startProtectedMcp(options: ProtectedMcpOptions): Promise<P
   const answers: string[] = [];
   const server = new MCPServer(
     { name: "protected", version: "1.0.0" },
-    { telemetry: options.telemetry ?? null, principalOf: (inbound) => tokenOwner(inbound?.authInfo), ...(options.events ? { events: options.events } : {}) },
+    {
+      telemetry: options.telemetry ?? null,
+      principalOf: (inbound) => tokenOwner(inbound?.authInfo),
+      ...(options.events ? { events: options.events } : {}),
+    },
   );
   server.tool("whoami", { description: "Says who called, as the token said" }, (_args, ctx) => {
     ran.push("whoami");
@@ -70,18 +91,24 @@ export async function startProtectedMcp(options: ProtectedMcpOptions): Promise<P
   });
   // The handler is made once the port (and so the resource's URL, the tokens' audience) is known.
   let handler: StreamableHttpHandler | undefined;
-  const http = await serveHttp(async (request) => {
-    const response = await (handler as StreamableHttpHandler).fetch(request);
-    if (new URL(request.url).pathname === "/mcp") answers.push(`${response.status} ${response.headers.get("www-authenticate") ?? "-"}`);
-    return response;
-  }, { port: 0 });
+  const http = await serveHttp(
+    async (request) => {
+      const response = await (handler as StreamableHttpHandler).fetch(request);
+      if (new URL(request.url).pathname === "/mcp") answers.push(`${response.status} ${response.headers.get("www-authenticate") ?? "-"}`);
+      return response;
+    },
+    { port: 0 },
+  );
   const url = new URL("/mcp", http.url).href;
   const authorization = protectedResource({
     resource: url,
     authorizationServers: [options.issuer],
     scopesSupported: [READ_SCOPE, WRITE_SCOPE],
     requiredScopes: [READ_SCOPE],
-    verifier: recording(jwtVerifier({ issuer: options.issuer, jwks: options.jwksUri, typ: "at+jwt", clockToleranceSec: options.clockToleranceSec ?? 0 }), refused),
+    verifier: recording(
+      jwtVerifier({ issuer: options.issuer, jwks: options.jwksUri, typ: "at+jwt", clockToleranceSec: options.clockToleranceSec ?? 0 }),
+      refused,
+    ),
   });
   handler = streamableHttpHandler(server, { path: "/mcp", authorization });
   return {

@@ -43,4 +43,3 @@ export function sdkPair(): { ours: SdkBridge; sdk: SdkTransport } {
   const [mine, theirs] = SdkInMemoryTransport.createLinkedPair();
   return { ours: new SdkBridge(mine), sdk: theirs };
 }
-

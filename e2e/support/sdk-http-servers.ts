@@ -8,7 +8,12 @@ import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport, type EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CreateMessageResultSchema, ListRootsResultSchema, SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageResultSchema,
+  ListRootsResultSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 
 /** What the servers saw: every HTTP request, and what the tools went through. */
@@ -32,7 +37,9 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function progressOf(extra: { _meta?: { progressToken?: string | number | undefined } | undefined }, progress: number, total: number) {
   const progressToken = extra["_meta"]?.progressToken;
-  return progressToken === undefined ? undefined : { method: "notifications/progress" as const, params: { progressToken, progress, total } };
+  return progressToken === undefined
+    ? undefined
+    : { method: "notifications/progress" as const, params: { progressToken, progress, total } };
 }
 
 /** Makes the McpServer of one session; it is closed with the server (`probe.servers`). */
@@ -40,7 +47,10 @@ export type SdkServerFactory = (probe: ServerProbe) => McpServer;
 
 /** An McpServer with everything the interop tests drive. */
 export function featureServer(probe: ServerProbe): McpServer {
-  const server = new McpServer({ name: "sdk-http-server", version: "1.0.0" }, { capabilities: { logging: {}, resources: { subscribe: true } } });
+  const server = new McpServer(
+    { name: "sdk-http-server", version: "1.0.0" },
+    { capabilities: { logging: {}, resources: { subscribe: true } } },
+  );
   probe.servers.push(server);
   server.registerTool("count", { inputSchema: { to: z.number() } }, async ({ to }, extra) => {
     for (let step = 1; step <= to; step++) {
@@ -61,7 +71,13 @@ export function featureServer(probe: ServerProbe): McpServer {
     });
   });
   server.registerTool("ask-model", { inputSchema: { question: z.string() } }, async ({ question }, extra) => {
-    const answer = await extra.sendRequest({ method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: question } }], maxTokens: 20 } }, CreateMessageResultSchema);
+    const answer = await extra.sendRequest(
+      {
+        method: "sampling/createMessage",
+        params: { messages: [{ role: "user", content: { type: "text", text: question } }], maxTokens: 20 },
+      },
+      CreateMessageResultSchema,
+    );
     return { content: [{ type: "text", text: `the model said ${JSON.stringify(answer.content)}` }] };
   });
   server.registerTool("ask-roots", {}, async (extra) => {
@@ -70,7 +86,10 @@ export function featureServer(probe: ServerProbe): McpServer {
   });
   // Not tied to the call: the request goes out on the GET stream (the only way in JSON-response mode).
   server.registerTool("ask-model-aside", {}, async () => {
-    const answer = await server.server.createMessage({ messages: [{ role: "user", content: { type: "text", text: "aside" } }], maxTokens: 5 });
+    const answer = await server.server.createMessage({
+      messages: [{ role: "user", content: { type: "text", text: "aside" } }],
+      maxTokens: 5,
+    });
     return { content: [{ type: "text", text: `aside: ${JSON.stringify(answer.content)}` }] };
   });
   // SEP-1699: drops the POST's connection mid-call; the client must poll the rest with GET.
@@ -83,7 +102,9 @@ export function featureServer(probe: ServerProbe): McpServer {
     if (second) await extra.sendNotification(second);
     return { content: [{ type: "text", text: "polled" }] };
   });
-  server.registerResource("counter", "test://counter", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri: uri.href, text: "42" }] }));
+  server.registerResource("counter", "test://counter", { mimeType: "text/plain" }, (uri) => ({
+    contents: [{ uri: uri.href, text: "42" }],
+  }));
   server.server.setRequestHandler(SubscribeRequestSchema, (request) => {
     probe.subscriptions.add(request.params.uri);
     return {};
@@ -92,7 +113,9 @@ export function featureServer(probe: ServerProbe): McpServer {
     probe.subscriptions.delete(request.params.uri);
     return {};
   });
-  server.registerPrompt("greet", { argsSchema: { name: z.string() } }, ({ name }) => ({ messages: [{ role: "user", content: { type: "text", text: `Hello, ${name}!` } }] }));
+  server.registerPrompt("greet", { argsSchema: { name: z.string() } }, ({ name }) => ({
+    messages: [{ role: "user", content: { type: "text", text: `Hello, ${name}!` } }],
+  }));
   return server;
 }
 
@@ -100,7 +123,12 @@ function newProbe(): ServerProbe {
   return { requests: [], started: [], cancelled: [], subscriptions: new Set(), servers: [] };
 }
 
-async function listen(handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>, path: string, probe: ServerProbe, sessions: RunningServer["sessions"]): Promise<RunningServer> {
+async function listen(
+  handle: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+  path: string,
+  probe: ServerProbe,
+  sessions: RunningServer["sessions"],
+): Promise<RunningServer> {
   const http: NodeServer = createServer((request, response) => {
     probe.requests.push({ method: request.method ?? "", url: request.url ?? "", headers: request.headers });
     handle(request, response).catch((error: unknown) => {
@@ -123,7 +151,9 @@ async function listen(handle: (request: IncomingMessage, response: ServerRespons
 }
 
 function sessionNotFound(response: ServerResponse): void {
-  response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }));
+  response
+    .writeHead(404, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } }));
 }
 
 export interface StreamableServerOptions {
@@ -133,7 +163,10 @@ export interface StreamableServerOptions {
 }
 
 /** The SDK's StreamableHTTPServerTransport, stateful: one transport and McpServer per session, at /mcp. */
-export async function startStreamableServer(options: StreamableServerOptions = {}, factory: SdkServerFactory = featureServer): Promise<RunningServer> {
+export async function startStreamableServer(
+  options: StreamableServerOptions = {},
+  factory: SdkServerFactory = featureServer,
+): Promise<RunningServer> {
   const probe = newProbe();
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   return listen(
@@ -149,7 +182,11 @@ export async function startStreamableServer(options: StreamableServerOptions = {
         response.writeHead(400).end("a session id is required");
         return;
       }
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), ...options, onsessioninitialized: (id) => void sessions.set(id, transport) });
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        ...options,
+        onsessioninitialized: (id) => void sessions.set(id, transport),
+      });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
       };
@@ -162,7 +199,9 @@ export async function startStreamableServer(options: StreamableServerOptions = {
   );
 }
 
-/** The SDK's legacy SSEServerTransport: GET /sse opens a session, POST /messages?sessionId= carries messages; POST /sse is refused with 405. */
+/**
+ * The SDK's legacy SSEServerTransport: GET /sse opens a session, POST /messages?sessionId= carries messages; POST /sse is refused with 405.
+ */
 export async function startSseServer(factory: SdkServerFactory = featureServer): Promise<RunningServer> {
   const probe = newProbe();
   const sessions = new Map<string, SSEServerTransport>();

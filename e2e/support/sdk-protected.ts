@@ -13,20 +13,41 @@
 // Every tool answers with who the verified token says calls: sub, aud, client and scopes.
 import { createServer, type Server as NodeServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
-import { createMcpExpressApp as createExpress2, mcpAuthMetadataRouter as metadataRouter2, requireBearerAuth as bearerAuth2 } from "@modelcontextprotocol/express";
+import type {
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
+import {
+  createMcpExpressApp as createExpress2,
+  mcpAuthMetadataRouter as metadataRouter2,
+  requireBearerAuth as bearerAuth2,
+} from "@modelcontextprotocol/express";
 import { toNodeHandler as toNodeHandler2 } from "@modelcontextprotocol/node";
 import { McpServer as McpServer1 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createMcpExpressApp as createExpress1 } from "@modelcontextprotocol/sdk/server/express.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { requireBearerAuth as bearerAuth1 } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
-import { getOAuthProtectedResourceMetadataUrl, mcpAuthMetadataRouter as metadataRouter1 } from "@modelcontextprotocol/sdk/server/auth/router.js";
+import {
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthMetadataRouter as metadataRouter1,
+} from "@modelcontextprotocol/sdk/server/auth/router.js";
 import type { OAuthMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { createMcpHandler, McpServer as McpServer2, OAuthError, OAuthErrorCode, requireScopes } from "@modelcontextprotocol/server";
 import type { Express, NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import { createRemoteJWKSet, jwtVerify } from "jose";
-import { headlessInteraction, jwtVerifier, MCPServer, protectedResource, streamableHttpHandler, tokenOwner, type StreamableHttpHandler, type TokenPrincipal } from "../../src/index.js";
+import {
+  headlessInteraction,
+  jwtVerifier,
+  MCPServer,
+  protectedResource,
+  streamableHttpHandler,
+  tokenOwner,
+  type StreamableHttpHandler,
+  type TokenPrincipal,
+} from "../../src/index.js";
 import { serveHttp } from "../../src/node/index.js";
 import { MCP_SCOPES, type RunningProvider } from "./oidc-provider.js";
 import { REDIRECT_URI } from "./oauth-wire.js";
@@ -75,7 +96,14 @@ function joseVerifier(oidc: Oidc, resource: string, refused: string[], invalid: 
         const { payload } = await jwtVerify(token, keys, { issuer: oidc.issuer, audience: resource, typ: "at+jwt", algorithms: ["ES256"] });
         const scopes = typeof payload["scope"] === "string" ? payload["scope"].split(" ") : [];
         const expiry = payload.exp === undefined ? {} : { expiresAt: payload.exp };
-        return { token, clientId: String(payload["client_id"]), scopes, ...expiry, resource: new URL(String(payload.aud)), extra: { sub: payload.sub, aud: payload.aud } };
+        return {
+          token,
+          clientId: String(payload["client_id"]),
+          scopes,
+          ...expiry,
+          resource: new URL(String(payload.aud)),
+          extra: { sub: payload.sub, aud: payload.aud },
+        };
       } catch (error) {
         refused.push((error as { code?: string }).code ?? String(error));
         throw invalid("The access token was refused");
@@ -110,7 +138,8 @@ async function providerMetadata(issuer: string): Promise<OAuthMetadata> {
 /** Records each answer to /mcp (status and challenge) once it is sent. */
 function recordAnswers(app: Express, answers: string[]): void {
   app.use((req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
-    if (req.path === "/mcp") res.on("finish", () => void answers.push(`${res.statusCode} ${String(res.getHeader("www-authenticate") ?? "-")}`));
+    if (req.path === "/mcp")
+      res.on("finish", () => void answers.push(`${res.statusCode} ${String(res.getHeader("www-authenticate") ?? "-")}`));
     next();
   });
 }
@@ -132,7 +161,14 @@ export async function startSdk1Protected(oidc: Oidc): Promise<ProtectedEndpoint>
   const metadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(url));
   const app = createExpress1({ host: "127.0.0.1" });
   recordAnswers(app, seen.answers);
-  app.use(metadataRouter1({ oauthMetadata: await providerMetadata(oidc.issuer), resourceServerUrl: new URL(url), scopesSupported: SCOPES, resourceName: "SDK 1.x protected" }));
+  app.use(
+    metadataRouter1({
+      oauthMetadata: await providerMetadata(oidc.issuer),
+      resourceServerUrl: new URL(url),
+      scopesSupported: SCOPES,
+      resourceName: "SDK 1.x protected",
+    }),
+  );
   const verifier = joseVerifier(oidc, url, seen.refused, (message) => new InvalidTokenError(message));
   const bearer = bearerAuth1({ verifier, requiredScopes: ["mcp:read"], resourceMetadataUrl: metadataUrl, expectedResource: new URL(url) });
   const serve = async (req: ExpressRequest, res: ExpressResponse) => {
@@ -145,7 +181,15 @@ export async function startSdk1Protected(oidc: Oidc): Promise<ProtectedEndpoint>
   };
   app.post("/mcp", bearer, (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => void serve(req, res).catch(next));
   // Stateless: no GET stream, no session to delete (the SDK's stateless example answers 405).
-  app.all("/mcp", bearer, (_req: ExpressRequest, res: ExpressResponse) => void res.status(405).set("allow", "POST").json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null }));
+  app.all(
+    "/mcp",
+    bearer,
+    (_req: ExpressRequest, res: ExpressResponse) =>
+      void res
+        .status(405)
+        .set("allow", "POST")
+        .json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed." }, id: null }),
+  );
   http.on("request", app);
   return { url, metadataUrl, ...seen, close };
 }
@@ -171,11 +215,22 @@ export async function startSdk2Protected(oidc: Oidc): Promise<ProtectedEndpoint>
   const metadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(url));
   const app = createExpress2({ host: "127.0.0.1" });
   recordAnswers(app, seen.answers);
-  app.use(metadataRouter2({ oauthMetadata: await providerMetadata(oidc.issuer), resourceServerUrl: new URL(url), scopesSupported: SCOPES, resourceName: "SDK 2.x protected" }));
+  app.use(
+    metadataRouter2({
+      oauthMetadata: await providerMetadata(oidc.issuer),
+      resourceServerUrl: new URL(url),
+      scopesSupported: SCOPES,
+      resourceName: "SDK 2.x protected",
+    }),
+  );
   const verifier = joseVerifier(oidc, url, seen.refused, (message) => new OAuthError(OAuthErrorCode.InvalidToken, message));
   const handler = createMcpHandler(() => sdk2Server(seen));
   const serve = toNodeHandler2(handler);
-  app.all("/mcp", bearerAuth2({ verifier, requiredScopes: ["mcp:read"], resourceMetadataUrl: metadataUrl, expectedResource: new URL(url) }), (req: ExpressRequest, res: ExpressResponse) => void serve(req, res, req.body));
+  app.all(
+    "/mcp",
+    bearerAuth2({ verifier, requiredScopes: ["mcp:read"], resourceMetadataUrl: metadataUrl, expectedResource: new URL(url) }),
+    (req: ExpressRequest, res: ExpressResponse) => void serve(req, res, req.body),
+  );
   http.on("request", app);
   return {
     url,
@@ -191,7 +246,10 @@ export async function startSdk2Protected(oidc: Oidc): Promise<ProtectedEndpoint>
 /** Our MCPServer as a resource server: protectedResource + jwtVerifier, `principalOf` the token's owner; the write tool needs mcp:write. */
 export async function startOurProtected(oidc: Oidc): Promise<ProtectedEndpoint> {
   const seen: Seen = { answers: [], ran: [], refused: [] };
-  const server = new MCPServer({ name: "ours-protected", version: "1.0.0" }, { telemetry: null, principalOf: (inbound) => tokenOwner(inbound?.authInfo) });
+  const server = new MCPServer(
+    { name: "ours-protected", version: "1.0.0" },
+    { telemetry: null, principalOf: (inbound) => tokenOwner(inbound?.authInfo) },
+  );
   server.tool("whoami", { description: "Says who called, as the token said" }, (_args, ctx) => {
     const principal = ctx.principal as TokenPrincipal;
     seen.ran.push(`whoami ${String(principal.subject)}`);
@@ -203,18 +261,28 @@ export async function startOurProtected(oidc: Oidc): Promise<ProtectedEndpoint> 
   });
   // The handler is made once the port (and so the resource's URL) is known.
   let handler: StreamableHttpHandler | undefined;
-  const http = await serveHttp(async (request) => {
-    const response = await (handler as StreamableHttpHandler).fetch(request);
-    if (new URL(request.url).pathname === "/mcp") seen.answers.push(`${response.status} ${response.headers.get("www-authenticate") ?? "-"}`);
-    return response;
-  }, { port: 0 });
+  const http = await serveHttp(
+    async (request) => {
+      const response = await (handler as StreamableHttpHandler).fetch(request);
+      if (new URL(request.url).pathname === "/mcp")
+        seen.answers.push(`${response.status} ${response.headers.get("www-authenticate") ?? "-"}`);
+      return response;
+    },
+    { port: 0 },
+  );
   const url = new URL("/mcp", http.url).href;
   const verifier = jwtVerifier({ issuer: oidc.issuer, jwks: oidc.jwksUri, typ: "at+jwt" });
-  const resource = protectedResource({ resource: url, authorizationServers: [oidc.issuer], scopesSupported: SCOPES, requiredScopes: ["mcp:read"], verifier: async (token, context) => {
-    const verified = await verifier(token, context);
-    if ("refused" in verified) seen.refused.push(verified.refused);
-    return verified;
-  } });
+  const resource = protectedResource({
+    resource: url,
+    authorizationServers: [oidc.issuer],
+    scopesSupported: SCOPES,
+    requiredScopes: ["mcp:read"],
+    verifier: async (token, context) => {
+      const verified = await verifier(token, context);
+      if ("refused" in verified) seen.refused.push(verified.refused);
+      return verified;
+    },
+  });
   handler = streamableHttpHandler(server, { path: "/mcp", authorization: resource });
   return {
     url,
@@ -241,11 +309,22 @@ export interface SentRequest {
  * register with the scopes the resource asked for (`mcp:read offline_access`), which oidc-provider
  * refuses (`invalid_client_metadata`: they are resource scopes, not the authorization server's).
  */
-export function recordingFetch(sent: SentRequest[], options: { readonly dropRegistrationScope?: boolean } = {}): (url: string | URL, init?: RequestInit) => Promise<Response> {
+export function recordingFetch(
+  sent: SentRequest[],
+  options: { readonly dropRegistrationScope?: boolean } = {},
+): (url: string | URL, init?: RequestInit) => Promise<Response> {
   return async (url, init) => {
     const body = typeof init?.body === "string" ? init.body : init?.body instanceof URLSearchParams ? init.body.toString() : "";
     const unscoped = init?.method === "POST" && String(url).endsWith("/reg") && options.dropRegistrationScope === true;
-    const response = await fetch(url, unscoped ? { ...init, body: JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(body) as object).filter(([name]) => name !== "scope"))) } : init);
+    const response = await fetch(
+      url,
+      unscoped
+        ? {
+            ...init,
+            body: JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(body) as object).filter(([name]) => name !== "scope"))),
+          }
+        : init,
+    );
     sent.push({ method: init?.method ?? "GET", url: String(url), body, status: response.status });
     return response;
   };
@@ -270,7 +349,14 @@ export class HeadlessOAuthProvider implements OAuthClientProvider {
     return REDIRECT_URI;
   }
   get clientMetadata() {
-    return { client_name: "sdk-e2e host", redirect_uris: [REDIRECT_URI], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none", application_type: "native" };
+    return {
+      client_name: "sdk-e2e host",
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      application_type: "native",
+    };
   }
   clientInformation(): StoredOAuthClientInformation | undefined {
     return this.#client;

@@ -7,12 +7,19 @@ interface FetchHandler {
   close(): Promise<void>;
 }
 
-export async function servedRecording(handler: FetchHandler, record: (request: Request, response: Response) => void, defer: (cleanup: () => Promise<void>) => void): Promise<URL> {
-  const http = await serveHttp(async (request) => {
-    const response = await handler.fetch(request);
-    record(request, response);
-    return response;
-  }, { port: 0 });
+export async function servedRecording(
+  handler: FetchHandler,
+  record: (request: Request, response: Response) => void,
+  defer: (cleanup: () => Promise<void>) => void,
+): Promise<URL> {
+  const http = await serveHttp(
+    async (request) => {
+      const response = await handler.fetch(request);
+      record(request, response);
+      return response;
+    },
+    { port: 0 },
+  );
   defer(async () => {
     await handler.close();
     await http.close();

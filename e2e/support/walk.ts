@@ -27,10 +27,19 @@ export function walkServer(): { server: MCPServer; started: AbortSignal[] } {
     return { content: [{ type: "text", text: roots.map((root) => root.uri).join(",") }] };
   });
   server.resource("note", "memo://note", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri, text: "remember" }] }));
-  server.resourceTemplate("item", "memo://items/{id}", { complete: { id: (value) => ["1", "2", "12"].filter((id) => id.startsWith(value)) } }, (uri, { id }) => ({ contents: [{ uri, text: `item ${String(id)}` }] }));
-  server.prompt("greet", { arguments: { name: { required: true, complete: (value) => ["Ada", "Alan"].filter((n) => n.startsWith(value)) } } }, ({ name }) => ({
-    messages: [{ role: "user", content: { type: "text", text: `Hello ${name}` } }],
-  }));
+  server.resourceTemplate(
+    "item",
+    "memo://items/{id}",
+    { complete: { id: (value) => ["1", "2", "12"].filter((id) => id.startsWith(value)) } },
+    (uri, { id }) => ({ contents: [{ uri, text: `item ${String(id)}` }] }),
+  );
+  server.prompt(
+    "greet",
+    { arguments: { name: { required: true, complete: (value) => ["Ada", "Alan"].filter((n) => n.startsWith(value)) } } },
+    ({ name }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `Hello ${name}` } }],
+    }),
+  );
   return { server, started };
 }
 
@@ -48,7 +57,13 @@ export function walkClient(version: ProtocolVersion, extra: MCPClientOptions = {
 }
 
 /** Walks the surface once `client` is connected to `server` (through whatever transport). */
-export async function walk(client: MCPClient, server: MCPServer, started: AbortSignal[], version: ProtocolVersion, { progressBeforeResult = true } = {}): Promise<void> {
+export async function walk(
+  client: MCPClient,
+  server: MCPServer,
+  started: AbortSignal[],
+  version: ProtocolVersion,
+  { progressBeforeResult = true } = {},
+): Promise<void> {
   const logs: unknown[] = [];
   const updates: string[] = [];
   const lateProgress: Progress[] = [];
@@ -66,7 +81,9 @@ export async function walk(client: MCPClient, server: MCPServer, started: AbortS
     await vi.waitFor(() => (session as ServerSession).listRoots());
   }
   const progress: Progress[] = [];
-  await expect(client.callTool("add", { a: 2, b: 3 }, { onProgress: (update) => progress.push(progressOf(update)) })).resolves.toMatchObject({ content: [{ type: "text", text: "5" }] });
+  await expect(
+    client.callTool("add", { a: 2, b: 3 }, { onProgress: (update) => progress.push(progressOf(update)) }),
+  ).resolves.toMatchObject({ content: [{ type: "text", text: "5" }] });
   // 2024-11-05 has no progress message: the server leaves it out.
   const withMessage = version !== "2024-11-05";
   const sent: Progress[] = [
@@ -91,8 +108,12 @@ export async function walk(client: MCPClient, server: MCPServer, started: AbortS
 
   expect((await client.listAllPrompts()).map((prompt) => prompt.name)).toEqual(["greet"]);
   await expect(client.getPrompt("greet", { name: "Ada" })).resolves.toMatchObject({ messages: [{ content: { text: "Hello Ada" } }] });
-  await expect(client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).resolves.toMatchObject({ completion: { values: ["Ada", "Alan"] } });
-  await expect(client.complete({ type: "ref/resource", uri: "memo://items/{id}" }, { name: "id", value: "1" })).resolves.toMatchObject({ completion: { values: ["1", "12"] } });
+  await expect(client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" })).resolves.toMatchObject({
+    completion: { values: ["Ada", "Alan"] },
+  });
+  await expect(client.complete({ type: "ref/resource", uri: "memo://items/{id}" }, { name: "id", value: "1" })).resolves.toMatchObject({
+    completion: { values: ["1", "12"] },
+  });
 
   await expect(client.callTool("ask-model")).resolves.toMatchObject({ content: [{ text: "model said 4" }] });
   await expect(client.callTool("roots")).resolves.toMatchObject({ content: [{ text: "file:///project" }] });

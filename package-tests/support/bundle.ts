@@ -18,12 +18,17 @@ export interface Bundle {
 }
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
-export const isNodeBuiltin = (specifier: string): boolean => specifier.startsWith("node:") || NODE_BUILTINS.has(specifier) || NODE_BUILTINS.has(specifier.split("/")[0] ?? "");
+export const isNodeBuiltin = (specifier: string): boolean =>
+  specifier.startsWith("node:") || NODE_BUILTINS.has(specifier) || NODE_BUILTINS.has(specifier.split("/")[0] ?? "");
 
 /** The gzip the budget speaks of: level 9, as servers and size tools commonly report. */
 export const gzipSize = (code: string): number => gzipSync(code, { level: 9 }).length;
 
-export async function bundle(name: string, source: string, { minify = true, external = [] as RegExp[], dir = join(CONSUMER, "apps") } = {}): Promise<Bundle> {
+export async function bundle(
+  name: string,
+  source: string,
+  { minify = true, external = [] as RegExp[], dir = join(CONSUMER, "apps") } = {},
+): Promise<Bundle> {
   mkdirSync(dir, { recursive: true });
   const entry = join(dir, `${name}.mjs`);
   writeFileSync(entry, source);
@@ -52,7 +57,9 @@ export async function bundle(name: string, source: string, { minify = true, exte
       rollupOptions: { external, output: { inlineDynamicImports: true } },
     },
   })) as Rollup.RollupOutput | Rollup.RollupOutput[];
-  const chunks = (Array.isArray(output) ? output.flatMap((item) => item.output) : output.output).filter((item): item is Rollup.OutputChunk => item.type === "chunk");
+  const chunks = (Array.isArray(output) ? output.flatMap((item) => item.output) : output.output).filter(
+    (item): item is Rollup.OutputChunk => item.type === "chunk",
+  );
   const code = chunks.map((chunk) => chunk.code).join("\n");
   const modules = [...new Set(chunks.flatMap((chunk) => chunk.moduleIds))].map((id) => relative(CONSUMER, id));
   return { code, minifiedBytes: Buffer.byteLength(code), gzipBytes: gzipSize(code), modules, requested };

@@ -8,8 +8,12 @@ import { createHarness } from "../harness.mjs";
 import { registerSuite } from "../suite.mjs";
 
 const params = new URL(location.href).searchParams;
-const remote = params.getAll("remote").map((url) => ({ label: `a server on 127.0.0.1 across origins (CORS: allowedOrigins names this page), ${url}`, url }));
-const refused = params.getAll("refused").map((url) => ({ label: `a server on 127.0.0.1 whose allowedOrigins leaves this page out, ${url},`, url }));
+const remote = params
+  .getAll("remote")
+  .map((url) => ({ label: `a server on 127.0.0.1 across origins (CORS: allowedOrigins names this page), ${url}`, url }));
+const refused = params
+  .getAll("refused")
+  .map((url) => ({ label: `a server on 127.0.0.1 whose allowedOrigins leaves this page out, ${url},`, url }));
 
 const lines = [];
 const harness = createHarness({

@@ -14,7 +14,8 @@ describe("MCP_CODES", () => {
     expect(WIRE_CODE_OF[MCP_CODES.NOT_FOUND]).toBe(-32002);
     expect(WIRE_CODE_OF[MCP_CODES.UNAUTHORIZED]).toBe(-32001);
     expect(WIRE_CODE_OF[MCP_CODES.PROTOCOL_VERSION_MISMATCH]).toBe(-32602);
-    for (const local of [MCP_CODES.REQUEST_CANCELLED, MCP_CODES.TIMEOUT, MCP_CODES.TRANSPORT_CLOSED, MCP_CODES.INPUT_ROUNDS_EXCEEDED]) expect(WIRE_CODE_OF[local]).toBe(-32603);
+    for (const local of [MCP_CODES.REQUEST_CANCELLED, MCP_CODES.TIMEOUT, MCP_CODES.TRANSPORT_CLOSED, MCP_CODES.INPUT_ROUNDS_EXCEEDED])
+      expect(WIRE_CODE_OF[local]).toBe(-32603);
   });
 
   it("maps received numbers back to local codes, unknown ones to MCP.HANDLER_FAILED", () => {
@@ -67,7 +68,7 @@ describe("MCPError", () => {
     expect(foreign instanceof JsonRpcError).toBe(false);
     expect(new Error("plain") instanceof MCPError).toBe(false);
     expect((null as unknown) instanceof MCPError).toBe(false);
-    expect(({ code: "MCP.TIMEOUT" }) instanceof MCPError).toBe(false);
+    expect({ code: "MCP.TIMEOUT" } instanceof MCPError).toBe(false);
   });
 });
 

@@ -31,7 +31,10 @@ describe("applyDefaults", () => {
   });
 
   it("descends into nested objects, filled defaults included", () => {
-    expect(applyDefaults(schema, { address: { city: "Lyon" } })).toMatchObject({ address: { city: "Lyon", country: "FR" }, options: { color: "blue" } });
+    expect(applyDefaults(schema, { address: { city: "Lyon" } })).toMatchObject({
+      address: { city: "Lyon", country: "FR" },
+      options: { color: "blue" },
+    });
   });
 
   it("never mutates the value or the schema, and copies each default", () => {

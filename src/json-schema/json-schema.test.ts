@@ -81,7 +81,7 @@ describe("compileJsonSchema", () => {
     expect(compileErrorOf({ properties: { a: { properties: { b: 5 } } } })).toBe(
       "invalid JSON Schema at #/properties/a/properties/b: must be a schema (an object or a boolean)",
     );
-    expect(compileErrorOf({ $defs: { "a/b~c": { minLength: -1 } } , $ref: "#/$defs/a~1b~0c" })).toBe(
+    expect(compileErrorOf({ $defs: { "a/b~c": { minLength: -1 } }, $ref: "#/$defs/a~1b~0c" })).toBe(
       "invalid JSON Schema at #/$defs/a~1b~0c/minLength: must be a non-negative integer",
     );
   });

@@ -49,7 +49,13 @@ export function validateInto(
 }
 
 /** Every node against the same value, as `allOf` and `dependentSchemas` apply them. */
-export function validateAll(nodes: Iterable<SchemaNode>, value: unknown, at: InstancePath, run: ValidationRun, evaluation: EvaluationSink): boolean {
+export function validateAll(
+  nodes: Iterable<SchemaNode>,
+  value: unknown,
+  at: InstancePath,
+  run: ValidationRun,
+  evaluation: EvaluationSink,
+): boolean {
   let valid = true;
   for (const node of nodes) {
     if (validateNode(node, value, at, run, evaluation)) continue;

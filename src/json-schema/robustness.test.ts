@@ -71,12 +71,19 @@ describe("limits on hostile schemas and data", () => {
   it("fails a $ref cycle that never descends into the data, however it is wrapped", () => {
     const cycle = { $defs: { a: { allOf: [{ $ref: "#/$defs/a" }] } }, $ref: "#/$defs/a" };
     expect(issuesOf(cycle, 1)).toBe('$ref "#/$defs/a" recursed more than 64 times without descending into the data');
-    expect(issuesOf({ $defs: cycle.$defs, not: { $ref: "#/$defs/a" } }, 1)).toBe('$ref "#/$defs/a" recursed more than 64 times without descending into the data');
-    expect(issuesOf({ $defs: cycle.$defs, properties: { x: { $ref: "#/$defs/a" } } }, { x: 1 }, { maxDepth: 3 })).toBe('x: $ref "#/$defs/a" recursed more than 3 times without descending into the data');
+    expect(issuesOf({ $defs: cycle.$defs, not: { $ref: "#/$defs/a" } }, 1)).toBe(
+      '$ref "#/$defs/a" recursed more than 64 times without descending into the data',
+    );
+    expect(issuesOf({ $defs: cycle.$defs, properties: { x: { $ref: "#/$defs/a" } } }, { x: 1 }, { maxDepth: 3 })).toBe(
+      'x: $ref "#/$defs/a" recursed more than 3 times without descending into the data',
+    );
   });
 
   it("counts a $ref chain per data location, so a recursive schema may recurse as deep as the data", () => {
-    const list = { $defs: { node: { properties: { next: { $ref: "#/$defs/node" } } } }, allOf: [{ $ref: "#/$defs/node" }, { $ref: "#/$defs/node" }] };
+    const list = {
+      $defs: { node: { properties: { next: { $ref: "#/$defs/node" } } } },
+      allOf: [{ $ref: "#/$defs/node" }, { $ref: "#/$defs/node" }],
+    };
     let value: unknown = {};
     for (let level = 0; level < 60; level++) value = { next: value };
     expect(passes(list, value, { maxDepth: 64 })).toBe(true);
@@ -89,7 +96,9 @@ describe("limits on hostile schemas and data", () => {
     expect(issuesOf(schema, 5)).toBe("validation stopped: the schema needs too much work for this data (is it exponential?)");
     const stoppedAfter = evaluations.count;
     expect(passes(schema, "text")).toBe(true);
-    expect(issuesOf({ $defs: schema["$defs"], items: { $ref: "#/$defs/d0" } }, [1, 2, 3])).toBe("validation stopped: the schema needs too much work for this data (is it exponential?)");
+    expect(issuesOf({ $defs: schema["$defs"], items: { $ref: "#/$defs/d0" } }, [1, 2, 3])).toBe(
+      "validation stopped: the schema needs too much work for this data (is it exponential?)",
+    );
     // The data grew from one value to four, so the second stop may spend a little more than the first, never an exponent more.
     expect(evaluations.count - stoppedAfter).toBeLessThan(2 * stoppedAfter);
   });

@@ -57,7 +57,8 @@ export class ValidationRun {
     if (--this.stepsLeft >= 0) return;
     this.stepsLeft += this.moreSteps?.() ?? 0;
     this.moreSteps = undefined;
-    if (this.stepsLeft < 0) throw new ValidationAborted("validation stopped: the schema needs too much work for this data (is it exponential?)");
+    if (this.stepsLeft < 0)
+      throw new ValidationAborted("validation stopped: the schema needs too much work for this data (is it exponential?)");
   }
 
   /** The location of a child value, refused beyond `maxDepth`. */

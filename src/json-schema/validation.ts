@@ -17,7 +17,12 @@ const BASE_STEPS = 100_000;
 const MAX_COUNTED_VALUES = 10_000_000;
 
 /** Validates `value` against a compiled document; never throws. */
-export function validateDocument(compiled: CompiledDocument, maxDepth: number, value: unknown, rootLabel?: string): ValidationResult<unknown> {
+export function validateDocument(
+  compiled: CompiledDocument,
+  maxDepth: number,
+  value: unknown,
+  rootLabel?: string,
+): ValidationResult<unknown> {
   try {
     const run = new ValidationRun({
       maxDepth,
@@ -35,6 +40,7 @@ export function validateDocument(compiled: CompiledDocument, maxDepth: number, v
 function describeAbort(error: unknown, rootLabel: string | undefined): string {
   if (error instanceof ValidationAborted) return formatLocated(error.at ?? ROOT_PATH, error.message, rootLabel);
   // The engine's own stack limit: reachable only when maxDepth is set far above the default.
-  if (error instanceof RangeError) return formatLocated(ROOT_PATH, "validation stopped: the schema or the data is nested too deeply", rootLabel);
+  if (error instanceof RangeError)
+    return formatLocated(ROOT_PATH, "validation stopped: the schema or the data is nested too deeply", rootLabel);
   return formatLocated(ROOT_PATH, `validation stopped: reading the value threw (${describeThrown(error)})`, rootLabel);
 }

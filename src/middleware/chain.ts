@@ -16,7 +16,9 @@ export interface MiddlewareRequest<M extends string = string, P = unknown> {
 export type NextHandler<C, Q extends MiddlewareRequest = MiddlewareRequest, R = unknown> = (request: Q, context: C) => R | Promise<R>;
 
 /** A layer: given the next handler, the handler that runs in its place. */
-export type Middleware<C, Q extends MiddlewareRequest = MiddlewareRequest, R = unknown> = (next: NextHandler<C, Q, R>) => NextHandler<C, Q, R>;
+export type Middleware<C, Q extends MiddlewareRequest = MiddlewareRequest, R = unknown> = (
+  next: NextHandler<C, Q, R>,
+) => NextHandler<C, Q, R>;
 
 interface Layer<C> {
   /** The one method the layer sees, or every method (undefined). */
@@ -30,7 +32,8 @@ export class MiddlewareStack<C> {
 
   /** Adds a layer for `method`, or for every method; gives what takes it out again. */
   add(method: string | undefined, middleware: Middleware<C>): () => void {
-    if (typeof middleware !== "function") throw new MCPError(MCP_CODES.INVALID_PARAMS, "A middleware is a function from the next handler to a handler");
+    if (typeof middleware !== "function")
+      throw new MCPError(MCP_CODES.INVALID_PARAMS, "A middleware is a function from the next handler to a handler");
     const layer = { method, middleware };
     this.#layers.push(layer);
     return () => void this.#layers.splice(this.#layers.indexOf(layer), 1);
@@ -43,7 +46,11 @@ export class MiddlewareStack<C> {
       const layer = this.#layers[index] as Layer<C>;
       if (layer.method !== undefined && layer.method !== method) continue;
       const composed: unknown = layer.middleware(handler);
-      if (typeof composed !== "function") throw new MCPError(MCP_CODES.INVALID_PARAMS, `A middleware for ${method} gave no handler: it must return the function that runs in next's place`);
+      if (typeof composed !== "function")
+        throw new MCPError(
+          MCP_CODES.INVALID_PARAMS,
+          `A middleware for ${method} gave no handler: it must return the function that runs in next's place`,
+        );
       handler = composed as NextHandler<C>;
     }
     return handler;
@@ -65,7 +72,11 @@ export class MethodLayers<C> {
   /** `add(layer)`: a layer for every method; `add(method, layer)`: for one of `methods` (the arguments of the sides' `use…` overloads). */
   add(first: unknown, second?: unknown): void {
     const method = typeof first === "string" ? first : undefined;
-    if (method !== undefined && !this.methods.has(method)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `No ${this.kind} middleware sees ${method}: ${this.seen} ${[...this.methods].join(", ")}`);
+    if (method !== undefined && !this.methods.has(method))
+      throw new MCPError(
+        MCP_CODES.INVALID_PARAMS,
+        `No ${this.kind} middleware sees ${method}: ${this.seen} ${[...this.methods].join(", ")}`,
+      );
     this.#stack.add(method, (second ?? first) as never);
     this.#chains.clear();
   }

@@ -25,16 +25,25 @@ function echoServer(ran: string[]): MCPServer {
 
 const connected = (server: MCPServer, era: "session" | "stateless") => ourClientOf(server, era, { name: "mw-client" });
 
-const echoed = (result: { content: readonly unknown[] }) => JSON.parse((result.content[0] as { text: string }).text) as { args: unknown; trace: unknown };
+const echoed = (result: { content: readonly unknown[] }) =>
+  JSON.parse((result.content[0] as { text: string }).text) as { args: unknown; trace: unknown };
 
 describe.each(ERAS)("client middleware, %s era", (era) => {
   it("runs the layers in the order they were added, each method's only for it, and sees the era", async () => {
     const log: string[] = [];
     const contexts: ClientRequestContext[] = [];
     const client = await connected(echoServer([]), era);
-    client.use(tracing("a", log)).use("tools/call", tracing("b", log)).use((next) => (request, context) => (contexts.push(context), next(request, context)));
+    client
+      .use(tracing("a", log))
+      .use("tools/call", tracing("b", log))
+      .use((next) => (request, context) => (contexts.push(context), next(request, context)));
     await client.callTool("echo", { x: 1 });
-    expect(log.filter((line) => line.endsWith("tools/call"))).toEqual(["a > tools/call", "b > tools/call", "b < tools/call", "a < tools/call"]);
+    expect(log.filter((line) => line.endsWith("tools/call"))).toEqual([
+      "a > tools/call",
+      "b > tools/call",
+      "b < tools/call",
+      "a < tools/call",
+    ]);
     // The client lists the tools after a call (their output schemas): the method's layers are not in that chain.
     expect(log.filter((line) => line.endsWith("tools/list"))).toEqual(["a > tools/list", "a < tools/list"]);
     expect(contexts[0]).toMatchObject({ era, protocolVersion: era === "stateless" ? "2026-07-28" : "2025-11-25" });
@@ -45,8 +54,21 @@ describe.each(ERAS)("client middleware, %s era", (era) => {
     const ran: string[] = [];
     const client = await connected(echoServer(ran), era);
     client
-      .use("tools/call", (next) => (request, context) => next({ ...request, params: { ...request.params, arguments: { ...request.params.arguments, added: true } } }, { ...context, options: { ...context.options, meta: { trace: "t-1" } } }))
-      .use("tools/call", (next) => (request, context) => (request.params.arguments?.["cached"] === true ? Promise.resolve({ content: [{ type: "text", text: '{"args":"from the layer","trace":null}' }] }) : next(request, context)))
+      .use(
+        "tools/call",
+        (next) => (request, context) =>
+          next(
+            { ...request, params: { ...request.params, arguments: { ...request.params.arguments, added: true } } },
+            { ...context, options: { ...context.options, meta: { trace: "t-1" } } },
+          ),
+      )
+      .use(
+        "tools/call",
+        (next) => (request, context) =>
+          request.params.arguments?.["cached"] === true
+            ? Promise.resolve({ content: [{ type: "text", text: '{"args":"from the layer","trace":null}' }] })
+            : next(request, context),
+      )
       .use("tools/list", (next) => async (request, context) => {
         const listed = await next(request, context);
         return { ...listed, tools: listed.tools.map((tool) => ({ ...tool, description: `[checked] ${tool.description ?? ""}` })) };
@@ -61,7 +83,10 @@ describe.each(ERAS)("client middleware, %s era", (era) => {
   it("rejects the call with what a layer throws, and goes on", async () => {
     const client = await connected(echoServer([]), era);
     let refuse = true;
-    client.use("tools/call", (next) => (request, context) => (refuse ? Promise.reject(new MCPError(MCP_CODES.UNAUTHORIZED, "not now")) : next(request, context)));
+    client.use(
+      "tools/call",
+      (next) => (request, context) => (refuse ? Promise.reject(new MCPError(MCP_CODES.UNAUTHORIZED, "not now")) : next(request, context)),
+    );
     await expect(client.callTool("echo", {})).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED, message: "not now" });
     refuse = false;
     expect(echoed(await client.callTool("echo", { y: 2 })).args).toEqual({ y: 2 });
@@ -75,7 +100,14 @@ describe.each(ERAS)("client middleware, %s era", (era) => {
     await client.callTool("echo", {});
     client.use("tools/call", tracing("second", log));
     await client.callTool("echo", {});
-    expect(log).toEqual(["first > tools/call", "first < tools/call", "first > tools/call", "second > tools/call", "second < tools/call", "first < tools/call"]);
+    expect(log).toEqual([
+      "first > tools/call",
+      "first < tools/call",
+      "first > tools/call",
+      "second > tools/call",
+      "second < tools/call",
+      "first < tools/call",
+    ]);
     await client.close();
   });
 });
@@ -85,10 +117,15 @@ const base = () => "base";
 describe("client middleware registration", () => {
   it("refuses a method the client never sends and a layer that is no function; a layer that gives no handler fails its requests clearly", async () => {
     const client = await connected(echoServer([]), "session");
-    expect(() => client.use("tools/cal" as "tools/call", (next) => next)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("No client middleware sees tools/cal") }));
+    expect(() => client.use("tools/cal" as "tools/call", (next) => next)).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("No client middleware sees tools/cal") }),
+    );
     expect(() => client.use(42 as unknown as ClientMiddleware)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
     client.use("prompts/get", (() => "no handler") as unknown as ClientMiddleware<"prompts/get">);
-    await expect(client.getPrompt("any")).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("A middleware for prompts/get gave no handler") });
+    await expect(client.getPrompt("any")).rejects.toMatchObject({
+      code: MCP_CODES.INVALID_PARAMS,
+      message: expect.stringContaining("A middleware for prompts/get gave no handler"),
+    });
     // The other methods' chains are not touched by it.
     expect(echoed(await client.callTool("echo", { z: 3 })).args).toEqual({ z: 3 });
     await client.close();
@@ -100,14 +137,38 @@ describe("client middleware registration", () => {
     stack.add("y", (next) => () => `y(${String(next(undefined as never, undefined))})`);
     expect(stack.compose("x", base)).toBe(base);
     expect(stack.compose("y", base)(undefined as never, undefined)).toBe("y(base)");
-    expect(() => stack.add("y", undefined as never)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "A middleware is a function from the next handler to a handler" }));
+    expect(() => stack.add("y", undefined as never)).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "A middleware is a function from the next handler to a handler" }),
+    );
   });
 
   it("accepts a layer for every method the client sends, and composes each method's chain once", async () => {
     const client = await connected(echoServer([]), "session");
-    const methods = ["tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "ping", "server/discover", "subscriptions/listen", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update"] as const;
+    const methods = [
+      "tools/list",
+      "tools/call",
+      "resources/list",
+      "resources/templates/list",
+      "resources/read",
+      "resources/subscribe",
+      "resources/unsubscribe",
+      "prompts/list",
+      "prompts/get",
+      "completion/complete",
+      "logging/setLevel",
+      "ping",
+      "server/discover",
+      "subscriptions/listen",
+      "tasks/get",
+      "tasks/result",
+      "tasks/list",
+      "tasks/cancel",
+      "tasks/update",
+    ] as const;
     for (const method of methods) expect(() => client.use(method, (next) => next)).not.toThrow();
-    expect(() => client.use("nope" as "ping", (next) => next)).toThrow(expect.objectContaining({ message: `No client middleware sees nope: the client sends ${methods.join(", ")}` }));
+    expect(() => client.use("nope" as "ping", (next) => next)).toThrow(
+      expect.objectContaining({ message: `No client middleware sees nope: the client sends ${methods.join(", ")}` }),
+    );
     let composed = 0;
     client.use("tools/call", (next) => (composed++, next));
     await client.callTool("echo", {});

@@ -53,7 +53,10 @@ export interface ClientRequestContext {
 export type ClientRequest<M extends ClientMethod = ClientMethod> = { [K in M]: MiddlewareRequest<K, ClientMethods[K]["params"]> }[M];
 
 /** What sends a client request: the transport's path, or a layer in front of it. */
-export type ClientHandler<M extends ClientMethod = ClientMethod> = (request: ClientRequest<M>, context: ClientRequestContext) => Promise<ClientMethods[M]["result"]>;
+export type ClientHandler<M extends ClientMethod = ClientMethod> = (
+  request: ClientRequest<M>,
+  context: ClientRequestContext,
+) => Promise<ClientMethods[M]["result"]>;
 
 /** A client layer: `(next) => async (request, context) => …`. */
 export type ClientMiddleware<M extends ClientMethod = ClientMethod> = (next: ClientHandler<M>) => ClientHandler<M>;

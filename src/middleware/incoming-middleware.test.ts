@@ -21,7 +21,13 @@ describe.each(["session", "stateless"] as const)("incoming middleware, %s era", 
         const answer = await next(request, context);
         return { ...answer, model: `checked ${answer.model}` };
       });
-    expect(await interviewed(client)).toMatchObject({ action: "decline", name: null, model: "checked client-model", text: "echo 1", roots: ["file:///work"] });
+    expect(await interviewed(client)).toMatchObject({
+      action: "decline",
+      name: null,
+      model: "checked client-model",
+      text: "echo 1",
+      roots: ["file:///work"],
+    });
     // The elicitation never reached the handler; the sampling did.
     expect(asked).toEqual(["sampling"]);
     expect(seen).toEqual([
@@ -35,7 +41,13 @@ describe.each(["session", "stateless"] as const)("incoming middleware, %s era", 
   it("answers as before without layers", async () => {
     const asked: string[] = [];
     const client = await connected(era, asked);
-    expect(await interviewed(client)).toMatchObject({ action: "accept", name: "Ada", model: "client-model", text: "echo 1", roots: ["file:///work"] });
+    expect(await interviewed(client)).toMatchObject({
+      action: "accept",
+      name: "Ada",
+      model: "client-model",
+      text: "echo 1",
+      roots: ["file:///work"],
+    });
     expect(asked).toEqual(["elicitation Your name?", "sampling"]);
     await client.close();
   });
@@ -47,7 +59,10 @@ describe("incoming middleware registration", () => {
   it("refuses a method the server never asks a client for", async () => {
     const client = await connected("session", []);
     expect(() => client.useIncoming("tools/call" as "roots/list", (next) => next)).toThrow(
-      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "No client middleware sees tools/call: the server asks for sampling/createMessage, elicitation/create, roots/list" }),
+      expect.objectContaining({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: "No client middleware sees tools/call: the server asks for sampling/createMessage, elicitation/create, roots/list",
+      }),
     );
     expect(() => client.useIncoming("roots/list", passThrough)).not.toThrow();
     await client.close();

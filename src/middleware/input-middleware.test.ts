@@ -11,12 +11,21 @@ describe.each(["session", "stateless"] as const)("aroundInput, %s era", (era) =>
   it("lets a layer answer without the client, change what is asked and what comes back, and see every ask", async () => {
     const asked: string[] = [];
     const seen: string[] = [];
-    // Each aroundInput wraps the context the layers after it and the handler get: the one added last is nearest the handler, and sees its asks first.
+    // Each aroundInput wraps the context the layers after it and the handler get: the one added last is nearest the handler, and sees its
+    // asks first.
     const server = interviewer()
-      .use(aroundInput("sampling/createMessage", () => () => Promise.resolve({ role: "assistant", content: { type: "text", text: "from policy" }, model: "policy" })))
+      .use(
+        aroundInput(
+          "sampling/createMessage",
+          () => () => Promise.resolve({ role: "assistant", content: { type: "text", text: "from policy" }, model: "policy" }),
+        ),
+      )
       .use(
         aroundInput("elicitation/create", (next) => async (request, context) => {
-          const answer = await next({ ...request, params: { ...request.params, message: `[${context.era}] ${request.params.message}` } }, context);
+          const answer = await next(
+            { ...request, params: { ...request.params, message: `[${context.era}] ${request.params.message}` } },
+            context,
+          );
           return { ...answer, content: { name: `${String(answer.content?.["name"])}!` } };
         }),
       )
@@ -43,7 +52,11 @@ describe.each(["session", "stateless"] as const)("aroundInput, %s era", (era) =>
     const heard: string[] = [];
     client.on("log", ({ level, data }) => heard.push(`log ${level} ${String(data)}`));
     await client.setLoggingLevel("info");
-    const result = await client.callTool("interview", {}, { onProgress: ({ progress, total }) => heard.push(`progress ${progress}/${String(total)}`) });
+    const result = await client.callTool(
+      "interview",
+      {},
+      { onProgress: ({ progress, total }) => heard.push(`progress ${progress}/${String(total)}`) },
+    );
     const said = JSON.parse((result.content[0] as { text: string }).text) as { context: Record<string, unknown> };
     expect(said.context).toMatchObject({ level: "info", inbound: { authInfo: { subject: "ada" } }, principal: { subject: "ada" } });
     await expect.poll(() => heard).toEqual(["progress 1/1", "log info interviewed"]);
@@ -62,8 +75,17 @@ describe.each(["session", "stateless"] as const)("aroundInput, %s era", (era) =>
 
 describe("aroundInput's registration", () => {
   it("refuses a method that is no request for input, a layer that is no function, and one that gives no handler", () => {
-    expect(() => aroundInput("tools/call" as "roots/list", (next) => next)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "aroundInput sees sampling/createMessage, elicitation/create and roots/list, not tools/call" }));
-    expect(() => aroundInput("roots/list", "no" as unknown as InputMiddleware<"roots/list">)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "A middleware is a function from the next handler to a handler" }));
-    expect(() => aroundInput((() => undefined) as unknown as InputMiddleware)).toThrow(expect.objectContaining({ message: expect.stringContaining("An input middleware gave no handler") }));
+    expect(() => aroundInput("tools/call" as "roots/list", (next) => next)).toThrow(
+      expect.objectContaining({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: "aroundInput sees sampling/createMessage, elicitation/create and roots/list, not tools/call",
+      }),
+    );
+    expect(() => aroundInput("roots/list", "no" as unknown as InputMiddleware<"roots/list">)).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "A middleware is a function from the next handler to a handler" }),
+    );
+    expect(() => aroundInput((() => undefined) as unknown as InputMiddleware)).toThrow(
+      expect.objectContaining({ message: expect.stringContaining("An input middleware gave no handler") }),
+    );
   });
 });

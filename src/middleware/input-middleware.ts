@@ -4,7 +4,14 @@
 // whose input API goes through `layer` first, so a server without it carries none of this.
 import { MCP_CODES } from "../error-codes/error-codes.js";
 import { MCPError } from "../error-codes/mcp-error.js";
-import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult, LoggingLevel } from "../schemas/schemas.js";
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  ListRootsResult,
+  LoggingLevel,
+} from "../schemas/schemas.js";
 import type { HandlerContext, InputOptions } from "../server/mcp-server/mcp-server.types.js";
 import type { MiddlewareRequest } from "./chain.js";
 import type { ServerMiddleware } from "./server-middleware.js";
@@ -24,7 +31,10 @@ export type InputAsk<M extends InputMethod = InputMethod> = {
 }[M];
 
 /** What asks the client: the request's own input API, or a layer in front of it. The context is the handler's. */
-export type InputHandler<M extends InputMethod = InputMethod> = (request: InputAsk<M>, context: HandlerContext) => Promise<InputMethods[M]["result"]>;
+export type InputHandler<M extends InputMethod = InputMethod> = (
+  request: InputAsk<M>,
+  context: HandlerContext,
+) => Promise<InputMethods[M]["result"]>;
 
 export type InputMiddleware<M extends InputMethod = InputMethod> = (next: InputHandler<M>) => InputHandler<M>;
 
@@ -48,11 +58,17 @@ export function aroundInput(first: InputMethod | InputMiddleware, second?: Input
     throw new MCPError(MCP_CODES.INVALID_PARAMS, `aroundInput sees sampling/createMessage, elicitation/create and roots/list, not ${only}`);
   }
   const layer = second ?? first;
-  if (typeof layer !== "function") throw new MCPError(MCP_CODES.INVALID_PARAMS, "A middleware is a function from the next handler to a handler");
+  if (typeof layer !== "function")
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, "A middleware is a function from the next handler to a handler");
   const composed: unknown = layer(ask as InputHandler);
-  if (typeof composed !== "function") throw new MCPError(MCP_CODES.INVALID_PARAMS, "An input middleware gave no handler: it must return the function that runs in next's place");
+  if (typeof composed !== "function")
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      "An input middleware gave no handler: it must return the function that runs in next's place",
+    );
   const own = composed as InputHandler;
-  const chain: InputHandler = only === undefined ? own : (request, context) => (request.method === only ? own(request, context) : (ask(request, context) as never));
+  const chain: InputHandler =
+    only === undefined ? own : (request, context) => (request.method === only ? own(request, context) : (ask(request, context) as never));
   return (next) => (request, context) => next(request, new InputContext(context, chain));
 }
 

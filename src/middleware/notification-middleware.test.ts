@@ -38,7 +38,9 @@ async function connected(server: MCPServer, way: Way, options: MCPClientOptions 
   const client = new MCPClient({ name: "noted", version: "1.0.0" }, { era: "stateless", telemetry: null, roots: [], ...options });
   const handler = streamableHttpHandler(server);
   servers.push(() => handler.close());
-  await client.connect(new StreamableHttpTransport("http://127.0.0.1/mcp", { fetchImpl: (url, init) => handler.fetch(new Request(url, init)) }));
+  await client.connect(
+    new StreamableHttpTransport("http://127.0.0.1/mcp", { fetchImpl: (url, init) => handler.fetch(new Request(url, init)) }),
+  );
   return client;
 }
 
@@ -58,17 +60,23 @@ async function heard(client: MCPClient): Promise<string[]> {
   return got;
 }
 
-const watching = (seen: string[]): NotificationMiddleware => (next) => (notification, context) => {
-  seen.push(`${context.direction} ${notification.method} ${context.era}`);
-  return next(notification, context);
-};
+const watching =
+  (seen: string[]): NotificationMiddleware =>
+  (next) =>
+  (notification, context) => {
+    seen.push(`${context.direction} ${notification.method} ${context.era}`);
+    return next(notification, context);
+  };
 
 describe.each(WAYS)("notification middleware, %s", (way) => {
   it("lets the server's layers watch, change and drop what it sends, in the order they were added", async () => {
     const seen: string[] = [];
     const server = reporter()
       .useNotifications(watching(seen))
-      .useNotifications("notifications/message", (next) => (notification, context) => (notification.params.level === "debug" ? undefined : next(notification, context)))
+      .useNotifications(
+        "notifications/message",
+        (next) => (notification, context) => (notification.params.level === "debug" ? undefined : next(notification, context)),
+      )
       .useNotifications("notifications/progress", (next) => async (notification, context) => {
         await next({ ...notification, params: { ...notification.params, message: `${String(notification.params.message)}!` } }, context);
       });
@@ -85,10 +93,19 @@ describe.each(WAYS)("notification middleware, %s", (way) => {
     const client = await connected(reporter(), way);
     client
       .useNotifications(watching(seen))
-      .useNotifications("notifications/progress", (next) => (notification, context) => (notification.params.progress === 1 ? undefined : next(notification, context)))
-      .useNotifications("notifications/message", (next) => (notification, context) => next({ ...notification, params: { ...notification.params, data: `[${String(notification.params.data)}]` } }, context));
+      .useNotifications(
+        "notifications/progress",
+        (next) => (notification, context) => (notification.params.progress === 1 ? undefined : next(notification, context)),
+      )
+      .useNotifications(
+        "notifications/message",
+        (next) => (notification, context) =>
+          next({ ...notification, params: { ...notification.params, data: `[${String(notification.params.data)}]` } }, context),
+      );
     expect(await heard(client)).toEqual(["log debug [detail]", "log info [done]", "progress 2 all"]);
-    expect(seen.filter((line) => line.startsWith("incoming") && !line.includes("acknowledged"))).toEqual(["progress", "message", "message", "progress"].map((method) => `incoming notifications/${method} ${eraOf(way)}`));
+    expect(seen.filter((line) => line.startsWith("incoming") && !line.includes("acknowledged"))).toEqual(
+      ["progress", "message", "message", "progress"].map((method) => `incoming notifications/${method} ${eraOf(way)}`),
+    );
     await done(client);
   });
 
@@ -97,13 +114,21 @@ describe.each(WAYS)("notification middleware, %s", (way) => {
     const server = reporter().useNotifications("notifications/tools/list_changed", watching(seen));
     const client = await connected(server, way);
     client.useNotifications("notifications/tools/list_changed", watching(seen));
-    const acknowledged = new Promise<void>((resolve) => client.useNotifications("notifications/subscriptions/acknowledged", (next) => (notification, context) => (resolve(), next(notification, context))));
+    const acknowledged = new Promise<void>((resolve) =>
+      client.useNotifications(
+        "notifications/subscriptions/acknowledged",
+        (next) => (notification, context) => (resolve(), next(notification, context)),
+      ),
+    );
     const changed = new Promise<void>((resolve) => client.on("toolsListChanged", () => resolve()));
     // Stateless era: the change comes on the listen stream a listener opens, once the server acknowledged it (through the layers too).
     if (way !== "session") await acknowledged;
     server.tool("later", {}, () => ({ content: [] }));
     await changed;
-    expect(seen).toEqual([`outgoing notifications/tools/list_changed ${eraOf(way)}`, `incoming notifications/tools/list_changed ${eraOf(way)}`]);
+    expect(seen).toEqual([
+      `outgoing notifications/tools/list_changed ${eraOf(way)}`,
+      `incoming notifications/tools/list_changed ${eraOf(way)}`,
+    ]);
     await done(client);
   });
 
@@ -141,7 +166,10 @@ describe("notification middleware, session era only", () => {
       return next(notification, context);
     });
     const client = await connected(server, "session");
-    client.useNotifications("notifications/roots/list_changed", (next) => (notification, context) => next({ ...notification, params: { reason: "moved" } }, context));
+    client.useNotifications(
+      "notifications/roots/list_changed",
+      (next) => (notification, context) => next({ ...notification, params: { reason: "moved" } }, context),
+    );
     await client.setRoots([{ uri: "file:///elsewhere" }]);
     await vi.waitFor(() => expect(rootsChanged).toHaveBeenCalledTimes(1));
     expect(seen).toEqual(["incoming notifications/initialized null", 'incoming notifications/roots/list_changed {"reason":"moved"}']);
@@ -150,7 +178,10 @@ describe("notification middleware, session era only", () => {
 
   it("lets a server layer keep a client's notification from the server", async () => {
     const rootsChanged = vi.fn();
-    const server = reporter({ onRootsListChanged: rootsChanged }).useNotifications("notifications/roots/list_changed", () => () => undefined);
+    const server = reporter({ onRootsListChanged: rootsChanged }).useNotifications(
+      "notifications/roots/list_changed",
+      () => () => undefined,
+    );
     const client = await connected(server, "session");
     await client.setRoots([{ uri: "file:///elsewhere" }]);
     await client.ping();
@@ -161,10 +192,24 @@ describe("notification middleware, session era only", () => {
   it("passes a cancellation through both sides: the client's layer gives the reason the server's sees", async () => {
     const reasons: unknown[] = [];
     const server = new MCPServer({ name: "slow", version: "1.0.0" }, { telemetry: null });
-    server.tool("wait", {}, (_args, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve({ content: [{ type: "text", text: String(ctx.signal.reason) }] }))));
-    server.useNotifications("notifications/cancelled", (next) => (notification, context) => (reasons.push(notification.params.reason), next(notification, context)));
+    server.tool(
+      "wait",
+      {},
+      (_args, ctx) =>
+        new Promise((resolve) =>
+          ctx.signal.addEventListener("abort", () => resolve({ content: [{ type: "text", text: String(ctx.signal.reason) }] })),
+        ),
+    );
+    server.useNotifications(
+      "notifications/cancelled",
+      (next) => (notification, context) => (reasons.push(notification.params.reason), next(notification, context)),
+    );
     const client = await connected(server, "session");
-    client.useNotifications("notifications/cancelled", (next) => (notification, context) => next({ ...notification, params: { ...notification.params, reason: "changed my mind" } }, context));
+    client.useNotifications(
+      "notifications/cancelled",
+      (next) => (notification, context) =>
+        next({ ...notification, params: { ...notification.params, reason: "changed my mind" } }, context),
+    );
     const controller = new AbortController();
     const call = client.callTool("wait", {}, { signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -179,10 +224,17 @@ describe("notification middleware registration", () => {
   it("refuses a method that is no notification of MCP, naming those there are", () => {
     const server = reporter();
     expect(() => server.useNotifications("notifications/nope" as "notifications/message", (next) => next)).toThrow(
-      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringMatching(/^No notification middleware sees notifications\/nope: notifications are notifications\/initialized, notifications\/cancelled, .*notifications\/subscriptions\/acknowledged$/) }),
+      expect.objectContaining({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: expect.stringMatching(
+          /^No notification middleware sees notifications\/nope: notifications are notifications\/initialized, notifications\/cancelled, .*notifications\/subscriptions\/acknowledged$/,
+        ),
+      }),
     );
     const client = new MCPClient({ name: "c", version: "1" });
-    expect(() => client.useNotifications("tools/call" as "notifications/message", (next) => next)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+    expect(() => client.useNotifications("tools/call" as "notifications/message", (next) => next)).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }),
+    );
     expect(() => client.useNotifications("notifications/progress", (next) => next)).not.toThrow();
   });
 

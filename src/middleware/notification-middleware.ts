@@ -42,10 +42,15 @@ export interface NotificationLayerContext {
 }
 
 /** One notification, typed by its method (a union over the methods when `M` is several). */
-export type LayeredNotification<M extends NotificationMethod = NotificationMethod> = { [K in M]: MiddlewareRequest<K, NotificationMethods[K]> }[M];
+export type LayeredNotification<M extends NotificationMethod = NotificationMethod> = {
+  [K in M]: MiddlewareRequest<K, NotificationMethods[K]>;
+}[M];
 
 /** What passes a notification on: its way (sent, or handled here), or a layer in front of it. */
-export type NotificationNext<M extends NotificationMethod = NotificationMethod> = (notification: LayeredNotification<M>, context: NotificationLayerContext) => void | Promise<void>;
+export type NotificationNext<M extends NotificationMethod = NotificationMethod> = (
+  notification: LayeredNotification<M>,
+  context: NotificationLayerContext,
+) => void | Promise<void>;
 
 /**
  * A notification layer: `(next) => (notification, context) => …`. It may pass the notification on
@@ -63,7 +68,8 @@ interface Passing extends NotificationLayerContext {
   readonly [WAY]: NotificationWay;
 }
 
-const onItsWay: NextHandler<NotificationLayerContext> = (notification, context) => (context as Passing)[WAY](notification.params as JsonObject | undefined);
+const onItsWay: NextHandler<NotificationLayerContext> = (notification, context) =>
+  (context as Passing)[WAY](notification.params as JsonObject | undefined);
 
 /** A side's notification layers (`useNotifications`): a layer names one of MCP's notifications, or none (all of them). */
 export function notificationLayers(): MethodLayers<NotificationLayerContext> {
@@ -71,7 +77,14 @@ export function notificationLayers(): MethodLayers<NotificationLayerContext> {
 }
 
 /** `params` of `method` through the layers that see it, then on its `way`; settles when the chain did. */
-export function passNotification(layers: MethodLayers<NotificationLayerContext>, era: NotificationLayerContext["era"], direction: NotificationLayerContext["direction"], method: string, params: JsonObject | undefined, way: NotificationWay): Promise<unknown> {
+export function passNotification(
+  layers: MethodLayers<NotificationLayerContext>,
+  era: NotificationLayerContext["era"],
+  direction: NotificationLayerContext["direction"],
+  method: string,
+  params: JsonObject | undefined,
+  way: NotificationWay,
+): Promise<unknown> {
   const context: Passing = { era, direction, [WAY]: way };
   return layers.run({ method, params }, context, onItsWay);
 }

@@ -21,7 +21,9 @@ function echoServer(ran: string[] = []): MCPServer {
     return { content: [{ type: "text", text: JSON.stringify(args) }] };
   });
   server.tool("secret", { description: "Hidden by a layer" }, () => ({ content: [{ type: "text", text: "s" }] }));
-  server.prompt("greet", { arguments: { name: { required: true } } }, ({ name }) => ({ messages: [{ role: "user", content: { type: "text", text: `Hi ${String(name)}` } }] }));
+  server.prompt("greet", { arguments: { name: { required: true } } }, ({ name }) => ({
+    messages: [{ role: "user", content: { type: "text", text: `Hi ${String(name)}` } }],
+  }));
   return server;
 }
 
@@ -38,15 +40,35 @@ describe.each(ERAS)("server middleware, %s era", (era) => {
     // The layers see what the server answers itself too: the era's first request (initialize, or the probe).
     // (The client lists the tools after a call, to learn their output schemas: those go through the same layers.)
     const first = era === "session" ? "initialize" : "server/discover";
-    expect(log.filter((line) => !line.endsWith("tools/list"))).toEqual([`a > ${first}`, `b > ${first}`, `b < ${first}`, `a < ${first}`, "a > tools/call", "b > tools/call", 'echo {"x":1}', "b < tools/call", "a < tools/call"]);
+    expect(log.filter((line) => !line.endsWith("tools/list"))).toEqual([
+      `a > ${first}`,
+      `b > ${first}`,
+      `b < ${first}`,
+      `a < ${first}`,
+      "a > tools/call",
+      "b > tools/call",
+      'echo {"x":1}',
+      "b < tools/call",
+      "a < tools/call",
+    ]);
     await client.close();
   });
 
   it("lets a layer change the params, answer without the handler, and change the result", async () => {
     const ran: string[] = [];
     const server = echoServer(ran)
-      .use("tools/call", (next) => (request, context) => (request.params.name === "echo" ? next({ ...request, params: { ...request.params, arguments: { ...request.params.arguments, added: true } } }, context) : next(request, context)))
-      .use("tools/call", (next) => (request, context) => (request.params.arguments?.["cached"] === true ? { content: [{ type: "text", text: "from the layer" }] } : next(request, context)))
+      .use(
+        "tools/call",
+        (next) => (request, context) =>
+          request.params.name === "echo"
+            ? next({ ...request, params: { ...request.params, arguments: { ...request.params.arguments, added: true } } }, context)
+            : next(request, context),
+      )
+      .use(
+        "tools/call",
+        (next) => (request, context) =>
+          request.params.arguments?.["cached"] === true ? { content: [{ type: "text", text: "from the layer" }] } : next(request, context),
+      )
       .use("tools/list", (next) => async (request, context) => {
         const listed = await next(request, context);
         return { ...listed, tools: listed.tools.filter((tool) => tool.name !== "secret") };
@@ -64,7 +86,9 @@ describe.each(ERAS)("server middleware, %s era", (era) => {
       throw new MCPError(MCP_CODES.UNAUTHORIZED, "no prompts for you");
     });
     const client = await connected(server, era);
-    await expect(client.getPrompt("greet", { name: "Ada" })).rejects.toMatchObject({ message: expect.stringContaining("no prompts for you") });
+    await expect(client.getPrompt("greet", { name: "Ada" })).rejects.toMatchObject({
+      message: expect.stringContaining("no prompts for you"),
+    });
     // A layer for one method leaves the others alone.
     expect(textOf(await client.callTool("echo", { y: 2 }))).toBe('{"y":2}');
     await client.close();
@@ -82,7 +106,9 @@ describe.each(ERAS)("server middleware, %s era", (era) => {
     });
     const client = await connected(server, era);
     await client.callTool("echo", {});
-    expect(seen.filter((request) => request.method === "tools/call")).toEqual([{ method: "tools/call", era, protocolVersion: era === "stateless" ? "2026-07-28" : "2025-11-25" }]);
+    expect(seen.filter((request) => request.method === "tools/call")).toEqual([
+      { method: "tools/call", era, protocolVersion: era === "stateless" ? "2026-07-28" : "2025-11-25" },
+    ]);
     await client.close();
   });
 
@@ -115,12 +141,25 @@ describe("server middleware registration", () => {
     expect(() => server.use("notifications/initialized" as "tools/call", (next) => next)).toThrow(
       expect.objectContaining({
         code: MCP_CODES.INVALID_PARAMS,
-        message: "No server middleware sees notifications/initialized: layers see tools/list, tools/call, resources/list, resources/templates/list, resources/read, prompts/list, prompts/get, completion/complete, initialize, ping, logging/setLevel, resources/subscribe, resources/unsubscribe, server/discover, subscriptions/listen",
+        message:
+          "No server middleware sees notifications/initialized: layers see tools/list, tools/call, resources/list, resources/templates/list, resources/read, prompts/list, prompts/get, completion/complete, initialize, ping, logging/setLevel, resources/subscribe, resources/unsubscribe, server/discover, subscriptions/listen",
       }),
     );
-    expect(() => server.use("ping", (() => undefined) as unknown as ServerMiddleware<"ping">)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("A middleware for ping gave no handler") }));
-    expect(() => server.use("not a function" as unknown as ServerMiddleware)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
-    expect(() => server.use("tools/list", (() => undefined) as unknown as ServerMiddleware<"tools/list">)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("A middleware for tools/list gave no handler") }));
+    expect(() => server.use("ping", (() => undefined) as unknown as ServerMiddleware<"ping">)).toThrow(
+      expect.objectContaining({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: expect.stringContaining("A middleware for ping gave no handler"),
+      }),
+    );
+    expect(() => server.use("not a function" as unknown as ServerMiddleware)).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }),
+    );
+    expect(() => server.use("tools/list", (() => undefined) as unknown as ServerMiddleware<"tools/list">)).toThrow(
+      expect.objectContaining({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: expect.stringContaining("A middleware for tools/list gave no handler"),
+      }),
+    );
     const client = await connected(server, "session");
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["echo", "secret"]);
     await client.close();

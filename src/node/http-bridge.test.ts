@@ -65,7 +65,16 @@ describe("toNodeHandler", () => {
   });
 
   it("takes an object with fetch, answers bodiless responses, and keeps each Set-Cookie", async () => {
-    const { url } = await served({ fetch: async () => new Response(null, { status: 202, headers: [["set-cookie", "a=1"], ["set-cookie", "b=2"]] }) });
+    const { url } = await served({
+      fetch: async () =>
+        new Response(null, {
+          status: 202,
+          headers: [
+            ["set-cookie", "a=1"],
+            ["set-cookie", "b=2"],
+          ],
+        }),
+    });
     const answer = await send(url, { method: "DELETE" });
     expect(answer.status).toBe(202);
     expect(answer.headers["set-cookie"]).toEqual(["a=1", "b=2"]);
@@ -83,7 +92,10 @@ describe("toNodeHandler", () => {
     expect(await send(failing.url)).toMatchObject({ status: 500, body: expect.stringContaining("handler broke") });
     const breaking = await served(async () => {
       let step = 0;
-      const body = new ReadableStream<Uint8Array>({ pull: (controller) => (step++ === 0 ? controller.enqueue(new TextEncoder().encode("part")) : controller.error(new Error("body broke"))) });
+      const body = new ReadableStream<Uint8Array>({
+        pull: (controller) =>
+          step++ === 0 ? controller.enqueue(new TextEncoder().encode("part")) : controller.error(new Error("body broke")),
+      });
       return new Response(body);
     });
     await expect(send(breaking.url)).rejects.toThrow("aborted");
@@ -92,7 +104,12 @@ describe("toNodeHandler", () => {
   it("streams chunks as they come, and slows down for a slow reader instead of buffering everything", async () => {
     let produced = 0;
     const chunk = new Uint8Array(64 * 1024).fill(97);
-    const { url } = await served(async () => new Response(new ReadableStream<Uint8Array>({ pull: (controller) => (produced++ < 64 ? controller.enqueue(chunk) : controller.close()) })));
+    const { url } = await served(
+      async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({ pull: (controller) => (produced++ < 64 ? controller.enqueue(chunk) : controller.close()) }),
+        ),
+    );
     const received = await new Promise<number>((resolve, reject) => {
       httpRequest(url, (response) => {
         let total = 0;
@@ -135,7 +152,10 @@ describe("toNodeHandler", () => {
   it("stops writing when the client leaves while the bridge waits for the socket to drain", async () => {
     const cancelled = new Gate();
     const chunk = new Uint8Array(256 * 1024);
-    const { url } = await served(async () => new Response(new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(chunk), cancel: () => cancelled.open() })));
+    const { url } = await served(
+      async () =>
+        new Response(new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(chunk), cancel: () => cancelled.open() })),
+    );
     await new Promise<void>((resolve, reject) => {
       const outgoing = httpRequest(url, (response) => {
         response.pause();
@@ -155,7 +175,11 @@ describe("MCP handlers over real HTTP", () => {
     const handler = streamableHttpHandler(testServer());
     cleanups.push(() => handler.close());
     const { url } = await served(handler);
-    const answer = await send(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify(initializeMessage()) });
+    const answer = await send(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(initializeMessage()),
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers["content-type"]).toBe("text/event-stream");
     expect(answer.headers["mcp-session-id"]).toMatch(/^[0-9a-f]{64}$/);
@@ -167,7 +191,9 @@ describe("MCP handlers over real HTTP", () => {
     cleanups.push(() => handler.close());
     const { url } = await served(handler);
     await new Promise<void>((resolve, reject) => {
-      const outgoing = httpRequest(url, { headers: { accept: "text/event-stream" } }, (response) => response.once("data", () => (outgoing.destroy(), resolve())));
+      const outgoing = httpRequest(url, { headers: { accept: "text/event-stream" } }, (response) =>
+        response.once("data", () => (outgoing.destroy(), resolve())),
+      );
       outgoing.on("error", reject).end();
     });
     await expect.poll(() => handler.sessionCount).toBe(0);

@@ -79,10 +79,16 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   // A request without Host (HTTP/1.0) is about this server; one with a Host that is no host name is refused (400).
   const url = new URL(req.url as string, `http://${req.headers.host ?? "localhost"}`);
   const headers = new Headers();
-  for (let index = 0; index < req.rawHeaders.length; index += 2) headers.append(req.rawHeaders[index] as string, req.rawHeaders[index + 1] as string);
+  for (let index = 0; index < req.rawHeaders.length; index += 2)
+    headers.append(req.rawHeaders[index] as string, req.rawHeaders[index + 1] as string);
   const method = req.method as string;
   const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(url, { method, headers, signal, ...(hasBody ? { body: process.getBuiltinModule("node:stream").Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}) });
+  return new Request(url, {
+    method,
+    headers,
+    signal,
+    ...(hasBody ? { body: process.getBuiltinModule("node:stream").Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+  });
 }
 
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {

@@ -14,7 +14,12 @@ describe("serveHttp", () => {
   });
 
   it("listens on the host it is given, and names it in its URL, an IPv6 one in brackets", async () => {
-    const listen = Object.getOwnPropertyDescriptor(Server.prototype, "listen")?.value as (this: Server, port: number, host: string, callback: () => void) => Server;
+    const listen = Object.getOwnPropertyDescriptor(Server.prototype, "listen")?.value as (
+      this: Server,
+      port: number,
+      host: string,
+      callback: () => void,
+    ) => Server;
     const hosts: unknown[] = [];
     // Tests listen on 127.0.0.1 only: the host serveHttp asks for is recorded, and 127.0.0.1 listened on instead.
     vi.spyOn(Server.prototype, "listen").mockImplementation(function (this: Server, port: unknown, host: unknown, callback: unknown) {
@@ -30,7 +35,13 @@ describe("serveHttp", () => {
   });
 
   it("drops open connections on close, so a long SSE response cannot hold it up", async () => {
-    const served = await serveHttp(async () => new Response(new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode("data: x\n\n")) })), { port: 0 });
+    const served = await serveHttp(
+      async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode("data: x\n\n")) }),
+        ),
+      { port: 0 },
+    );
     const response = await fetch(served.url);
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();

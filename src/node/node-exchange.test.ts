@@ -17,7 +17,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).toReversed()) await cleanup();
 });
 
-async function servedHandler(options: StreamableHttpOptions = {}, server = testServer()): Promise<{ url: string; handler: StreamableHttpHandler }> {
+async function servedHandler(
+  options: StreamableHttpOptions = {},
+  server = testServer(),
+): Promise<{ url: string; handler: StreamableHttpHandler }> {
   const handler = streamableHttpHandler(server, options);
   const served = await serveHttp(handler, { port: 0 });
   cleanups.push(async () => {
@@ -43,7 +46,10 @@ type Outgoing = { method?: string; headers?: Record<string, string | string[]>; 
 /** A GET with exactly this target and Host, as a client could send them. */
 function rawGet(port: string, path: string, host: string): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
-    httpRequest({ host: "127.0.0.1", port, path, setHost: false, headers: { host, accept: "text/event-stream" } }, (response) => void read(response).then(resolve, reject))
+    httpRequest(
+      { host: "127.0.0.1", port, path, setHost: false, headers: { host, accept: "text/event-stream" } },
+      (response) => void read(response).then(resolve, reject),
+    )
       .on("error", reject)
       .end();
   });
@@ -54,7 +60,9 @@ function read(response: IncomingMessage): Promise<Answer> {
     let body = "";
     response.setEncoding("utf8");
     response.on("data", (chunk: string) => (body += chunk));
-    response.on("end", () => resolve({ status: response.statusCode as number, statusMessage: response.statusMessage as string, headers: response.headers, body }));
+    response.on("end", () =>
+      resolve({ status: response.statusCode as number, statusMessage: response.statusMessage as string, headers: response.headers, body }),
+    );
     response.on("error", reject);
   });
 }
@@ -62,7 +70,11 @@ function read(response: IncomingMessage): Promise<Answer> {
 /** One request whose body goes out in the given pieces (chunked when there are several). */
 function send(url: string, outgoing: Outgoing = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: outgoing.method ?? "POST", headers: outgoing.headers }, (response) => void read(response).then(resolve, reject));
+    const request = httpRequest(
+      url,
+      { method: outgoing.method ?? "POST", headers: outgoing.headers },
+      (response) => void read(response).then(resolve, reject),
+    );
     request.on("error", reject);
     for (const chunk of outgoing.chunks ?? []) request.write(chunk);
     request.end();
@@ -83,7 +95,10 @@ async function openSession(url: string, extra: Record<string, string | string[]>
   const opened = await send(url, { headers: { ...POST_HEADERS, ...extra }, chunks: [JSON.stringify(initializeMessage())] });
   expect(opened.status).toBe(200);
   const id = opened.headers["mcp-session-id"] as string;
-  await send(url, { headers: { ...POST_HEADERS, "mcp-session-id": id }, chunks: [JSON.stringify(notification("notifications/initialized"))] });
+  await send(url, {
+    headers: { ...POST_HEADERS, "mcp-session-id": id },
+    chunks: [JSON.stringify(notification("notifications/initialized"))],
+  });
   return id;
 }
 
@@ -102,16 +117,24 @@ describe("serveHttp with our handlers: the exchange read from node:http", () => 
     );
     await openSession(url, { "set-cookie": ["a=1", "b=2"], "x-probe": "p" });
     expect(seen[0]).toEqual({ method: "POST", url, cookie: "a=1, b=2", inbound: undefined });
-    expect(seen[1]?.inbound).toMatchObject({ authInfo: "caller", headers: { "set-cookie": "a=1, b=2", "x-probe": "p", "content-type": "application/json" } });
+    expect(seen[1]?.inbound).toMatchObject({
+      authInfo: "caller",
+      headers: { "set-cookie": "a=1, b=2", "x-probe": "p", "content-type": "application/json" },
+    });
   });
 
   it("answers JSON with its length, and reads a body that comes in pieces (also after a body that was not UTF-8)", async () => {
     const url = await servedEndpoint({ enableJsonResponse: true });
     const session = await openSession(url);
-    expect((await send(url, { headers: { ...POST_HEADERS, "mcp-session-id": session }, chunks: [new Uint8Array([0x7b, 0xc3, 0x7d])] })).status).toBe(400);
+    expect(
+      (await send(url, { headers: { ...POST_HEADERS, "mcp-session-id": session }, chunks: [new Uint8Array([0x7b, 0xc3, 0x7d])] })).status,
+    ).toBe(400);
     const message = JSON.stringify(rpc(1, "tools/call", { name: "echo", arguments: { text: "héllo" } }));
     const bytes = new TextEncoder().encode(message);
-    const answer = await send(url, { headers: { ...POST_HEADERS, "mcp-session-id": session }, chunks: [bytes.subarray(0, 50), bytes.subarray(50)] });
+    const answer = await send(url, {
+      headers: { ...POST_HEADERS, "mcp-session-id": session },
+      chunks: [bytes.subarray(0, 50), bytes.subarray(50)],
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers["content-length"]).toBe(String(Buffer.byteLength(answer.body)));
     expect(JSON.parse(answer.body)).toMatchObject({ id: 1, result: { content: [{ type: "text", text: "héllo" }] } });
@@ -127,7 +150,9 @@ describe("serveHttp with our handlers: the exchange read from node:http", () => 
     expect(tooLarge.headers.connection).toBe("close");
     // HTTP/1.0 without Host is about this server (a loopback name), so it gets as far as the method's checks.
     const old = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(new URL(url).port), "127.0.0.1", () => socket.write("GET /mcp HTTP/1.0\r\nAccept: text/event-stream\r\n\r\n"));
+      const socket = connect(Number(new URL(url).port), "127.0.0.1", () =>
+        socket.write("GET /mcp HTTP/1.0\r\nAccept: text/event-stream\r\n\r\n"),
+      );
       let received = "";
       socket.setEncoding("utf8");
       socket.on("data", (chunk: string) => (received += chunk));
@@ -146,7 +171,8 @@ describe("serveHttp with our handlers: the exchange read from node:http", () => 
     expect((await rawGet(port, "/mcp?x=%zz#f", host)).body).toContain("Mcp-Session-Id header is required");
     expect(await rawGet(port, "/mcp", "[nonsense")).toMatchObject(invalid);
     // Targets that name a host of their own are parsed whatever the Host.
-    for (const target of ["//[nonsense/mcp", "/\\[nonsense/mcp", "http://[nonsense/mcp", "//127.0.0.1:99999/mcp"]) expect(await rawGet(port, target, host)).toMatchObject(invalid);
+    for (const target of ["//[nonsense/mcp", "/\\[nonsense/mcp", "http://[nonsense/mcp", "//127.0.0.1:99999/mcp"])
+      expect(await rawGet(port, target, host)).toMatchObject(invalid);
     expect((await rawGet(port, "/mcp", host)).body).toContain("Mcp-Session-Id header is required");
   });
 
@@ -156,8 +182,15 @@ describe("serveHttp with our handlers: the exchange read from node:http", () => 
     const badHost = await rawGet(port, "/mcp", "[nonsense");
     expect(badHost.status).toBe(400);
     const unwritable = await send(url, { headers: POST_HEADERS, chunks: ["{}"] });
-    expect(unwritable).toMatchObject({ status: 500, statusMessage: "Internal Server Error", body: expect.stringContaining("Invalid character in header content") });
-    const throwing = { fetch: () => Promise.reject(new Error("unused")), handle: (_exchange: HttpExchange): Promise<HttpReply> => Promise.reject(new Error("core broke")) };
+    expect(unwritable).toMatchObject({
+      status: 500,
+      statusMessage: "Internal Server Error",
+      body: expect.stringContaining("Invalid character in header content"),
+    });
+    const throwing = {
+      fetch: () => Promise.reject(new Error("unused")),
+      handle: (_exchange: HttpExchange): Promise<HttpReply> => Promise.reject(new Error("core broke")),
+    };
     const served = await serveHttp(throwing, { port: 0 });
     cleanups.push(() => served.close());
     expect(await send(served.url, { method: "GET" })).toMatchObject({ status: 500, body: expect.stringContaining("core broke") });
@@ -261,7 +294,7 @@ describe("NodeExchange", () => {
     const body = Object.assign(new PassThrough(), { method: "POST", url: "/mcp", headers: { host: "127.0.0.1" } });
     const exchange = new NodeExchange(body as unknown as IncomingMessage, {} as ServerResponse);
     const text = exchange.text(1024);
-    body.write("{\"jsonrpc\":");
+    body.write('{"jsonrpc":');
     body.destroy(new Error("aborted"));
     await expect(text).resolves.toEqual({ ok: false, tooLarge: false, detail: "aborted" });
   });

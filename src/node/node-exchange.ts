@@ -145,7 +145,10 @@ export function writeReply(reply: HttpReply, res: ServerResponse): void {
     whenClientGone(res, body.open(new NodeEventSink(reply, res)));
     return;
   }
-  res.writeHead(reply.status, body === undefined ? reply.headers : withFields(reply.headers, { "content-length": String(Buffer.byteLength(body)) }));
+  res.writeHead(
+    reply.status,
+    body === undefined ? reply.headers : withFields(reply.headers, { "content-length": String(Buffer.byteLength(body)) }),
+  );
   res.end(body);
 }
 

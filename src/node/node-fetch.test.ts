@@ -48,7 +48,13 @@ async function serve(routes: Record<string, Route>): Promise<{ url: string; serv
 }
 
 const bodiless = (method: string): FetchInit => ({ method, headers: {}, signal: new AbortController().signal });
-const init = (extra: Partial<FetchInit> = {}): FetchInit => ({ method: "POST", headers: { "content-type": "application/json" }, body: '{"a":"é"}', signal: new AbortController().signal, ...extra });
+const init = (extra: Partial<FetchInit> = {}): FetchInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: '{"a":"é"}',
+  signal: new AbortController().signal,
+  ...extra,
+});
 
 async function bodyText(response: FetchResponse): Promise<string> {
   return (await readText(response, 1 << 30)).text;
@@ -86,7 +92,9 @@ describe("nodeFetch", () => {
     const { url, ports } = await serve({
       "/echo": (request, response, body) => {
         seen.push({ method: request.method, type: request.headers["content-type"], length: request.headers["content-length"], body });
-        response.writeHead(201, "Made", { "content-type": "application/json", "set-cookie": ["a=1", "b=2"], "x-answer": "yes" }).end(JSON.stringify({ got: body }));
+        response
+          .writeHead(201, "Made", { "content-type": "application/json", "set-cookie": ["a=1", "b=2"], "x-answer": "yes" })
+          .end(JSON.stringify({ got: body }));
       },
     });
     const fetchImpl = nodeFetch();
@@ -103,7 +111,9 @@ describe("nodeFetch", () => {
   });
 
   it("sends a request without a body (GET, DELETE) without a length, and says a refusal is not ok", async () => {
-    const { url } = await serve({ "/gone": (request, response) => response.writeHead(404).end(request.headers["content-length"] ?? "no length") });
+    const { url } = await serve({
+      "/gone": (request, response) => response.writeHead(404).end(request.headers["content-length"] ?? "no length"),
+    });
     const response = await nodeFetch()(`${url}/gone`, bodiless("DELETE"));
     expect([response.status, response.ok]).toEqual([404, false]);
     expect(await bodyText(response)).toBe("no length");
@@ -298,8 +308,16 @@ function echoServer(): MCPServer {
 
 describe("the HTTP client transports over nodeFetch", () => {
   it.each([
-    ["Streamable HTTP, SSE answers", () => streamableHttpHandler(echoServer()), (url: URL) => new StreamableHttpTransport(url, { fetchImpl: nodeFetch() })],
-    ["Streamable HTTP, JSON answers", () => streamableHttpHandler(echoServer(), { enableJsonResponse: true }), (url: URL) => new StreamableHttpTransport(url, { fetchImpl: nodeFetch() })],
+    [
+      "Streamable HTTP, SSE answers",
+      () => streamableHttpHandler(echoServer()),
+      (url: URL) => new StreamableHttpTransport(url, { fetchImpl: nodeFetch() }),
+    ],
+    [
+      "Streamable HTTP, JSON answers",
+      () => streamableHttpHandler(echoServer(), { enableJsonResponse: true }),
+      (url: URL) => new StreamableHttpTransport(url, { fetchImpl: nodeFetch() }),
+    ],
     ["legacy HTTP+SSE", () => sseHttpHandler(echoServer()), (url: URL) => new HttpSseTransport(url, { fetchImpl: nodeFetch() })],
   ] as const)("%s: a tool call with progress, then a clean close", async (_label, handlerOf, transportOf) => {
     const handler = handlerOf();
@@ -311,7 +329,9 @@ describe("the HTTP client transports over nodeFetch", () => {
     const client = new MCPClient({ name: "c", version: "1" }, { era: "session" });
     await client.connect(transportOf(new URL("/mcp", served.url)));
     const progress: number[] = [];
-    await expect(client.callTool("echo", { text: "hi" }, { onProgress: ({ progress: done }) => progress.push(done) })).resolves.toMatchObject({ content: [{ type: "text", text: "hi" }] });
+    await expect(
+      client.callTool("echo", { text: "hi" }, { onProgress: ({ progress: done }) => progress.push(done) }),
+    ).resolves.toMatchObject({ content: [{ type: "text", text: "hi" }] });
     expect(progress).toEqual([1]);
     await client.close();
     await expect(client.callTool("echo", { text: "again" })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
@@ -322,7 +342,10 @@ describe("the HTTP client transports over nodeFetch", () => {
  * Serves `handler` on 127.0.0.1 but holds its `holdPost`-th POST unanswered: `held` settles when that
  * POST arrives, `heldGone` when its connection closes with nothing sent (the client stopped it).
  */
-async function holdingOnePost(handler: Parameters<typeof toNodeHandler>[0], holdPost: number): Promise<{ url: URL; held: Promise<void>; heldGone: Promise<void> }> {
+async function holdingOnePost(
+  handler: Parameters<typeof toNodeHandler>[0],
+  holdPost: number,
+): Promise<{ url: URL; held: Promise<void>; heldGone: Promise<void> }> {
   const serveRequest = toNodeHandler(handler);
   let posts = 0;
   let arrived!: () => void;
@@ -361,7 +384,11 @@ describe("the transports' per-request cancel, handed to nodeFetch as it is", () 
   });
 
   it.each([
-    ["Streamable HTTP", () => streamableHttpHandler(echoServer()), (url: URL) => new StreamableHttpTransport(url, { fetchImpl: nodeFetch() })],
+    [
+      "Streamable HTTP",
+      () => streamableHttpHandler(echoServer()),
+      (url: URL) => new StreamableHttpTransport(url, { fetchImpl: nodeFetch() }),
+    ],
     ["legacy HTTP+SSE", () => sseHttpHandler(echoServer()), (url: URL) => new HttpSseTransport(url, { fetchImpl: nodeFetch() })],
   ] as const)("%s: close() stops the POSTs still under way", async (_label, handlerOf, transportOf) => {
     const handler = handlerOf();

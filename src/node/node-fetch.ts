@@ -59,9 +59,19 @@ function send({ request, agent, where }: Target, init: FetchInit): Promise<Fetch
   const signal: CancelSignal = init.signal;
   if (signal.aborted) return Promise.reject(aborted());
   return new Promise((resolve, reject) => {
-    const headers = init.body === undefined ? init.headers : withFields(init.headers, { "content-length": String(Buffer.byteLength(init.body)) });
+    const headers =
+      init.body === undefined ? init.headers : withFields(init.headers, { "content-length": String(Buffer.byteLength(init.body)) });
     // Fields named one by one: spreading the options urlToHttpOptions made (no prototype) costs more than the request.
-    const requestOptions: RequestOptions = { protocol: where.protocol, hostname: where.hostname, port: where.port, path: where.path, auth: where.auth, method: init.method, headers, agent };
+    const requestOptions: RequestOptions = {
+      protocol: where.protocol,
+      hostname: where.hostname,
+      port: where.port,
+      path: where.path,
+      auth: where.auth,
+      method: init.method,
+      headers,
+      agent,
+    };
     const outgoing = request(requestOptions, (incoming) => resolve(new NodeResponse(incoming)));
     outgoing.once("socket", guardSocket);
     // Our own listener, not the `signal` option: it does the same (an abort destroys the request and

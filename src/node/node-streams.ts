@@ -15,7 +15,8 @@ export function writableOf(stream: Writable, { endOnClose = true }: { endOnClose
   stream.on("error", (error: Error) => {
     failure ??= error;
   });
-  const refusal = (): Error | undefined => failure ?? (stream.writableEnded || stream.destroyed ? new Error("The stream is closed") : undefined);
+  const refusal = (): Error | undefined =>
+    failure ?? (stream.writableEnded || stream.destroyed ? new Error("The stream is closed") : undefined);
   // Text written in one tick (a burst of answers) leaves in one system call, when the tick ends. A
   // large frame gains nothing from that and costs writev an extra pass over it: it goes at once
   // (behind anything already corked this tick, so the order holds).

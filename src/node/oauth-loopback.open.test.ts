@@ -31,7 +31,9 @@ describe("the system browser", () => {
     const url = "https://as.test/authorize?state=s";
     systemBrowser.open(url, platform, run);
     await Promise.resolve();
-    expect(spawned.map((child) => [child.command, child.args, child.options])).toEqual([[command, args.map((arg) => (arg === "URL" ? url : arg)), { stdio: "ignore", detached: true }]]);
+    expect(spawned.map((child) => [child.command, child.args, child.options])).toEqual([
+      [command, args.map((arg) => (arg === "URL" ? url : arg)), { stdio: "ignore", detached: true }],
+    ]);
     expect(spawned[0]?.unref).toHaveBeenCalled();
   });
 

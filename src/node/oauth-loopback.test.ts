@@ -33,7 +33,9 @@ describe("loopbackInteraction", () => {
     expect(loopback.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/cb$/);
     const signal = new AbortController().signal;
     await expect(loopback.interact(authorizationUrl("s1"), signal)).resolves.toBe(`${loopback.redirectUri}?code=secret-code&state=s1`);
-    expect(pages).toEqual(["200 <!doctype html><meta charset=utf-8><title>Authorized</title><p>You can close this window and go back to the application.</p>"]);
+    expect(pages).toEqual([
+      "200 <!doctype html><meta charset=utf-8><title>Authorized</title><p>You can close this window and go back to the application.</p>",
+    ]);
     expect(pages.join()).not.toContain("secret-code");
   });
 
@@ -62,7 +64,9 @@ describe("loopbackInteraction", () => {
       data: { reason: "authorization-denied" },
     });
     // A flow whose authorization URL has no state waits under none, and times out the same.
-    await expect(loopback.interact("https://as.test/authorize?client_id=c", new AbortController().signal)).rejects.toMatchObject({ data: { reason: "authorization-denied" } });
+    await expect(loopback.interact("https://as.test/authorize?client_id=c", new AbortController().signal)).rejects.toMatchObject({
+      data: { reason: "authorization-denied" },
+    });
     // A late callback finds nobody waiting.
     expect((await fetch(`${loopback.redirectUri}?state=s4&code=c`)).status).toBe(404);
   });

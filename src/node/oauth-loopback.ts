@@ -46,7 +46,10 @@ export async function loopbackInteraction(options: LoopbackOptions = {}): Promis
     const state = new URL(authorizationUrl).searchParams.get("state") ?? "";
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const came = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => stop(authError("authorization-denied", `Nobody came back to ${redirectUri} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => stop(authError("authorization-denied", `Nobody came back to ${redirectUri} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const stop = (error: unknown): void => {
         clearTimeout(timer);
         waiting.delete(state);
@@ -67,7 +70,13 @@ export async function loopbackInteraction(options: LoopbackOptions = {}): Promis
   return { redirectUri, interact, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-function answer(request: IncomingMessage, response: ServerResponse, path: string, waiting: Map<string, (callbackUrl: string) => void>, redirectUri: string): void {
+function answer(
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+  waiting: Map<string, (callbackUrl: string) => void>,
+  redirectUri: string,
+): void {
   // A server's request always has its URL; a callback without a state finds no flow.
   const url = new URL(request.url as string, "http://127.0.0.1");
   const state = url.searchParams.get("state");
@@ -84,7 +93,8 @@ function answer(request: IncomingMessage, response: ServerResponse, path: string
 /** How a URL is opened in the system's default browser: the platform's command, detached and let go of. */
 export const systemBrowser = {
   open(url: string, platform: string = process.platform, run: typeof spawn = spawn): void {
-    const [command, args] = platform === "darwin" ? ["open", [url]] : platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+    const [command, args] =
+      platform === "darwin" ? ["open", [url]] : platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
     const child = run(command, args, { stdio: "ignore", detached: true });
     // A missing opener leaves the user to open the URL: the flow still waits for the callback.
     child.on("error", () => undefined);

@@ -5,7 +5,10 @@ import { serveStdio } from "./serve-stdio.js";
 
 function lines(stream: PassThrough): unknown[] {
   const text = (stream.read() as Buffer | null)?.toString() ?? "";
-  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as unknown);
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as unknown);
 }
 
 const originalConsole = { log: console.log, info: console.info, debug: console.debug, warn: console.warn };
@@ -17,7 +20,12 @@ function serverWithTool(): MCPServer {
   return server;
 }
 
-const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
 
 describe("serveStdio", () => {
   it("serves a server on the given streams and finishes when the input ends", async () => {
@@ -45,7 +53,9 @@ describe("serveStdio", () => {
     await serveStdio(serverWithTool(), { stdin, stdout, maxFrameBytes: 64 });
     stdin.write(`${JSON.stringify({ ...initialize, padding: "p".repeat(100) })}\n`);
     await vi.waitFor(() => expect(stdout.readableLength).toBeGreaterThan(0));
-    expect(lines(stdout)).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: a frame is longer than the limit of 64 bytes" } }]);
+    expect(lines(stdout)).toEqual([
+      { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: a frame is longer than the limit of 64 bytes" } },
+    ]);
   });
 
   it("serves on process stdio by default, with console output moved to stderr and stdout left open", async () => {

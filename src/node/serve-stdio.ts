@@ -8,7 +8,10 @@ export interface ServeStdioOptions {
   readonly stdin?: Readable;
   readonly stdout?: Writable;
   readonly maxFrameBytes?: number;
-  /** Sends console.log/info/debug/warn to stderr, so stray logging cannot corrupt the protocol stream (default true when serving on process.stdout). */
+  /**
+   * Sends console.log/info/debug/warn to stderr, so stray logging cannot corrupt the protocol stream (default true when serving on
+   * process.stdout).
+   */
   readonly redirectConsole?: boolean;
 }
 

@@ -10,7 +10,8 @@ import type { ChildProcessTransport } from "./spawn-stdio.js";
 import { stdioTransportFor } from "./server-group.js";
 
 const exampleServer = fileURLToPath(new URL("../../examples/weather-server.mjs", import.meta.url));
-const REPORT_ENV = "process.stderr.write(JSON.stringify({ cwd: process.cwd(), key: process.env.GROUP_KEY ?? null, secret: process.env.GROUP_HOST_SECRET ?? null, path: typeof process.env.PATH }))";
+const REPORT_ENV =
+  "process.stderr.write(JSON.stringify({ cwd: process.cwd(), key: process.env.GROUP_KEY ?? null, secret: process.env.GROUP_HOST_SECRET ?? null, path: typeof process.env.PATH }))";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -23,9 +24,20 @@ describe("stdioTransportFor", () => {
     cleanups.push(async () => void delete process.env["GROUP_HOST_SECRET"]);
     const told: string[] = [];
     const spawned: string[] = [];
-    const transportFor = stdioTransportFor({ stderr: (text, server) => told.push(`${server}: ${text}`), closeTimeoutMs: 500, maxFrameBytes: 4096, onSpawn: (server) => spawned.push(server) });
+    const transportFor = stdioTransportFor({
+      stderr: (text, server) => told.push(`${server}: ${text}`),
+      closeTimeoutMs: 500,
+      maxFrameBytes: 4096,
+      onSpawn: (server) => spawned.push(server),
+    });
     const cwd = realpathSync(tmpdir());
-    const transport = (await transportFor("reporter", { type: "stdio", command: process.execPath, args: ["-e", REPORT_ENV], env: { GROUP_KEY: "given" }, cwd })) as ChildProcessTransport;
+    const transport = (await transportFor("reporter", {
+      type: "stdio",
+      command: process.execPath,
+      args: ["-e", REPORT_ENV],
+      env: { GROUP_KEY: "given" },
+      cwd,
+    })) as ChildProcessTransport;
     await expect(transport.exited).resolves.toMatchObject({ exitCode: 0 });
     expect(JSON.parse(transport.stderrTail)).toEqual({ cwd, key: "given", secret: null, path: "string" });
     // However the child's stderr came in chunks, each is told with the server's name.
@@ -47,12 +59,18 @@ describe("stdioTransportFor", () => {
     const children: ChildProcessTransport[] = [];
     const group = new MCPClientGroup(
       { mcpServers: { weather: { command: process.execPath, args: [exampleServer] } } },
-      { clientInfo: { name: "node-group", version: "1.0.0" }, clientOptions: { telemetry: null }, transportFor: stdioTransportFor({ stderr: "keep", onSpawn: (_server, child) => children.push(child) }) },
+      {
+        clientInfo: { name: "node-group", version: "1.0.0" },
+        clientOptions: { telemetry: null },
+        transportFor: stdioTransportFor({ stderr: "keep", onSpawn: (_server, child) => children.push(child) }),
+      },
     );
     cleanups.push(() => group.close());
     await expect(group.connect()).resolves.toMatchObject({ connected: ["weather"] });
     expect((await group.listTools()).map((tool) => tool.name)).toEqual(["weather__forecast", "weather__to_fahrenheit"]);
-    await expect(group.callTool("weather__to_fahrenheit", { celsius: 100 })).resolves.toMatchObject({ structuredContent: { fahrenheit: 212 } });
+    await expect(group.callTool("weather__to_fahrenheit", { celsius: 100 })).resolves.toMatchObject({
+      structuredContent: { fahrenheit: 212 },
+    });
     await group.close();
     await expect(children[0]?.exited).resolves.toMatchObject({ exitCode: 0 });
   });

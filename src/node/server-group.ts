@@ -3,7 +3,10 @@ import type { ServerEntry } from "../client/group/servers-config.js";
 import { spawnStdioServer, type ChildProcessTransport, type SpawnStdioOptions } from "./spawn-stdio.js";
 
 export interface StdioTransportForOptions {
-  /** What to do with each child's stderr besides keeping its tail: forward it, or hand it to a function with the server's name. Default: keep only. */
+  /**
+   * What to do with each child's stderr besides keeping its tail: forward it, or hand it to a function with the server's name. Default:
+   * keep only.
+   */
   readonly stderr?: "keep" | "inherit" | ((text: string, server: string) => void);
   /** How long closing waits for a child after ending its stdin, and again after SIGTERM (default 2000 ms). */
   readonly closeTimeoutMs?: number;
@@ -20,7 +23,13 @@ export interface StdioTransportForOptions {
 export function stdioTransportFor(options: StdioTransportForOptions = {}): TransportFor {
   return async (server: string, entry: ServerEntry) => {
     if (entry.type !== "stdio") return undefined;
-    const transport = await spawnStdioServer({ ...childOptions(server, options), command: entry.command, args: entry.args ?? [], env: entry.env ?? {}, ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }) });
+    const transport = await spawnStdioServer({
+      ...childOptions(server, options),
+      command: entry.command,
+      args: entry.args ?? [],
+      env: entry.env ?? {},
+      ...(entry.cwd === undefined ? {} : { cwd: entry.cwd }),
+    });
     options.onSpawn?.(server, transport);
     return transport;
   };

@@ -25,7 +25,27 @@ export interface ChildExit {
 }
 
 // What a program needs to run on POSIX and on Windows; a name the platform lacks is simply absent.
-const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "TMPDIR", "APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PROCESSOR_ARCHITECTURE", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE", "PROGRAMFILES"];
+const INHERITED_ENV = [
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "USER",
+  "LANG",
+  "TMPDIR",
+  "APPDATA",
+  "HOMEDRIVE",
+  "HOMEPATH",
+  "LOCALAPPDATA",
+  "PROCESSOR_ARCHITECTURE",
+  "SYSTEMDRIVE",
+  "SYSTEMROOT",
+  "TEMP",
+  "USERNAME",
+  "USERPROFILE",
+  "PROGRAMFILES",
+];
 const STDERR_TAIL_CHARS = 8192;
 
 /** Starts an MCP server as a child process and connects to its stdio. */
@@ -55,16 +75,29 @@ export class ChildProcessTransport implements Transport {
     this.#closeTimeoutMs = options.closeTimeoutMs ?? 2000;
     // Loaded here, not imported: a process that only serves (a server child) never loads it.
     const { spawn } = process.getBuiltinModule("node:child_process");
-    this.#child = spawn(options.command, options.args ?? [], { cwd: options.cwd, env: environment(options.env), stdio: "pipe", windowsHide: true });
+    this.#child = spawn(options.command, options.args ?? [], {
+      cwd: options.cwd,
+      env: environment(options.env),
+      stdio: "pipe",
+      windowsHide: true,
+    });
     this.#drainStderr(options.stderr ?? "keep");
     this.spawned = new Promise((resolve, reject) => {
       this.#child.once("spawn", resolve);
-      this.#child.once("error", (error) => reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Could not start ${options.command}: ${describeThrown(error)}`, { cause: error })));
+      this.#child.once("error", (error) =>
+        reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Could not start ${options.command}: ${describeThrown(error)}`, { cause: error })),
+      );
     });
     // Whoever awaits `spawned` sees the failure; this only keeps an unawaited one from being unhandled.
     this.spawned.catch(() => undefined);
-    this.exited = new Promise((resolve) => this.#child.once("close", (exitCode, signal) => resolve({ exitCode, signal, stderrTail: this.#stderrTail })));
-    this.#inner = new StdioTransport({ readable: sourceOf(this.#child.stdout), writable: writableOf(this.#child.stdin), ...(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes }) });
+    this.exited = new Promise((resolve) =>
+      this.#child.once("close", (exitCode, signal) => resolve({ exitCode, signal, stderrTail: this.#stderrTail })),
+    );
+    this.#inner = new StdioTransport({
+      readable: sourceOf(this.#child.stdout),
+      writable: writableOf(this.#child.stdin),
+      ...(options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes }),
+    });
   }
 
   get pid(): number | undefined {

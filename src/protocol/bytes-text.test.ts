@@ -22,7 +22,10 @@ describe.each([
   });
 
   it("decodes only the one text that encodes the bytes", () => {
-    const alphabetText = fc.string({ unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/. é".split("")), maxLength: 12 });
+    const alphabetText = fc.string({
+      unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_=+/. é".split("")),
+      maxLength: 12,
+    });
     const alphabet = url ? /^[A-Za-z0-9_-]*$/ : /^[A-Za-z0-9+/=]*$/;
     fc.assert(
       fc.property(fc.oneof(alphabetText, fc.string({ maxLength: 12 })), (text) => {
@@ -78,4 +81,3 @@ describe("decodeHex", () => {
     for (const bad of ["abc", "0g", "zz", " 0f", "0x0f"]) expect(decodeHex(bad)).toBeUndefined();
   });
 });
-

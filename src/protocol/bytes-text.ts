@@ -36,4 +36,3 @@ export function decodeHex(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (text.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(text)) return undefined;
   return Uint8Array.from({ length: text.length / 2 }, (_, at) => Number.parseInt(text.slice(2 * at, 2 * at + 2), 16));
 }
-

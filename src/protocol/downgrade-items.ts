@@ -48,7 +48,10 @@ function withAnnotations(revision: Revision, item: Obj): Obj {
 
 /** A text block in place of one the revision lacks, keeping the original's annotations. */
 function textBlock(revision: Revision, text: string, original: Obj): Obj {
-  return withAnnotations(revision, isObj(original["annotations"]) ? { type: "text", text, annotations: original["annotations"] } : { type: "text", text });
+  return withAnnotations(
+    revision,
+    isObj(original["annotations"]) ? { type: "text", text, annotations: original["annotations"] } : { type: "text", text },
+  );
 }
 
 /** Before 2025-06-18 a resource's `name` was its display name: a title takes its place there. */
@@ -72,7 +75,11 @@ function linkAsText(revision: Revision, link: Obj): Obj {
 
 /** Audio cannot be carried before 2025-03-26: the reader learns that there was some. */
 function audioAsText(revision: Revision, audio: Obj): Obj {
-  return textBlock(revision, `Audio (${String(audio["mimeType"])}) left out: protocol revision ${revision.version} cannot carry audio`, audio);
+  return textBlock(
+    revision,
+    `Audio (${String(audio["mimeType"])}) left out: protocol revision ${revision.version} cannot carry audio`,
+    audio,
+  );
 }
 
 /** A block of `tools/call` content, of a prompt message or of a sampling message. */
@@ -84,7 +91,13 @@ export function blockFor(revision: Revision, block: Obj): Obj {
       if (!revision.has.audio) return audioAsText(revision, block);
       break;
     case "resource":
-      return withAnnotations(revision, without(mapObject(block, "resource", (contents) => without(contents, revision.blockKeys)), revision.blockKeys));
+      return withAnnotations(
+        revision,
+        without(
+          mapObject(block, "resource", (contents) => without(contents, revision.blockKeys)),
+          revision.blockKeys,
+        ),
+      );
   }
   return withAnnotations(revision, without(block, revision.blockKeys));
 }

@@ -19,7 +19,10 @@ function toolUseAsText(block: Obj): Obj {
 /** A tool-result block as text: its structured content, else its blocks, as JSON. */
 function toolResultAsText(block: Obj): Obj {
   const outcome = block["isError"] === true ? "failed" : "returned";
-  return { type: "text", text: `Tool call ${String(block["toolUseId"])} ${outcome} ${JSON.stringify(block["structuredContent"] ?? block["content"])}` };
+  return {
+    type: "text",
+    text: `Tool call ${String(block["toolUseId"])} ${outcome} ${JSON.stringify(block["structuredContent"] ?? block["content"])}`,
+  };
 }
 
 function samplingBlockFor(revision: Revision, block: Obj): Obj {
@@ -36,7 +39,8 @@ function samplingBlockFor(revision: Revision, block: Obj): Obj {
 function samplingMessageFor(revision: Revision, message: Obj): Obj | readonly Obj[] {
   const kept = without(message, ["_meta"]);
   const content = kept["content"];
-  if (Array.isArray(content)) return content.map((block: unknown) => ({ ...kept, content: isObj(block) ? samplingBlockFor(revision, block) : block }));
+  if (Array.isArray(content))
+    return content.map((block: unknown) => ({ ...kept, content: isObj(block) ? samplingBlockFor(revision, block) : block }));
   if (!isObj(content)) return kept;
   const block = samplingBlockFor(revision, content);
   return block === content ? kept : { ...kept, content: block };

@@ -19,7 +19,13 @@ type Schema = z.core.$ZodType;
 
 const OLDER = ["2024-11-05", "2025-03-26", "2025-06-18"] as const satisfies readonly ProtocolVersion[];
 // A tool's schemas are JSON Schema documents, passed as they are; `_meta` is open in every revision.
-const OPEN = new Set<Schema>([oldest.ToolInputSchemaSchema, newest.ToolInputSchemaSchema, newest.ToolOutputSchemaSchema, MetaSchema, RequestMetaSchema]);
+const OPEN = new Set<Schema>([
+  oldest.ToolInputSchemaSchema,
+  newest.ToolInputSchemaSchema,
+  newest.ToolOutputSchemaSchema,
+  MetaSchema,
+  RequestMetaSchema,
+]);
 const RUNS = { numRuns: 150 };
 
 function deepFreeze<T>(value: T): T {
@@ -37,7 +43,10 @@ function checkIn(schema: Schema, encoded: unknown): string {
   return loose.ok && strict.ok ? "valid" : `${loose.ok ? "" : loose.issues} / strict: ${strict.ok ? "" : strict.issues}`;
 }
 
-/** What became of a message for a revision: "not sent", or its check in the revision's schema (a schema of undefined: the revision lacks it). */
+/**
+ * What became of a message for a revision: "not sent", or its check in the revision's schema (a schema of undefined: the revision lacks
+ * it).
+ */
 function outcome(schema: Schema | undefined, encoded: unknown): string {
   if (encoded === NOT_IN_REVISION) return "not sent";
   return schema ? checkIn(schema, encoded) : "sent, though the revision lacks it";
@@ -131,16 +140,19 @@ function notificationSchema(version: ProtocolVersion, method: string, params: un
 }
 
 describe("encodeNotificationFor on random 2025-11-25 notifications (property)", () => {
-  it.each(Object.entries(newest.codec.serverNotifications))("%s: valid and strict where the revision has it, not sent where it has not", (method, schema) => {
-    fc.assert(
-      fc.property(fc.constantFrom(...OLDER), newestValue(schema), (version, params) => {
-        expect(encodeNotificationFor("2025-11-25", method, params)).toBe(params);
-        const older = notificationSchema(version, method, params);
-        const encoded = encodeNotificationFor(version, method, params);
-        expect(outcome(older, encoded)).toBe(older ? "valid" : "not sent");
-        expect(needlessCopy(encoded, params)).toBe(false);
-      }),
-      RUNS,
-    );
-  });
+  it.each(Object.entries(newest.codec.serverNotifications))(
+    "%s: valid and strict where the revision has it, not sent where it has not",
+    (method, schema) => {
+      fc.assert(
+        fc.property(fc.constantFrom(...OLDER), newestValue(schema), (version, params) => {
+          expect(encodeNotificationFor("2025-11-25", method, params)).toBe(params);
+          const older = notificationSchema(version, method, params);
+          const encoded = encodeNotificationFor(version, method, params);
+          expect(outcome(older, encoded)).toBe(older ? "valid" : "not sent");
+          expect(needlessCopy(encoded, params)).toBe(false);
+        }),
+        RUNS,
+      );
+    },
+  );
 });

@@ -13,7 +13,9 @@ function defOf(schema: Schema): Def {
 
 function numberArbitrary(def: Def): fc.Arbitrary<number> {
   if (def["format"] === "safeint") return fc.integer({ min: 0, max: 1000 });
-  const checks = ((def["checks"] ?? []) as unknown as Schema[]).map((check) => check["_zod"].def as unknown as { check: string; value: number });
+  const checks = ((def["checks"] ?? []) as unknown as Schema[]).map(
+    (check) => check["_zod"].def as unknown as { check: string; value: number },
+  );
   const min = checks.find((check) => check.check === "greater_than")?.value ?? -1000;
   const max = checks.find((check) => check.check === "less_than")?.value ?? 1000;
   return fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
@@ -88,7 +90,10 @@ const TWINS: Readonly<Record<string, Twin>> = {
   array: (def, open) => z.array(strictOf(def["element"] as Schema, open)),
   record: (def, open) => z.record(def["keyType"] as z.core.$ZodRecordKey, strictOf(def["valueType"] as Schema, open)),
   union: (def, open) => {
-    const options = (def["options"] as Schema[]).map((option) => strictOf(option, open)) as unknown as [z.core.$ZodTypeDiscriminable, ...z.core.$ZodTypeDiscriminable[]];
+    const options = (def["options"] as Schema[]).map((option) => strictOf(option, open)) as unknown as [
+      z.core.$ZodTypeDiscriminable,
+      ...z.core.$ZodTypeDiscriminable[],
+    ];
     return def["discriminator"] === undefined ? z.union(options) : z.discriminatedUnion(def["discriminator"] as string, options);
   },
   object: (def, open, schema) => {

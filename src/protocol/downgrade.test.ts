@@ -3,7 +3,14 @@
 import { describe, expect, it } from "vitest";
 
 import { METHODS, NOTIFICATIONS, PROTOCOL_VERSIONS, type ProtocolVersion } from "../constants/index.js";
-import { NOT_IN_REVISION, encodeCapabilitiesFor, encodeNotificationFor, encodeResultFor, encodeServerRequestFor, revisionHas } from "./downgrade.js";
+import {
+  NOT_IN_REVISION,
+  encodeCapabilitiesFor,
+  encodeNotificationFor,
+  encodeResultFor,
+  encodeServerRequestFor,
+  revisionHas,
+} from "./downgrade.js";
 
 type Row = readonly [version: ProtocolVersion, input: unknown, expected: unknown];
 
@@ -18,7 +25,15 @@ describe("initialize", () => {
   it.each<Row>([
     ["2025-06-18", result, { ...result, capabilities: withCompletions, serverInfo: { name: "srv", version: "1", title: "Server" } }],
     ["2025-03-26", result, { ...result, capabilities: withCompletions, serverInfo: { name: "srv", version: "1" } }],
-    ["2024-11-05", result, { ...result, capabilities: { logging: {}, tools: { listChanged: true }, experimental: { x: {} } }, serverInfo: { name: "srv", version: "1" } }],
+    [
+      "2024-11-05",
+      result,
+      {
+        ...result,
+        capabilities: { logging: {}, tools: { listChanged: true }, experimental: { x: {} } },
+        serverInfo: { name: "srv", version: "1" },
+      },
+    ],
   ])("%s: capabilities and server info the revision defines", (version, input, expected) => {
     expect(encodeResultFor(version, METHODS.initialize, input)).toEqual(expected);
   });
@@ -43,15 +58,34 @@ describe("tools/list", () => {
   const described = { name: "t", title: "Tool", description: "d", inputSchema, outputSchema: { type: "object" } };
   const tool = { ...described, annotations: { readOnlyHint: true }, icons, execution: { taskSupport: "optional" }, _meta: meta };
   it.each<Row>([
-    ["2025-06-18", tool, { name: "t", title: "Tool", description: "d", inputSchema, outputSchema: { type: "object" }, annotations: { readOnlyHint: true }, _meta: meta }],
+    [
+      "2025-06-18",
+      tool,
+      {
+        name: "t",
+        title: "Tool",
+        description: "d",
+        inputSchema,
+        outputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+        _meta: meta,
+      },
+    ],
     // 2025-03-26 has no tool title, but its annotations carry one.
     ["2025-03-26", tool, { name: "t", description: "d", inputSchema, annotations: { readOnlyHint: true, title: "Tool" } }],
     ["2025-03-26", { ...tool, annotations: { title: "Own" } }, { name: "t", description: "d", inputSchema, annotations: { title: "Own" } }],
     ["2025-03-26", { name: "t", title: "Tool", inputSchema }, { name: "t", inputSchema, annotations: { title: "Tool" } }],
-    ["2025-03-26", { name: "t", inputSchema, annotations: { destructiveHint: false } }, { name: "t", inputSchema, annotations: { destructiveHint: false } }],
+    [
+      "2025-03-26",
+      { name: "t", inputSchema, annotations: { destructiveHint: false } },
+      { name: "t", inputSchema, annotations: { destructiveHint: false } },
+    ],
     ["2024-11-05", tool, { name: "t", description: "d", inputSchema }],
   ])("%s: %j", (version, input, expected) => {
-    expect(encodeResultFor(version, METHODS.toolsList, { tools: [input], nextCursor: "c" })).toEqual({ tools: [expected], nextCursor: "c" });
+    expect(encodeResultFor(version, METHODS.toolsList, { tools: [input], nextCursor: "c" })).toEqual({
+      tools: [expected],
+      nextCursor: "c",
+    });
   });
 
   it("copies only the tools that change", () => {
@@ -69,7 +103,16 @@ describe("tools/call", () => {
   const text = { type: "text", text: "hi", annotations: { audience: ["user"], lastModified: "2025-01-01T00:00:00Z" }, _meta: meta };
   const image = { type: "image", data: "AA==", mimeType: "image/png" };
   const audio = { type: "audio", data: "AA==", mimeType: "audio/wav", annotations: { priority: 1 } };
-  const link = { type: "resource_link", uri: "file:///a.txt", name: "a", title: "A file", description: "notes", mimeType: "text/plain", icons, annotations: { priority: 0.5 } };
+  const link = {
+    type: "resource_link",
+    uri: "file:///a.txt",
+    name: "a",
+    title: "A file",
+    description: "notes",
+    mimeType: "text/plain",
+    icons,
+    annotations: { priority: 0.5 },
+  };
   const embedded = { type: "resource", resource: { uri: "file:///b", text: "b", _meta: meta }, _meta: meta };
   const content = [text, image, audio, link, embedded];
   const structuredContent = { answer: 42 };
@@ -79,12 +122,20 @@ describe("tools/call", () => {
   const linkAsText = { type: "text", text: 'Resource "A file" at file:///a.txt (text/plain): notes', annotations: { priority: 0.5 } };
   const embeddedBefore0618 = { type: "resource", resource: { uri: "file:///b", text: "b" } };
   const json = { type: "text", text: '{"answer":42}' };
-  const audioAsText = { type: "text", text: "Audio (audio/wav) left out: protocol revision 2024-11-05 cannot carry audio", annotations: { priority: 1 } };
+  const audioAsText = {
+    type: "text",
+    text: "Audio (audio/wav) left out: protocol revision 2024-11-05 cannot carry audio",
+    annotations: { priority: 1 },
+  };
 
   it.each<Row>([
     ["2025-06-18", result, { ...result, content: [text, image, audio, { ...link, icons: undefined }, embedded] }],
     ["2025-03-26", result, { content: [textBefore0618, image, audio, linkAsText, embeddedBefore0618, json], isError: false, _meta: meta }],
-    ["2024-11-05", result, { content: [textBefore0618, image, audioAsText, linkAsText, embeddedBefore0618, json], isError: false, _meta: meta }],
+    [
+      "2024-11-05",
+      result,
+      { content: [textBefore0618, image, audioAsText, linkAsText, embeddedBefore0618, json], isError: false, _meta: meta },
+    ],
   ])("%s: blocks, annotations, structured content", (version, input, expected) => {
     expect(encodeResultFor(version, METHODS.toolsCall, input)).toEqual(expected);
   });
@@ -97,7 +148,9 @@ describe("tools/call", () => {
   it("adds no second copy of structured content already in the content, and none of structured content left undefined", () => {
     const mirrored = { content: [json], structuredContent };
     expect(encodeResultFor("2024-11-05", METHODS.toolsCall, mirrored)).toEqual({ content: [json] });
-    expect(encodeResultFor("2024-11-05", METHODS.toolsCall, { content: [image], structuredContent: undefined })).toEqual({ content: [image] });
+    expect(encodeResultFor("2024-11-05", METHODS.toolsCall, { content: [image], structuredContent: undefined })).toEqual({
+      content: [image],
+    });
     expect(encodeResultFor("2024-11-05", METHODS.toolsCall, { structuredContent })).toEqual({ content: [json] });
   });
 
@@ -114,8 +167,16 @@ describe("resources", () => {
   it.each<Row>([
     ["2025-06-18", resource, { ...resource, icons: undefined }],
     // Before 2025-06-18 a resource's name is what a user sees: the title takes its place.
-    ["2025-03-26", resource, { uri: "u:1", name: "One", description: "d", mimeType: "text/plain", size: 3, annotations: { audience: ["assistant"] } }],
-    ["2024-11-05", resource, { uri: "u:1", name: "One", description: "d", mimeType: "text/plain", size: 3, annotations: { audience: ["assistant"] } }],
+    [
+      "2025-03-26",
+      resource,
+      { uri: "u:1", name: "One", description: "d", mimeType: "text/plain", size: 3, annotations: { audience: ["assistant"] } },
+    ],
+    [
+      "2024-11-05",
+      resource,
+      { uri: "u:1", name: "One", description: "d", mimeType: "text/plain", size: 3, annotations: { audience: ["assistant"] } },
+    ],
     ["2024-11-05", { uri: "u:2", name: "two", _meta: meta }, { uri: "u:2", name: "two" }],
   ])("resources/list on %s", (version, input, expected) => {
     expect(encodeResultFor(version, METHODS.resourcesList, { resources: [input] })).toEqual({ resources: [expected] });
@@ -125,20 +186,43 @@ describe("resources", () => {
     ["2025-06-18", template, { uriTemplate: "u:{id}", name: "ones", title: "Ones", annotations: { priority: 1 }, _meta: meta }],
     ["2024-11-05", template, { uriTemplate: "u:{id}", name: "Ones", annotations: { priority: 1 } }],
   ])("resources/templates/list on %s", (version, input, expected) => {
-    expect(encodeResultFor(version, METHODS.resourcesTemplatesList, { resourceTemplates: [input] })).toEqual({ resourceTemplates: [expected] });
+    expect(encodeResultFor(version, METHODS.resourcesTemplatesList, { resourceTemplates: [input] })).toEqual({
+      resourceTemplates: [expected],
+    });
   });
 
   it("resources/read: contents lose their _meta before 2025-06-18", () => {
-    const read = { contents: [{ uri: "u:1", text: "t", _meta: meta }, { uri: "u:2", blob: "AA==" }] };
+    const read = {
+      contents: [
+        { uri: "u:1", text: "t", _meta: meta },
+        { uri: "u:2", blob: "AA==" },
+      ],
+    };
     expect(encodeResultFor("2025-06-18", METHODS.resourcesRead, read)).toBe(read);
-    expect(encodeResultFor("2025-03-26", METHODS.resourcesRead, read)).toEqual({ contents: [{ uri: "u:1", text: "t" }, { uri: "u:2", blob: "AA==" }] });
+    expect(encodeResultFor("2025-03-26", METHODS.resourcesRead, read)).toEqual({
+      contents: [
+        { uri: "u:1", text: "t" },
+        { uri: "u:2", blob: "AA==" },
+      ],
+    });
   });
 });
 
 describe("prompts", () => {
-  const prompt = { name: "p", title: "P", description: "d", arguments: [{ name: "a", title: "A", required: true }, { name: "b" }], icons, _meta: meta };
+  const prompt = {
+    name: "p",
+    title: "P",
+    description: "d",
+    arguments: [{ name: "a", title: "A", required: true }, { name: "b" }],
+    icons,
+    _meta: meta,
+  };
   it.each<Row>([
-    ["2025-06-18", prompt, { name: "p", title: "P", description: "d", arguments: [{ name: "a", title: "A", required: true }, { name: "b" }], _meta: meta }],
+    [
+      "2025-06-18",
+      prompt,
+      { name: "p", title: "P", description: "d", arguments: [{ name: "a", title: "A", required: true }, { name: "b" }], _meta: meta },
+    ],
     ["2025-03-26", prompt, { name: "p", description: "d", arguments: [{ name: "a", required: true }, { name: "b" }] }],
     ["2024-11-05", { name: "q", title: "Q" }, { name: "q" }],
   ])("prompts/list on %s", (version, input, expected) => {
@@ -156,7 +240,10 @@ describe("prompts", () => {
       description: "d",
       messages: [
         { role: "user", content: { type: "text", text: 'Resource "one" at u:1' } },
-        { role: "assistant", content: { type: "text", text: "Audio (audio/mpeg) left out: protocol revision 2024-11-05 cannot carry audio" } },
+        {
+          role: "assistant",
+          content: { type: "text", text: "Audio (audio/mpeg) left out: protocol revision 2024-11-05 cannot carry audio" },
+        },
         { role: "user", content: { type: "text", text: "plain" } },
       ],
     });
@@ -239,7 +326,14 @@ describe("sampling/createMessage", () => {
   const toolResult = { type: "tool_result", toolUseId: "c1", content: [{ type: "text", text: "2" }], isError: false };
   const params = {
     messages: [
-      { role: "user", content: [{ type: "text", text: "2?", _meta: meta }, { type: "audio", data: "AA==", mimeType: "audio/wav" }], _meta: meta },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "2?", _meta: meta },
+          { type: "audio", data: "AA==", mimeType: "audio/wav" },
+        ],
+        _meta: meta,
+      },
       { role: "assistant", content: toolUse },
       { role: "user", content: [toolResult, { ...toolResult, isError: true, structuredContent: { v: 2 } }] },
       { role: "user", content: { type: "text", text: "plain" } },
@@ -254,7 +348,14 @@ describe("sampling/createMessage", () => {
   it.each<Row>([
     ["2025-06-18", params, sampledBefore20251125(audio, { type: "text", text: "2?", _meta: meta })],
     ["2025-03-26", params, sampledBefore20251125(audio, { type: "text", text: "2?" })],
-    ["2024-11-05", params, sampledBefore20251125({ type: "text", text: "Audio (audio/wav) left out: protocol revision 2024-11-05 cannot carry audio" }, { type: "text", text: "2?" })],
+    [
+      "2024-11-05",
+      params,
+      sampledBefore20251125(
+        { type: "text", text: "Audio (audio/wav) left out: protocol revision 2024-11-05 cannot carry audio" },
+        { type: "text", text: "2?" },
+      ),
+    ],
   ])("%s: no tools offered, one block per message", (version, input, expected) => {
     expect(encodeServerRequestFor(version, METHODS.samplingCreateMessage, input)).toEqual(expected);
   });
@@ -263,10 +364,16 @@ describe("sampling/createMessage", () => {
     const plain = { role: "user", content: { type: "text", text: "hi" } };
     const unchanged = { messages: [plain], maxTokens: 1 };
     expect(encodeServerRequestFor("2024-11-05", METHODS.samplingCreateMessage, unchanged)).toBe(unchanged);
-    const mixed = encodeServerRequestFor("2024-11-05", METHODS.samplingCreateMessage, { messages: [plain, { role: "user", content: toolUse }], maxTokens: 1 }) as { messages: unknown[] };
+    const mixed = encodeServerRequestFor("2024-11-05", METHODS.samplingCreateMessage, {
+      messages: [plain, { role: "user", content: toolUse }],
+      maxTokens: 1,
+    }) as { messages: unknown[] };
     expect(mixed.messages[0]).toBe(plain);
     const odd = { messages: [null, { role: "user", content: [null] }, { role: "user" }], maxTokens: 1 };
-    expect(encodeServerRequestFor("2024-11-05", METHODS.samplingCreateMessage, odd)).toEqual({ messages: [null, { role: "user", content: null }, { role: "user" }], maxTokens: 1 });
+    expect(encodeServerRequestFor("2024-11-05", METHODS.samplingCreateMessage, odd)).toEqual({
+      messages: [null, { role: "user", content: null }, { role: "user" }],
+      maxTokens: 1,
+    });
     const noMessages = { maxTokens: 1 };
     expect(encodeServerRequestFor("2024-11-05", METHODS.samplingCreateMessage, noMessages)).toBe(noMessages);
   });
@@ -284,7 +391,15 @@ describe("elicitation/create", () => {
         name: { type: "string", default: "Ada" },
         age: { type: "integer", minimum: 0, default: 36 },
         ok: { type: "boolean", default: true },
-        color: { type: "string", title: "Colour", oneOf: [{ const: "r", title: "Red" }, { const: "g", title: "Green" }], default: "r" },
+        color: {
+          type: "string",
+          title: "Colour",
+          oneOf: [
+            { const: "r", title: "Red" },
+            { const: "g", title: "Green" },
+          ],
+          default: "r",
+        },
         size: { type: "string", enum: ["s", "m"], enumNames: ["Small", "Medium"], default: "s" },
         shape: { type: "string", enum: ["o", "x"] },
         tags: { type: "array", items: { type: "string", enum: ["a", "b"] }, default: ["a"] },
@@ -318,9 +433,15 @@ describe("elicitation/create", () => {
     expect(encodeServerRequestFor("2025-06-18", METHODS.elicitationCreate, noSchema)).toBe(noSchema);
     const noProperties = { message: "m", requestedSchema: { type: "object" } };
     expect(encodeServerRequestFor("2025-06-18", METHODS.elicitationCreate, noProperties)).toBe(noProperties);
-    const noRequired = { message: "m", requestedSchema: { type: "object", properties: { many: { type: "array" }, pick: { type: "string", oneOf: [null] } } } };
+    const noRequired = {
+      message: "m",
+      requestedSchema: { type: "object", properties: { many: { type: "array" }, pick: { type: "string", oneOf: [null] } } },
+    };
     const pick = { type: "string", enum: [], enumNames: [] };
-    expect(encodeServerRequestFor("2025-06-18", METHODS.elicitationCreate, noRequired)).toEqual({ message: "m", requestedSchema: { type: "object", properties: { pick } } });
+    expect(encodeServerRequestFor("2025-06-18", METHODS.elicitationCreate, noRequired)).toEqual({
+      message: "m",
+      requestedSchema: { type: "object", properties: { pick } },
+    });
   });
 
   it("is not sent in URL mode before 2025-11-25, nor at all before 2025-06-18", () => {
@@ -344,7 +465,13 @@ describe("other server requests", () => {
 
 describe("revisionHas", () => {
   it("answers from the table of first revisions", () => {
-    expect(PROTOCOL_VERSIONS.map((version) => [revisionHas(version, "progressMessage"), revisionHas(version, "titles"), revisionHas(version, "samplingTools")])).toEqual([
+    expect(
+      PROTOCOL_VERSIONS.map((version) => [
+        revisionHas(version, "progressMessage"),
+        revisionHas(version, "titles"),
+        revisionHas(version, "samplingTools"),
+      ]),
+    ).toEqual([
       [false, false, false],
       [true, false, false],
       [true, true, false],

@@ -3,8 +3,27 @@
 // dropped otherwise. The newest revision gets everything as it is (the same object, no copy); an
 // older one gets copies of only the objects that change. Nothing given is ever modified.
 // The decisions, row by row: "What each revision receives" in src/schemas/schemas.md.
-import { METHODS, NOTIFICATIONS, isProtocolVersion, type AnyProtocolVersion, type NotificationMethod, type ProtocolVersion, type RequestMethod } from "../constants/index.js";
-import { blockFor, implementationFor, isObj, mapField, promptFor, resourceFor, toolFor, toolResultFor, without, type Obj } from "./downgrade-items.js";
+import {
+  METHODS,
+  NOTIFICATIONS,
+  isProtocolVersion,
+  type AnyProtocolVersion,
+  type NotificationMethod,
+  type ProtocolVersion,
+  type RequestMethod,
+} from "../constants/index.js";
+import {
+  blockFor,
+  implementationFor,
+  isObj,
+  mapField,
+  promptFor,
+  resourceFor,
+  toolFor,
+  toolResultFor,
+  without,
+  type Obj,
+} from "./downgrade-items.js";
 import { elicitationFor, samplingFor } from "./downgrade-requests.js";
 import { NOT_IN_REVISION, revisionOf, type Feature, type Revision } from "./revision-features.js";
 
@@ -20,7 +39,9 @@ function initializeFor(revision: Revision, result: Obj): Obj {
   const capabilities = result["capabilities"];
   const keptInfo = isObj(info) ? implementationFor(revision, info) : info;
   const keptCapabilities = isObj(capabilities) ? without(capabilities, revision.capabilityKeys) : capabilities;
-  return keptInfo === info && keptCapabilities === capabilities ? result : { ...result, serverInfo: keptInfo, capabilities: keptCapabilities };
+  return keptInfo === info && keptCapabilities === capabilities
+    ? result
+    : { ...result, serverInfo: keptInfo, capabilities: keptCapabilities };
 }
 
 type Encoder = (revision: Revision, value: Obj) => Obj;

@@ -31,10 +31,15 @@ export function decodeHeaderValue(raw: string): { ok: true; value: string } | { 
   if (text.length >= PREFIX.length + SUFFIX.length && text.startsWith(PREFIX) && text.endsWith(SUFFIX)) {
     return decodeBase64Text(text.slice(PREFIX.length, -SUFFIX.length));
   }
-  return FIELD_VALUE.test(text) ? { ok: true, value: text } : { ok: false, reason: "holds a character that is not visible ASCII, space or tab" };
+  return FIELD_VALUE.test(text)
+    ? { ok: true, value: text }
+    : { ok: false, reason: "holds a character that is not visible ASCII, space or tab" };
 }
 
-/** A received field value without the optional whitespace (SP, HTAB) around it (RFC 9110 §5.5), which `Headers` drops itself but another lookup may not. */
+/**
+ * A received field value without the optional whitespace (SP, HTAB) around it (RFC 9110 §5.5), which `Headers` drops itself but another
+ * lookup may not.
+ */
 export function trimFieldValue(raw: string): string {
   return raw.replace(/^[\t ]+|[\t ]+$/g, "");
 }

@@ -14,15 +14,26 @@ const reasonOf = (schema: Schema): string => {
   if (result.ok) throw new Error(`expected a refusal, got ${JSON.stringify(result.params)}`);
   return result.reason;
 };
-const param = (type: HeaderParam["type"], path: readonly string[] = ["p"]): HeaderParam => ({ property: path.at(-1) as string, path, header: "P", type });
+const param = (type: HeaderParam["type"], path: readonly string[] = ["p"]): HeaderParam => ({
+  property: path.at(-1) as string,
+  path,
+  header: "P",
+  type,
+});
 
 describe("headerParamsOf: valid annotations", () => {
   it("reads the spec's execute_sql example", () => {
     const inputSchema = object(
-      { region: { type: "string", description: "The region to execute the query in", "x-mcp-header": "Region" }, query: { type: "string" } },
+      {
+        region: { type: "string", description: "The region to execute the query in", "x-mcp-header": "Region" },
+        query: { type: "string" },
+      },
       { required: ["region", "query"] },
     );
-    expect(headerParamsOf(inputSchema)).toEqual({ ok: true, params: [{ property: "region", path: ["region"], header: "Region", type: "string" }] });
+    expect(headerParamsOf(inputSchema)).toEqual({
+      ok: true,
+      params: [{ property: "region", path: ["region"], header: "Region", type: "string" }],
+    });
   });
 
   it("reads every primitive type, nested properties through `properties` chains, in document order", () => {
@@ -49,7 +60,14 @@ describe("headerParamsOf: valid annotations", () => {
   it("accepts every tchar and a name equal to a standard header's (Method gives Mcp-Param-Method)", () => {
     const tchars = "!#$%&'*+-.^_`|~09AZaz";
     const result = headerParamsOf(object({ a: annotated(tchars), b: annotated("Method"), c: annotated("Name") }));
-    expect(result).toEqual({ ok: true, params: [expect.objectContaining({ header: tchars }), expect.objectContaining({ header: "Method" }), expect.objectContaining({ header: "Name" })] });
+    expect(result).toEqual({
+      ok: true,
+      params: [
+        expect.objectContaining({ header: tchars }),
+        expect.objectContaining({ header: "Method" }),
+        expect.objectContaining({ header: "Name" }),
+      ],
+    });
   });
 
   it("finds nothing in a schema without annotations, a property named x-mcp-header, or data that holds the key", () => {
@@ -83,14 +101,30 @@ describe("headerParamsOf: invalid annotations (the tool is refused)", () => {
   it.each([
     ["empty", object({ value: annotated("") }), "/properties/value must be a non-empty HTTP token"],
     ["on an object", object({ data: annotated("Data", "object") }), "the property's type must be string, integer or boolean"],
-    ["on an array", object({ items: { type: "array", items: { type: "string" }, "x-mcp-header": "Items" } }), "type must be string, integer or boolean"],
+    [
+      "on an array",
+      object({ items: { type: "array", items: { type: "string" }, "x-mcp-header": "Items" } }),
+      "type must be string, integer or boolean",
+    ],
     ["on null", object({ nil: annotated("Nil", "null") }), "type must be string, integer or boolean"],
     ["on a number", object({ score: annotated("Score", "number") }), "type must be string, integer or boolean"],
     ["without a type", object({ v: { enum: ["a"], "x-mcp-header": "V" } }), "type must be string, integer or boolean"],
     ["on two types", object({ v: annotated("V", ["string", "integer"]) }), "type must be string, integer or boolean"],
-    ["on a type list with more than null added", object({ v: annotated("V", ["string", "null", "null"]) }), "type must be string, integer or boolean"],
-    ["repeated", object({ field1: annotated("Region"), field2: annotated("Region") }), '/properties/field2: "Region" repeats another x-mcp-header'],
-    ["repeated in another case", object({ field1: annotated("MyField"), field2: annotated("myfield") }), '"myfield" repeats another x-mcp-header (case-insensitively)'],
+    [
+      "on a type list with more than null added",
+      object({ v: annotated("V", ["string", "null", "null"]) }),
+      "type must be string, integer or boolean",
+    ],
+    [
+      "repeated",
+      object({ field1: annotated("Region"), field2: annotated("Region") }),
+      '/properties/field2: "Region" repeats another x-mcp-header',
+    ],
+    [
+      "repeated in another case",
+      object({ field1: annotated("MyField"), field2: annotated("myfield") }),
+      '"myfield" repeats another x-mcp-header (case-insensitively)',
+    ],
     ["repeated across nesting", object({ a: annotated("X"), o: object({ b: annotated("x") }) }), "/properties/o/properties/b"],
     ["with a space", object({ value: annotated("My Region") }), "non-empty HTTP token"],
     ["with a colon", object({ value: annotated("Region:Primary") }), "non-empty HTTP token"],
@@ -109,7 +143,11 @@ describe("headerParamsOf: invalid annotations (the tool is refused)", () => {
     ["items", object({ list: { type: "array", items: annotated("I") } }), "/properties/list/items is not"],
     ["items (array form)", object({ list: { type: "array", items: [annotated("I")] } }), "/properties/list/items/0 is not"],
     ["prefixItems", object({ list: { type: "array", prefixItems: [{}, annotated("I")] } }), "/properties/list/prefixItems/1 is not"],
-    ["a property of an items schema", object({ list: { type: "array", items: object({ a: annotated("A") }) } }), "/properties/list/items/properties/a is not"],
+    [
+      "a property of an items schema",
+      object({ list: { type: "array", items: object({ a: annotated("A") }) } }),
+      "/properties/list/items/properties/a is not",
+    ],
     ["anyOf", object({ v: { anyOf: [annotated("A")] } }), "/properties/v/anyOf/0 is not"],
     ["oneOf", object({}, { oneOf: [object({ a: annotated("A") })] }), "/oneOf/0/properties/a is not"],
     ["allOf", object({}, { allOf: [annotated("A")] }), "/allOf/0 is not"],
@@ -215,7 +253,10 @@ describe("headerParamsOf under fuzzing", () => {
     const badName = fc.oneof(fc.constantFrom("Region", "region", "", "a b", "Méthode", "x:y", 7), fc.string({ maxLength: 6 }));
     const name = fc.oneof({ arbitrary: token, weight: 6 }, { arbitrary: badName, weight: 1 });
     const badType = fc.constantFrom("number", "object", "null", ["string", "integer"], 7);
-    const type = fc.oneof({ arbitrary: fc.constantFrom("string", "integer", "boolean", ["string", "null"]), weight: 6 }, { arbitrary: badType, weight: 1 });
+    const type = fc.oneof(
+      { arbitrary: fc.constantFrom("string", "integer", "boolean", ["string", "null"]), weight: 6 },
+      { arbitrary: badType, weight: 1 },
+    );
     const propertyKey = fc.constantFrom("a", "b", "c", "region", "__proto__", "constructor", "x-mcp-header", "");
     const { property } = fc.letrec((tie) => ({
       property: fc.oneof(

@@ -38,7 +38,9 @@ interface Visit {
  * but a property reached from the root through `properties` keys alone (the root itself, `items`,
  * `anyOf`, `$defs`, …). The values of `const`, `enum`, `default` and `examples` are data, not schemas.
  */
-export function headerParamsOf(inputSchema: Record<string, unknown>): { ok: true; params: readonly HeaderParam[] } | { ok: false; reason: string } {
+export function headerParamsOf(
+  inputSchema: Record<string, unknown>,
+): { ok: true; params: readonly HeaderParam[] } | { ok: false; reason: string } {
   const params: HeaderParam[] = [];
   const names = new Set<string>();
   const stack: Visit[] = isJsonObject(inputSchema) ? [{ schema: inputSchema, pointer: "", path: [], depth: 0 }] : [];
@@ -61,7 +63,8 @@ function annotatedParam({ schema, pointer, path }: Visit, earlier: ReadonlySet<s
   const header = schema[ANNOTATION];
   const where = `x-mcp-header at ${pointer === "" ? "the root" : pointer}`;
   if (path === undefined || path.length === 0) return `${where} is not on a property reached from the root through "properties" alone`;
-  if (typeof header !== "string" || !TOKEN.test(header)) return `${where} must be a non-empty HTTP token (letters, digits, !#$%&'*+-.^_\`|~)`;
+  if (typeof header !== "string" || !TOKEN.test(header))
+    return `${where} must be a non-empty HTTP token (letters, digits, !#$%&'*+-.^_\`|~)`;
   if (earlier.has(header.toLowerCase())) return `${where}: "${header}" repeats another x-mcp-header (case-insensitively)`;
   const type = headerType(schema["type"]);
   if (type === undefined) return `${where}: the property's type must be string, integer or boolean`;
@@ -79,7 +82,13 @@ function childrenOf({ schema, pointer, path, depth }: Visit): Visit[] {
   const children: Visit[] = [];
   const add = (value: unknown, at: string, keyword?: string, name?: string): void => {
     // Only a `properties` chain from the root keeps a property reachable.
-    if (isJsonObject(value)) children.push({ schema: value, pointer: at, path: keyword === "properties" && path ? [...path, name as string] : undefined, depth: depth + 1 });
+    if (isJsonObject(value))
+      children.push({
+        schema: value,
+        pointer: at,
+        path: keyword === "properties" && path ? [...path, name as string] : undefined,
+        depth: depth + 1,
+      });
   };
   forEachSubschema(schema, pointer, add);
   // A schema too, though the validator never applies it.
@@ -116,4 +125,3 @@ export function headerParamValue(param: HeaderParam, value: unknown): string | u
   const text = headerParamText(param, value);
   return text === undefined ? undefined : encodeHeaderValue(text);
 }
-

@@ -39,13 +39,22 @@ const sqlTool = headerParamsOf({
 });
 const SQL_PARAMS = sqlTool.ok ? sqlTool.params : [];
 const call = (args: Record<string, unknown>): Record<string, unknown> => ({ name: "execute_sql", arguments: args });
-const callHeaders = (extra: Record<string, string>): Record<string, string> => ({ "Mcp-Method": "tools/call", "Mcp-Name": "execute_sql", ...extra });
+const callHeaders = (extra: Record<string, string>): Record<string, string> => ({
+  "Mcp-Method": "tools/call",
+  "Mcp-Name": "execute_sql",
+  ...extra,
+});
 const checkCall = (args: Record<string, unknown>, extra: Record<string, string>): string | undefined =>
   checkStatelessHeaders(fetchHeaders(callHeaders(extra)), "tools/call", call(args), SQL_PARAMS);
 
 describe("STATELESS_HEADERS", () => {
   it("names the headers in lower case, as Headers reports them", () => {
-    expect(STATELESS_HEADERS).toEqual({ method: "mcp-method", name: "mcp-name", paramPrefix: "mcp-param-", protocolVersion: "mcp-protocol-version" });
+    expect(STATELESS_HEADERS).toEqual({
+      method: "mcp-method",
+      name: "mcp-name",
+      paramPrefix: "mcp-param-",
+      protocolVersion: "mcp-protocol-version",
+    });
   });
 });
 
@@ -82,9 +91,21 @@ describe("checkStatelessHeaders: Mcp-Method and Mcp-Name (http-header-validation
     ["tools/list", undefined, { "mcp-method": "tools/list" }],
     ["tools/list", undefined, { "MCP-METHOD": "tools/list" }],
     ["tools/list", { cursor: "c" }, { "Mcp-Method": "tools/list", "Mcp-Name": "unrelated" }],
-    ["tools/call", { name: "get_weather", arguments: { location: "Seattle, WA" } }, { "Mcp-Method": "tools/call", "Mcp-Name": "get_weather" }],
-    ["resources/read", { uri: "file:///projects/myapp/config.json" }, { "Mcp-Method": "resources/read", "Mcp-Name": "file:///projects/myapp/config.json" }],
-    ["resources/read", { uri: "file:///path/to/file%20name.txt" }, { "Mcp-Method": "resources/read", "Mcp-Name": "file:///path/to/file%20name.txt" }],
+    [
+      "tools/call",
+      { name: "get_weather", arguments: { location: "Seattle, WA" } },
+      { "Mcp-Method": "tools/call", "Mcp-Name": "get_weather" },
+    ],
+    [
+      "resources/read",
+      { uri: "file:///projects/myapp/config.json" },
+      { "Mcp-Method": "resources/read", "Mcp-Name": "file:///projects/myapp/config.json" },
+    ],
+    [
+      "resources/read",
+      { uri: "file:///path/to/file%20name.txt" },
+      { "Mcp-Method": "resources/read", "Mcp-Name": "file:///path/to/file%20name.txt" },
+    ],
     ["prompts/get", { name: "code_review" }, { "Mcp-Method": "prompts/get", "Mcp-Name": "code_review" }],
     ["tasks/get", { taskId: "t-1" }, { "Mcp-Method": "tasks/get", "Mcp-Name": "t-1" }],
     ["tools/call", { name: "wetter-überblick" }, { "Mcp-Method": "tools/call", "Mcp-Name": encodeHeaderValue("wetter-überblick") }],
@@ -100,20 +121,70 @@ describe("checkStatelessHeaders: Mcp-Method and Mcp-Name (http-header-validation
   });
 
   it.each([
-    ["tools/list", undefined, { "Mcp-Method": "prompts/list" }, "Header mismatch: Mcp-Method header value 'prompts/list' does not match body value 'tools/list'"],
+    [
+      "tools/list",
+      undefined,
+      { "Mcp-Method": "prompts/list" },
+      "Header mismatch: Mcp-Method header value 'prompts/list' does not match body value 'tools/list'",
+    ],
     ["tools/list", undefined, {}, "Header mismatch: the Mcp-Method header is missing"],
-    ["tools/list", undefined, { "Mcp-Method": "TOOLS/LIST" }, "Header mismatch: Mcp-Method header value 'TOOLS/LIST' does not match body value 'tools/list'"],
-    ["tools/list", undefined, { "Mcp-Method": "=?base64?dG9vbHMvbGlzdA==?=" }, "Header mismatch: Mcp-Method header value '=?base64?dG9vbHMvbGlzdA==?=' does not match body value 'tools/list'"],
-    ["tools/call", { name: "bar" }, { "Mcp-Method": "tools/call", "Mcp-Name": "foo" }, "Header mismatch: Mcp-Name header value 'foo' does not match body value 'bar'"],
+    [
+      "tools/list",
+      undefined,
+      { "Mcp-Method": "TOOLS/LIST" },
+      "Header mismatch: Mcp-Method header value 'TOOLS/LIST' does not match body value 'tools/list'",
+    ],
+    [
+      "tools/list",
+      undefined,
+      { "Mcp-Method": "=?base64?dG9vbHMvbGlzdA==?=" },
+      "Header mismatch: Mcp-Method header value '=?base64?dG9vbHMvbGlzdA==?=' does not match body value 'tools/list'",
+    ],
+    [
+      "tools/call",
+      { name: "bar" },
+      { "Mcp-Method": "tools/call", "Mcp-Name": "foo" },
+      "Header mismatch: Mcp-Name header value 'foo' does not match body value 'bar'",
+    ],
     ["tools/call", { name: "get_weather" }, { "Mcp-Method": "tools/call" }, "Header mismatch: the Mcp-Name header is missing"],
-    ["tools/call", { name: "Get_Weather" }, { "Mcp-Method": "tools/call", "Mcp-Name": "get_weather" }, "Header mismatch: Mcp-Name header value 'get_weather' does not match body value 'Get_Weather'"],
+    [
+      "tools/call",
+      { name: "Get_Weather" },
+      { "Mcp-Method": "tools/call", "Mcp-Name": "get_weather" },
+      "Header mismatch: Mcp-Name header value 'get_weather' does not match body value 'Get_Weather'",
+    ],
     ["resources/read", { uri: "file:///a" }, { "Mcp-Method": "resources/read" }, "Header mismatch: the Mcp-Name header is missing"],
-    ["prompts/get", { name: "p" }, { "Mcp-Method": "prompts/get", "Mcp-Name": "q" }, "Header mismatch: Mcp-Name header value 'q' does not match body value 'p'"],
-    ["tasks/cancel", { taskId: "t-1" }, { "Mcp-Method": "tasks/cancel", "Mcp-Name": "wrong-task" }, "Header mismatch: Mcp-Name header value 'wrong-task' does not match body value 't-1'"],
+    [
+      "prompts/get",
+      { name: "p" },
+      { "Mcp-Method": "prompts/get", "Mcp-Name": "q" },
+      "Header mismatch: Mcp-Name header value 'q' does not match body value 'p'",
+    ],
+    [
+      "tasks/cancel",
+      { taskId: "t-1" },
+      { "Mcp-Method": "tasks/cancel", "Mcp-Name": "wrong-task" },
+      "Header mismatch: Mcp-Name header value 'wrong-task' does not match body value 't-1'",
+    ],
     ["tasks/update", { taskId: "t-1" }, { "Mcp-Method": "tasks/update" }, "Header mismatch: the Mcp-Name header is missing"],
-    ["tools/call", { name: "Hello" }, { "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?SGVsbG8?=" }, "Header mismatch: the Mcp-Name header value is not canonical padded Base64"],
-    ["tools/call", { name: "x" }, { "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?/w==?=" }, "Header mismatch: the Mcp-Name header value is Base64 of bytes that are not UTF-8"],
-    ["tools/call", { name: "wetter-überblick" }, { "Mcp-Method": "tools/call", "Mcp-Name": "wetter-\u00c3\u00bcberblick" }, "Header mismatch: the Mcp-Name header value holds a character"],
+    [
+      "tools/call",
+      { name: "Hello" },
+      { "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?SGVsbG8?=" },
+      "Header mismatch: the Mcp-Name header value is not canonical padded Base64",
+    ],
+    [
+      "tools/call",
+      { name: "x" },
+      { "Mcp-Method": "tools/call", "Mcp-Name": "=?base64?/w==?=" },
+      "Header mismatch: the Mcp-Name header value is Base64 of bytes that are not UTF-8",
+    ],
+    [
+      "tools/call",
+      { name: "wetter-überblick" },
+      { "Mcp-Method": "tools/call", "Mcp-Name": "wetter-\u00c3\u00bcberblick" },
+      "Header mismatch: the Mcp-Name header value holds a character",
+    ],
     ["tools/call", { name: "x" }, { "Mcp-Name": "y" }, "Header mismatch: the Mcp-Method header is missing"],
   ])("rejects %s %j with %j", (method, params, headers, message) => {
     expect(checkStatelessHeaders(rawHeaders(headers), method, params, undefined)).toContain(message);
@@ -121,10 +192,17 @@ describe("checkStatelessHeaders: Mcp-Method and Mcp-Name (http-header-validation
 
   it("repeats at most 64 characters of a value, never half a surrogate pair", () => {
     const long = `${"a".repeat(63)}😀${"b".repeat(100)}`;
-    const message = checkStatelessHeaders(fetchHeaders({ "Mcp-Method": "tools/call", "Mcp-Name": "c".repeat(65) }), "tools/call", { name: long }, undefined);
+    const message = checkStatelessHeaders(
+      fetchHeaders({ "Mcp-Method": "tools/call", "Mcp-Name": "c".repeat(65) }),
+      "tools/call",
+      { name: long },
+      undefined,
+    );
     expect(message).toBe(`Header mismatch: Mcp-Name header value '${"c".repeat(64)}…' does not match body value '${"a".repeat(63)}…'`);
     const exact = "d".repeat(64);
-    expect(checkStatelessHeaders(fetchHeaders({ "Mcp-Method": "tools/call", "Mcp-Name": exact }), "tools/call", { name: "e" }, undefined)).toContain(`'${exact}' does`);
+    expect(
+      checkStatelessHeaders(fetchHeaders({ "Mcp-Method": "tools/call", "Mcp-Name": exact }), "tools/call", { name: "e" }, undefined),
+    ).toContain(`'${exact}' does`);
   });
 });
 
@@ -136,8 +214,16 @@ describe("checkStatelessHeaders: Mcp-Param-* (http-custom-header-server-validati
     ["plain values", present, headersFor],
     ["valid Base64 of the value", { ...present, region: "Hello" }, { ...headersFor, "Mcp-Param-Region": "=?base64?SGVsbG8=?=" }],
     ["a literal without the prefix", { ...present, region: "SGVsbG8=" }, { ...headersFor, "Mcp-Param-Region": "SGVsbG8=" }],
-    ["a literal without the suffix", { ...present, region: "=?base64?SGVsbG8=" }, { ...headersFor, "Mcp-Param-Region": "=?base64?SGVsbG8=" }],
-    ["an encoded non-ASCII value", { ...present, region: "Hello, 世界" }, { ...headersFor, "Mcp-Param-Region": "=?base64?SGVsbG8sIOS4lueVjA==?=" }],
+    [
+      "a literal without the suffix",
+      { ...present, region: "=?base64?SGVsbG8=" },
+      { ...headersFor, "Mcp-Param-Region": "=?base64?SGVsbG8=" },
+    ],
+    [
+      "an encoded non-ASCII value",
+      { ...present, region: "Hello, 世界" },
+      { ...headersFor, "Mcp-Param-Region": "=?base64?SGVsbG8sIOS4lueVjA==?=" },
+    ],
     ["an empty string", { ...present, region: "" }, { ...headersFor, "Mcp-Param-Region": "" }],
     ["a null argument and no header", { ...present, verbose: null }, headersFor],
     ["an absent argument and no header", present, headersFor],
@@ -147,7 +233,11 @@ describe("checkStatelessHeaders: Mcp-Param-* (http-custom-header-server-validati
     ["a negative integer", { ...present, priority: -7 }, { ...headersFor, "Mcp-Param-Priority": "-7.00" }],
     ["minus zero", { ...present, priority: 0 }, { ...headersFor, "Mcp-Param-Priority": "-0" }],
     ["an integer in Base64", { ...present, priority: 42 }, { ...headersFor, "Mcp-Param-Priority": "=?base64?NDI=?=" }],
-    ["the largest safe integer", { ...present, priority: Number.MAX_SAFE_INTEGER }, { ...headersFor, "Mcp-Param-Priority": "9007199254740991" }],
+    [
+      "the largest safe integer",
+      { ...present, priority: Number.MAX_SAFE_INTEGER },
+      { ...headersFor, "Mcp-Param-Priority": "9007199254740991" },
+    ],
     ["header names in any case", present, { "MCP-PARAM-REGION": "us-west1", "mcp-param-priority": "0" }],
     ["an unknown Mcp-Param header", present, { ...headersFor, "Mcp-Param-Other": "x" }],
   ])("accepts %s", (_, args, extra) => {
@@ -155,24 +245,109 @@ describe("checkStatelessHeaders: Mcp-Param-* (http-custom-header-server-validati
   });
 
   it.each([
-    ["invalid Base64 padding", { ...present, region: "Hello" }, { ...headersFor, "Mcp-Param-Region": "=?base64?SGVsbG8?=" }, "the Mcp-Param-Region header value is not canonical padded Base64"],
-    ["invalid Base64 characters", { ...present, region: "Hello" }, { ...headersFor, "Mcp-Param-Region": "=?base64?SGVs!!!bG8=?=" }, "the Mcp-Param-Region header value is not canonical padded Base64"],
-    ["a missing header for a value in the body", { ...present, region: "test-value" }, { "Mcp-Param-Priority": "0" }, "the Mcp-Param-Region header is missing (the argument 'region' is present)"],
-    ["a mismatching value", present, { ...headersFor, "Mcp-Param-Region": "us-east1" }, "Mcp-Param-Region header value 'us-east1' does not match body value 'us-west1'"],
+    [
+      "invalid Base64 padding",
+      { ...present, region: "Hello" },
+      { ...headersFor, "Mcp-Param-Region": "=?base64?SGVsbG8?=" },
+      "the Mcp-Param-Region header value is not canonical padded Base64",
+    ],
+    [
+      "invalid Base64 characters",
+      { ...present, region: "Hello" },
+      { ...headersFor, "Mcp-Param-Region": "=?base64?SGVs!!!bG8=?=" },
+      "the Mcp-Param-Region header value is not canonical padded Base64",
+    ],
+    [
+      "a missing header for a value in the body",
+      { ...present, region: "test-value" },
+      { "Mcp-Param-Priority": "0" },
+      "the Mcp-Param-Region header is missing (the argument 'region' is present)",
+    ],
+    [
+      "a mismatching value",
+      present,
+      { ...headersFor, "Mcp-Param-Region": "us-east1" },
+      "Mcp-Param-Region header value 'us-east1' does not match body value 'us-west1'",
+    ],
     ["a value in another case", present, { ...headersFor, "Mcp-Param-Region": "US-WEST1" }, "Mcp-Param-Region header value 'US-WEST1'"],
-    ["a header for a null argument", { ...present, verbose: null }, { ...headersFor, "Mcp-Param-Verbose": "true" }, "the Mcp-Param-Verbose header is sent but the argument 'verbose' is absent or null"],
-    ["a header for an absent argument", present, { ...headersFor, "Mcp-Param-Verbose": "false" }, "the Mcp-Param-Verbose header is sent but the argument 'verbose'"],
-    ["a boolean in capitals", { ...present, verbose: true }, { ...headersFor, "Mcp-Param-Verbose": "TRUE" }, "Mcp-Param-Verbose header value 'TRUE' does not match body value 'true'"],
-    ["a different integer", { ...present, priority: 43 }, { ...headersFor, "Mcp-Param-Priority": "42" }, "Mcp-Param-Priority header value '42' does not match body value '43'"],
-    ["an integer in exponent form", { ...present, priority: 42 }, { ...headersFor, "Mcp-Param-Priority": "4.2e1" }, "Mcp-Param-Priority header value '4.2e1'"],
-    ["an integer in hex", { ...present, priority: 42 }, { ...headersFor, "Mcp-Param-Priority": "0x2A" }, "Mcp-Param-Priority header value '0x2A'"],
-    ["an integer with a fraction", { ...present, priority: 42 }, { ...headersFor, "Mcp-Param-Priority": "42.5" }, "Mcp-Param-Priority header value '42.5'"],
-    ["an integer header past the safe range", { ...present, priority: Number.MAX_SAFE_INTEGER }, { ...headersFor, "Mcp-Param-Priority": "9007199254740993" }, "header value '9007199254740993'"],
-    ["an unsafe integer argument", { ...present, priority: 2 ** 53 }, { ...headersFor, "Mcp-Param-Priority": "9007199254740992" }, "the argument 'priority' is not a safe integer, so no Mcp-Param-Priority header can carry it"],
-    ["a fractional integer argument", { ...present, priority: 1.5 }, { ...headersFor, "Mcp-Param-Priority": "1.5" }, "the argument 'priority' is not a safe integer"],
-    ["a number for a string", { ...present, region: 5 }, { ...headersFor, "Mcp-Param-Region": "5" }, "the argument 'region' is not a string, so no Mcp-Param-Region header can carry it"],
-    ["a string for a boolean", { ...present, verbose: "true" }, { ...headersFor, "Mcp-Param-Verbose": "true" }, "the argument 'verbose' is not a boolean"],
-    ["a control character in a plain value", { ...present, region: "a\u0001b" }, { ...headersFor, "Mcp-Param-Region": "a\u0001b" }, "the Mcp-Param-Region header value holds a character"],
+    [
+      "a header for a null argument",
+      { ...present, verbose: null },
+      { ...headersFor, "Mcp-Param-Verbose": "true" },
+      "the Mcp-Param-Verbose header is sent but the argument 'verbose' is absent or null",
+    ],
+    [
+      "a header for an absent argument",
+      present,
+      { ...headersFor, "Mcp-Param-Verbose": "false" },
+      "the Mcp-Param-Verbose header is sent but the argument 'verbose'",
+    ],
+    [
+      "a boolean in capitals",
+      { ...present, verbose: true },
+      { ...headersFor, "Mcp-Param-Verbose": "TRUE" },
+      "Mcp-Param-Verbose header value 'TRUE' does not match body value 'true'",
+    ],
+    [
+      "a different integer",
+      { ...present, priority: 43 },
+      { ...headersFor, "Mcp-Param-Priority": "42" },
+      "Mcp-Param-Priority header value '42' does not match body value '43'",
+    ],
+    [
+      "an integer in exponent form",
+      { ...present, priority: 42 },
+      { ...headersFor, "Mcp-Param-Priority": "4.2e1" },
+      "Mcp-Param-Priority header value '4.2e1'",
+    ],
+    [
+      "an integer in hex",
+      { ...present, priority: 42 },
+      { ...headersFor, "Mcp-Param-Priority": "0x2A" },
+      "Mcp-Param-Priority header value '0x2A'",
+    ],
+    [
+      "an integer with a fraction",
+      { ...present, priority: 42 },
+      { ...headersFor, "Mcp-Param-Priority": "42.5" },
+      "Mcp-Param-Priority header value '42.5'",
+    ],
+    [
+      "an integer header past the safe range",
+      { ...present, priority: Number.MAX_SAFE_INTEGER },
+      { ...headersFor, "Mcp-Param-Priority": "9007199254740993" },
+      "header value '9007199254740993'",
+    ],
+    [
+      "an unsafe integer argument",
+      { ...present, priority: 2 ** 53 },
+      { ...headersFor, "Mcp-Param-Priority": "9007199254740992" },
+      "the argument 'priority' is not a safe integer, so no Mcp-Param-Priority header can carry it",
+    ],
+    [
+      "a fractional integer argument",
+      { ...present, priority: 1.5 },
+      { ...headersFor, "Mcp-Param-Priority": "1.5" },
+      "the argument 'priority' is not a safe integer",
+    ],
+    [
+      "a number for a string",
+      { ...present, region: 5 },
+      { ...headersFor, "Mcp-Param-Region": "5" },
+      "the argument 'region' is not a string, so no Mcp-Param-Region header can carry it",
+    ],
+    [
+      "a string for a boolean",
+      { ...present, verbose: "true" },
+      { ...headersFor, "Mcp-Param-Verbose": "true" },
+      "the argument 'verbose' is not a boolean",
+    ],
+    [
+      "a control character in a plain value",
+      { ...present, region: "a\u0001b" },
+      { ...headersFor, "Mcp-Param-Region": "a\u0001b" },
+      "the Mcp-Param-Region header value holds a character",
+    ],
   ])("rejects %s", (_, args, extra, message) => {
     const problem = checkStatelessHeaders(rawHeaders(callHeaders(extra)), "tools/call", call(args), SQL_PARAMS);
     expect(problem).toMatch(/^Header mismatch: /);
@@ -180,35 +355,52 @@ describe("checkStatelessHeaders: Mcp-Param-* (http-custom-header-server-validati
   });
 
   it("reads nested arguments along the property path", () => {
-    const nested = headerParamsOf({ type: "object", properties: { config: { type: "object", properties: { tenant: { type: "string", "x-mcp-header": "Tenant" } } } } });
+    const nested = headerParamsOf({
+      type: "object",
+      properties: { config: { type: "object", properties: { tenant: { type: "string", "x-mcp-header": "Tenant" } } } },
+    });
     const params = nested.ok ? nested.params : [];
     const headers = { "Mcp-Method": "tools/call", "Mcp-Name": "t" };
     const body = { name: "t", arguments: { config: { tenant: "acme" } } };
     expect(checkStatelessHeaders(fetchHeaders({ ...headers, "Mcp-Param-Tenant": "acme" }), "tools/call", body, params)).toBeUndefined();
-    expect(checkStatelessHeaders(fetchHeaders(headers), "tools/call", body, params)).toBe("Header mismatch: the Mcp-Param-Tenant header is missing (the argument 'config.tenant' is present)");
+    expect(checkStatelessHeaders(fetchHeaders(headers), "tools/call", body, params)).toBe(
+      "Header mismatch: the Mcp-Param-Tenant header is missing (the argument 'config.tenant' is present)",
+    );
   });
 
   it("checks no Mcp-Param header without toolParams, and finds no arguments when they are not an object", () => {
-    expect(checkStatelessHeaders(fetchHeaders(callHeaders({ "Mcp-Param-Region": "x" })), "tools/call", call(present), undefined)).toBeUndefined();
+    expect(
+      checkStatelessHeaders(fetchHeaders(callHeaders({ "Mcp-Param-Region": "x" })), "tools/call", call(present), undefined),
+    ).toBeUndefined();
     const notObject = { name: "execute_sql", arguments: ["us-west1"] };
     expect(checkStatelessHeaders(fetchHeaders(callHeaders({})), "tools/call", notObject, SQL_PARAMS)).toBeUndefined();
-    expect(checkStatelessHeaders(fetchHeaders(callHeaders({ "Mcp-Param-Region": "x" })), "tools/call", notObject, SQL_PARAMS)).toContain("is absent or null");
+    expect(checkStatelessHeaders(fetchHeaders(callHeaders({ "Mcp-Param-Region": "x" })), "tools/call", notObject, SQL_PARAMS)).toContain(
+      "is absent or null",
+    );
   });
 
   it("reports the first problem: Mcp-Method, then Mcp-Name, then the params in order", () => {
     const args = { region: "a", priority: 1 };
     const all = { "Mcp-Method": "tools/list", "Mcp-Name": "other", "Mcp-Param-Region": "b", "Mcp-Param-Priority": "2" };
-    const check = (headers: Record<string, string>): string | undefined => checkStatelessHeaders(fetchHeaders(headers), "tools/call", call(args), SQL_PARAMS);
+    const check = (headers: Record<string, string>): string | undefined =>
+      checkStatelessHeaders(fetchHeaders(headers), "tools/call", call(args), SQL_PARAMS);
     expect(check(all)).toContain("Mcp-Method header value");
     expect(check({ ...all, "Mcp-Method": "tools/call" })).toContain("Mcp-Name header value");
     expect(check({ ...all, "Mcp-Method": "tools/call", "Mcp-Name": "execute_sql" })).toContain("Mcp-Param-Region header value");
-    expect(check({ ...all, "Mcp-Method": "tools/call", "Mcp-Name": "execute_sql", "Mcp-Param-Region": "a" })).toContain("Mcp-Param-Priority header value");
+    expect(check({ ...all, "Mcp-Method": "tools/call", "Mcp-Name": "execute_sql", "Mcp-Param-Region": "a" })).toContain(
+      "Mcp-Param-Priority header value",
+    );
   });
 
   it("asks the lookup for lower-case names only", () => {
     const asked: string[] = [];
     checkStatelessHeaders((name) => (asked.push(name), null), "tools/call", call(present), SQL_PARAMS);
-    checkStatelessHeaders((name) => (asked.push(name), name === "mcp-method" ? "tools/call" : name === "mcp-name" ? "execute_sql" : null), "tools/call", call({}), SQL_PARAMS);
+    checkStatelessHeaders(
+      (name) => (asked.push(name), name === "mcp-method" ? "tools/call" : name === "mcp-name" ? "execute_sql" : null),
+      "tools/call",
+      call({}),
+      SQL_PARAMS,
+    );
     expect(asked).toEqual(["mcp-method", "mcp-method", "mcp-name", "mcp-param-region", "mcp-param-priority", "mcp-param-verbose"]);
   });
 });
@@ -226,9 +418,18 @@ describe("checkStatelessHeaders under fuzzing", () => {
     header: fc.string({ maxLength: 6 }),
     type: fc.constantFrom("string", "integer", "boolean"),
   }) as fc.Arbitrary<HeaderParam>;
-  const headerName = fc.oneof(fc.constantFrom("mcp-method", "mcp-name", "mcp-param-a", "mcp-param-b", "mcp-param-"), fc.string({ maxLength: 12 }));
-  const headerValue = fc.oneof(fc.string({ unit: "binary", maxLength: 20 }), fc.string({ maxLength: 12 }).map((text) => `=?base64?${text}?=`));
-  const anything = fc.oneof(fc.anything({ maxDepth: 3 }), fc.record({ name: fc.anything({ maxDepth: 1 }), uri: fc.string(), taskId: fc.string(), arguments: fc.anything({ maxDepth: 3 }) }));
+  const headerName = fc.oneof(
+    fc.constantFrom("mcp-method", "mcp-name", "mcp-param-a", "mcp-param-b", "mcp-param-"),
+    fc.string({ maxLength: 12 }),
+  );
+  const headerValue = fc.oneof(
+    fc.string({ unit: "binary", maxLength: 20 }),
+    fc.string({ maxLength: 12 }).map((text) => `=?base64?${text}?=`),
+  );
+  const anything = fc.oneof(
+    fc.anything({ maxDepth: 3 }),
+    fc.record({ name: fc.anything({ maxDepth: 1 }), uri: fc.string(), taskId: fc.string(), arguments: fc.anything({ maxDepth: 3 }) }),
+  );
 
   it("never throws on arbitrary header maps, methods, params and toolParams; answers undefined or a HeaderMismatch message", () => {
     fc.assert(
@@ -267,7 +468,10 @@ describe("checkStatelessHeaders under fuzzing", () => {
         expect(checkStatelessHeaders((name) => headers.get(name), "tools/call", body, params)).toBeUndefined();
         const index = pick % list.length;
         const before = args[`p${index}`];
-        const changed = { ...args, [`p${index}`]: list[index] === "string" ? `${typeof before === "string" ? before : ""}x` : list[index] === "integer" ? 0.5 : "no" };
+        const changed = {
+          ...args,
+          [`p${index}`]: list[index] === "string" ? `${typeof before === "string" ? before : ""}x` : list[index] === "integer" ? 0.5 : "no",
+        };
         const problem = checkStatelessHeaders((name) => headers.get(name), "tools/call", { ...body, arguments: changed }, params);
         expect(problem).toContain(`H${index}`);
         expect(problem?.length).toBeLessThan(260);

@@ -7,7 +7,12 @@ export { decodeHeaderValue, encodeHeaderValue } from "./header-encoding.js";
 export { headerParamArgument, headerParamsOf, headerParamText, headerParamValue, type HeaderParam } from "./header-params.js";
 
 /** Header names as `Headers` reports them (lower case). */
-export const STATELESS_HEADERS = { method: "mcp-method", name: "mcp-name", paramPrefix: "mcp-param-", protocolVersion: "mcp-protocol-version" } as const;
+export const STATELESS_HEADERS = {
+  method: "mcp-method",
+  name: "mcp-name",
+  paramPrefix: "mcp-param-",
+  protocolVersion: "mcp-protocol-version",
+} as const;
 
 /**
  * The body field `Mcp-Name` mirrors, by method (the tasks extension routes its per-task requests by
@@ -53,7 +58,10 @@ export function checkStatelessHeaders(
   params: Record<string, unknown> | undefined,
   toolParams: readonly HeaderParam[] | undefined,
 ): string | undefined {
-  const problem = checkMethod(header(STATELESS_HEADERS.method), method) ?? checkName(header(STATELESS_HEADERS.name), expectedMcpName(method, params)) ?? checkParams(header, params, toolParams);
+  const problem =
+    checkMethod(header(STATELESS_HEADERS.method), method) ??
+    checkName(header(STATELESS_HEADERS.name), expectedMcpName(method, params)) ??
+    checkParams(header, params, toolParams);
   return problem && `Header mismatch: ${problem}`;
 }
 
@@ -71,7 +79,11 @@ function checkName(raw: string | null, expected: string | undefined): string | u
   return decoded.value === expected ? undefined : mismatch("Mcp-Name", decoded.value, expected);
 }
 
-function checkParams(header: (name: string) => string | null, params: Record<string, unknown> | undefined, toolParams: readonly HeaderParam[] | undefined): string | undefined {
+function checkParams(
+  header: (name: string) => string | null,
+  params: Record<string, unknown> | undefined,
+  toolParams: readonly HeaderParam[] | undefined,
+): string | undefined {
   const args = isJsonObject(params) ? params["arguments"] : undefined;
   for (const param of toolParams ?? []) {
     const problem = checkParam(header(STATELESS_HEADERS.paramPrefix + param.header.toLowerCase()), param, headerParamArgument(param, args));
@@ -83,9 +95,11 @@ function checkParams(header: (name: string) => string | null, params: Record<str
 function checkParam(raw: string | null, param: HeaderParam, value: unknown): string | undefined {
   const name = `Mcp-Param-${param.header}`;
   const argument = `argument ${show(param.path.join("."))}`;
-  if (value === undefined || value === null) return raw === null ? undefined : `the ${name} header is sent but the ${argument} is absent or null`;
+  if (value === undefined || value === null)
+    return raw === null ? undefined : `the ${name} header is sent but the ${argument} is absent or null`;
   const expected = headerParamText(param, value);
-  if (expected === undefined) return `the ${argument} is not ${param.type === "integer" ? "a safe integer" : `a ${param.type}`}, so no ${name} header can carry it`;
+  if (expected === undefined)
+    return `the ${argument} is not ${param.type === "integer" ? "a safe integer" : `a ${param.type}`}, so no ${name} header can carry it`;
   if (raw === null) return `the ${name} header is missing (the ${argument} is present)`;
   const decoded = decodeHeaderValue(raw);
   if (!decoded.ok) return `the ${name} header value ${decoded.reason}`;

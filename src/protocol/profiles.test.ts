@@ -24,7 +24,9 @@ describe("revision profiles", () => {
   });
 
   it("says resource not found with -32002 up to 2025-11-25 and -32602 after", () => {
-    expect(PROTOCOL_VERSIONS.map((version) => PROFILES[version].resourceNotFoundCode)).toEqual(PROTOCOL_VERSIONS.map(() => JSONRPC_ERROR_CODES.RESOURCE_NOT_FOUND));
+    expect(PROTOCOL_VERSIONS.map((version) => PROFILES[version].resourceNotFoundCode)).toEqual(
+      PROTOCOL_VERSIONS.map(() => JSONRPC_ERROR_CODES.RESOURCE_NOT_FOUND),
+    );
     expect(PROFILES["2026-07-28"].resourceNotFoundCode).toBe(JSONRPC_ERROR_CODES.INVALID_PARAMS);
   });
 

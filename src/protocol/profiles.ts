@@ -15,7 +15,10 @@ export interface RevisionProfile {
   readonly era: Era;
   /** Whether a peer may send JSON-RPC batches (2025-03-26 only). */
   readonly batching: boolean;
-  /** Tool arguments that fail the input schema: a -32602 protocol error, or (2025-11-25 on, SEP-1303) an `isError` result the model can correct. */
+  /**
+   * Tool arguments that fail the input schema: a -32602 protocol error, or (2025-11-25 on, SEP-1303) an `isError` result the model can
+   * correct.
+   */
   readonly invalidToolArguments: "protocol-error" | "tool-error";
   /** Whether `completions` is a capability to declare (2025-03-26 on). */
   readonly declaresCompletions: boolean;
@@ -39,7 +42,10 @@ type SessionProfile = RevisionProfile & { readonly version: ProtocolVersion; rea
 type StatelessProfile = RevisionProfile & { readonly version: StatelessProtocolVersion; readonly era: "stateless" };
 
 /** A session-era profile: what the revision has is read from the feature table the downgrade uses (one place per fact). */
-function sessionProfile(version: ProtocolVersion, rules: Pick<RevisionProfile, "batching" | "invalidToolArguments" | "primingEvent">): SessionProfile {
+function sessionProfile(
+  version: ProtocolVersion,
+  rules: Pick<RevisionProfile, "batching" | "invalidToolArguments" | "primingEvent">,
+): SessionProfile {
   return {
     version,
     era: "session",

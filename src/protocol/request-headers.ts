@@ -9,7 +9,12 @@ import { STATELESS_HEADERS, expectedMcpName } from "./mcp-headers.js";
  * not plain text), and for a tools/call one `Mcp-Param-{Name}` per annotated argument of the tool
  * (`toolParams`): omitted for an argument that is null or absent, kept for an empty string.
  */
-export function statelessRequestHeaders(version: string, method: string, params: Record<string, unknown> | undefined, toolParams: readonly HeaderParam[] | undefined): Record<string, string> {
+export function statelessRequestHeaders(
+  version: string,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  toolParams: readonly HeaderParam[] | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = { [STATELESS_HEADERS.protocolVersion]: version, [STATELESS_HEADERS.method]: method };
   const name = expectedMcpName(method, params);
   if (name !== undefined) headers[STATELESS_HEADERS.name] = encodeHeaderValue(name);

@@ -56,17 +56,38 @@ function keysWithout(has: Readonly<Record<Feature, boolean>>, keys: ReadonlyArra
 
 function revision(version: ProtocolVersion): Revision {
   const index = PROTOCOL_VERSIONS.indexOf(version);
-  const has = Object.fromEntries(Object.entries(SINCE).map(([feature, since]) => [feature, PROTOCOL_VERSIONS.indexOf(since) <= index])) as Record<Feature, boolean>;
-  const itemKeys = keysWithout(has, [["title", "titles"], ["_meta", "itemMeta"], ["icons", "icons"]]);
+  const has = Object.fromEntries(
+    Object.entries(SINCE).map(([feature, since]) => [feature, PROTOCOL_VERSIONS.indexOf(since) <= index]),
+  ) as Record<Feature, boolean>;
+  const itemKeys = keysWithout(has, [
+    ["title", "titles"],
+    ["_meta", "itemMeta"],
+    ["icons", "icons"],
+  ]);
   return {
     version,
     complete: Object.values(has).every(Boolean),
     has,
     itemKeys,
-    toolKeys: [...itemKeys, ...keysWithout(has, [["outputSchema", "structuredOutput"], ["execution", "tasks"], ["annotations", "toolAnnotations"]])],
+    toolKeys: [
+      ...itemKeys,
+      ...keysWithout(has, [
+        ["outputSchema", "structuredOutput"],
+        ["execution", "tasks"],
+        ["annotations", "toolAnnotations"],
+      ]),
+    ],
     blockKeys: keysWithout(has, [["_meta", "itemMeta"]]),
-    implementationKeys: keysWithout(has, [["title", "titles"], ["icons", "icons"], ["description", "implementationDetails"], ["websiteUrl", "implementationDetails"]]),
-    capabilityKeys: keysWithout(has, [["completions", "completions"], ["tasks", "tasks"]]),
+    implementationKeys: keysWithout(has, [
+      ["title", "titles"],
+      ["icons", "icons"],
+      ["description", "implementationDetails"],
+      ["websiteUrl", "implementationDetails"],
+    ]),
+    capabilityKeys: keysWithout(has, [
+      ["completions", "completions"],
+      ["tasks", "tasks"],
+    ]),
   };
 }
 

@@ -53,7 +53,10 @@ export class InputRouter {
   ask(method: string, params: unknown, signal: AbortSignal | undefined): Promise<unknown> {
     const context = this.single();
     if (context === undefined) {
-      const why = this.#inFlight.size === 0 ? "no proxied request is in flight" : `${this.#inFlight.size} proxied requests are in flight and ${method} does not say which one it belongs to`;
+      const why =
+        this.#inFlight.size === 0
+          ? "no proxied request is in flight"
+          : `${this.#inFlight.size} proxied requests are in flight and ${method} does not say which one it belongs to`;
       return Promise.reject(new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_REQUEST, `The proxy cannot forward ${method}: ${why}`));
     }
     return forwardInput(context, method, params, signal);
@@ -82,7 +85,11 @@ export function proxyClient(clientInfo: Implementation, options: ProxyClientOpti
   const router = new InputRouter();
   const client = new Client(clientInfo, {
     ...options,
-    sampling: { createMessage: (params, { signal }) => router.ask(METHODS.samplingCreateMessage, params, signal) as never, tools: true, context: true },
+    sampling: {
+      createMessage: (params, { signal }) => router.ask(METHODS.samplingCreateMessage, params, signal) as never,
+      tools: true,
+      context: true,
+    },
     elicitation: {
       form: (params, { signal }) => router.ask(METHODS.elicitationCreate, params, signal) as never,
       url: (params, { signal }) => router.ask(METHODS.elicitationCreate, params, signal) as never,

@@ -30,7 +30,10 @@ type Entry = readonly [string, Wanted];
 export function downstreamError(error: unknown, upstreamName: string): unknown {
   if (!(error instanceof MCPError) || error.code === MCP_CODES.REQUEST_CANCELLED) return error;
   if (error.code === MCP_CODES.TRANSPORT_CLOSED) {
-    return new JsonRpcError(error.wireCode, `The upstream server ${upstreamName} is closed (${error.code}): ${error.message}`, { code: error.code, upstream: upstreamName });
+    return new JsonRpcError(error.wireCode, `The upstream server ${upstreamName} is closed (${error.code}): ${error.message}`, {
+      code: error.code,
+      upstream: upstreamName,
+    });
   }
   return new JsonRpcError(error.wireCode, error.message, error.data);
 }
@@ -80,14 +83,17 @@ function toolEntry(scope: ProxyScope, tool: Tool): Entry {
   const name = scope.named(tool.name);
   const { name: original, inputSchema, outputSchema, ...described } = tool;
   const config = defined({ ...described, inputSchema, outputSchema });
-  const call = (args: Record<string, unknown>, context: HandlerContext) => forwarded(scope, context, (options) => scope.upstream.callTool(original, args as never, options));
+  const call = (args: Record<string, unknown>, context: HandlerContext) =>
+    forwarded(scope, context, (options) => scope.upstream.callTool(original, args as never, options));
   return [`tool ${name}`, { signature: JSON.stringify([original, config]), register: () => scope.server.tool(name, config, call) }];
 }
 
 /** Completes one argument or variable through the upstream's `completion/complete`. */
 function completer(scope: ProxyScope, ref: CompletionReference, argument: string): Completer {
   return async (value, { arguments: given, handler }) => {
-    const result = await forwarded(scope, handler, (options) => scope.upstream.complete(ref, { name: argument, value }, { arguments: { ...given } }, options));
+    const result = await forwarded(scope, handler, (options) =>
+      scope.upstream.complete(ref, { name: argument, value }, { arguments: { ...given } }, options),
+    );
     return result.completion.values;
   };
 }
@@ -96,10 +102,17 @@ function promptEntry(scope: ProxyScope, prompt: Prompt, completes: boolean): Ent
   const name = scope.named(prompt.name);
   const { name: original, arguments: args = [], ...described } = prompt;
   const ref = { type: "ref/prompt", name: original } as const;
-  const argumentConfigs = args.map(({ name: argument, ...rest }) => [argument, completes ? { ...rest, complete: completer(scope, ref, argument) } : rest]);
+  const argumentConfigs = args.map(({ name: argument, ...rest }) => [
+    argument,
+    completes ? { ...rest, complete: completer(scope, ref, argument) } : rest,
+  ]);
   const config = defined({ ...described, arguments: Object.fromEntries(argumentConfigs) });
-  const get = (given: Readonly<Record<string, string>>, context: HandlerContext) => forwarded(scope, context, (options) => scope.upstream.getPrompt(original, given, options));
-  return [`prompt ${name}`, { signature: JSON.stringify([original, config, completes]), register: () => scope.server.prompt(name, config, get) }];
+  const get = (given: Readonly<Record<string, string>>, context: HandlerContext) =>
+    forwarded(scope, context, (options) => scope.upstream.getPrompt(original, given, options));
+  return [
+    `prompt ${name}`,
+    { signature: JSON.stringify([original, config, completes]), register: () => scope.server.prompt(name, config, get) },
+  ];
 }
 
 function templateEntry(scope: ProxyScope, template: ResourceTemplate, completes: boolean): Entry {
@@ -107,13 +120,26 @@ function templateEntry(scope: ProxyScope, template: ResourceTemplate, completes:
   const { name: _name, uriTemplate, ...described } = template;
   const ref = { type: "ref/resource", uri: uriTemplate } as const;
   const variables = UriTemplate.parse(uriTemplate).variableNames;
-  const config = defined({ ...described, complete: completes ? Object.fromEntries(variables.map((variable) => [variable, completer(scope, ref, variable)])) : undefined });
-  const read = (uri: string, _variables: unknown, context: HandlerContext) => forwarded(scope, context, (options) => scope.upstream.readResource(uri, options));
-  return [`template ${name}`, { signature: JSON.stringify([uriTemplate, described, completes]), register: () => scope.server.resourceTemplate(name, uriTemplate, config, read) }];
+  const config = defined({
+    ...described,
+    complete: completes ? Object.fromEntries(variables.map((variable) => [variable, completer(scope, ref, variable)])) : undefined,
+  });
+  const read = (uri: string, _variables: unknown, context: HandlerContext) =>
+    forwarded(scope, context, (options) => scope.upstream.readResource(uri, options));
+  return [
+    `template ${name}`,
+    {
+      signature: JSON.stringify([uriTemplate, described, completes]),
+      register: () => scope.server.resourceTemplate(name, uriTemplate, config, read),
+    },
+  ];
 }
 
 function resourceEntry(scope: ProxyScope, resource: Resource): Entry {
   const { uri, name, ...described } = resource;
   const read = (_uri: string, context: HandlerContext) => forwarded(scope, context, (options) => scope.upstream.readResource(uri, options));
-  return [`resource ${uri}`, { signature: JSON.stringify([name, described]), register: () => scope.server.resource(name, uri, defined(described), read) }];
+  return [
+    `resource ${uri}`,
+    { signature: JSON.stringify([name, described]), register: () => scope.server.resource(name, uri, defined(described), read) },
+  ];
 }

@@ -39,7 +39,10 @@ describe("proxy options", () => {
     const first = await proxy(await connected(upstream.server));
     expect(first.server.options.instructions).toBe("Ask politely");
     expect(first.server.info).toEqual({ name: "up", version: "1.0.0" });
-    const second = await proxy(await connected(upstreamServer().server), { serverInfo: { name: "front", version: "2.0.0" }, serverOptions: { pageSize: 1 } });
+    const second = await proxy(await connected(upstreamServer().server), {
+      serverInfo: { name: "front", version: "2.0.0" },
+      serverOptions: { pageSize: 1 },
+    });
     expect(second.server.info).toEqual({ name: "front", version: "2.0.0" });
     expect(second.server.options).toEqual({ pageSize: 1 });
     const third = await proxy(await connected(upstreamServer().server));
@@ -92,7 +95,11 @@ describe("proxy options", () => {
     await vi.waitFor(() => expect(heard.map((error) => error.code)).toEqual(["MCP.DUPLICATE_REGISTRATION"]));
     const onError = vi.fn();
     const other = upstreamServer();
-    const second = await proxy(await connected(other.server), { server: new MCPServer({ name: "g2", version: "1" }, { telemetry: null }), onError, prefix: "x" });
+    const second = await proxy(await connected(other.server), {
+      server: new MCPServer({ name: "g2", version: "1" }, { telemetry: null }),
+      onError,
+      prefix: "x",
+    });
     second.server.tool("x_later", {}, () => ({ content: [] }));
     other.server.tool("later", {}, () => ({ content: [] }));
     await vi.waitFor(() => expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: "MCP.DUPLICATE_REGISTRATION" })));
@@ -117,7 +124,12 @@ describe("upstreams that offer little", () => {
       onMessage: (message) => {
         const { id, method } = message as { id?: number; method: string };
         methods.push(method);
-        if (id !== undefined) void serverEnd.send({ jsonrpc: "2.0", id, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "bare", version: "0" } } });
+        if (id !== undefined)
+          void serverEnd.send({
+            jsonrpc: "2.0",
+            id,
+            result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: "bare", version: "0" } },
+          });
       },
       onMalformed: () => undefined,
       onClose: () => undefined,
@@ -141,7 +153,9 @@ describe("upstreams that offer little", () => {
 
   it("works with a plain MCPClient, which declares no handlers: the upstream's questions are refused", async () => {
     const { server } = upstreamServer();
-    const handle = await proxy(await connected(server, new MCPClient({ name: "plain", version: "1" }, { era: "session", telemetry: null })));
+    const handle = await proxy(
+      await connected(server, new MCPClient({ name: "plain", version: "1" }, { era: "session", telemetry: null })),
+    );
     const down = await connected(handle.server, new MCPClient({ name: "down", version: "1" }, { telemetry: null }));
     expect(textOf(await down.callTool("echo", { word: "plain" }))).toBe("plain (session)");
     expect(await down.callTool("ask", {})).toMatchObject({ isError: true });
@@ -158,7 +172,13 @@ describe("URL elicitation", () => {
     });
     const { handle } = await chain("session", "session", {}, upstream);
     const asked: unknown[] = [];
-    const down = await connected(handle.server, new MCPClient({ name: "down", version: "1" }, { telemetry: null, elicitation: { url: (params) => (asked.push(params.url), { action: "accept" }) } }));
+    const down = await connected(
+      handle.server,
+      new MCPClient(
+        { name: "down", version: "1" },
+        { telemetry: null, elicitation: { url: (params) => (asked.push(params.url), { action: "accept" }) } },
+      ),
+    );
     expect(textOf(await down.callTool("visit", {}))).toBe("accept");
     expect(asked).toEqual(["https://example.com/login"]);
     await handle.close();
@@ -171,13 +191,18 @@ describe("what the session era cannot route", () => {
     const results = await Promise.all([downstream.callTool("ask", {}), downstream.callTool("ask", {})]);
     for (const result of results) {
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toBe("The proxy cannot forward elicitation/create: 2 proxied requests are in flight and elicitation/create does not say which one it belongs to");
+      expect(textOf(result)).toBe(
+        "The proxy cannot forward elicitation/create: 2 proxied requests are in flight and elicitation/create does not say which one it belongs to",
+      );
     }
     await handle.close();
   });
 
   it("refuses a question when no proxied request is in flight", async () => {
-    await expect(new InputRouter().ask("roots/list", undefined, undefined)).rejects.toMatchObject({ code: -32600, message: "The proxy cannot forward roots/list: no proxied request is in flight" });
+    await expect(new InputRouter().ask("roots/list", undefined, undefined)).rejects.toMatchObject({
+      code: -32600,
+      message: "The proxy cannot forward roots/list: no proxied request is in flight",
+    });
   });
 
   it("sends a log message heard outside any proxied request to every session", async () => {
@@ -192,11 +217,20 @@ describe("what the session era cannot route", () => {
 
 describe("what crosses the proxy", () => {
   it("forwards only the three kinds of questions", async () => {
-    await expect(forwardInput({} as HandlerContext, "tasks/get", {})).rejects.toMatchObject({ code: "MCP.METHOD_NOT_FOUND", message: "The proxy cannot forward tasks/get to its downstream client" });
+    await expect(forwardInput({} as HandlerContext, "tasks/get", {})).rejects.toMatchObject({
+      code: "MCP.METHOD_NOT_FOUND",
+      message: "The proxy cannot forward tasks/get to its downstream client",
+    });
   });
 
   it("drops the upstream era's fields of a result and keeps the rest of its _meta", () => {
-    const result = { content: [], resultType: "complete", ttlMs: 5, cacheScope: "public", _meta: { "io.modelcontextprotocol/serverInfo": { name: "up" }, trace: "t" } };
+    const result = {
+      content: [],
+      resultType: "complete",
+      ttlMs: 5,
+      cacheScope: "public",
+      _meta: { "io.modelcontextprotocol/serverInfo": { name: "up" }, trace: "t" },
+    };
     expect(withoutEra(result)).toEqual({ content: [], _meta: { trace: "t" } });
     expect(withoutEra({ content: [], _meta: { "io.modelcontextprotocol/serverInfo": {} } })).toEqual({ content: [] });
   });

@@ -41,12 +41,20 @@ export function upstreamServer(options: MCPServerOptions = {}): Upstream {
   const server = new MCPServer({ name: "up", version: "1.0.0" }, { telemetry: null, pageSize: 2, ...options });
   const waiting = deferred();
   const cancelled = deferred();
-  server.tool("echo", { description: "Echoes", inputSchema: { type: "object", properties: { word: { type: "string" } }, required: ["word"] } }, (args, ctx) => text(`${String(args["word"])} (${ctx.era})`));
-  server.tool("report", { outputSchema: { type: "object", properties: { done: { type: "boolean" } }, required: ["done"] } }, async (_args, ctx) => {
-    await ctx.progress(1, 2, "half way");
-    await ctx.log("warning", { step: 1 }, "up");
-    return { content: [], structuredContent: { done: true } };
-  });
+  server.tool(
+    "echo",
+    { description: "Echoes", inputSchema: { type: "object", properties: { word: { type: "string" } }, required: ["word"] } },
+    (args, ctx) => text(`${String(args["word"])} (${ctx.era})`),
+  );
+  server.tool(
+    "report",
+    { outputSchema: { type: "object", properties: { done: { type: "boolean" } }, required: ["done"] } },
+    async (_args, ctx) => {
+      await ctx.progress(1, 2, "half way");
+      await ctx.log("warning", { step: 1 }, "up");
+      return { content: [], structuredContent: { done: true } };
+    },
+  );
   server.tool("wait", {}, async (_args, ctx) => {
     waiting.resolve();
     await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
@@ -54,7 +62,10 @@ export function upstreamServer(options: MCPServerOptions = {}): Upstream {
     return text("never seen");
   });
   server.tool("ask", {}, async (_args, ctx) => {
-    const answer = await ctx.elicitInput({ message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } });
+    const answer = await ctx.elicitInput({
+      message: "Your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+    });
     const reply = await ctx.createMessage({ messages: [{ role: "user", content: { type: "text", text: "Hello?" } }], maxTokens: 5 });
     const roots = await ctx.listRoots();
     return text(`${String(answer.content?.["name"])} / ${(reply.content as { text: string }).text} / ${String(roots.roots[0]?.uri)}`);
@@ -63,11 +74,23 @@ export function upstreamServer(options: MCPServerOptions = {}): Upstream {
     throw new JsonRpcError(-32050, "upstream says no", { reason: "quota" });
   });
   server.tool("fail", {}, () => ({ ...text("it went wrong"), isError: true }));
-  server.prompt("greet", { title: "Greeting", arguments: { language: { required: true, complete: (typed) => ["en", "es", "fr"].filter((value) => value.startsWith(typed)) } } }, ({ language }) => ({
-    messages: [{ role: "user", content: { type: "text", text: `Greet in ${language}` } }],
-  }));
+  server.prompt(
+    "greet",
+    {
+      title: "Greeting",
+      arguments: { language: { required: true, complete: (typed) => ["en", "es", "fr"].filter((value) => value.startsWith(typed)) } },
+    },
+    ({ language }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `Greet in ${language}` } }],
+    }),
+  );
   server.resource("memo", "memo://one", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri, text: "one memo" }] }));
-  server.resourceTemplate("book", "library://books/{id}", { complete: { id: (typed) => ["1", "12", "2"].filter((id) => id.startsWith(typed)) } }, (uri, { id }) => ({ contents: [{ uri, text: `book ${String(id)}` }] }));
+  server.resourceTemplate(
+    "book",
+    "library://books/{id}",
+    { complete: { id: (typed) => ["1", "12", "2"].filter((id) => id.startsWith(typed)) } },
+    (uri, { id }) => ({ contents: [{ uri, text: `book ${String(id)}` }] }),
+  );
   return { server, waiting, cancelled };
 }
 

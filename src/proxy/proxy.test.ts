@@ -12,16 +12,29 @@ describe.each(PAIRS)("proxy, upstream %s era, downstream %s era", (up, down) => 
     expect(downstream.era).toBe(down);
     expect(handle.server.info.name).toBe("up");
     expect(names(await downstream.listAllTools())).toEqual(["echo", "report", "wait", "ask", "refuse", "fail"]);
-    expect((await downstream.listAllTools())[0]).toEqual({ name: "echo", description: "Echoes", inputSchema: { type: "object", properties: { word: { type: "string" } }, required: ["word"] } });
+    expect((await downstream.listAllTools())[0]).toEqual({
+      name: "echo",
+      description: "Echoes",
+      inputSchema: { type: "object", properties: { word: { type: "string" } }, required: ["word"] },
+    });
     expect(textOf(await downstream.callTool("echo", { word: "hi" }))).toBe(`hi (${up})`);
-    expect(await downstream.listAllPrompts()).toEqual([{ name: "greet", title: "Greeting", arguments: [{ name: "language", required: true }] }]);
-    expect((await downstream.getPrompt("greet", { language: "fr" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Greet in fr" } }]);
-    expect((await downstream.complete({ type: "ref/prompt", name: "greet" }, { name: "language", value: "e" })).completion.values).toEqual(["en", "es"]);
+    expect(await downstream.listAllPrompts()).toEqual([
+      { name: "greet", title: "Greeting", arguments: [{ name: "language", required: true }] },
+    ]);
+    expect((await downstream.getPrompt("greet", { language: "fr" })).messages).toEqual([
+      { role: "user", content: { type: "text", text: "Greet in fr" } },
+    ]);
+    expect((await downstream.complete({ type: "ref/prompt", name: "greet" }, { name: "language", value: "e" })).completion.values).toEqual([
+      "en",
+      "es",
+    ]);
     expect((await downstream.listAllResources()).map((resource) => resource.uri)).toEqual(["memo://one"]);
     expect((await downstream.readResource("memo://one")).contents).toEqual([{ uri: "memo://one", text: "one memo" }]);
     expect(await downstream.listAllResourceTemplates()).toEqual([{ name: "book", uriTemplate: "library://books/{id}" }]);
     expect((await downstream.readResource("library://books/7")).contents).toEqual([{ uri: "library://books/7", text: "book 7" }]);
-    expect((await downstream.complete({ type: "ref/resource", uri: "library://books/{id}" }, { name: "id", value: "1" })).completion.values).toEqual(["1", "12"]);
+    expect(
+      (await downstream.complete({ type: "ref/resource", uri: "library://books/{id}" }, { name: "id", value: "1" })).completion.values,
+    ).toEqual(["1", "12"]);
     await handle.close();
   });
 
@@ -30,7 +43,11 @@ describe.each(PAIRS)("proxy, upstream %s era, downstream %s era", (up, down) => 
     await downstream.setLoggingLevel("info");
     const logged = nextEvent((listener) => downstream.on("log", listener));
     const progress: unknown[] = [];
-    const result = await downstream.callTool("report", {}, { onProgress: ({ progress: done, total, message }) => progress.push([done, total, message]) });
+    const result = await downstream.callTool(
+      "report",
+      {},
+      { onProgress: ({ progress: done, total, message }) => progress.push([done, total, message]) },
+    );
     expect(result.structuredContent).toEqual({ done: true });
     expect(progress).toEqual([[1, 2, "half way"]]);
     expect(await logged).toEqual({ level: "warning", data: { step: 1 }, logger: "up" });
@@ -63,7 +80,9 @@ describe.each(PAIRS)("proxy, upstream %s era, downstream %s era", (up, down) => 
     const failed = await downstream.callTool("fail", {});
     expect(failed).toMatchObject({ content: [{ type: "text", text: "it went wrong" }], isError: true });
     // Nothing of the upstream's era: a stateless downstream sees only what the proxy's server adds.
-    expect(Object.keys(failed).toSorted()).toEqual(down === "session" ? ["content", "isError"] : ["_meta", "content", "isError", "resultType"]);
+    expect(Object.keys(failed).toSorted()).toEqual(
+      down === "session" ? ["content", "isError"] : ["_meta", "content", "isError", "resultType"],
+    );
     await handle.close();
   });
 
@@ -84,7 +103,10 @@ describe.each(PAIRS)("proxy, upstream %s era, downstream %s era", (up, down) => 
     const pending = downstream.callTool("wait", {}).catch((error: unknown) => error);
     await upstream.waiting.promise;
     await upServerEnd.close();
-    const expected = { message: expect.stringContaining("The upstream server up is closed (MCP.TRANSPORT_CLOSED)"), data: { code: "MCP.TRANSPORT_CLOSED", upstream: "up" } };
+    const expected = {
+      message: expect.stringContaining("The upstream server up is closed (MCP.TRANSPORT_CLOSED)"),
+      data: { code: "MCP.TRANSPORT_CLOSED", upstream: "up" },
+    };
     expect(await pending).toMatchObject(expected);
     await expect(downstream.callTool("echo", { word: "x" })).rejects.toMatchObject(expected);
     await expect(downstream.readResource("memo://one")).rejects.toMatchObject(expected);

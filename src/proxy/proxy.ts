@@ -21,16 +21,26 @@ const LIST_EVENTS = ["toolsListChanged", "promptsListChanged", "resourcesListCha
  */
 export async function proxy(upstream: MCPClient, options: ProxyOptions = {}): Promise<ProxyHandle> {
   const { serverInfo: info, serverCapabilities } = upstream;
-  if (!upstream.connected || info === undefined || serverCapabilities === undefined) throw new MCPError(MCP_CODES.NOT_INITIALIZED, "proxy: connect the upstream client first");
+  if (!upstream.connected || info === undefined || serverCapabilities === undefined)
+    throw new MCPError(MCP_CODES.NOT_INITIALIZED, "proxy: connect the upstream client first");
   const owned = options.server === undefined;
   const server = options.server ?? new MCPServer(options.serverInfo ?? info, options.serverOptions ?? serverOptionsOf(upstream));
   const router = routerOf(upstream);
   const upstreamName = options.upstreamName ?? info.name;
   const separator = options.separator ?? "_";
   const prefix = options.prefix;
-  const scope: ProxyScope = { server, upstream, router, upstreamName: () => upstreamName, named: (name) => (prefix === undefined ? name : `${prefix}${separator}${name}`) };
+  const scope: ProxyScope = {
+    server,
+    upstream,
+    router,
+    upstreamName: () => upstreamName,
+    named: (name) => (prefix === undefined ? name : `${prefix}${separator}${name}`),
+  };
   const onError = options.onError ?? ((error: MCPError) => server.options.onProtocolError?.(error, undefined));
-  const sync = new EntrySync(() => proxiedEntries(scope), (error) => onError(toMCPError(error, MCP_CODES.INTERNAL_ERROR)));
+  const sync = new EntrySync(
+    () => proxiedEntries(scope),
+    (error) => onError(toMCPError(error, MCP_CODES.INTERNAL_ERROR)),
+  );
   const stops = LIST_EVENTS.map((event) => upstream.on(event, () => sync.resync()));
   stops.push(upstream.on("log", ({ level, data, logger }) => void (router.single() ?? server).log(level, data, logger)));
   if (serverCapabilities.logging) await upstream.setLoggingLevel("debug");

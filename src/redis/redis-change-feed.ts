@@ -6,9 +6,15 @@ export interface RedisChangeFeedOptions {
   readonly client: RedisClient;
   /** The channel is `<prefix>changes` (default prefix `"mcp:"`). Processes that serve one deployment share it. */
   readonly prefix?: string;
-  /** Told of what goes wrong where no caller waits: a message on the channel that is not a change, a listener that throws, a failed subscribe. */
+  /**
+   * Told of what goes wrong where no caller waits: a message on the channel that is not a change, a listener that throws, a failed
+   * subscribe.
+   */
   readonly onError?: (error: unknown) => void;
-  /** How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call hangs while Redis is away. */
+  /**
+   * How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call
+   * hangs while Redis is away.
+   */
   readonly timeoutMs?: number;
 }
 
@@ -46,10 +52,12 @@ export class RedisChangeFeed implements ChangeFeed {
     // A wrapper per subscription: the same function subscribed twice is two subscriptions.
     const entry: ChangeListener = (change) => listener(change);
     this.#listeners.add(entry);
-    this.#subscribed ??= this.#redis.subscribe(this.#channel, (message) => this.#heard(message)).catch((error: unknown) => {
-      this.#subscribed = undefined;
-      this.#onError(error);
-    });
+    this.#subscribed ??= this.#redis
+      .subscribe(this.#channel, (message) => this.#heard(message))
+      .catch((error: unknown) => {
+        this.#subscribed = undefined;
+        this.#onError(error);
+      });
     return () => {
       // Stryker disable next-line ConditionalExpression: deleting twice is harmless, unsubscribing twice is not
       if (!this.#listeners.delete(entry) || this.#listeners.size > 0) return;
@@ -72,7 +80,10 @@ export class RedisChangeFeed implements ChangeFeed {
 
   #heard(message: string): void {
     const change = parseChange(message);
-    if (change === undefined) return this.#onError(new Error(`RedisChangeFeed: ignored a message on ${this.#channel} that is not a change: ${message.slice(0, 64)}`));
+    if (change === undefined)
+      return this.#onError(
+        new Error(`RedisChangeFeed: ignored a message on ${this.#channel} that is not a change: ${message.slice(0, 64)}`),
+      );
     this.#tell(change);
   }
 

@@ -62,9 +62,13 @@ export type RedisClient = NodeRedisClient | IoRedisClient | RedisCommands;
  * The commands of the user's client: node-redis (`sendCommand`), ioredis (`call`), or an adapter
  * already; each command rejects when it has no answer within `timeoutMs`.
  */
-export function redisCommands(client: RedisClient, options: RedisCommandsOptions = {}): RedisCommands & Required<Pick<RedisCommands, "onReconnect">> {
+export function redisCommands(
+  client: RedisClient,
+  options: RedisCommandsOptions = {},
+): RedisCommands & Required<Pick<RedisCommands, "onReconnect">> {
   const { timeoutMs = 2000 } = options;
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0) throw invalidOption("A Redis store's timeoutMs must be a positive whole number of milliseconds");
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs <= 0)
+    throw invalidOption("A Redis store's timeoutMs must be a positive whole number of milliseconds");
   return new TimedCommands(adapterOf(client), timeoutMs);
 }
 
@@ -94,10 +98,19 @@ class TimedCommands implements RedisCommands {
 
   command(args: readonly string[]): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Redis did not answer ${String(args[0]).toUpperCase()} within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new MCPError(MCP_CODES.TRANSPORT_ERROR, `Redis did not answer ${String(args[0]).toUpperCase()} within ${this.#timeoutMs} ms`),
+          ),
+        this.#timeoutMs,
+      );
       // A command given up on must not keep the process alive.
       timer.unref();
-      this.#redis.command(args).then(resolve, reject).finally(() => clearTimeout(timer));
+      this.#redis
+        .command(args)
+        .then(resolve, reject)
+        .finally(() => clearTimeout(timer));
     });
   }
 
@@ -296,7 +309,10 @@ export function tagOf(kind: string, name: string): string {
 
 /** A name as a hash tag holds it: `%`, `{`, `}` and lone surrogates as `%` and four hex digits. */
 export function escapedName(name: string): string {
-  return name.replace(/[%{}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return name.replace(
+    /[%{}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** A key prefix: text without braces (the stores place the hash tags). */

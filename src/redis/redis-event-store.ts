@@ -11,7 +11,10 @@ export interface RedisEventStoreOptions {
   readonly maxEventsPerStream?: number;
   /** How long a session's events are kept after its last append, in milliseconds (default one hour). */
   readonly ttlMs?: number;
-  /** How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call hangs while Redis is away. */
+  /**
+   * How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call
+   * hangs while Redis is away.
+   */
   readonly timeoutMs?: number;
 }
 

@@ -13,7 +13,10 @@ export interface RedisRequestStateKeysOptions {
   readonly rotateEveryMs?: number;
   /** Previous keys still accepted for opening after a rotation (default 1). */
   readonly keep?: number;
-  /** How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call hangs while Redis is away. */
+  /**
+   * How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call
+   * hangs while Redis is away.
+   */
   readonly timeoutMs?: number;
   /** Told of an automatic rotation that failed (Redis away): it is tried again at the next period. */
   readonly onError?: (error: unknown) => void;
@@ -80,8 +83,10 @@ export class RedisRequestStateKeys implements RequestStateKeys {
 
   constructor(options: RedisRequestStateKeysOptions) {
     const { client, prefix = "mcp:", rotateEveryMs, keep = 1, timeoutMs, onError = () => {} } = options;
-    if (!Number.isSafeInteger(keep) || keep < 0) throw invalidOption("RedisRequestStateKeys: keep must be a whole number of keys, 0 or more");
-    if (rotateEveryMs !== undefined && (!Number.isSafeInteger(rotateEveryMs) || rotateEveryMs <= 0)) throw invalidOption("RedisRequestStateKeys: rotateEveryMs must be a positive whole number of milliseconds");
+    if (!Number.isSafeInteger(keep) || keep < 0)
+      throw invalidOption("RedisRequestStateKeys: keep must be a whole number of keys, 0 or more");
+    if (rotateEveryMs !== undefined && (!Number.isSafeInteger(rotateEveryMs) || rotateEveryMs <= 0))
+      throw invalidOption("RedisRequestStateKeys: rotateEveryMs must be a positive whole number of milliseconds");
     this.#redis = redisCommands(client, { timeoutMs });
     this.#key = `${checkPrefix(prefix, "RedisRequestStateKeys")}{request-state}:keys`;
     this.#keep = keep;
@@ -144,7 +149,8 @@ export class RedisRequestStateKeys implements RequestStateKeys {
       const [id, , secret] = entry.split(" ") as [string, string, string];
       const bytes = decodeHex(secret);
       // Written by the scripts above as hex: anything else is a list someone else changed, and no key is taken from it.
-      if (bytes === undefined) throw new MCPError(MCP_CODES.INVALID_PARAMS, `RedisRequestStateKeys: the secret of key "${id}" in Redis is not hex`);
+      if (bytes === undefined)
+        throw new MCPError(MCP_CODES.INVALID_PARAMS, `RedisRequestStateKeys: the secret of key "${id}" in Redis is not hex`);
       return Object.freeze({ id, secret: bytes });
     });
     this.#cache = { keys, at: Date.now() };

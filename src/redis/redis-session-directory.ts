@@ -6,7 +6,10 @@ export interface RedisSessionDirectoryOptions {
   readonly client: RedisClient;
   /** Put before every key (default `"mcp:"`); no `{` or `}`. The instances of one deployment share it. */
   readonly prefix?: string;
-  /** How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call hangs while Redis is away. */
+  /**
+   * How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call
+   * hangs while Redis is away.
+   */
   readonly timeoutMs?: number;
 }
 

@@ -28,7 +28,10 @@ export interface RedisTaskStoreOptions extends TaskStoreSettings {
   readonly client: RedisClient;
   /** Put before every key (default `"mcp:"`); no `{` or `}`. Processes that share tasks share it. */
   readonly prefix?: string;
-  /** How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call hangs while Redis is away. */
+  /**
+   * How long a command may wait for Redis's answer, in milliseconds (default 2000): then it rejects with `MCP.TRANSPORT_ERROR`, so no call
+   * hangs while Redis is away.
+   */
   readonly timeoutMs?: number;
 }
 
@@ -82,7 +85,11 @@ export class RedisTaskStore implements TaskStore {
     const record = newTaskRecord(randomHex(16), task, now);
     const keys = this.#keys(owner);
     const at = expiryText(record);
-    const reply = (await CREATE.run(this.#redis, [keys.seq, keys.exp, keys.base + record.taskId], [keys.base, String(now), String(this.#maxTasksPerOwner), record.taskId, JSON.stringify(record), at])) as unknown[];
+    const reply = (await CREATE.run(
+      this.#redis,
+      [keys.seq, keys.exp, keys.base + record.taskId],
+      [keys.base, String(now), String(this.#maxTasksPerOwner), record.taskId, JSON.stringify(record), at],
+    )) as unknown[];
     if (reply[0] !== 1) throw this.#limitReached(String(reply[1]), now);
     if (at !== "inf") await this.#index(now, [[at, member(owner, record.taskId)]]);
     return record;
@@ -102,7 +109,11 @@ export class RedisTaskStore implements TaskStore {
       const outcome = applyTaskPatch(current, patch, precondition, now);
       if (!outcome.ok) return outcome;
       const at = expiryText(outcome.task);
-      const written = await UPDATE.run(this.#redis, [keys.base + taskId, keys.seq, keys.exp], [String(current.version), JSON.stringify(outcome.task), at, String(now), taskId]);
+      const written = await UPDATE.run(
+        this.#redis,
+        [keys.base + taskId, keys.seq, keys.exp],
+        [String(current.version), JSON.stringify(outcome.task), at, String(now), taskId],
+      );
       // Another write came between the read and this one: the rules apply again to what it left.
       if (written !== 1) continue;
       if (at !== expiryText(current)) await this.#reindex(now, owner, taskId, at);
@@ -120,7 +131,11 @@ export class RedisTaskStore implements TaskStore {
     const after = cursor === undefined ? "" : placeOf(cursor);
     const keys = this.#keys(owner);
     // One more than the page: whether a next page exists.
-    const reply = (await LIST.run(this.#redis, [keys.seq, keys.exp], [keys.base, String(this.#now()), after, String(limit + 1)])) as string[];
+    const reply = (await LIST.run(
+      this.#redis,
+      [keys.seq, keys.exp],
+      [keys.base, String(this.#now()), after, String(limit + 1)],
+    )) as string[];
     const places: string[] = [];
     const tasks = [];
     for (let n = 0; n < reply.length && tasks.length < limit; n += 2) {
@@ -134,7 +149,15 @@ export class RedisTaskStore implements TaskStore {
   async expire(now: number = this.#now()): Promise<number> {
     let removed = 0;
     for (;;) {
-      const due = (await this.#redis.command(["ZRANGEBYSCORE", this.#expiryIndex, "-inf", String(now), "LIMIT", "0", String(EXPIRE_BATCH)])) as string[];
+      const due = (await this.#redis.command([
+        "ZRANGEBYSCORE",
+        this.#expiryIndex,
+        "-inf",
+        String(now),
+        "LIMIT",
+        "0",
+        String(EXPIRE_BATCH),
+      ])) as string[];
       if (due.length === 0) return removed;
       const byOwner = new Map<string, string[]>();
       for (const entry of due) {
@@ -210,4 +233,3 @@ function placeOf(cursor: string): string {
   if (digits === undefined) throw invalid(`Invalid cursor: ${JSON.stringify(cursor.slice(0, 64))}`);
   return String(Number.parseInt(digits, 36));
 }
-

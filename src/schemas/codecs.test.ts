@@ -68,11 +68,7 @@ const EXPECTED_METHODS: Record<AnyProtocolVersion, ExpectedMethods> = {
     clientRequests: [...BASE_CLIENT_REQUESTS, ...TASK_REQUESTS],
     serverRequests: [...WITH_ELICITATION.serverRequests, ...TASK_REQUESTS],
     clientNotifications: [...BASE_CLIENT_NOTIFICATIONS, "notifications/tasks/status"],
-    serverNotifications: [
-      ...BASE_SERVER_NOTIFICATIONS,
-      "notifications/elicitation/complete",
-      "notifications/tasks/status",
-    ],
+    serverNotifications: [...BASE_SERVER_NOTIFICATIONS, "notifications/elicitation/complete", "notifications/tasks/status"],
   },
   "2026-07-28": {
     clientRequests: [
@@ -133,16 +129,27 @@ function schemaUses(codec: RevisionCodec, sampleSets: RevisionSamples): SchemaUs
     for (const sample of samples?.valid ?? []) entry.valid.add(sample);
     for (const sample of samples?.invalid ?? []) entry.invalid.add(sample);
   };
-  for (const [direction, requests] of [["client", codec.clientRequests], ["server", codec.serverRequests]] as const) {
+  for (const [direction, requests] of [
+    ["client", codec.clientRequests],
+    ["server", codec.serverRequests],
+  ] as const) {
     for (const [method, { params, result }] of Object.entries(requests)) {
       use(params, `${direction} ${method} params`, sampleSets.requests[method]?.params);
       use(result, `${direction} ${method} result`, sampleSets.requests[method]?.result);
     }
   }
-  for (const [direction, notifications] of [["client", codec.clientNotifications], ["server", codec.serverNotifications]] as const) {
+  for (const [direction, notifications] of [
+    ["client", codec.clientNotifications],
+    ["server", codec.serverNotifications],
+  ] as const) {
     for (const [method, schema] of Object.entries(notifications)) use(schema, `${direction} ${method}`, sampleSets.notifications[method]);
   }
-  return [...uses].map(([schema, { places, valid, invalid }]) => ({ schema, places: places.join(", "), valid: [...valid], invalid: [...invalid] }));
+  return [...uses].map(([schema, { places, valid, invalid }]) => ({
+    schema,
+    places: places.join(", "),
+    valid: [...valid],
+    invalid: [...invalid],
+  }));
 }
 
 /** The revisions that share one set of samples: the session era's, and the stateless one's. */
@@ -158,7 +165,14 @@ const methodsOf = (versions: readonly AnyProtocolVersion[], tables: (codec: Revi
 const requestTables = (codec: RevisionCodec): readonly object[] => [codec.clientRequests, codec.serverRequests];
 const notificationTables = (codec: RevisionCodec): readonly object[] => [codec.clientNotifications, codec.serverNotifications];
 
-const USABLE = { defined: true, hasValid: true, hasInvalid: true, hasValidObject: true, invalidAlsoValid: [] as string[], revisionLinesAmiss: [] as string[] };
+const USABLE = {
+  defined: true,
+  hasValid: true,
+  hasInvalid: true,
+  hasValidObject: true,
+  invalidAlsoValid: [] as string[],
+  revisionLinesAmiss: [] as string[],
+};
 
 /** What makes a sample set test something, as one object to compare with USABLE (a failure shows which part is amiss). */
 function usability(set: SampleSet | undefined, revisions: readonly AnyProtocolVersion[]): typeof USABLE {
@@ -169,10 +183,15 @@ function usability(set: SampleSet | undefined, revisions: readonly AnyProtocolVe
     hasInvalid: invalid.length > 0,
     // withExtension adds a key only to an object: without one, "keeps unknown keys" checks nothing.
     hasValidObject: valid.some(([, value]) => isPlainObject(value)),
-    invalidAlsoValid: invalid.filter(([, value]) => valid.some(([, accepted]) => isDeepStrictEqual(accepted, value))).map(([label]) => label),
+    invalidAlsoValid: invalid
+      .filter(([, value]) => valid.some(([, accepted]) => isDeepStrictEqual(accepted, value)))
+      .map(([label]) => label),
     // A per-revision line names exactly the revisions with the method, and is per revision because the lines differ.
     revisionLinesAmiss: invalid
-      .filter(([, , issues]) => typeof issues !== "string" && !(isDeepStrictEqual(Object.keys(issues), revisions) && new Set(Object.values(issues)).size > 1))
+      .filter(
+        ([, , issues]) =>
+          typeof issues !== "string" && !(isDeepStrictEqual(Object.keys(issues), revisions) && new Set(Object.values(issues)).size > 1),
+      )
       .map(([label]) => label),
   };
 }

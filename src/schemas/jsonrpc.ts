@@ -67,9 +67,7 @@ export const JsonRpcMessageSchema = z.union([
 ]);
 
 /** A batch of requests and notifications (only revision 2025-03-26 allows batches). */
-export const JsonRpcBatchRequestSchema = z
-  .array(z.union([JsonRpcRequestSchema, JsonRpcNotificationSchema]))
-  .check(z.minLength(1));
+export const JsonRpcBatchRequestSchema = z.array(z.union([JsonRpcRequestSchema, JsonRpcNotificationSchema])).check(z.minLength(1));
 
 /** A batch of responses (only revision 2025-03-26 allows batches). */
 export const JsonRpcBatchResponseSchema = z.array(JsonRpcResponseSchema).check(z.minLength(1));

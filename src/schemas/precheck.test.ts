@@ -19,12 +19,18 @@ const WIRE_SCHEMAS: readonly (readonly [string, z.core.$ZodType])[] = Object.ent
     [`${version} ${method} params`, pair.params] as const,
     [`${version} ${method} result`, pair.result] as const,
   ]),
-  ...Object.entries({ ...codec.clientNotifications, ...codec.serverNotifications }).map(([method, schema]) => [`${version} ${method}`, schema] as const),
+  ...Object.entries({ ...codec.clientNotifications, ...codec.serverNotifications }).map(
+    ([method, schema]) => [`${version} ${method}`, schema] as const,
+  ),
 ]);
 
 const SAMPLE_VALUES: readonly unknown[] = [
-  ...[REQUEST_SAMPLES, REQUEST_SAMPLES_2026].flatMap((samples) => Object.values(samples)).flatMap(({ params, result }) => [...params.valid, ...params.invalid, ...result.valid, ...result.invalid]),
-  ...[NOTIFICATION_SAMPLES, NOTIFICATION_SAMPLES_2026].flatMap((samples) => Object.values(samples)).flatMap(({ valid, invalid }) => [...valid, ...invalid]),
+  ...[REQUEST_SAMPLES, REQUEST_SAMPLES_2026]
+    .flatMap((samples) => Object.values(samples))
+    .flatMap(({ params, result }) => [...params.valid, ...params.invalid, ...result.valid, ...result.invalid]),
+  ...[NOTIFICATION_SAMPLES, NOTIFICATION_SAMPLES_2026]
+    .flatMap((samples) => Object.values(samples))
+    .flatMap(({ valid, invalid }) => [...valid, ...invalid]),
 ].map(([, value]) => value);
 
 const vouches = (schema: z.core.$ZodType, value: unknown): Verdict => precheckOf(schema, z.safeParse)(value);
@@ -39,23 +45,25 @@ function expectAgreement(schema: z.core.$ZodType, value: unknown): Verdict {
 }
 
 /** A JSON value grown from a sample: keys dropped, values swapped for arbitrary JSON, keys added. */
-const mutatedSample = fc.tuple(fc.constantFrom(...SAMPLE_VALUES), fc.jsonValue({ maxDepth: 2 }), fc.nat(), fc.string({ maxLength: 6 })).map(([sample, noise, pick, key]) => {
-  if (typeof sample !== "object" || sample === null || Array.isArray(sample)) return noise;
-  const copy: Record<string, unknown> = { ...(sample as Record<string, unknown>) };
-  const keys = Object.keys(copy);
-  const target = keys.length === 0 ? key : (keys[pick % keys.length] as string);
-  switch (pick % 3) {
-    case 0:
-      delete copy[target];
-      break;
-    case 1:
-      copy[target] = noise;
-      break;
-    default:
-      copy[key] = noise;
-  }
-  return copy;
-});
+const mutatedSample = fc
+  .tuple(fc.constantFrom(...SAMPLE_VALUES), fc.jsonValue({ maxDepth: 2 }), fc.nat(), fc.string({ maxLength: 6 }))
+  .map(([sample, noise, pick, key]) => {
+    if (typeof sample !== "object" || sample === null || Array.isArray(sample)) return noise;
+    const copy: Record<string, unknown> = { ...(sample as Record<string, unknown>) };
+    const keys = Object.keys(copy);
+    const target = keys.length === 0 ? key : (keys[pick % keys.length] as string);
+    switch (pick % 3) {
+      case 0:
+        delete copy[target];
+        break;
+      case 1:
+        copy[target] = noise;
+        break;
+      default:
+        copy[key] = noise;
+    }
+    return copy;
+  });
 
 describe("precheckOf on the wire schemas", () => {
   it("agrees with zod on every sample fed to every schema of every revision", () => {
@@ -73,7 +81,10 @@ describe("precheckOf on the wire schemas", () => {
     for (const [method, { params, result }] of Object.entries(REQUEST_SAMPLES)) {
       const pair = latest.clientRequests[method] ?? latest.serverRequests[method];
       if (!pair) continue;
-      const verdicts = [...params.valid.map(([, value]) => expectAgreement(pair.params, value)), ...result.valid.map(([, value]) => expectAgreement(pair.result, value))];
+      const verdicts = [
+        ...params.valid.map(([, value]) => expectAgreement(pair.params, value)),
+        ...result.valid.map(([, value]) => expectAgreement(pair.result, value)),
+      ];
       total += verdicts.length;
       vouched += verdicts.filter((verdict) => verdict === VALID).length;
     }
@@ -83,17 +94,26 @@ describe("precheckOf on the wire schemas", () => {
   it("vouches for the messages of a tool call round trip", () => {
     const call = CODECS["2025-11-25"].clientRequests["tools/call"]!;
     expect(precheckOf(call.params, z.safeParse)({ name: "echo", arguments: { text: "hi" }, _meta: { progressToken: 1 } })).toBe(VALID);
-    expect(precheckOf(call.result, z.safeParse)({ content: [{ type: "text", text: "hi" }], structuredContent: { a: [1] }, isError: false })).toBe(VALID);
+    expect(
+      precheckOf(call.result, z.safeParse)({ content: [{ type: "text", text: "hi" }], structuredContent: { a: [1] }, isError: false }),
+    ).toBe(VALID);
   });
 
   it("vouches for the messages of a 2026-07-28 tool call that asks for input", () => {
     const call = CODECS["2026-07-28"].clientRequests["tools/call"]!;
-    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+    };
     expect(vouches(call.params, { name: "echo", arguments: { text: "hi" }, _meta: meta })).toBe(VALID);
     const question = { method: "elicitation/create", params: { mode: "url", message: "Sign in", url: "https://example.com" } };
     expect(vouches(call.result, { resultType: "input_required", inputRequests: { login: question }, requestState: "s" })).toBe(VALID);
-    expect(vouches(call.params, { name: "echo", _meta: meta, inputResponses: { login: { action: "accept" } }, requestState: "s" })).toBe(VALID);
-    expect(vouches(call.result, { resultType: "complete", content: [{ type: "text", text: "hi" }], structuredContent: "done" })).toBe(VALID);
+    expect(vouches(call.params, { name: "echo", _meta: meta, inputResponses: { login: { action: "accept" } }, requestState: "s" })).toBe(
+      VALID,
+    );
+    expect(vouches(call.result, { resultType: "complete", content: [{ type: "text", text: "hi" }], structuredContent: "done" })).toBe(
+      VALID,
+    );
   });
 
   it("agrees with zod on mutated samples and arbitrary JSON (property)", () => {
@@ -140,9 +160,14 @@ describe("precheckOf on each kind of schema", () => {
     ["an object with a refinement", z.object({ a: z.string() }).check(z.refine(() => true)), { a: "x" }, UNKNOWN],
     ["a record", z.record(z.string(), z.number()), { a: 1, b: 2 }, VALID],
     ["a record with a bad value", z.record(z.string(), z.number()), { a: "1" }, INVALID],
-    ["a record of a class instance", z.record(z.string(), z.number()), new (class Point {
-      x = 1;
-    })(), UNKNOWN],
+    [
+      "a record of a class instance",
+      z.record(z.string(), z.number()),
+      new (class Point {
+        x = 1;
+      })(),
+      UNKNOWN,
+    ],
     ["a record, not an object", z.record(z.string(), z.number()), [1], INVALID],
     ["a record with a __proto__ key", z.record(z.string(), z.number()), JSON.parse('{"__proto__": 1}'), UNKNOWN],
     ["a record with enum keys", z.record(z.enum(["a"]), z.number()), { a: 1 }, UNKNOWN],
@@ -152,13 +177,26 @@ describe("precheckOf on each kind of schema", () => {
     ["a union's first option", z.union([z.string(), z.number()]), "a", VALID],
     ["a union's second option", z.union([z.string(), z.number()]), 1, VALID],
     ["no option of a union", z.union([z.string(), z.number()]), true, INVALID],
-    ["a union where an option might strip", z.union([z.object({ a: z.string() }), z.looseObject({ a: z.string() })]), { a: "x", b: 1 }, UNKNOWN],
+    [
+      "a union where an option might strip",
+      z.union([z.object({ a: z.string() }), z.looseObject({ a: z.string() })]),
+      { a: "x", b: 1 },
+      UNKNOWN,
+    ],
     ["an exclusive union", z.xor([z.string(), z.number()]), "a", UNKNOWN],
     ["a union with a refinement", z.union([z.string()]).check(z.refine(() => true)), "a", UNKNOWN],
     ["a lazy schema", z.lazy(() => z.string()), "a", VALID],
     ["a custom check", z.custom<string>((value) => typeof value === "string"), "a", VALID],
     ["a failing custom check", z.custom<string>((value) => typeof value === "string"), 1, INVALID],
-    ["a transform", z.pipe(z.string(), z.transform((value) => value.length)), "abc", UNKNOWN],
+    [
+      "a transform",
+      z.pipe(
+        z.string(),
+        z.transform((value) => value.length),
+      ),
+      "abc",
+      UNKNOWN,
+    ],
     ["a tuple", z.tuple([z.string()]), ["a"], UNKNOWN],
   ];
 
@@ -178,12 +216,22 @@ describe("precheckOf on each kind of schema", () => {
       ["a missing required key: zod explains", loose, { b: 1 }, UNKNOWN],
       ["a wrong field type", loose, { a: 1 }, INVALID],
       ["not an object", loose, [], INVALID],
-      ["a class instance", loose, new (class Thing {
-        a = "x";
-      })(), UNKNOWN],
-      ["a class instance for a stripping object", strip, new (class Thing {
-        a = "x";
-      })(), UNKNOWN],
+      [
+        "a class instance",
+        loose,
+        new (class Thing {
+          a = "x";
+        })(),
+        UNKNOWN,
+      ],
+      [
+        "a class instance for a stripping object",
+        strip,
+        new (class Thing {
+          a = "x";
+        })(),
+        UNKNOWN,
+      ],
       ["an own __proto__ key (zod strips it)", loose, JSON.parse('{"a": "x", "__proto__": {"polluted": true}}'), UNKNOWN],
       ["a stripping object without extra keys", strip, { a: "x" }, VALID],
       ["a stripping object with an extra key", strip, { a: "x", b: 1 }, UNKNOWN],
@@ -212,14 +260,22 @@ describe("precheckOf on each kind of schema", () => {
   });
 
   describe("discriminated unions", () => {
-    const shapes = z.discriminatedUnion("type", [z.looseObject({ type: z.literal("a"), a: z.string() }), z.looseObject({ type: z.literal("b"), b: z.number() })]);
+    const shapes = z.discriminatedUnion("type", [
+      z.looseObject({ type: z.literal("a"), a: z.string() }),
+      z.looseObject({ type: z.literal("b"), b: z.number() }),
+    ]);
 
     it.each([
       ["the option its tag names", shapes, { type: "b", b: 1 }, VALID],
       ["the option its tag names, badly filled", shapes, { type: "b", b: "1" }, INVALID],
       ["an unknown tag", shapes, { type: "c" }, INVALID],
       ["not an object", shapes, 1, INVALID],
-      ["an unknown tag with a fallback to a plain union", z.discriminatedUnion("type", [z.looseObject({ type: z.literal("a") })], { unionFallback: true }), { type: "c" }, UNKNOWN],
+      [
+        "an unknown tag with a fallback to a plain union",
+        z.discriminatedUnion("type", [z.looseObject({ type: z.literal("a") })], { unionFallback: true }),
+        { type: "c" },
+        UNKNOWN,
+      ],
     ] as const)("%s", (_, schema, value, verdict) => {
       expect(expectAgreement(schema, value)).toBe(verdict);
     });

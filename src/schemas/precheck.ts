@@ -23,7 +23,11 @@ const valid: Precheck = () => VALID;
 const invalid: Precheck = () => INVALID;
 
 /** zod's `safeParse` (the core function, or a classic schema's own method bound to the same engine). */
-export type ZodParse = (schema: Schema, value: unknown, options: z.core.ParseContext<z.core.$ZodIssue>) => z.core.util.SafeParseResult<unknown>;
+export type ZodParse = (
+  schema: Schema,
+  value: unknown,
+  options: z.core.ParseContext<z.core.$ZodIssue>,
+) => z.core.util.SafeParseResult<unknown>;
 
 const PARSE_OPTIONS = { jitless: true } as const;
 
@@ -70,7 +74,8 @@ function hasChecks(internals: Internals): boolean {
 type Def = z.core.$ZodTypeDef & { readonly coerce?: boolean };
 type Builder = (schema: Schema, def: Def, internals: Internals, parse: ZodParse) => Precheck;
 
-const scalar: Builder = (schema, def, internals, parse) => (def.coerce ? unknown : hasChecks(internals) ? delegated(schema, parse) : primitive(def.type as "string" | "number" | "boolean"));
+const scalar: Builder = (schema, def, internals, parse) =>
+  def.coerce ? unknown : hasChecks(internals) ? delegated(schema, parse) : primitive(def.type as "string" | "number" | "boolean");
 /** A container with refinements (a length, a custom check) is left to zod. */
 const container =
   (builder: (def: never, parse: ZodParse) => Precheck): Builder =>
@@ -158,7 +163,11 @@ interface Field {
 function fieldsOf(shape: Readonly<Record<string, Schema>>, parse: ZodParse): Field[] {
   return Object.keys(shape).map((key) => {
     const schema = shape[key] as Schema;
-    return { key, check: precheckOf(schema, parse), mayBeAbsent: internalsOf(schema).optin === "optional" && internalsOf(schema).optout === "optional" };
+    return {
+      key,
+      check: precheckOf(schema, parse),
+      mayBeAbsent: internalsOf(schema).optin === "optional" && internalsOf(schema).optout === "optional",
+    };
   });
 }
 
@@ -178,7 +187,7 @@ function checkFields(fields: readonly Field[], value: Record<string, unknown>): 
 function object(def: z.core.$ZodObjectDef, parse: ZodParse): Precheck {
   if (Object.getOwnPropertySymbols(def.shape).length > 0 || Object.hasOwn(def.shape, "__proto__")) return unknown;
   const fields = fieldsOf(def.shape, parse);
-  const catchallType = (def.catchall && internalsOf(def.catchall).def.type);
+  const catchallType = def.catchall && internalsOf(def.catchall).def.type;
   // A loose object keeps unknown keys as they are: only the declared ones need looking at.
   if (catchallType === "unknown" || catchallType === "any") {
     return (value) => (!isObject(value) ? INVALID : !isPlainObject(value) || hasProtoKey(value) ? UNKNOWN : checkFields(fields, value));
@@ -210,8 +219,10 @@ function record(def: z.core.$ZodRecordDef, parse: ZodParse): Precheck {
   };
 }
 
-
-function union(def: z.core.$ZodUnionDef & { readonly discriminator?: string; readonly inclusive?: boolean; readonly unionFallback?: boolean }, parse: ZodParse): Precheck {
+function union(
+  def: z.core.$ZodUnionDef & { readonly discriminator?: string; readonly inclusive?: boolean; readonly unionFallback?: boolean },
+  parse: ZodParse,
+): Precheck {
   if (def.discriminator !== undefined) return discriminated(def.discriminator, def.options, def, parse);
   // An exclusive union (z.xor) must match exactly one option: zod decides.
   if (def.inclusive === false) return unknown;

@@ -8,11 +8,20 @@ const params = (extra: object = {}): object => ({ _meta: meta, ...extra });
 const listened = { _meta: { [META_KEYS.subscriptionId]: "listen-1" } };
 const complete = { resultType: "complete" };
 const textContent = { type: "text", text: "hello" };
-const elicitation = { method: "elicitation/create", params: { message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } };
+const elicitation = {
+  method: "elicitation/create",
+  params: { message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } },
+};
 const rootsRequest = { method: "roots/list" };
 const answers = { name: { action: "accept", content: { name: "octocat" } }, roots: { roots: [{ uri: "file:///home/project" }] } };
 
-export const task = { taskId: "t-1", status: "working", createdAt: "2026-07-28T10:00:00.000Z", lastUpdatedAt: "2026-07-28T10:00:01.000Z", ttlMs: 60000 };
+export const task = {
+  taskId: "t-1",
+  status: "working",
+  createdAt: "2026-07-28T10:00:00.000Z",
+  lastUpdatedAt: "2026-07-28T10:00:01.000Z",
+  ttlMs: 60000,
+};
 export function taskWithout(field: keyof typeof task): object {
   const { [field]: _left, ...rest } = task;
   return rest;
@@ -49,7 +58,11 @@ export const TASK_REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>>
         ["input required without its requests", { ...task, status: "input_required" }, "inputRequests: is required"],
         ["completed without its result", { ...task, status: "completed" }, "result: is required"],
         ["failed with an error without a code", { ...task, status: "failed", error: { message: "boom" } }, "error.code: is required"],
-        ["an unknown status", { ...task, status: "paused" }, 'status: expected one of "working" | "input_required" | "completed" | "failed" | "cancelled"'],
+        [
+          "an unknown status",
+          { ...task, status: "paused" },
+          'status: expected one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
+        ],
         ["a ttl not an integer", { ...task, ttlMs: 1.5 }, "ttlMs: expected integer, received number"],
       ],
     },
@@ -58,11 +71,18 @@ export const TASK_REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>>
     params: {
       valid: [
         ["answers to two keys", params({ taskId: "t-1", inputResponses: { name: answers.name, roots: answers.roots } })],
-        ["an answer to a key the server may not wait for, of any shape", params({ taskId: "t-1", inputResponses: { other: { ignored: true } } })],
+        [
+          "an answer to a key the server may not wait for, of any shape",
+          params({ taskId: "t-1", inputResponses: { other: { ignored: true } } }),
+        ],
       ],
       invalid: [
         ["without answers", params({ taskId: "t-1" }), "inputResponses: is required"],
-        ["answers that are not an object", params({ taskId: "t-1", inputResponses: [answers.name] }), "inputResponses: expected record, received array"],
+        [
+          "answers that are not an object",
+          params({ taskId: "t-1", inputResponses: [answers.name] }),
+          "inputResponses: expected record, received array",
+        ],
         ["without _meta", { taskId: "t-1", inputResponses: {} }, "_meta: is required"],
       ],
     },
@@ -78,7 +98,11 @@ export const TASK_NOTIFICATION_SAMPLES_2026: Readonly<Record<string, SampleSet>>
       ["a task waiting for input", { ...task, status: "input_required", inputRequests: { roots: rootsRequest } }],
     ],
     invalid: [
-      ["without a status", taskWithout("status"), 'status: expected one of "working" | "input_required" | "completed" | "failed" | "cancelled"'],
+      [
+        "without a status",
+        taskWithout("status"),
+        'status: expected one of "working" | "input_required" | "completed" | "failed" | "cancelled"',
+      ],
       ["failed without its error", { ...task, status: "failed" }, "error: is required"],
     ],
   },

@@ -54,15 +54,31 @@ const requestParams: SampleSet = {
     ["without _meta", {}, "_meta: is required"],
     ["without a protocol version", { _meta: { [META_KEYS.clientCapabilities]: {} } }, `${VERSION}: is required`],
     ["without client capabilities", { _meta: { [META_KEYS.protocolVersion]: "2026-07-28" } }, `${CAPABILITIES}: is required`],
-    ["a protocol version of the wrong type", params({ _meta: { ...meta, [META_KEYS.protocolVersion]: 20260728 } }), `${VERSION}: expected string, received number`],
-    ["an unknown log level", params({ _meta: { ...meta, [META_KEYS.logLevel]: "verbose" } }), `_meta["${META_KEYS.logLevel}"]: expected ${LOGGING_LEVELS}`],
-    ["client info without a version", params({ _meta: { ...meta, [META_KEYS.clientInfo]: { name: "c" } } }), `_meta["${META_KEYS.clientInfo}"].version: is required`],
+    [
+      "a protocol version of the wrong type",
+      params({ _meta: { ...meta, [META_KEYS.protocolVersion]: 20260728 } }),
+      `${VERSION}: expected string, received number`,
+    ],
+    [
+      "an unknown log level",
+      params({ _meta: { ...meta, [META_KEYS.logLevel]: "verbose" } }),
+      `_meta["${META_KEYS.logLevel}"]: expected ${LOGGING_LEVELS}`,
+    ],
+    [
+      "client info without a version",
+      params({ _meta: { ...meta, [META_KEYS.clientInfo]: { name: "c" } } }),
+      `_meta["${META_KEYS.clientInfo}"].version: is required`,
+    ],
     [
       "an extension setting that is not an object",
       params({ _meta: { ...meta, [META_KEYS.clientCapabilities]: { extensions: { "com.example/ui": true } } } }),
       `${CAPABILITIES}.extensions["com.example/ui"]: expected object, received boolean`,
     ],
-    ["a progress token not an integer", params({ _meta: { ...meta, progressToken: 1.5 } }), "_meta.progressToken: expected string | integer, received number"],
+    [
+      "a progress token not an integer",
+      params({ _meta: { ...meta, progressToken: 1.5 } }),
+      "_meta.progressToken: expected string | integer, received number",
+    ],
   ],
 };
 
@@ -80,7 +96,6 @@ const paginatedParams: SampleSet = {
 
 const retried = { inputResponses: answers, requestState: "opaque-state" };
 
-
 // ---- Results ----
 
 const cacheHints = { ttlMs: 60000, cacheScope: "public" };
@@ -91,9 +106,18 @@ function orInputRequired(result: SampleSet): SampleSet {
   return {
     valid: [
       ...result.valid,
-      ["input required: one request of each kind", { resultType: "input_required", inputRequests: { name: elicitation, capital: sampling, roots: rootsRequest } }],
-      ["input required: a URL elicitation and state", { resultType: "input_required", inputRequests: { login: urlElicitation }, requestState: "s-1" }],
-      ["input required: state only", { resultType: "input_required", requestState: "s-2", _meta: { [META_KEYS.serverInfo]: implementation } }],
+      [
+        "input required: one request of each kind",
+        { resultType: "input_required", inputRequests: { name: elicitation, capital: sampling, roots: rootsRequest } },
+      ],
+      [
+        "input required: a URL elicitation and state",
+        { resultType: "input_required", inputRequests: { login: urlElicitation }, requestState: "s-1" },
+      ],
+      [
+        "input required: state only",
+        { resultType: "input_required", requestState: "s-2", _meta: { [META_KEYS.serverInfo]: implementation } },
+      ],
     ],
     invalid: [
       ...result.invalid,
@@ -103,9 +127,21 @@ function orInputRequired(result: SampleSet): SampleSet {
         { resultType: "input_required", inputRequests: { p: { method: "ping" } } },
         'inputRequests.p.method: expected one of "elicitation/create" | "sampling/createMessage" | "roots/list"',
       ],
-      ["a sampling request without maxTokens", { resultType: "input_required", inputRequests: { c: { ...sampling, params: { messages: [] } } } }, "inputRequests.c.params.maxTokens: is required"],
-      ["a URL elicitation without its url", { resultType: "input_required", inputRequests: { l: { ...urlElicitation, params: { mode: "url", message: "m" } } } }, "inputRequests.l.params.url: is required"],
-      ["request state of the wrong type", { resultType: "input_required", requestState: 7 }, "requestState: expected string, received number"],
+      [
+        "a sampling request without maxTokens",
+        { resultType: "input_required", inputRequests: { c: { ...sampling, params: { messages: [] } } } },
+        "inputRequests.c.params.maxTokens: is required",
+      ],
+      [
+        "a URL elicitation without its url",
+        { resultType: "input_required", inputRequests: { l: { ...urlElicitation, params: { mode: "url", message: "m" } } } },
+        "inputRequests.l.params.url: is required",
+      ],
+      [
+        "request state of the wrong type",
+        { resultType: "input_required", requestState: 7 },
+        "requestState: expected string, received number",
+      ],
     ],
   };
 }
@@ -136,7 +172,11 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
               ...complete,
               ...cacheHints,
               supportedVersions: ["2026-07-28", "2025-11-25"],
-              capabilities: { tools: { listChanged: true }, resources: { subscribe: true }, extensions: { "io.modelcontextprotocol/tasks": {} } },
+              capabilities: {
+                tools: { listChanged: true },
+                resources: { subscribe: true },
+                extensions: { "io.modelcontextprotocol/tasks": {} },
+              },
               instructions: "Use the tools.",
               _meta: { [META_KEYS.serverInfo]: implementation },
             },
@@ -144,8 +184,16 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
         ],
         invalid: [
           ["missing supportedVersions", { capabilities: {} }, "supportedVersions: is required"],
-          ["a version of the wrong type", { supportedVersions: [2026], capabilities: {} }, "supportedVersions[0]: expected string, received number"],
-          ["server info without a name", { supportedVersions: [], capabilities: {}, _meta: { [META_KEYS.serverInfo]: { version: "1" } } }, `_meta["${META_KEYS.serverInfo}"].name: is required`],
+          [
+            "a version of the wrong type",
+            { supportedVersions: [2026], capabilities: {} },
+            "supportedVersions[0]: expected string, received number",
+          ],
+          [
+            "server info without a name",
+            { supportedVersions: [], capabilities: {}, _meta: { [META_KEYS.serverInfo]: { version: "1" } } },
+            `_meta["${META_KEYS.serverInfo}"].name: is required`,
+          ],
         ],
       },
       { supportedVersions: ["2026-07-28"], capabilities: {} },
@@ -173,7 +221,10 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
   "prompts/list": {
     params: paginatedParams,
     result: cacheable(
-      { valid: [["a prompt", { ...complete, ...cacheHints, prompts: [{ name: "greet" }], nextCursor: "n" }]], invalid: [["missing prompts", cacheHints, "prompts: is required"]] },
+      {
+        valid: [["a prompt", { ...complete, ...cacheHints, prompts: [{ name: "greet" }], nextCursor: "n" }]],
+        invalid: [["missing prompts", cacheHints, "prompts: is required"]],
+      },
       { prompts: [] },
     ),
   },
@@ -185,8 +236,16 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
       ],
       invalid: [
         ["missing name", params(), "name: is required"],
-        ["an answer of no known kind", params({ name: "greet", inputResponses: { name: { value: "octocat" } } }), `inputResponses.name.action: is required, expected ${ELICITATION_ACTIONS}`],
-        ["request state of the wrong type", params({ name: "greet", requestState: { step: 2 } }), "requestState: expected string, received object"],
+        [
+          "an answer of no known kind",
+          params({ name: "greet", inputResponses: { name: { value: "octocat" } } }),
+          `inputResponses.name.action: is required, expected ${ELICITATION_ACTIONS}`,
+        ],
+        [
+          "request state of the wrong type",
+          params({ name: "greet", requestState: { step: 2 } }),
+          "requestState: expected string, received object",
+        ],
       ],
     },
     result: orInputRequired({
@@ -197,7 +256,10 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
   "resources/list": {
     params: paginatedParams,
     result: cacheable(
-      { valid: [["a resource", { ...complete, ...cacheHints, resources: [{ uri: "file:///a", name: "a" }] }]], invalid: [["missing resources", cacheHints, "resources: is required"]] },
+      {
+        valid: [["a resource", { ...complete, ...cacheHints, resources: [{ uri: "file:///a", name: "a" }] }]],
+        invalid: [["missing resources", cacheHints, "resources: is required"]],
+      },
       { resources: [] },
     ),
   },
@@ -219,12 +281,19 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
       ],
       invalid: [
         ["missing uri", params(), "uri: is required"],
-        ["answers that are not an object", params({ uri: "file:///a", inputResponses: [answers.name] }), "inputResponses: expected record, received array"],
+        [
+          "answers that are not an object",
+          params({ uri: "file:///a", inputResponses: [answers.name] }),
+          "inputResponses: expected record, received array",
+        ],
       ],
     },
     result: orInputRequired(
       cacheable(
-        { valid: [["text contents", { ...complete, ...cacheHints, contents: [{ uri: "file:///a", text: "x" }] }]], invalid: [["missing contents", cacheHints, "contents: is required"]] },
+        {
+          valid: [["text contents", { ...complete, ...cacheHints, contents: [{ uri: "file:///a", text: "x" }] }]],
+          invalid: [["missing contents", cacheHints, "contents: is required"]],
+        },
         { contents: [] },
       ),
     ),
@@ -232,14 +301,33 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
   "subscriptions/listen": {
     params: {
       valid: [
-        ["every kind of notification", params({ notifications: { toolsListChanged: true, promptsListChanged: false, resourcesListChanged: true, resourceSubscriptions: ["file:///a"], taskIds: ["t-1"] } })],
+        [
+          "every kind of notification",
+          params({
+            notifications: {
+              toolsListChanged: true,
+              promptsListChanged: false,
+              resourcesListChanged: true,
+              resourceSubscriptions: ["file:///a"],
+              taskIds: ["t-1"],
+            },
+          }),
+        ],
         ["none", params({ notifications: {} })],
       ],
       invalid: [
         ["missing notifications", params(), "notifications: is required"],
         ["task ids not a list", params({ notifications: { taskIds: "t-1" } }), "notifications.taskIds: expected array, received string"],
-        ["resource subscriptions not a list", params({ notifications: { resourceSubscriptions: "file:///a" } }), "notifications.resourceSubscriptions: expected array, received string"],
-        ["a flag of the wrong type", params({ notifications: { toolsListChanged: "yes" } }), "notifications.toolsListChanged: expected boolean, received string"],
+        [
+          "resource subscriptions not a list",
+          params({ notifications: { resourceSubscriptions: "file:///a" } }),
+          "notifications.resourceSubscriptions: expected array, received string",
+        ],
+        [
+          "a flag of the wrong type",
+          params({ notifications: { toolsListChanged: "yes" } }),
+          "notifications.toolsListChanged: expected boolean, received string",
+        ],
       ],
     },
     result: {
@@ -250,7 +338,11 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
       invalid: [
         ["without _meta", complete, "_meta: is required"],
         ["without a subscription id", { ...complete, _meta: {} }, `_meta["${META_KEYS.subscriptionId}"]: is required`],
-        ["a subscription id not an integer", { _meta: { [META_KEYS.subscriptionId]: 1.5 } }, `_meta["${META_KEYS.subscriptionId}"]: expected string | integer, received number`],
+        [
+          "a subscription id not an integer",
+          { _meta: { [META_KEYS.subscriptionId]: 1.5 } },
+          `_meta["${META_KEYS.subscriptionId}"]: expected string | integer, received number`,
+        ],
       ],
     },
   },
@@ -264,12 +356,22 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
             {
               ...complete,
               ...cacheHints,
-              tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" } }, $defs: {} }, outputSchema: { type: "array" } }],
+              tools: [
+                {
+                  name: "add",
+                  inputSchema: { type: "object", properties: { a: { type: "number" } }, $defs: {} },
+                  outputSchema: { type: "array" },
+                },
+              ],
             },
           ],
         ],
         invalid: [
-          ["an input schema that is not an object schema", { tools: [{ name: "add", inputSchema: { type: "array" } }] }, 'tools[0].inputSchema.type: expected "object"'],
+          [
+            "an input schema that is not an object schema",
+            { tools: [{ name: "add", inputSchema: { type: "array" } }] },
+            'tools[0].inputSchema.type: expected "object"',
+          ],
           ["missing tools", cacheHints, "tools: is required"],
         ],
       },
@@ -285,7 +387,11 @@ export const REQUEST_SAMPLES_2026: Readonly<Record<string, RequestSamples>> = {
       invalid: [
         ["without _meta", { name: "add" }, "_meta: is required"],
         ["arguments not an object", params({ name: "add", arguments: "a=1" }), "arguments: expected record, received string"],
-        ["an elicitation answer with an unknown action", params({ name: "add", inputResponses: { name: { action: "maybe" } } }), `inputResponses.name.action: expected ${ELICITATION_ACTIONS}`],
+        [
+          "an elicitation answer with an unknown action",
+          params({ name: "add", inputResponses: { name: { action: "maybe" } } }),
+          `inputResponses.name.action: expected ${ELICITATION_ACTIONS}`,
+        ],
       ],
     },
     result: orInputRequired({
@@ -310,7 +416,11 @@ const listChanged: SampleSet = {
   ],
   invalid: [
     ["not an object", "changed", "expected object, received string"],
-    ["a subscription id of the wrong type", { _meta: { [META_KEYS.subscriptionId]: true } }, `_meta["${META_KEYS.subscriptionId}"]: expected string | number, received boolean`],
+    [
+      "a subscription id of the wrong type",
+      { _meta: { [META_KEYS.subscriptionId]: true } },
+      `_meta["${META_KEYS.subscriptionId}"]: expected string | number, received boolean`,
+    ],
   ],
 };
 
@@ -329,7 +439,11 @@ export const NOTIFICATION_SAMPLES_2026: Readonly<Record<string, SampleSet>> = {
     valid: [["a token, total and message", { progressToken: "p", progress: 1, total: 10, message: "one" }]],
     invalid: [
       ["missing progress", { progressToken: "p" }, "progress: is required"],
-      ["a subscription id of the wrong type", { progressToken: "p", progress: 1, _meta: { [META_KEYS.subscriptionId]: {} } }, `_meta["${META_KEYS.subscriptionId}"]: expected string | number, received object`],
+      [
+        "a subscription id of the wrong type",
+        { progressToken: "p", progress: 1, _meta: { [META_KEYS.subscriptionId]: {} } },
+        `_meta["${META_KEYS.subscriptionId}"]: expected string | number, received object`,
+      ],
     ],
   },
   "notifications/message": {
@@ -348,10 +462,19 @@ export const NOTIFICATION_SAMPLES_2026: Readonly<Record<string, SampleSet>> = {
   "notifications/prompts/list_changed": listChanged,
   ...TASK_NOTIFICATION_SAMPLES_2026,
   "notifications/subscriptions/acknowledged": {
-    valid: [["the filter the server agreed to", { notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///a"], taskIds: ["t-1"] }, ...listened }]],
+    valid: [
+      [
+        "the filter the server agreed to",
+        { notifications: { toolsListChanged: true, resourceSubscriptions: ["file:///a"], taskIds: ["t-1"] }, ...listened },
+      ],
+    ],
     invalid: [
       ["missing notifications", listened, "notifications: is required"],
-      ["a flag of the wrong type", { notifications: { promptsListChanged: 1 } }, "notifications.promptsListChanged: expected boolean, received number"],
+      [
+        "a flag of the wrong type",
+        { notifications: { promptsListChanged: 1 } },
+        "notifications.promptsListChanged: expected boolean, received number",
+      ],
     ],
   },
 };

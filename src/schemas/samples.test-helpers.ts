@@ -70,7 +70,11 @@ const noParams: SampleSet = {
   invalid: [
     ["not an object", "ping", "expected object, received string"],
     ["_meta not an object", { _meta: 5 }, "_meta: expected object, received number"],
-    ["progress token of the wrong type", { _meta: { progressToken: true } }, "_meta.progressToken: expected string | number, received boolean"],
+    [
+      "progress token of the wrong type",
+      { _meta: { progressToken: true } },
+      "_meta.progressToken: expected string | number, received boolean",
+    ],
     ["progress token not an integer", { _meta: { progressToken: 1.5 } }, "_meta.progressToken: expected string | integer, received number"],
   ],
 };
@@ -158,7 +162,11 @@ export const REQUEST_SAMPLES: Readonly<Record<string, RequestSamples>> = {
       invalid: [
         ["absent", undefined, "is required"],
         ["missing protocolVersion", { capabilities: {}, clientInfo: implementation }, "protocolVersion: is required"],
-        ["clientInfo without version", { protocolVersion: "x", capabilities: {}, clientInfo: { name: "c" } }, "clientInfo.version: is required"],
+        [
+          "clientInfo without version",
+          { protocolVersion: "x", capabilities: {}, clientInfo: { name: "c" } },
+          "clientInfo.version: is required",
+        ],
         [
           "roots.listChanged of the wrong type",
           { protocolVersion: "x", capabilities: { roots: { listChanged: "yes" } }, clientInfo: implementation },
@@ -280,11 +288,7 @@ export const REQUEST_SAMPLES: Readonly<Record<string, RequestSamples>> = {
           "text, image and embedded resource messages",
           {
             description: "d",
-            messages: [
-              userMessage,
-              { role: "assistant", content: imageContent },
-              { role: "user", content: embeddedResource },
-            ],
+            messages: [userMessage, { role: "assistant", content: imageContent }, { role: "user", content: embeddedResource }],
           },
         ],
       ],
@@ -322,7 +326,11 @@ export const REQUEST_SAMPLES: Readonly<Record<string, RequestSamples>> = {
       invalid: [
         ["missing resources", {}, "resources: is required"],
         ["a resource without a uri", { resources: [{ name: "a" }] }, "resources[0].uri: is required"],
-        ["size not an integer", { resources: [{ uri: "u", name: "a", size: 1.5 }] }, "resources[0].size: expected integer, received number"],
+        [
+          "size not an integer",
+          { resources: [{ uri: "u", name: "a", size: 1.5 }] },
+          "resources[0].size: expected integer, received number",
+        ],
         [
           "priority above 1",
           { resources: [{ uri: "u", name: "a", annotations: { priority: 2 } }] },
@@ -352,7 +360,12 @@ export const REQUEST_SAMPLES: Readonly<Record<string, RequestSamples>> = {
       valid: [
         [
           "text and blob contents",
-          { contents: [{ uri: "file:///a", text: "x" }, { uri: "file:///b", blob: "AAE=", mimeType: "application/pdf" }] },
+          {
+            contents: [
+              { uri: "file:///a", text: "x" },
+              { uri: "file:///b", blob: "AAE=", mimeType: "application/pdf" },
+            ],
+          },
         ],
       ],
       invalid: [
@@ -552,9 +565,7 @@ export const REQUEST_SAMPLES: Readonly<Record<string, RequestSamples>> = {
   "tasks/result": {
     params: taskIdParams,
     result: {
-      valid: [
-        ["a tool result", { content: [textContent], _meta: { "io.modelcontextprotocol/related-task": { taskId: "task-1" } } }],
-      ],
+      valid: [["a tool result", { content: [textContent], _meta: { "io.modelcontextprotocol/related-task": { taskId: "task-1" } } }]],
       invalid: [
         ["a string", "done", "expected object, received string"],
         ["_meta a number", { _meta: 1 }, "_meta: expected object, received number"],

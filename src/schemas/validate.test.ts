@@ -104,7 +104,7 @@ describe("validate", () => {
   it("shows the first five issues and counts the rest", () => {
     const value = { taskId: 1, status: 2, createdAt: 3, lastUpdatedAt: 4, ttl: "5", pollInterval: "6", statusMessage: 7 };
     expect(issuesOf(latest.TaskSchema, value)).toBe(
-      "taskId: expected string, received number; status: expected \"working\" | \"input_required\" | \"completed\" | \"failed\" | \"cancelled\"; " +
+      'taskId: expected string, received number; status: expected "working" | "input_required" | "completed" | "failed" | "cancelled"; ' +
         "statusMessage: expected string, received number; createdAt: expected string, received number; " +
         "lastUpdatedAt: expected string, received number; and 2 more",
     );

@@ -10,7 +10,8 @@ export type { ValidationResult } from "../wire/wire-schema.js";
 
 /** Parses `value` with `schema`; on failure, `issues` reads like `params.name: expected string, received number`. */
 export function validate<S extends z.core.$ZodType>(schema: S, value: unknown): ValidationResult<z.output<S>> {
-  // A valid message is vouched for without zod's copy (protocol messages: several times quicker); zod parses the rest and explains refusals.
+  // A valid message is vouched for without zod's copy (protocol messages: several times quicker); zod parses the rest and explains
+  // refusals.
   if (precheckOf(schema, z.safeParse)(value) === VALID) return { ok: true, value: value as z.output<S> };
   return validateWithZod(z.safeParse, schema, value);
 }

@@ -15,7 +15,9 @@ import { loadedJsonSchemaConverter, wireLayer } from "./wire-loader.js";
 describe("the wire layer before the first connection", () => {
   it("is not loaded: what needs it asks to connect first, what does not works", () => {
     expect(loadedJsonSchemaConverter()).toBeUndefined();
-    expect(() => wireLayer()).toThrow(expect.objectContaining({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringContaining("first connect() or start()") }));
+    expect(() => wireLayer()).toThrow(
+      expect.objectContaining({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringContaining("first connect() or start()") }),
+    );
     const dispatcher = new JsonRpcDispatcher({ side: "client", telemetry: null });
     expect(dispatcher.session.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
     expect(() => dispatcher.codec).toThrow(expect.objectContaining({ code: MCP_CODES.TRANSPORT_CLOSED }));
@@ -23,7 +25,9 @@ describe("the wire layer before the first connection", () => {
 
   it("refuses a classic zod schema that is no object schema at registration all the same (it converts itself)", () => {
     const server = new MCPServer({ name: "s", version: "1" });
-    expect(() => server.tool("bad", { inputSchema: z.string() as never }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+    expect(() => server.tool("bad", { inputSchema: z.string() as never }, () => ({ content: [] }))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }),
+    );
     expect(() => wireLayer()).toThrow(expect.objectContaining({ code: MCP_CODES.TRANSPORT_CLOSED }));
   });
 
@@ -43,14 +47,20 @@ describe("the wire layer before the first connection", () => {
 
   it("refuses a zod/mini schema that is no object schema at registration, by its definition (the converter is not there yet)", () => {
     const server = new MCPServer({ name: "s", version: "1" });
-    expect(() => server.tool("bad", { inputSchema: zm.string() as never }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining('tool "bad"') }));
-    expect(() => server.tool("bad-output", { outputSchema: zm.array(zm.string()) as never }, () => ({ content: [] }))).toThrow(expect.objectContaining({ message: expect.stringContaining("output schema") }));
+    expect(() => server.tool("bad", { inputSchema: zm.string() as never }, () => ({ content: [] }))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining('tool "bad"') }),
+    );
+    expect(() => server.tool("bad-output", { outputSchema: zm.array(zm.string()) as never }, () => ({ content: [] }))).toThrow(
+      expect.objectContaining({ message: expect.stringContaining("output schema") }),
+    );
     expect(loadedJsonSchemaConverter()).toBeUndefined();
   });
 
   it("serves JSON Schema and classic zod tools without ever loading zod's converter", async () => {
     const server = new MCPServer({ name: "s", version: "1" });
-    server.tool("json", { inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } }, () => ({ content: [] }));
+    server.tool("json", { inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } }, () => ({
+      content: [],
+    }));
     server.tool("classic", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
     const [clientEnd, serverEnd] = InMemoryTransport.pair();
     await server.start(serverEnd);
@@ -58,7 +68,10 @@ describe("the wire layer before the first connection", () => {
     await client.connect(clientEnd);
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["json", "classic"]);
     await expect(client.callTool("classic", { text: "hi" })).resolves.toMatchObject({ content: [{ type: "text", text: "hi" }] });
-    await expect(client.callTool("classic", { text: 5 })).resolves.toMatchObject({ isError: true, content: [{ text: "Invalid arguments for tool classic: text: expected string, received number" }] });
+    await expect(client.callTool("classic", { text: 5 })).resolves.toMatchObject({
+      isError: true,
+      content: [{ text: "Invalid arguments for tool classic: text: expected string, received number" }],
+    });
     expect(loadedJsonSchemaConverter()).toBeUndefined();
     await client.close();
   });
@@ -88,7 +101,9 @@ describe("the wire layer after a connection loaded it", () => {
     await server.start(serverEnd);
     expect(wireLayer().codecFor(LATEST_PROTOCOL_VERSION).version).toBe(LATEST_PROTOCOL_VERSION);
     expect(loadedJsonSchemaConverter()?.toJSONSchema).toBeTypeOf("function");
-    expect(() => server.tool("late", { inputSchema: zm.string() as never }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+    expect(() => server.tool("late", { inputSchema: zm.string() as never }, () => ({ content: [] }))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }),
+    );
     server.tool("later", { inputSchema: zm.object({ n: zm.number() }) }, ({ n }) => ({ content: [{ type: "text", text: String(n) }] }));
     const client = new MCPClient({ name: "c", version: "1" });
     await client.connect(clientEnd);

@@ -30,7 +30,8 @@ export function wireLoaded(): boolean {
 /** The wire layer, loaded by a connection; what runs before any asks to connect first. */
 export function wireLayer(): Wire {
   const layer = wire.current();
-  if (layer === undefined) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, "Not connected: the protocol's schemas load with the first connect() or start()");
+  if (layer === undefined)
+    throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, "Not connected: the protocol's schemas load with the first connect() or start()");
   return layer;
 }
 

@@ -4,7 +4,10 @@ import { NOTIFICATIONS } from "../constants/index.js";
  * What changed on a server: one of its lists, one resource, or one task (its record in the task
  * store: whoever is told re-reads it as its owner, so the change carries no owner).
  */
-export type Change = { readonly kind: "list"; readonly list: ListKind } | { readonly kind: "resource"; readonly uri: string } | { readonly kind: "task"; readonly taskId: string };
+export type Change =
+  | { readonly kind: "list"; readonly list: ListKind }
+  | { readonly kind: "resource"; readonly uri: string }
+  | { readonly kind: "task"; readonly taskId: string };
 
 /** The lists whose changes clients are told of. */
 export type ListKind = "tools" | "resources" | "prompts";
@@ -14,7 +17,11 @@ export const LIST_CHANGED: Readonly<Record<ListKind, string>> = /* @__PURE__ */ 
 
 // Built by a pure call: bundlers keep a top-level object's reads of NOTIFICATIONS in apps that never use it.
 function listChanged(): Record<ListKind, string> {
-  return { tools: NOTIFICATIONS.toolsListChanged, resources: NOTIFICATIONS.resourcesListChanged, prompts: NOTIFICATIONS.promptsListChanged };
+  return {
+    tools: NOTIFICATIONS.toolsListChanged,
+    resources: NOTIFICATIONS.resourcesListChanged,
+    prompts: NOTIFICATIONS.promptsListChanged,
+  };
 }
 
 export type ChangeListener = (change: Change) => void;

@@ -169,4 +169,3 @@ function seqOf(cursor: string): number {
   if (digits === undefined) throw invalid(`Invalid cursor: ${JSON.stringify(cursor.slice(0, 64))}`);
   return Number.parseInt(digits, 36);
 }
-

@@ -91,7 +91,13 @@ function describeDelivery(make: MakeInstanceBus): void {
     const { sender, receiver } = await make();
     const { heard, listener } = hearing();
     await receiver.listen("text ✓ {i}", listener);
-    const texts = ["", "\u0000\r\n\t\"\\", "héllo, 世界, 🎉, \u{10FFFF}", JSON.stringify({ jsonrpc: "2.0", id: 1, result: { text: "é🎉" } }), "x".repeat(1024 * 1024 - 7) + "🎉é✓"];
+    const texts = [
+      "",
+      '\u0000\r\n\t"\\',
+      "héllo, 世界, 🎉, \u{10FFFF}",
+      JSON.stringify({ jsonrpc: "2.0", id: 1, result: { text: "é🎉" } }),
+      "x".repeat(1024 * 1024 - 7) + "🎉é✓",
+    ];
     for (const text of texts) await sender.send("text ✓ {i}", text);
     await until(() => heard.length === texts.length);
     expect(heard.map((text) => text.length)).toEqual(texts.map((text) => text.length));

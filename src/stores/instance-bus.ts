@@ -13,7 +13,10 @@ export interface InstanceBus {
   send(instance: string, message: string): Promise<void>;
 }
 
-/** The bus of one process: instances in it (several endpoints) reach each other; a message is delivered on a later turn, never during `send`. */
+/**
+ * The bus of one process: instances in it (several endpoints) reach each other; a message is delivered on a later turn, never during
+ * `send`.
+ */
 export class InMemoryInstanceBus implements InstanceBus {
   readonly #listeners = new Map<string, Set<(message: string) => void>>();
 

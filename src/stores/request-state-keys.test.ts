@@ -55,33 +55,63 @@ describe("staticRequestStateKeys", () => {
     expect(configError(() => staticRequestStateKeys(undefined as never)).message).toBe("staticRequestStateKeys needs at least one key");
   });
 
-  it.each([["", "empty"], ["x".repeat(33), "33 characters"], ["a b", "a space"], ["a/b", "a slash"], ["ключ", "non-ASCII"], [7, "a number"]])(
-    "refuses an id that is %j (%s), naming the key by position",
-    (id, _what) => {
-      const error = configError(() => staticRequestStateKeys([{ id: "fine", secret: SECRET }, { id: id as string, secret: SECRET }]), SECRET);
-      expect(error.message).toBe("request-state key #1: id must be 1 to 32 characters of A-Z a-z 0-9 . _ -");
-    },
-  );
+  it.each([
+    ["", "empty"],
+    ["x".repeat(33), "33 characters"],
+    ["a b", "a space"],
+    ["a/b", "a slash"],
+    ["ключ", "non-ASCII"],
+    [7, "a number"],
+  ])("refuses an id that is %j (%s), naming the key by position", (id, _what) => {
+    const error = configError(
+      () =>
+        staticRequestStateKeys([
+          { id: "fine", secret: SECRET },
+          { id: id as string, secret: SECRET },
+        ]),
+      SECRET,
+    );
+    expect(error.message).toBe("request-state key #1: id must be 1 to 32 characters of A-Z a-z 0-9 . _ -");
+  });
 
   it("refuses a key that is not an object", () => {
-    expect(configError(() => staticRequestStateKeys([null as never])).message).toBe("request-state key #0: id must be 1 to 32 characters of A-Z a-z 0-9 . _ -");
+    expect(configError(() => staticRequestStateKeys([null as never])).message).toBe(
+      "request-state key #0: id must be 1 to 32 characters of A-Z a-z 0-9 . _ -",
+    );
   });
 
   it("refuses two keys with one id, naming both positions and neither secret", () => {
-    const error = configError(() => staticRequestStateKeys([{ id: "a", secret: SECRET }, { id: "b", secret: SECRET }, { id: "a", secret: `${SECRET}!` }]), SECRET);
+    const error = configError(
+      () =>
+        staticRequestStateKeys([
+          { id: "a", secret: SECRET },
+          { id: "b", secret: SECRET },
+          { id: "a", secret: `${SECRET}!` },
+        ]),
+      SECRET,
+    );
     expect(error.message).toBe("request-state keys #0 and #2 have the same id; ids must be unique");
   });
 
   it.each([[undefined], [42], [new ArrayBuffer(40)], [[1, 2, 3]]])("refuses a secret that is %o", (secret) => {
-    expect(configError(() => staticRequestStateKeys([{ id: "k", secret: secret as never }])).message).toBe("request-state key #0: secret must be a Uint8Array or a string");
+    expect(configError(() => staticRequestStateKeys([{ id: "k", secret: secret as never }])).message).toBe(
+      "request-state key #0: secret must be a Uint8Array or a string",
+    );
   });
 
   it("never puts a secret, or an id that may be one, into its messages", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 8, maxLength: 24, unit: "binary-ascii" }).map((text) => `s3cr3t:${text}`), (secret) => {
-        expect(configError(() => staticRequestStateKeys([{ id: "k", secret }]), secret).message).toMatch(/^request-state key #0: secret must/);
-        expect(configError(() => staticRequestStateKeys([{ id: secret, secret }]), secret).message).toMatch(/^request-state key #0: id must/);
-      }),
+      fc.property(
+        fc.string({ minLength: 8, maxLength: 24, unit: "binary-ascii" }).map((text) => `s3cr3t:${text}`),
+        (secret) => {
+          expect(configError(() => staticRequestStateKeys([{ id: "k", secret }]), secret).message).toMatch(
+            /^request-state key #0: secret must/,
+          );
+          expect(configError(() => staticRequestStateKeys([{ id: secret, secret }]), secret).message).toMatch(
+            /^request-state key #0: id must/,
+          );
+        },
+      ),
       { numRuns: runs(100), seed: SEED },
     );
   });
@@ -150,6 +180,8 @@ describe("InMemoryRequestStateKeys", () => {
   });
 
   it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])("refuses keep = %d", (keep) => {
-    expect(configError(() => new InMemoryRequestStateKeys({ keep })).message).toBe("InMemoryRequestStateKeys: keep must be a whole number of keys, 0 or more");
+    expect(configError(() => new InMemoryRequestStateKeys({ keep })).message).toBe(
+      "InMemoryRequestStateKeys: keep must be a whole number of keys, 0 or more",
+    );
   });
 });

@@ -64,7 +64,10 @@ function describeRecords(make: MakeSessionDirectory, ttl: number): void {
 
   it("hands out copies: changing a record given or received changes nothing stored", async () => {
     const { directory } = await make();
-    const given = JSON.parse(JSON.stringify(recordOf("copied", { state: STATE }))) as { instance: string; state: { subscriptions: string[] } };
+    const given = JSON.parse(JSON.stringify(recordOf("copied", { state: STATE }))) as {
+      instance: string;
+      state: { subscriptions: string[] };
+    };
     await directory.create(given as unknown as SessionRecord, ttl);
     given.instance = "changed";
     given.state.subscriptions.push("given");

@@ -16,7 +16,9 @@ export interface SessionRecord {
   readonly id: string;
   /** The instance (server process) serving the session now: the only one holding it live. */
   readonly instance: string;
-  /** Raised by every takeover: a write naming an older epoch is refused, so an instance the session was taken from can no longer change it. */
+  /**
+   * Raised by every takeover: a write naming an older epoch is refused, so an instance the session was taken from can no longer change it.
+   */
   readonly epoch: number;
   /** Who opened the session (the endpoint's `sessionOwner`); absent when sessions are not bound to a principal. */
   readonly principal?: string;
@@ -24,7 +26,10 @@ export interface SessionRecord {
   readonly state?: SessionState;
 }
 
-/** What `renewLease` found: the lease held and extended, taken afresh (it had lapsed, or was never held), or held by another process under the same instance name. */
+/**
+ * What `renewLease` found: the lease held and extended, taken afresh (it had lapsed, or was never held), or held by another process under
+ * the same instance name.
+ */
 export type LeaseRenewal = "renewed" | "acquired" | "conflict";
 
 /**
@@ -38,7 +43,10 @@ export interface SessionDirectory {
   get(id: string): Promise<SessionRecord | undefined>;
   /** Writes the session's state if its epoch is still `epoch`; false when it was taken over or is gone. */
   saveState(id: string, epoch: number, state: SessionState): Promise<boolean>;
-  /** Makes `instance` serve the session at the next epoch, if its epoch is still `epoch`: the new record, or undefined when another instance moved it first or it is gone. */
+  /**
+   * Makes `instance` serve the session at the next epoch, if its epoch is still `epoch`: the new record, or undefined when another instance
+   * moved it first or it is gone.
+   */
   takeOver(id: string, epoch: number, instance: string): Promise<SessionRecord | undefined>;
   /** Extends the lives of these sessions to `ttlMs` from now (an id that is gone is skipped). */
   touch(ids: readonly string[], ttlMs: number): Promise<void>;
@@ -138,7 +146,9 @@ export class InMemorySessionDirectory implements SessionDirectory {
   }
 }
 
-/** Records leave and enter the directory as copies: what a caller holds never changes under it (a directory elsewhere would serialise them). */
+/**
+ * Records leave and enter the directory as copies: what a caller holds never changes under it (a directory elsewhere would serialise them).
+ */
 function copy(record: SessionRecord): SessionRecord {
   return JSON.parse(JSON.stringify(record)) as SessionRecord;
 }

@@ -17,7 +17,13 @@ const LIMIT = 4;
 type Target = TaskStatus | "message";
 type Op =
   | { readonly kind: "create"; readonly owner: number; readonly ttl: number | null }
-  | { readonly kind: "update"; readonly owner: number; readonly task: number; readonly to: Target; readonly version: "none" | "current" | "stale" }
+  | {
+      readonly kind: "update";
+      readonly owner: number;
+      readonly task: number;
+      readonly to: Target;
+      readonly version: "none" | "current" | "stale";
+    }
   | { readonly kind: "cancel" | "race" | "get"; readonly owner: number; readonly task: number }
   | { readonly kind: "list"; readonly owner: number; readonly limit: number }
   | { readonly kind: "advance"; readonly ms: number }
@@ -43,7 +49,13 @@ const anOwner = fc.nat(OWNERS.length - 1);
 const aTask = fc.nat(20);
 const OP: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("create" as const), owner: anOwner, ttl: fc.constantFrom(300, 1000, null) }),
-  fc.record({ kind: fc.constant("update" as const), owner: anOwner, task: aTask, to: fc.constantFrom<Target>("working", "input_required", "completed", "failed", "cancelled", "message"), version: fc.constantFrom("none" as const, "current" as const, "stale" as const) }),
+  fc.record({
+    kind: fc.constant("update" as const),
+    owner: anOwner,
+    task: aTask,
+    to: fc.constantFrom<Target>("working", "input_required", "completed", "failed", "cancelled", "message"),
+    version: fc.constantFrom("none" as const, "current" as const, "stale" as const),
+  }),
   fc.record({ kind: fc.constantFrom("cancel" as const, "race" as const, "get" as const), owner: anOwner, task: aTask }),
   fc.record({ kind: fc.constant("list" as const), owner: anOwner, limit: fc.integer({ min: 1, max: 3 }) }),
   fc.record({ kind: fc.constant("advance" as const), ms: fc.integer({ min: 0, max: 700 }) }),
@@ -66,7 +78,12 @@ export function describeTaskStoreModel(makeStore: MakeStore, runs: number): void
     await fc.assert(
       fc.asyncProperty(fc.array(OP, { maxLength: 40 }), async (ops) => {
         let time = 1_000_000;
-        const run: Run = { store: await makeStore({ now: () => time, maxTasksPerOwner: LIMIT }), tasks: [], now: () => time, advance: (ms) => (time += ms) };
+        const run: Run = {
+          store: await makeStore({ now: () => time, maxTasksPerOwner: LIMIT }),
+          tasks: [],
+          now: () => time,
+          advance: (ms) => (time += ms),
+        };
         for (const op of ops) await step(run, op);
         for (const modelled of run.tasks) await checkGet(run, modelled.owner, modelled);
         sequences += 1;
@@ -119,13 +136,28 @@ async function create(run: Run, owner: string, ttl: number | null): Promise<void
   const record = await made;
   expect(record).toMatchObject({ status: "working", version: 1, createdAt: run.now(), ttl });
   expect(run.tasks.some((modelled) => modelled.id === record.taskId)).toBe(false);
-  run.tasks.push({ id: record.taskId, owner, expiresAt: ttl === null ? Number.POSITIVE_INFINITY : run.now() + ttl, status: "working", version: 1, swept: false });
+  run.tasks.push({
+    id: record.taskId,
+    owner,
+    expiresAt: ttl === null ? Number.POSITIVE_INFINITY : run.now() + ttl,
+    status: "working",
+    version: 1,
+    swept: false,
+  });
 }
 
-async function update(run: Run, owner: string, index: number, to: Target, version: "none" | "current" | "stale", viaCancel = false): Promise<void> {
+async function update(
+  run: Run,
+  owner: string,
+  index: number,
+  to: Target,
+  version: "none" | "current" | "stale",
+  viaCancel = false,
+): Promise<void> {
   const modelled = pick(run, index);
   const id = modelled?.id ?? "never-made";
-  const precondition: TaskPrecondition | undefined = version === "none" ? undefined : { version: (modelled?.version ?? 1) + (version === "stale" ? 1 : 0) };
+  const precondition: TaskPrecondition | undefined =
+    version === "none" ? undefined : { version: (modelled?.version ?? 1) + (version === "stale" ? 1 : 0) };
   const outcome = await (viaCancel ? run.store.cancel(owner, id) : run.store.update(owner, id, PATCHES[to], precondition));
   expect(outcome).toEqual(expected(run, owner, modelled, precondition));
   if (outcome.ok) {
@@ -149,7 +181,11 @@ function expected(run: Run, owner: string, modelled: Modelled | undefined, preco
 async function race(run: Run, owner: string, index: number): Promise<void> {
   const modelled = pick(run, index);
   const id = modelled?.id ?? "never-made";
-  const outcomes: TaskUpdateOutcome[] = await Promise.all([run.store.update(owner, id, PATCHES.completed), run.store.cancel(owner, id), run.store.update(owner, id, PATCHES.failed)]);
+  const outcomes: TaskUpdateOutcome[] = await Promise.all([
+    run.store.update(owner, id, PATCHES.completed),
+    run.store.cancel(owner, id),
+    run.store.update(owner, id, PATCHES.failed),
+  ]);
   const taken = outcomes.filter((outcome) => outcome.ok);
   const open = visible(run, owner, modelled) && !isFinal(modelled.status);
   expect(taken).toHaveLength(open ? 1 : 0);

@@ -22,7 +22,10 @@ export const RESULT = { content: [{ type: "text", text: "built" }], isError: fal
 export const ERROR = { code: -32603, message: "the build machine is gone", data: { machine: "b7" } };
 
 /** A store on a clock the test moves. */
-export async function clocked(makeStore: MakeTaskStore, maxTasksPerOwner = LIMIT): Promise<{ store: TaskStore; advance: (ms: number) => number }> {
+export async function clocked(
+  makeStore: MakeTaskStore,
+  maxTasksPerOwner = LIMIT,
+): Promise<{ store: TaskStore; advance: (ms: number) => number }> {
   let time = T0;
   const store = await makeStore({ now: () => time, maxTasksPerOwner });
   return { store, advance: (ms) => (time += ms) };
@@ -51,7 +54,17 @@ function describeLifecycle(makeStore: MakeTaskStore): void {
   it("creates a working task at version 1, with a fresh unguessable id", async () => {
     const { store } = await clocked(makeStore);
     const task = await store.create("alice", { ...CALL, pollInterval: 2000, statusMessage: "queued", data: { step: 0 } });
-    expect(task).toEqual({ ...CALL, taskId: task.taskId, status: "working", statusMessage: "queued", createdAt: T0, lastUpdatedAt: T0, pollInterval: 2000, version: 1, data: { step: 0 } });
+    expect(task).toEqual({
+      ...CALL,
+      taskId: task.taskId,
+      status: "working",
+      statusMessage: "queued",
+      createdAt: T0,
+      lastUpdatedAt: T0,
+      pollInterval: 2000,
+      version: 1,
+      data: { step: 0 },
+    });
     expect(await store.get("alice", task.taskId)).toEqual(task);
     const ids = new Set<string>([task.taskId]);
     for (let n = 0; n < LIMIT - 1; n += 1) ids.add((await store.create(`owner ${n}`, CALL)).taskId);
@@ -63,17 +76,51 @@ function describeLifecycle(makeStore: MakeTaskStore): void {
     const { store, advance } = await clocked(makeStore);
     const { taskId } = await store.create("alice", CALL);
     advance(10);
-    const asking = await store.update("alice", taskId, { status: "input_required", statusMessage: "asking", inputRequests: { "ask-1": { method: "elicitation/create" } } });
-    expect(asking).toEqual({ ok: true, task: expect.objectContaining({ status: "input_required", statusMessage: "asking", inputRequests: { "ask-1": { method: "elicitation/create" } }, lastUpdatedAt: T0 + 10, version: 2 }) });
+    const asking = await store.update("alice", taskId, {
+      status: "input_required",
+      statusMessage: "asking",
+      inputRequests: { "ask-1": { method: "elicitation/create" } },
+    });
+    expect(asking).toEqual({
+      ok: true,
+      task: expect.objectContaining({
+        status: "input_required",
+        statusMessage: "asking",
+        inputRequests: { "ask-1": { method: "elicitation/create" } },
+        lastUpdatedAt: T0 + 10,
+        version: 2,
+      }),
+    });
     advance(10);
     const still = await store.update("alice", taskId, { data: { answered: [] } });
-    expect(still).toEqual({ ok: true, task: expect.objectContaining({ status: "input_required", inputRequests: { "ask-1": { method: "elicitation/create" } }, data: { answered: [] }, version: 3 }) });
+    expect(still).toEqual({
+      ok: true,
+      task: expect.objectContaining({
+        status: "input_required",
+        inputRequests: { "ask-1": { method: "elicitation/create" } },
+        data: { answered: [] },
+        version: 3,
+      }),
+    });
     const working = updated(await store.update("alice", taskId, { status: "working", statusMessage: null }));
     expect(working).not.toHaveProperty("inputRequests");
     expect(working).not.toHaveProperty("statusMessage");
     advance(10);
     const done = await store.update("alice", taskId, { status: "completed", result: RESULT, pollInterval: 500 });
-    expect(done).toEqual({ ok: true, task: { ...CALL, taskId, status: "completed", result: RESULT, data: { answered: [] }, createdAt: T0, lastUpdatedAt: T0 + 30, pollInterval: 500, version: 5 } });
+    expect(done).toEqual({
+      ok: true,
+      task: {
+        ...CALL,
+        taskId,
+        status: "completed",
+        result: RESULT,
+        data: { answered: [] },
+        createdAt: T0,
+        lastUpdatedAt: T0 + 30,
+        pollInterval: 500,
+        version: 5,
+      },
+    });
     expect(await store.get("alice", taskId)).toEqual(updated(done));
   });
 
@@ -85,9 +132,11 @@ function describeLifecycle(makeStore: MakeTaskStore): void {
     const two = await store.create("alice", CALL);
     expect(await store.cancel("alice", two.taskId)).toEqual({ ok: true, task: { ...two, status: "cancelled", version: 2 } });
     const three = await store.create("alice", { ...CALL, statusMessage: "running" });
-    expect(await store.cancel("alice", three.taskId, "stopped by the user")).toEqual({ ok: true, task: { ...three, status: "cancelled", statusMessage: "stopped by the user", version: 2 } });
+    expect(await store.cancel("alice", three.taskId, "stopped by the user")).toEqual({
+      ok: true,
+      task: { ...three, status: "cancelled", statusMessage: "stopped by the user", version: 2 },
+    });
   });
-
 }
 
 function describeFinality(makeStore: MakeTaskStore): void {
@@ -96,17 +145,31 @@ function describeFinality(makeStore: MakeTaskStore): void {
     for (const end of [{ status: "completed", result: RESULT }, { status: "failed", error: ERROR }, { status: "cancelled" }] as const) {
       const { taskId } = await store.create("alice", CALL);
       const ended = { task: updated(await store.update("alice", taskId, end)) };
-      for (const patch of [{ status: "working" }, { status: "completed", result: RESULT }, { statusMessage: "late" }, { ttl: null }, {}] as TaskPatch[]) {
+      for (const patch of [
+        { status: "working" },
+        { status: "completed", result: RESULT },
+        { statusMessage: "late" },
+        { ttl: null },
+        {},
+      ] as TaskPatch[]) {
         expect(await store.update("alice", taskId, patch)).toEqual({ ok: false, reason: "final", task: ended.task });
       }
       expect(await store.cancel("alice", taskId)).toEqual({ ok: false, reason: "final", task: ended.task });
       expect(await store.get("alice", taskId)).toEqual(ended.task);
     }
     const { taskId } = await store.create("alice", CALL);
-    const race = await Promise.all([store.update("alice", taskId, { status: "completed", result: RESULT }), store.cancel("alice", taskId), store.update("alice", taskId, { status: "failed", error: ERROR })]);
+    const race = await Promise.all([
+      store.update("alice", taskId, { status: "completed", result: RESULT }),
+      store.cancel("alice", taskId),
+      store.update("alice", taskId, { status: "failed", error: ERROR }),
+    ]);
     expect(race.filter((outcome) => outcome.ok)).toHaveLength(1);
     const final = (await store.get("alice", taskId)) as TaskRecord;
-    expect(race.map((outcome) => outcome.ok || (outcome.reason === "final" && outcome.task.status === final.status))).toEqual([true, true, true]);
+    expect(race.map((outcome) => outcome.ok || (outcome.reason === "final" && outcome.task.status === final.status))).toEqual([
+      true,
+      true,
+      true,
+    ]);
     expect(final.version).toBe(2);
   });
 
@@ -115,11 +178,25 @@ function describeFinality(makeStore: MakeTaskStore): void {
     const { taskId } = await store.create("alice", CALL);
     const stale = await store.update("alice", taskId, { statusMessage: "a" }, { version: 2 });
     expect(stale).toEqual({ ok: false, reason: "precondition", task: expect.objectContaining({ version: 1 }) });
-    expect(await store.update("alice", taskId, { statusMessage: "a" }, { status: "input_required" })).toMatchObject({ ok: false, reason: "precondition" });
-    expect(await store.update("alice", taskId, { statusMessage: "a" }, { status: ["input_required", "completed"] })).toMatchObject({ ok: false, reason: "precondition" });
-    expect(await store.update("alice", taskId, { statusMessage: "a" }, { version: 1, status: "input_required" })).toMatchObject({ ok: false, reason: "precondition" });
-    expect(await store.update("alice", taskId, { statusMessage: "a" }, { version: 1, status: ["input_required", "working"] })).toMatchObject({ ok: true, task: { statusMessage: "a", version: 2 } });
-    expect(await store.update("alice", taskId, { status: "input_required" }, { status: "working" })).toMatchObject({ ok: true, task: { version: 3 } });
+    expect(await store.update("alice", taskId, { statusMessage: "a" }, { status: "input_required" })).toMatchObject({
+      ok: false,
+      reason: "precondition",
+    });
+    expect(await store.update("alice", taskId, { statusMessage: "a" }, { status: ["input_required", "completed"] })).toMatchObject({
+      ok: false,
+      reason: "precondition",
+    });
+    expect(await store.update("alice", taskId, { statusMessage: "a" }, { version: 1, status: "input_required" })).toMatchObject({
+      ok: false,
+      reason: "precondition",
+    });
+    expect(
+      await store.update("alice", taskId, { statusMessage: "a" }, { version: 1, status: ["input_required", "working"] }),
+    ).toMatchObject({ ok: true, task: { statusMessage: "a", version: 2 } });
+    expect(await store.update("alice", taskId, { status: "input_required" }, { status: "working" })).toMatchObject({
+      ok: true,
+      task: { version: 3 },
+    });
     expect(await store.update("alice", taskId, { statusMessage: "b" }, {})).toMatchObject({ ok: true, task: { version: 4 } });
     await store.cancel("alice", taskId);
     expect(await store.update("alice", taskId, { statusMessage: "c" }, { version: 1 })).toMatchObject({ ok: false, reason: "final" });
@@ -148,7 +225,13 @@ function describeOwnership(makeStore: MakeTaskStore): void {
   it("answers another owner exactly as for a task that never was", async () => {
     const { store } = await clocked(makeStore);
     const { taskId } = await store.create("alice", CALL);
-    for (const [owner, id] of [["mallory", taskId], ["alice", "0".repeat(32)], ["alice", "__proto__"], ["__proto__", taskId], ["", taskId]] as const) {
+    for (const [owner, id] of [
+      ["mallory", taskId],
+      ["alice", "0".repeat(32)],
+      ["alice", "__proto__"],
+      ["__proto__", taskId],
+      ["", taskId],
+    ] as const) {
       expect(await store.get(owner, id)).toBeUndefined();
       expect(await store.update(owner, id, { status: "completed", result: RESULT })).toEqual({ ok: false, reason: "not-found" });
       expect(await store.cancel(owner, id)).toEqual({ ok: false, reason: "not-found" });
@@ -192,11 +275,23 @@ function describeOwnership(makeStore: MakeTaskStore): void {
 const BAD_PATCHES: [string, TaskPatch, string][] = [
   ["a result without completed", { result: RESULT }, "a task's result comes with status completed, and completed comes with a result"],
   ["completed without a result", { status: "completed" }, "a task's result comes with status completed, and completed comes with a result"],
-  ["a result with failed", { status: "failed", error: ERROR, result: RESULT }, "a task's result comes with status completed, and completed comes with a result"],
+  [
+    "a result with failed",
+    { status: "failed", error: ERROR, result: RESULT },
+    "a task's result comes with status completed, and completed comes with a result",
+  ],
   ["failed without an error", { status: "failed" }, "a task's error comes with status failed, and failed comes with an error"],
-  ["an error with cancelled", { status: "cancelled", error: ERROR }, "a task's error comes with status failed, and failed comes with an error"],
+  [
+    "an error with cancelled",
+    { status: "cancelled", error: ERROR },
+    "a task's error comes with status failed, and failed comes with an error",
+  ],
   ["input requests while working", { inputRequests: {} }, "inputRequests come with status input_required"],
-  ["input requests with completed", { status: "completed", result: RESULT, inputRequests: {} }, "inputRequests come with status input_required"],
+  [
+    "input requests with completed",
+    { status: "completed", result: RESULT, inputRequests: {} },
+    "inputRequests come with status input_required",
+  ],
   ["an unknown status", { status: "done" as never }, "status must be one of working, input_required, completed, failed, cancelled"],
   ["a number as message", { statusMessage: 7 as never }, "statusMessage must be a string or null"],
   ["a ttl of 0", { ttl: 0 }, "ttl must be a positive whole number of milliseconds, or null"],
@@ -205,9 +300,21 @@ const BAD_PATCHES: [string, TaskPatch, string][] = [
   ["a poll interval of null", { pollInterval: null as never }, "pollInterval must be a positive whole number of milliseconds"],
   ["input requests as a list", { status: "input_required", inputRequests: [] as never }, "inputRequests must be an object"],
   ["a result as text", { status: "completed", result: "built" as never }, "result must be an object"],
-  ["an error without a code", { status: "failed", error: { message: "x" } as never }, "error must be a JSON-RPC error: an integer code and a string message"],
-  ["an error with a fractional code", { status: "failed", error: { code: 1.5, message: "x" } }, "error must be a JSON-RPC error: an integer code and a string message"],
-  ["an error without a message", { status: "failed", error: { code: 1 } as never }, "error must be a JSON-RPC error: an integer code and a string message"],
+  [
+    "an error without a code",
+    { status: "failed", error: { message: "x" } as never },
+    "error must be a JSON-RPC error: an integer code and a string message",
+  ],
+  [
+    "an error with a fractional code",
+    { status: "failed", error: { code: 1.5, message: "x" } },
+    "error must be a JSON-RPC error: an integer code and a string message",
+  ],
+  [
+    "an error without a message",
+    { status: "failed", error: { code: 1 } as never },
+    "error must be a JSON-RPC error: an integer code and a string message",
+  ],
   ["data JSON cannot carry", { data: { size: 10n } as never }, "a task must be JSON: its value could not be serialised"],
   ["not an object", null as never, "a task patch must be an object"],
 ];
@@ -222,7 +329,9 @@ function describeRefusals(makeStore: MakeTaskStore): void {
 
   it("checks a patch before it looks for the task", async () => {
     const { store } = await clocked(makeStore);
-    expect((await rejectedWith(store.update("alice", "missing", { status: "done" as never }), MCP_CODES.INVALID_PARAMS)).message).toContain("status must be one of");
+    expect((await rejectedWith(store.update("alice", "missing", { status: "done" as never }), MCP_CODES.INVALID_PARAMS)).message).toContain(
+      "status must be one of",
+    );
   });
 
   it.each([
@@ -242,7 +351,11 @@ function describeRefusals(makeStore: MakeTaskStore): void {
     ["no request", { ttl: null } as never, "a task's request must be an object"],
     ["an empty method", { request: { method: "" }, ttl: null }, "a task's request needs a method name"],
     ["a method that is not text", { request: { method: 7 }, ttl: null } as never, "a task's request needs a method name"],
-    ["params as a list", { request: { method: "tools/call", params: [] }, ttl: null } as never, "a task's request params must be an object"],
+    [
+      "params as a list",
+      { request: { method: "tools/call", params: [] }, ttl: null } as never,
+      "a task's request params must be an object",
+    ],
     ["no ttl", { request: { method: "tools/call" } } as never, "ttl must be a positive whole number of milliseconds, or null"],
     ["a poll interval of 0", { ...CALL, pollInterval: 0 }, "pollInterval must be a positive whole number of milliseconds"],
     ["a message that is not text", { ...CALL, statusMessage: null } as never, "statusMessage must be a string"],
@@ -278,8 +391,24 @@ function describeListing(makeStore: MakeTaskStore): void {
     await store.update("alice", made[1]!.taskId, { status: "input_required", inputRequests: { a: {} } });
     const first = await store.list("alice", { limit: 2 });
     expect(first.tasks).toEqual([
-      { taskId: made[0]!.taskId, status: "completed", statusMessage: "task 0", createdAt: T0, lastUpdatedAt: T0 + 5, ttl: 60_000, version: 2 },
-      { taskId: made[1]!.taskId, status: "input_required", statusMessage: "task 1", createdAt: T0 + 1, lastUpdatedAt: T0 + 5, ttl: 60_000, version: 2 },
+      {
+        taskId: made[0]!.taskId,
+        status: "completed",
+        statusMessage: "task 0",
+        createdAt: T0,
+        lastUpdatedAt: T0 + 5,
+        ttl: 60_000,
+        version: 2,
+      },
+      {
+        taskId: made[1]!.taskId,
+        status: "input_required",
+        statusMessage: "task 1",
+        createdAt: T0 + 1,
+        lastUpdatedAt: T0 + 5,
+        ttl: 60_000,
+        version: 2,
+      },
     ]);
     const second = await store.list("alice", { limit: 2, cursor: first.nextCursor as string });
     expect(second.tasks.map((task) => task.statusMessage)).toEqual(["task 2", "task 3"]);
@@ -298,19 +427,26 @@ function describeListing(makeStore: MakeTaskStore): void {
     await store.cancel("alice", short.taskId);
     advance(100);
     await store.expire();
-    expect((await store.list("alice", { cursor: first.nextCursor as string })).tasks.map((task) => task.taskId)).toEqual(kept.map((task) => task.taskId));
+    expect((await store.list("alice", { cursor: first.nextCursor as string })).tasks.map((task) => task.taskId)).toEqual(
+      kept.map((task) => task.taskId),
+    );
   });
 
-  it.each(["", "garbage", "t1.", "c1.0", "t1.-1", "t1.0.1", "t1.zzzzzzzzzzzzzzzz"])("refuses the cursor %j, which it did not make", async (cursor) => {
-    const { store } = await clocked(makeStore);
-    await store.create("alice", CALL);
-    const refused = await rejectedWith(store.list("alice", { cursor }), MCP_CODES.INVALID_PARAMS);
-    expect(refused.message).toContain("Invalid cursor");
-  });
+  it.each(["", "garbage", "t1.", "c1.0", "t1.-1", "t1.0.1", "t1.zzzzzzzzzzzzzzzz"])(
+    "refuses the cursor %j, which it did not make",
+    async (cursor) => {
+      const { store } = await clocked(makeStore);
+      await store.create("alice", CALL);
+      const refused = await rejectedWith(store.list("alice", { cursor }), MCP_CODES.INVALID_PARAMS);
+      expect(refused.message).toContain("Invalid cursor");
+    },
+  );
 
   it.each([0, -1, 1.5, Number.NaN, "2" as never])("refuses the page size %j", async (limit) => {
     const { store } = await clocked(makeStore);
-    expect((await rejectedWith(store.list("alice", { limit }), MCP_CODES.INVALID_PARAMS)).message).toBe("a task list's limit must be a positive whole number");
+    expect((await rejectedWith(store.list("alice", { limit }), MCP_CODES.INVALID_PARAMS)).message).toBe(
+      "a task list's limit must be a positive whole number",
+    );
   });
 }
 

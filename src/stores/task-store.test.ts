@@ -10,7 +10,11 @@ const MODEL_RUNS = Number(process.env["FUZZ_RUNS"]) || 150;
 
 describeTaskStore("InMemoryTaskStore", (options) => new InMemoryTaskStore(options), MODEL_RUNS);
 
-const inMemory = (maxTasksPerOwner?: number) => clocked((options) => new InMemoryTaskStore(options), maxTasksPerOwner) as Promise<{ store: InMemoryTaskStore; advance: (ms: number) => number }>;
+const inMemory = (maxTasksPerOwner?: number) =>
+  clocked((options) => new InMemoryTaskStore(options), maxTasksPerOwner) as Promise<{
+    store: InMemoryTaskStore;
+    advance: (ms: number) => number;
+  }>;
 
 describe("InMemoryTaskStore", () => {
   it("makes task ids of 128 random bits, as lower-case hex", async () => {

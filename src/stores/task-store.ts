@@ -112,7 +112,10 @@ export interface TaskStore {
   /** A new `working` task with a fresh unguessable id. Rejects with `MCP.RATE_LIMITED` when the owner holds its maximum of tasks. */
   create(owner: string, task: NewTask): Promise<TaskRecord>;
   get(owner: string, taskId: string): Promise<TaskRecord | undefined>;
-  /** Applies `patch` atomically, if the task is not final and `precondition` holds. Rejects with `MCP.INVALID_PARAMS` on a patch that breaks the rules, changing nothing. */
+  /**
+   * Applies `patch` atomically, if the task is not final and `precondition` holds. Rejects with `MCP.INVALID_PARAMS` on a patch that breaks
+   * the rules, changing nothing.
+   */
   update(owner: string, taskId: string, patch: TaskPatch, precondition?: TaskPrecondition): Promise<TaskUpdateOutcome>;
   /** `update(owner, taskId, { status: "cancelled", statusMessage })`. */
   cancel(owner: string, taskId: string, statusMessage?: string): Promise<TaskUpdateOutcome>;
@@ -185,7 +188,12 @@ export function checkTaskUpdate(patch: TaskPatch, precondition: TaskPrecondition
  * Redis, one script that compares `version` and sets). Throws `MCP.INVALID_PARAMS` on a patch
  * that does not fit the status it leads to (a result without `completed`, say).
  */
-export function applyTaskPatch(current: TaskRecord, patch: TaskPatch, precondition: TaskPrecondition | undefined, now: number): TaskUpdateOutcome {
+export function applyTaskPatch(
+  current: TaskRecord,
+  patch: TaskPatch,
+  precondition: TaskPrecondition | undefined,
+  now: number,
+): TaskUpdateOutcome {
   if (isFinalTaskStatus(current.status)) return { ok: false, reason: "final", task: current };
   if (!holds(precondition, current)) return { ok: false, reason: "precondition", task: current };
   const status = patch.status ?? current.status;
@@ -244,8 +252,10 @@ function checkPatch(patch: TaskPatch): void {
 
 /** What a status carries: a result when completed, an error when failed, input requests while input is required. */
 function checkOutcomeFields(patch: TaskPatch, status: TaskStatus): void {
-  if ((status === "completed") !== (patch.result !== undefined)) throw invalid("a task's result comes with status completed, and completed comes with a result");
-  if ((status === "failed") !== (patch.error !== undefined)) throw invalid("a task's error comes with status failed, and failed comes with an error");
+  if ((status === "completed") !== (patch.result !== undefined))
+    throw invalid("a task's result comes with status completed, and completed comes with a result");
+  if ((status === "failed") !== (patch.error !== undefined))
+    throw invalid("a task's error comes with status failed, and failed comes with an error");
   if (patch.inputRequests !== undefined && status !== "input_required") throw invalid("inputRequests come with status input_required");
 }
 
@@ -254,7 +264,11 @@ function checkPrecondition(precondition: TaskPrecondition | undefined): void {
   checkObject(precondition, "a task precondition");
   checkOptional(precondition.version, Number.isSafeInteger, "precondition version must be a whole number");
   const { status } = precondition;
-  checkOptional(status, (given) => isStatus(given) || (Array.isArray(given) && given.every(isStatus)), "precondition status must be a status or a list of them");
+  checkOptional(
+    status,
+    (given) => isStatus(given) || (Array.isArray(given) && given.every(isStatus)),
+    "precondition status must be a status or a list of them",
+  );
 }
 
 function holds(precondition: TaskPrecondition | undefined, task: TaskRecord): boolean {

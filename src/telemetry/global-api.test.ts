@@ -1,5 +1,15 @@
 // The registry reader against the real `@opentelemetry/api`: each function must answer as the API's.
-import { context, isSpanContextValid, metrics, propagation, ROOT_CONTEXT, trace, TraceFlags, type MeterProvider, type SpanContext } from "@opentelemetry/api";
+import {
+  context,
+  isSpanContextValid,
+  metrics,
+  propagation,
+  ROOT_CONTEXT,
+  trace,
+  TraceFlags,
+  type MeterProvider,
+  type SpanContext,
+} from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
@@ -16,7 +26,11 @@ afterEach(() => {
   context.disable();
 });
 
-const SPAN_CONTEXT: SpanContext = { traceId: "4bf92f3577b34da6a3ce929d0e0e4736", spanId: "00f067aa0ba902b7", traceFlags: TraceFlags.SAMPLED };
+const SPAN_CONTEXT: SpanContext = {
+  traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+  spanId: "00f067aa0ba902b7",
+  traceFlags: TraceFlags.SAMPLED,
+};
 
 describe("registered", () => {
   it("finds what the API registered, kind by kind, and nothing before", () => {
@@ -61,7 +75,12 @@ describe("contexts", () => {
     expect(root).toBe(activeContext());
     const key = Symbol("k");
     const set = root.setValue(key, 1);
-    expect([set.getValue(key), root.getValue(key), set.deleteValue(key).getValue(key), set.getValue(key)]).toEqual([1, undefined, undefined, 1]);
+    expect([set.getValue(key), root.getValue(key), set.deleteValue(key).getValue(key), set.getValue(key)]).toEqual([
+      1,
+      undefined,
+      undefined,
+      1,
+    ]);
     expect([ROOT_CONTEXT.setValue(key, 1).getValue(key), ROOT_CONTEXT.getValue(key)]).toEqual([1, undefined]);
     expect(runWith(set, () => activeContext())).toBe(root);
     expect(runWith(set, () => undefined)).toBeUndefined();

@@ -17,12 +17,7 @@ import {
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { MeterProvider, MetricReader, type DataPoint, type Histogram } from "@opentelemetry/sdk-metrics";
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-  type ReadableSpan,
-} from "@opentelemetry/sdk-trace-base";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { JsonObject } from "../types/types.js";
 import { JsonRpcDispatcher } from "../jsonrpc/dispatcher/dispatcher.js";
@@ -426,7 +421,9 @@ describe("trace context extraction", () => {
     const ambient = harness.telemetry.outgoingRequest(request())!;
     const ambientSpanId = ambient.run(() => trace.getActiveSpan()?.spanContext().spanId);
 
-    ambient.run(() => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: { progressToken: 5 } } }))!).end("success");
+    ambient
+      .run(() => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: { progressToken: 5 } } }))!)
+      .end("success");
     ambient.run(() => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: [] } }))!).end("success");
 
     const serverSpans = harness.finishedSpans();
@@ -458,7 +455,9 @@ describe("trace context extraction", () => {
     const invalidAmbient = trace.setSpan(ROOT_CONTEXT, trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
     const meta = { traceparent: `00-${REMOTE_PARENT.traceId}-${REMOTE_PARENT.spanId}-01` };
 
-    context.with(invalidAmbient, () => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: meta } }))!).end("success");
+    context
+      .with(invalidAmbient, () => harness.telemetry.incomingRequest(request({ side: "server", params: { _meta: meta } }))!)
+      .end("success");
 
     const span = onlySpan(harness);
     expect(span.parentSpanContext?.spanId).toBe(REMOTE_PARENT.spanId);
@@ -571,7 +570,9 @@ describe("without an OpenTelemetry SDK", () => {
     const seen = incoming?.run(() => propagation.getBaggage(context.active())?.getEntry("tenant")?.value);
     incoming?.end("success");
     expect(seen).toBe("acme");
-    const outgoing = context.with(propagation.setBaggage(ROOT_CONTEXT, propagation.createBaggage({ tenant: { value: "acme" } })), () => telemetry.outgoingRequest(request({ params: {} })));
+    const outgoing = context.with(propagation.setBaggage(ROOT_CONTEXT, propagation.createBaggage({ tenant: { value: "acme" } })), () =>
+      telemetry.outgoingRequest(request({ params: {} })),
+    );
     expect(outgoing?.params?.["_meta"]).toEqual({ baggage: "tenant=acme" });
   });
 

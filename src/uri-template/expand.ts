@@ -16,7 +16,10 @@ function expandVariable(operator: Operator, { name, explode, maxLength }: Variab
     return withName(operator, name, encode(maxLength === undefined ? value : truncateCharacters(value, maxLength, operator.allowReserved)));
   }
   if (maxLength !== undefined) {
-    throw new MCPError(MCP_CODES.INVALID_PARAMS, `The prefix modifier of {${name}:${maxLength}} cannot apply to a list value (RFC 6570 §2.4.1)`);
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      `The prefix modifier of {${name}:${maxLength}} cannot apply to a list value (RFC 6570 §2.4.1)`,
+    );
   }
   if (explode) return value.map((item) => withName(operator, name, encode(item))).join(operator.separator);
   return withName(operator, name, value.map(encode).join(","));

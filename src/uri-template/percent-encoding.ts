@@ -11,7 +11,9 @@ const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** A code point's UTF-8 bytes as triplets; a lone surrogate becomes U+FFFD, as TextEncoder writes it. */
 function escapeCodePoint(char: string): string {
-  return Array.from(encoder.encode(char), (byte) => "%" + byte.toString(16).padStart(2, "0")).join("").toUpperCase();
+  return Array.from(encoder.encode(char), (byte) => "%" + byte.toString(16).padStart(2, "0"))
+    .join("")
+    .toUpperCase();
 }
 
 /**
@@ -20,7 +22,9 @@ function escapeCodePoint(char: string): string {
  */
 export function percentEncode(text: string, allowReserved: boolean): string {
   // A token of three characters can only be a triplet: a code point is at most two.
-  return text.replace(allowReserved ? TRIPLET_OR_NOT_URI_CHAR : NOT_UNRESERVED, (token) => (token.length === 3 ? token : escapeCodePoint(token)));
+  return text.replace(allowReserved ? TRIPLET_OR_NOT_URI_CHAR : NOT_UNRESERVED, (token) =>
+    token.length === 3 ? token : escapeCodePoint(token),
+  );
 }
 
 /** The first `maxLength` characters of a value (a prefix modifier); U+R counts a triplet as one. */

@@ -44,7 +44,8 @@ function parseVariableSpec(template: string, start: number): [VariableSpec, numb
   let digits = "";
   if (modifier === ":") {
     PREFIX_LENGTH.lastIndex = end + 1;
-    digits = PREFIX_LENGTH.exec(template)?.[0] ?? fail(template, end + 1, "a prefix modifier ':' must be followed by an integer from 1 to 9999");
+    digits =
+      PREFIX_LENGTH.exec(template)?.[0] ?? fail(template, end + 1, "a prefix modifier ':' must be followed by an integer from 1 to 9999");
   }
   const explode = modifier === "*";
   const spec = { name: template.slice(start, end), explode, maxLength: digits === "" ? undefined : Number(digits) };
@@ -65,7 +66,8 @@ function parseExpression(template: string, start: number, end: number): Expressi
     variables.push(spec);
     if (next === end) return { operator: operatorOf(operator), variables };
     const char = template.charAt(next);
-    if (char === "*" && spec.maxLength !== undefined) fail(template, next, "a variable cannot have both a prefix ':n' and an explode '*' modifier");
+    if (char === "*" && spec.maxLength !== undefined)
+      fail(template, next, "a variable cannot have both a prefix ':n' and an explode '*' modifier");
     if (char !== ",") fail(template, next, `unexpected '${char}' in an expression, expected ',' or '}'`);
     index = next + 1;
   }

@@ -72,7 +72,13 @@ function scan(from: number, to: number, fromFirst: boolean, accepts: (position: 
  * match, except that it leaves a following expression its first character when it can: the
  * first '?', '&', ';' or '#', the last '.' or '/'.
  */
-function chooseEnd(expression: ExpressionPart, after: PositionSet, following: TemplatePart | undefined, uri: string, start: number): number {
+function chooseEnd(
+  expression: ExpressionPart,
+  after: PositionSet,
+  following: TemplatePart | undefined,
+  uri: string,
+  start: number,
+): number {
   const { first } = expression.operator;
   if (!uri.startsWith(first, start)) return start;
   const bodyStart = start + first.length;
@@ -80,7 +86,9 @@ function chooseEnd(expression: ExpressionPart, after: PositionSet, following: Te
   const fitsRest = (end: number): boolean => has(after, end);
   const nextFirst = typeof following === "object" ? following.operator.first : "";
   const preferred =
-    nextFirst === "" ? undefined : scan(bodyStart, bodyEnd, nextFirst !== "." && nextFirst !== "/", (end) => fitsRest(end) && uri.startsWith(nextFirst, end));
+    nextFirst === ""
+      ? undefined
+      : scan(bodyStart, bodyEnd, nextFirst !== "." && nextFirst !== "/", (end) => fitsRest(end) && uri.startsWith(nextFirst, end));
   // No end fits: the expression matches nothing (the rest matches from `start`).
   return preferred ?? scan(bodyStart, bodyEnd, false, fitsRest) ?? start;
 }
@@ -102,7 +110,9 @@ export function splitUri(parts: readonly TemplatePart[], uri: string): readonly 
   const starts = [0];
   parts.forEach((part, index) => {
     const position = starts[index] as number;
-    starts.push(typeof part === "string" ? position + part.length : chooseEnd(part, afterPart[index] as PositionSet, parts[index + 1], uri, position));
+    starts.push(
+      typeof part === "string" ? position + part.length : chooseEnd(part, afterPart[index] as PositionSet, parts[index + 1], uri, position),
+    );
   });
   return starts;
 }

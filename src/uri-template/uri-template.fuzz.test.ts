@@ -7,17 +7,46 @@ import { UriTemplate, type UriVariables } from "./uri-template.js";
 const runs = (normal: number): number => Number(process.env["FUZZ_RUNS"]) || normal;
 const SEED = 0x5eed_0006;
 
-const templateText = fc.array(
-  fc.oneof(
-    fc.constantFrom("{", "}", "{x}", "{+p}", "{#f}", "{.e}", "{/s}", "{;m}", "{?q,r}", "{&c}", "{l*}", "{v:3}", "{=}", "{%41}", "{a.b}", "{}", ":", "/", "?", "%", "%2", "é"),
-    fc.string({ maxLength: 4 }),
-  ),
-  { maxLength: 8 },
-).map((parts) => parts.join(""));
+const templateText = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        "{",
+        "}",
+        "{x}",
+        "{+p}",
+        "{#f}",
+        "{.e}",
+        "{/s}",
+        "{;m}",
+        "{?q,r}",
+        "{&c}",
+        "{l*}",
+        "{v:3}",
+        "{=}",
+        "{%41}",
+        "{a.b}",
+        "{}",
+        ":",
+        "/",
+        "?",
+        "%",
+        "%2",
+        "é",
+      ),
+      fc.string({ maxLength: 4 }),
+    ),
+    { maxLength: 8 },
+  )
+  .map((parts) => parts.join(""));
 
 const uriText = fc.oneof(
   fc.string({ maxLength: 30 }),
-  fc.array(fc.constantFrom("a", "b", "/", ".", "?", "&", "=", ";", "#", ",", "%", "%2F", "%zz", "%C3%A9", "%FF", "é", "q=1", "m=", "x"), { maxLength: 16 }).map((parts) => parts.join("")),
+  fc
+    .array(fc.constantFrom("a", "b", "/", ".", "?", "&", "=", ";", "#", ",", "%", "%2F", "%zz", "%C3%A9", "%FF", "é", "q=1", "m=", "x"), {
+      maxLength: 16,
+    })
+    .map((parts) => parts.join("")),
 );
 
 function checkVariables(variables: UriVariables): void {
@@ -65,7 +94,10 @@ describe("UriTemplate under fuzzing", () => {
   const wellFormed = fc
     .array(fc.tuple(literal, operator, fc.constantFrom("a", "b", "c", "d"), fc.constantFrom("", "*")), { minLength: 1, maxLength: 4 })
     .map((parts) => "scheme://h/" + parts.map(([lit, op, name, explode], index) => `${lit}{${op}${name}${index}${explode}}`).join(""));
-  const valueText = fc.string({ unit: fc.constantFrom("a", "b", "1", "é", " ", "?", "=", "&", ";", "/", ".", ",", "#", "🌍"), maxLength: 6 });
+  const valueText = fc.string({
+    unit: fc.constantFrom("a", "b", "1", "é", " ", "?", "=", "&", ";", "/", ".", ",", "#", "🌍"),
+    maxLength: 6,
+  });
   const value = fc.oneof(valueText, fc.array(valueText, { maxLength: 3 }), fc.constant(undefined));
 
   it("what a template expands it matches back to variables that expand to the same URI", () => {

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MCPError, MCP_CODES } from "../error-codes/index.js";
-import {
-  DEFAULT_MAX_TEMPLATE_LENGTH,
-  DEFAULT_MAX_URI_LENGTH,
-  UriTemplate,
-  type UriVariableValue,
-  type UriVariables,
-} from "./index.js";
+import { DEFAULT_MAX_TEMPLATE_LENGTH, DEFAULT_MAX_URI_LENGTH, UriTemplate, type UriVariableValue, type UriVariables } from "./index.js";
 
 function expand(template: string, variables: UriVariables): string {
   return UriTemplate.parse(template).expand(variables);
@@ -536,9 +530,23 @@ describe("UriTemplate.match: malformed and hostile URIs", () => {
 const OPERATORS = ["", "+", "#", ".", "/", ";", "?", "&"];
 const SHAPES: readonly [string, readonly UriVariables[]][] = [
   ["a", [{ a: "alpha" }, { a: "čaj ☕-_~" }, { a: "" }, { a: ["red", "green"] }, { a: ["", "x", ""] }]],
-  ["a,b", [{ a: "alpha", b: "beta" }, { a: "", b: "beta" }, { a: "alpha", b: "" }, { a: "alpha", b: ["x", "y"] }]],
+  [
+    "a,b",
+    [
+      { a: "alpha", b: "beta" },
+      { a: "", b: "beta" },
+      { a: "alpha", b: "" },
+      { a: "alpha", b: ["x", "y"] },
+    ],
+  ],
   ["a*", [{ a: ["x"] }, { a: ["x", "y z", "w"] }, { a: ["", "q"] }]],
-  ["a,b*", [{ a: "alpha", b: ["x", "y"] }, { a: "alpha", b: ["x"] }]],
+  [
+    "a,b*",
+    [
+      { a: "alpha", b: ["x", "y"] },
+      { a: "alpha", b: ["x"] },
+    ],
+  ],
   ["a*,b", [{ a: ["x", "y"], b: "beta" }]],
   ["a:3", [{ a: "abc" }, { a: "ab" }, { a: "é☕x" }]],
   ["a,b:2,c", [{ a: "alpha", b: "be", c: "gamma" }]],
@@ -558,14 +566,17 @@ const COMPOSITE_ROUND_TRIPS: readonly [string, UriVariables][] = [
   ["file:///{+path}", { path: "dir/sub dir/file.txt" }],
   ["file:///{+path}{?version}", { path: "a/b.txt", version: "3" }],
   ["file:///{name}{.ext}", { name: "report", ext: "pdf" }],
-  ["{scheme}://{host}{/segments*}{;params*}{?query*}{#fragment}", {
-    scheme: "https",
-    host: "example.com",
-    segments: ["a", "b"],
-    params: ["p1", "p2"],
-    query: ["q1", "q2"],
-    fragment: "top",
-  }],
+  [
+    "{scheme}://{host}{/segments*}{;params*}{?query*}{#fragment}",
+    {
+      scheme: "https",
+      host: "example.com",
+      segments: ["a", "b"],
+      params: ["p1", "p2"],
+      query: ["q1", "q2"],
+      fragment: "top",
+    },
+  ],
   ["repo://{/owner,repo}/contents{/path*}{?ref}", { owner: "octo", repo: "hello", path: ["src", "main.ts"], ref: "main" }],
   ["mail:{user}@{domain}", { user: "john.doe", domain: "example.org" }],
   ["{x}/{x}", { x: "same" }],

@@ -30,7 +30,9 @@ export class UriTemplate {
   private constructor(template: string, parts: readonly TemplatePart[], maxUriLength: number) {
     this.template = template;
     this.#parts = parts;
-    this.variableNames = Object.freeze([...new Set(parts.flatMap((part) => (typeof part === "string" ? [] : part.variables.map((spec) => spec.name))))]);
+    this.variableNames = Object.freeze([
+      ...new Set(parts.flatMap((part) => (typeof part === "string" ? [] : part.variables.map((spec) => spec.name)))),
+    ]);
     this.#maxUriLength = maxUriLength;
   }
 

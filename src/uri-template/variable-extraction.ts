@@ -66,7 +66,13 @@ function groupExpressions(parts: readonly TemplatePart[], uri: string, starts: r
     const matched: MatchedExpression = [part, uri.slice(starts[index], starts[index + 1])];
     const previous = parts[index - 1];
     // Named operators with the same separator (";", or "&" for "?" and "&") share their parameters.
-    if (typeof previous === "object" && previous.operator.named && part.operator.named && previous.operator.separator === part.operator.separator) (groups.at(-1) as MatchedExpression[]).push(matched);
+    if (
+      typeof previous === "object" &&
+      previous.operator.named &&
+      part.operator.named &&
+      previous.operator.separator === part.operator.separator
+    )
+      (groups.at(-1) as MatchedExpression[]).push(matched);
     else groups.push([matched]);
   });
   return groups;
@@ -91,7 +97,9 @@ function mergeCaptures(captures: readonly Capture[]): Record<string, UriVariable
       decoded.map(([, value]) => value).reduce((longest, value) => (value.length > longest.length ? value : longest));
     const agrees = ([spec, value]: [VariableSpec, UriVariableValue]): boolean =>
       // Strings and lists of strings: equal exactly when their JSON is.
-      spec.maxLength === undefined ? JSON.stringify(value) === JSON.stringify(kept) : !isList(kept) && truncateCharacters(kept, spec.maxLength, false) === value;
+      spec.maxLength === undefined
+        ? JSON.stringify(value) === JSON.stringify(kept)
+        : !isList(kept) && truncateCharacters(kept, spec.maxLength, false) === value;
     if (!decoded.every(agrees)) return undefined;
     entries.push([name, kept]);
   }
@@ -100,7 +108,11 @@ function mergeCaptures(captures: readonly Capture[]): Record<string, UriVariable
 }
 
 /** The variables of a URI already cut at `starts`; `undefined` when a value is not valid. */
-export function extractVariables(parts: readonly TemplatePart[], uri: string, starts: readonly number[]): Record<string, UriVariableValue> | undefined {
+export function extractVariables(
+  parts: readonly TemplatePart[],
+  uri: string,
+  starts: readonly number[],
+): Record<string, UriVariableValue> | undefined {
   const captures = groupExpressions(parts, uri, starts).flatMap((group) =>
     (group[0] as MatchedExpression)[0].operator.named ? captureNamed(group) : captureUnnamed(group[0] as MatchedExpression),
   );

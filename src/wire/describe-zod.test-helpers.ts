@@ -46,7 +46,12 @@ class TableBuilder {
     return describe(def, checks, internals);
   }
 
-  readonly #describers: Partial<Record<z.core.$ZodTypeDef["type"], (def: Record<string, unknown>, checks: readonly Check[], internals: z.core.$ZodTypeInternals) => WireNode>> = {
+  readonly #describers: Partial<
+    Record<
+      z.core.$ZodTypeDef["type"],
+      (def: Record<string, unknown>, checks: readonly Check[], internals: z.core.$ZodTypeInternals) => WireNode
+    >
+  > = {
     string: (_def, checks) => leaf("string", checks),
     boolean: (_def, checks) => leaf("boolean", checks),
     unknown: (_def, checks) => leaf("unknown", checks),
@@ -67,7 +72,8 @@ class TableBuilder {
     return Object.entries(def.shape).map(([key, field]): readonly [string, number] => {
       const internals = field["_zod"];
       const optional = internals.optin === "optional" && internals.optout === "optional";
-      if (optional !== (internals.def.type === "optional")) throw new Error(`Field ${key}: only z.optional makes a field optional in wire tables`);
+      if (optional !== (internals.def.type === "optional"))
+        throw new Error(`Field ${key}: only z.optional makes a field optional in wire tables`);
       if (key.endsWith("?")) throw new Error(`Field ${key}: a key ending in "?" reads as an optional field in wire tables`);
       return optional ? [`${key}?`, this.ref((internals.def as z.core.$ZodOptionalDef).innerType)] : [key, this.ref(field)];
     });
@@ -89,7 +95,8 @@ class TableBuilder {
     for (const option of options) {
       const node = this.nodes[option];
       const tag = node && typeof node[0] !== "string" ? node.find(([key]) => key === def.discriminator) : undefined;
-      if (tag === undefined || this.nodes[tag[1]]?.[0] !== "values") throw new Error(`Discriminated union on ${def.discriminator}: an option without a literal tag`);
+      if (tag === undefined || this.nodes[tag[1]]?.[0] !== "values")
+        throw new Error(`Discriminated union on ${def.discriminator}: an option without a literal tag`);
     }
     return ["discriminated", def.discriminator, options];
   }
@@ -116,7 +123,8 @@ function describeNumber(def: Record<string, unknown>, checks: readonly Check[]):
   }
   if (def["format"] !== undefined) throw new Error(`Wire tables cannot express the number format ${JSON.stringify(def["format"])}`);
   for (const check of checks) {
-    if ((check.check !== "greater_than" && check.check !== "less_than") || check.inclusive !== true) throw new Error(`Wire tables cannot express the number check ${check.check}`);
+    if ((check.check !== "greater_than" && check.check !== "less_than") || check.inclusive !== true)
+      throw new Error(`Wire tables cannot express the number check ${check.check}`);
   }
   const bound = (name: string): number | null => checks.find((check) => check.check === name)?.value ?? null;
   return ["number", bound("greater_than"), bound("less_than")];
@@ -129,14 +137,18 @@ function arrayNode(element: number, minLength: number | null, maxLength: number 
 }
 
 function boundOf(checks: readonly Check[], name: "min_length" | "max_length"): number | null {
-  for (const check of checks) if (check.check !== "min_length" && check.check !== "max_length") throw new Error(`Wire tables cannot express the array check ${check.check}`);
+  for (const check of checks)
+    if (check.check !== "min_length" && check.check !== "max_length")
+      throw new Error(`Wire tables cannot express the array check ${check.check}`);
   const found = checks.find((check) => check.check === name);
   return found ? ((name === "min_length" ? found.minimum : found.maximum) ?? null) : null;
 }
 
 function describeRevision(builder: TableBuilder, codec: RevisionCodec): RevisionTable {
   const requests = (methods: RevisionCodec["clientRequests"]) =>
-    Object.fromEntries(Object.entries(methods).map(([method, { params, result }]) => [method, [builder.ref(params), builder.ref(result)] as const]));
+    Object.fromEntries(
+      Object.entries(methods).map(([method, { params, result }]) => [method, [builder.ref(params), builder.ref(result)] as const]),
+    );
   const notifications = (methods: RevisionCodec["clientNotifications"]) =>
     Object.fromEntries(Object.entries(methods).map(([method, params]) => [method, builder.ref(params)]));
   return {
@@ -151,7 +163,9 @@ function describeRevision(builder: TableBuilder, codec: RevisionCodec): Revision
 /** The wire tables of every revision's zod codec. */
 export function describeWireTables(): WireTables {
   const builder = new TableBuilder();
-  const revisions = Object.fromEntries(ALL_PROTOCOL_VERSIONS.map((version) => [version, describeRevision(builder, CODECS[version])])) as Record<AnyProtocolVersion, RevisionTable>;
+  const revisions = Object.fromEntries(
+    ALL_PROTOCOL_VERSIONS.map((version) => [version, describeRevision(builder, CODECS[version])]),
+  ) as Record<AnyProtocolVersion, RevisionTable>;
   const named = {
     elicitationCompleteParams: builder.ref(ElicitationCompleteNotificationParamsSchema),
     urlElicitationRequiredData: builder.ref(URLElicitationRequiredErrorDataSchema),

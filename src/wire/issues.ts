@@ -11,7 +11,12 @@ export type Issue = IssueBase &
   (
     | { readonly code: "invalid_type"; readonly expected: string }
     | { readonly code: "invalid_value"; readonly values: readonly unknown[] }
-    | { readonly code: "invalid_union"; readonly errors: readonly (readonly Issue[])[]; readonly options?: readonly unknown[]; readonly inclusive?: boolean }
+    | {
+        readonly code: "invalid_union";
+        readonly errors: readonly (readonly Issue[])[];
+        readonly options?: readonly unknown[];
+        readonly inclusive?: boolean;
+      }
     | { readonly code: "too_big"; readonly origin: string; readonly maximum: number | bigint }
     | { readonly code: "too_small"; readonly origin: string; readonly minimum: number | bigint }
     | { readonly code: "invalid_format"; readonly format: string }
@@ -125,7 +130,12 @@ function describeInvalidUnion(issue: Extract<Issue, { readonly code: "invalid_un
   if (issue.inclusive === false) return "matches more than one of the exclusive shapes";
   if (issue.options) return `expected one of ${listValues(issue.options)}`;
   // Each type once: shapes that are all objects read "expected object".
-  const expected = new Set(issue.errors.flat().filter(isInvalidType).map((inner) => typeLabel(inner.expected)));
+  const expected = new Set(
+    issue.errors
+      .flat()
+      .filter(isInvalidType)
+      .map((inner) => typeLabel(inner.expected)),
+  );
   return describeInvalidType([...expected].join(" | "), issue.input);
 }
 

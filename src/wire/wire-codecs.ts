@@ -66,6 +66,8 @@ export function codecFor<V extends AnyProtocolVersion>(version: V): WireCodec<V>
 }
 
 /** `notifications/elicitation/complete` params, which a client checks itself. */
-export const ElicitationCompleteNotificationParamsSchema: WireSchema = /* @__PURE__ */ table.schema(WIRE_TABLES.named.elicitationCompleteParams);
+export const ElicitationCompleteNotificationParamsSchema: WireSchema = /* @__PURE__ */ table.schema(
+  WIRE_TABLES.named.elicitationCompleteParams,
+);
 /** The `data` of a URL-elicitation-required error. */
 export const URLElicitationRequiredErrorDataSchema: WireSchema = /* @__PURE__ */ table.schema(WIRE_TABLES.named.urlElicitationRequiredData);

@@ -23,14 +23,23 @@ const NODES: readonly WireNode[] = [
   ["array", 1, 2],
   ["record", 0],
   [["b?", 0]],
-  [["a", 0], ["b?", 0]],
+  [
+    ["a", 0],
+    ["b?", 0],
+  ],
   ["unknown"],
   [["u", 8]],
   ["union", [0, 1]],
   ["values", ["x"]],
-  [["type", 11], ["a", 0]],
+  [
+    ["type", 11],
+    ["a", 0],
+  ],
   ["values", ["y", "w"]],
-  [["type", 13], ["n", 1]],
+  [
+    ["type", 13],
+    ["n", 1],
+  ],
   ["discriminated", "type", [12, 14]],
   ["nullable", 1],
   ["boolean"],
@@ -81,12 +90,59 @@ const sparse: unknown[] = ["a"];
 sparse[2] = "c";
 
 const VALUES: readonly unknown[] = [
-  undefined, null, "s", "x", "y", "abc", "😀😀", { length: 0 }, { length: "9" }, 5, 1.5, -1, 0.5, 2, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60, -(2 ** 60), true,
-  [], ["a"], ["a", "b"], ["a", "b", "c"], [1], [1.5], [1, 2], [1.5, "a"], ["a", 1], Strings.from(["a"]), sparse,
-  {}, { a: "x" }, { a: 1 }, { a: "x", b: 2 }, { b: "y" }, { a: "x", extra: [1] }, { u: undefined }, { u: 1 },
-  { type: "x", a: "s" }, { type: "y", n: 1 }, { type: "w", n: 2 }, { type: "z" }, { type: "y", n: "no" }, { type: "x" },
-  new Point(), Object.create(null), Object.assign(Object.create(null), { a: "x" }), JSON.parse('{"__proto__": {"a": 1}, "a": "x"}'),
-  withHidden, { constructor: 5 }, { constructor: Object }, { constructor: Odd }, { a: ["x", "__proto__"] },
+  undefined,
+  null,
+  "s",
+  "x",
+  "y",
+  "abc",
+  "😀😀",
+  { length: 0 },
+  { length: "9" },
+  5,
+  1.5,
+  -1,
+  0.5,
+  2,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  2 ** 60,
+  -(2 ** 60),
+  true,
+  [],
+  ["a"],
+  ["a", "b"],
+  ["a", "b", "c"],
+  [1],
+  [1.5],
+  [1, 2],
+  [1.5, "a"],
+  ["a", 1],
+  Strings.from(["a"]),
+  sparse,
+  {},
+  { a: "x" },
+  { a: 1 },
+  { a: "x", b: 2 },
+  { b: "y" },
+  { a: "x", extra: [1] },
+  { u: undefined },
+  { u: 1 },
+  { type: "x", a: "s" },
+  { type: "y", n: 1 },
+  { type: "w", n: 2 },
+  { type: "z" },
+  { type: "y", n: "no" },
+  { type: "x" },
+  new Point(),
+  Object.create(null),
+  Object.assign(Object.create(null), { a: "x" }),
+  JSON.parse('{"__proto__": {"a": 1}, "a": "x"}'),
+  withHidden,
+  { constructor: 5 },
+  { constructor: Object },
+  { constructor: Odd },
+  { a: ["x", "__proto__"] },
 ];
 
 describe("wire schemas compiled from a table", () => {
@@ -94,7 +150,9 @@ describe("wire schemas compiled from a table", () => {
 
   it.each(NODES.map((node, index) => [index, JSON.stringify(node)] as const))("node %i (%s) answers as its zod schema", (index) => {
     const zodSchema = ZOD[index] as z.core.$ZodType;
-    VALUES.forEach((value, which) => expect(table.schema(index).validate(value), `value ${which}`).toStrictEqual(zodAnswer(zodSchema, value)));
+    VALUES.forEach((value, which) =>
+      expect(table.schema(index).validate(value), `value ${which}`).toStrictEqual(zodAnswer(zodSchema, value)),
+    );
   });
 
   it("gives one schema per node, and a valid plain message back as it is", () => {

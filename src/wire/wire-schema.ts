@@ -101,7 +101,12 @@ export class WireSchemaTable {
   }
 
   #compile(node: WireNode): Compiled {
-    if (isFields(node)) return object(node.map(([key, index]) => (key.endsWith("?") ? { key: key.slice(0, -1), node: optional(this.#node(index)) } : { key, node: this.#node(index) })));
+    if (isFields(node))
+      return object(
+        node.map(([key, index]) =>
+          key.endsWith("?") ? { key: key.slice(0, -1), node: optional(this.#node(index)) } : { key, node: this.#node(index) },
+        ),
+      );
     switch (node[0]) {
       case "string":
       case "boolean":
@@ -127,7 +132,10 @@ export class WireSchemaTable {
       case "discriminated":
         break;
     }
-    return discriminated(node[1], node[2].map((index) => this.#node(index)));
+    return discriminated(
+      node[1],
+      node[2].map((index) => this.#node(index)),
+    );
   }
 }
 
@@ -178,8 +186,10 @@ function number(minimum: number | null, maximum: number | null): Compiled {
     run: (value) => {
       if (!isNumber(value)) return notANumber(value);
       const outcome = ok(value);
-      if (minimum !== null && value < minimum) outcome.issues.push({ code: "too_small", origin: "number", minimum, input: value, continue: true, path: [] });
-      if (maximum !== null && value > maximum) outcome.issues.push({ code: "too_big", origin: "number", maximum, input: value, continue: true, path: [] });
+      if (minimum !== null && value < minimum)
+        outcome.issues.push({ code: "too_small", origin: "number", minimum, input: value, continue: true, path: [] });
+      if (maximum !== null && value > maximum)
+        outcome.issues.push({ code: "too_big", origin: "number", maximum, input: value, continue: true, path: [] });
       return outcome;
     },
   };
@@ -229,7 +239,8 @@ function array(element: Compiled, minLength: number | null, maxLength: number | 
     },
     run: (value) => {
       // Too long: refused before any element is looked at, the value left as it came.
-      if (Array.isArray(value) && maxLength !== null && value.length > maxLength) return failed({ code: "too_big", origin: "array", maximum: maxLength, input: value, continue: false });
+      if (Array.isArray(value) && maxLength !== null && value.length > maxLength)
+        return failed({ code: "too_big", origin: "array", maximum: maxLength, input: value, continue: false });
       const outcome = Array.isArray(value) ? elements(element, value) : failed({ code: "invalid_type", expected: "array", input: value });
       checkLength(outcome, value, minLength, maxLength);
       return outcome;
@@ -260,8 +271,10 @@ function checkLength(outcome: Outcome, value: unknown, minLength: number | null,
   if (outcome.issues.some((issue) => issue.continue === false)) return;
   const length = (typeof value === "string" ? Array.from(value).length : (value as { length: unknown }).length) as number;
   const origin = Array.isArray(value) ? "array" : typeof value === "string" ? "string" : "unknown";
-  if (minLength !== null && !(length >= minLength)) outcome.issues.push({ code: "too_small", origin, minimum: minLength, input: value, continue: true, path: [] });
-  if (maxLength !== null && !(length <= maxLength)) outcome.issues.push({ code: "too_big", origin, maximum: maxLength, input: value, continue: true, path: [] });
+  if (minLength !== null && !(length >= minLength))
+    outcome.issues.push({ code: "too_small", origin, minimum: minLength, input: value, continue: true, path: [] });
+  if (maxLength !== null && !(length <= maxLength))
+    outcome.issues.push({ code: "too_big", origin, maximum: maxLength, input: value, continue: true, path: [] });
 }
 
 function object(fields: readonly Field[]): Compiled {

@@ -93,8 +93,18 @@ function casesOf(version: AnyProtocolVersion): Case[] {
 
 const CASES: readonly Case[] = [
   ...ALL_PROTOCOL_VERSIONS.flatMap(casesOf),
-  ["elicitation complete params", ElicitationCompleteNotificationParamsSchema, wire.ElicitationCompleteNotificationParamsSchema, [{ elicitationId: "e-1" }, ...EVERYWHERE]],
-  ["URL elicitation required data", URLElicitationRequiredErrorDataSchema, wire.URLElicitationRequiredErrorDataSchema, [{ elicitations: [{ mode: "url", elicitationId: "e", url: "https://x.example", message: "m" }] }, ...EVERYWHERE]],
+  [
+    "elicitation complete params",
+    ElicitationCompleteNotificationParamsSchema,
+    wire.ElicitationCompleteNotificationParamsSchema,
+    [{ elicitationId: "e-1" }, ...EVERYWHERE],
+  ],
+  [
+    "URL elicitation required data",
+    URLElicitationRequiredErrorDataSchema,
+    wire.URLElicitationRequiredErrorDataSchema,
+    [{ elicitations: [{ mode: "url", elicitationId: "e", url: "https://x.example", message: "m" }] }, ...EVERYWHERE],
+  ],
 ];
 
 const REMOVE = Symbol("remove");
@@ -102,7 +112,9 @@ const REMOVE = Symbol("remove");
 /** Every place in a JSON value, as the keys that lead there (the value itself is the empty path). */
 function placesIn(value: unknown, path: readonly PropertyKey[] = []): (readonly PropertyKey[])[] {
   const places = [path];
-  if (typeof value === "object" && value !== null) for (const key of Object.keys(value)) places.push(...placesIn((value as Record<string, unknown>)[key], [...path, Array.isArray(value) ? Number(key) : key]));
+  if (typeof value === "object" && value !== null)
+    for (const key of Object.keys(value))
+      places.push(...placesIn((value as Record<string, unknown>)[key], [...path, Array.isArray(value) ? Number(key) : key]));
   return places;
 }
 
@@ -116,7 +128,27 @@ function replaced(value: unknown, path: readonly PropertyKey[], replacement: unk
   return copy;
 }
 
-const replacements = fc.oneof(fc.jsonValue(), fc.constantFrom(REMOVE, ...EVERYWHERE, 2 ** 60, -(2 ** 60), Number.NaN, "ref/prompt", "text", "image", "url", "form", "user", "complete", "input_required", "roots/list", 2, -1));
+const replacements = fc.oneof(
+  fc.jsonValue(),
+  fc.constantFrom(
+    REMOVE,
+    ...EVERYWHERE,
+    2 ** 60,
+    -(2 ** 60),
+    Number.NaN,
+    "ref/prompt",
+    "text",
+    "image",
+    "url",
+    "form",
+    "user",
+    "complete",
+    "input_required",
+    "roots/list",
+    2,
+    -1,
+  ),
+);
 
 describe("wire schemas against the zod schemas they come from", () => {
   it("cover every method of every revision", () => {
@@ -125,7 +157,8 @@ describe("wire schemas against the zod schemas they come from", () => {
       const wireCodec = wire.codecFor(version);
       expect(wireCodec.version).toBe(version);
       expect(wireCodec.batching).toBe(zodCodec.batching);
-      for (const side of ["clientRequests", "serverRequests", "clientNotifications", "serverNotifications"] as const) expect(Object.keys(wireCodec[side])).toEqual(Object.keys(zodCodec[side]));
+      for (const side of ["clientRequests", "serverRequests", "clientNotifications", "serverNotifications"] as const)
+        expect(Object.keys(wireCodec[side])).toEqual(Object.keys(zodCodec[side]));
     }
     expect(wire.codecFor("2025-11-25")).toBe(wire.codecFor("2025-11-25"));
     expect(wire.codecFor("2026-07-28")).toBe(wire.codecFor("2026-07-28"));
@@ -137,12 +170,18 @@ describe("wire schemas against the zod schemas they come from", () => {
 
   it("the same answer for samples with a part replaced or removed", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...CASES), fc.nat(), fc.nat(), replacements, ([, zodSchema, wireSchema, samples], sampleIndex, placeIndex, replacement) => {
-        const sample = samples[sampleIndex % samples.length];
-        const places = placesIn(sample);
-        const value = replaced(sample, places[placeIndex % places.length] ?? [], replacement);
-        expect(wireSchema.validate(value)).toStrictEqual(zodAnswer(zodSchema, value));
-      }),
+      fc.property(
+        fc.constantFrom(...CASES),
+        fc.nat(),
+        fc.nat(),
+        replacements,
+        ([, zodSchema, wireSchema, samples], sampleIndex, placeIndex, replacement) => {
+          const sample = samples[sampleIndex % samples.length];
+          const places = placesIn(sample);
+          const value = replaced(sample, places[placeIndex % places.length] ?? [], replacement);
+          expect(wireSchema.validate(value)).toStrictEqual(zodAnswer(zodSchema, value));
+        },
+      ),
       { numRuns: 5000 },
     );
   });

@@ -6,7 +6,10 @@ import type { AnyProtocolVersion } from "../constants/index.js";
 /** A literal value a node accepts (zod `literal` and `enum`). */
 export type WireLiteral = string | number | boolean | null;
 
-/** An object's fields, `[key, node]`: a key that ends in "?" names a field that may be absent (zod `optional`, which a node of its own is only elsewhere, as method params that may be left out). */
+/**
+ * An object's fields, `[key, node]`: a key that ends in "?" names a field that may be absent (zod `optional`, which a node of its own is
+ * only elsewhere, as method params that may be left out).
+ */
 export type WireFields = readonly (readonly [key: string, node: number])[];
 
 /** One schema: an object (its fields alone; object nodes are loose: unknown keys pass through), or a kind and its parts. */

@@ -51,7 +51,11 @@ export function authFailure(code: string, reason: AuthFailureReason): unknown {
 }
 
 /** Asserts that `promise` rejects with an MCPError of `code` and `reason`, and gives it. */
-export async function expectAuthFailure(promise: Promise<unknown> | (() => unknown), code: string, reason: AuthFailureReason): Promise<MCPError> {
+export async function expectAuthFailure(
+  promise: Promise<unknown> | (() => unknown),
+  code: string,
+  reason: AuthFailureReason,
+): Promise<MCPError> {
   const error = await rejectionOf(promise);
   expect(error.code).toBe(code);
   expect((error.data as { reason?: string }).reason).toBe(reason);

@@ -60,7 +60,12 @@ const CODE_OF: Readonly<Partial<Record<AuthFailureReason, MCPCode>>> = {
 };
 
 /** The error for `reason`: `MCP.UNAUTHORIZED` unless the reason is a cancel, a transport failure or a bad argument. */
-export function authError(reason: AuthFailureReason, message: string, details: Omit<AuthErrorData, "reason"> = {}, cause?: unknown): MCPError {
+export function authError(
+  reason: AuthFailureReason,
+  message: string,
+  details: Omit<AuthErrorData, "reason"> = {},
+  cause?: unknown,
+): MCPError {
   const code = CODE_OF[reason] ?? MCP_CODES.UNAUTHORIZED;
   return new MCPError(code, message, { data: { reason, ...details }, ...(cause === undefined ? {} : { cause }) });
 }

@@ -53,15 +53,23 @@ describe("buildAuthorizationUrl", () => {
   });
 
   it("keeps the endpoint's own query parameters", () => {
-    const url = new URL(buildAuthorizationUrl({ ...request, authorizationEndpoint: "https://as.example.com/oauth2/v1/authorize?tenant=7" }));
+    const url = new URL(
+      buildAuthorizationUrl({ ...request, authorizationEndpoint: "https://as.example.com/oauth2/v1/authorize?tenant=7" }),
+    );
     expect(url.searchParams.get("tenant")).toBe("7");
     expect(url.searchParams.get("client_id")).toBe("test-client-id");
   });
 
   it("refuses an insecure endpoint or redirect URI", async () => {
-    expect(() => buildAuthorizationUrl({ ...request, authorizationEndpoint: "http://as.example.com/authorize" })).toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "insecure-url"));
-    expect(() => buildAuthorizationUrl({ ...request, redirectUri: "http://app.example.com/callback" })).toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "insecure-url"));
-    expect(() => buildAuthorizationUrl({ ...request, redirectUri: "https://app.example.com/callback#x" })).toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "invalid-url"));
+    expect(() => buildAuthorizationUrl({ ...request, authorizationEndpoint: "http://as.example.com/authorize" })).toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "insecure-url"),
+    );
+    expect(() => buildAuthorizationUrl({ ...request, redirectUri: "http://app.example.com/callback" })).toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "insecure-url"),
+    );
+    expect(() => buildAuthorizationUrl({ ...request, redirectUri: "https://app.example.com/callback#x" })).toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "invalid-url"),
+    );
   });
 });
 
@@ -70,16 +78,27 @@ describe("verifyAuthorizationCallback: RFC 9207 iss, the conformance scenarios",
   const unadvertised: CallbackExpectation = { ...advertised, issParameterSupported: false };
 
   it("auth/iss-supported: advertised and the right iss, proceed", () => {
-    expect(verifyAuthorizationCallback(redirect({ code: "test-auth-code", state: STATE, iss: AS }), advertised)).toEqual({ code: "test-auth-code", iss: AS });
+    expect(verifyAuthorizationCallback(redirect({ code: "test-auth-code", state: STATE, iss: AS }), advertised)).toEqual({
+      code: "test-auth-code",
+      iss: AS,
+    });
   });
 
   it("auth/iss-not-advertised: not advertised and absent, proceed", () => {
-    expect(verifyAuthorizationCallback(redirect({ code: "test-auth-code", state: STATE }), unadvertised)).toEqual({ code: "test-auth-code" });
+    expect(verifyAuthorizationCallback(redirect({ code: "test-auth-code", state: STATE }), unadvertised)).toEqual({
+      code: "test-auth-code",
+    });
   });
 
   it("auth/iss-supported-missing: advertised and absent, reject", async () => {
-    const error = await expectAuthFailure(() => verifyAuthorizationCallback(redirect({ code: "test-auth-code", state: STATE }), advertised), MCP_CODES.UNAUTHORIZED, "iss-missing");
-    expect(error.message).toBe(`The authorization server ${AS} advertises the iss parameter (RFC 9207) but its response has none: it is not used`);
+    const error = await expectAuthFailure(
+      () => verifyAuthorizationCallback(redirect({ code: "test-auth-code", state: STATE }), advertised),
+      MCP_CODES.UNAUTHORIZED,
+      "iss-missing",
+    );
+    expect(error.message).toBe(
+      `The authorization server ${AS} advertises the iss parameter (RFC 9207) but its response has none: it is not used`,
+    );
   });
 
   it("auth/iss-wrong-issuer: advertised and another issuer, reject", async () => {
@@ -88,11 +107,15 @@ describe("verifyAuthorizationCallback: RFC 9207 iss, the conformance scenarios",
       MCP_CODES.UNAUTHORIZED,
       "iss-mismatch",
     );
-    expect(error.message).toBe(`The authorization response comes from issuer https://evil.example.com, not ${AS} (RFC 9207, compared as plain strings): it is not used`);
+    expect(error.message).toBe(
+      `The authorization response comes from issuer https://evil.example.com, not ${AS} (RFC 9207, compared as plain strings): it is not used`,
+    );
   });
 
   it("auth/iss-unexpected: not advertised, but present and another issuer, reject", async () => {
-    expect(() => verifyAuthorizationCallback(redirect({ code: "test-auth-code", state: STATE, iss: "https://evil.example.com" }), unadvertised)).toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "iss-mismatch"));
+    expect(() =>
+      verifyAuthorizationCallback(redirect({ code: "test-auth-code", state: STATE, iss: "https://evil.example.com" }), unadvertised),
+    ).toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "iss-mismatch"));
   });
 
   it("not advertised, but present and right, proceed", () => {
@@ -100,7 +123,9 @@ describe("verifyAuthorizationCallback: RFC 9207 iss, the conformance scenarios",
   });
 
   it("auth/iss-normalized: the issuer with a trailing slash is another issuer, reject", async () => {
-    expect(() => verifyAuthorizationCallback(redirect({ code: "test-auth-code", state: STATE, iss: `${AS}/` }), advertised)).toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "iss-mismatch"));
+    expect(() => verifyAuthorizationCallback(redirect({ code: "test-auth-code", state: STATE, iss: `${AS}/` }), advertised)).toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "iss-mismatch"),
+    );
   });
 
   it.each([
@@ -110,7 +135,9 @@ describe("verifyAuthorizationCallback: RFC 9207 iss, the conformance scenarios",
     ["a trailing slash", "https://as.example.com/t1/"],
   ])("applies no normalisation: %s is a mismatch", async (_name, iss) => {
     const expected = { state: STATE, issuer: "https://as.example.com/t1", issParameterSupported: true };
-    expect(() => verifyAuthorizationCallback(redirect({ code: "c", state: STATE, iss }), expected)).toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "iss-mismatch"));
+    expect(() => verifyAuthorizationCallback(redirect({ code: "c", state: STATE, iss }), expected)).toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "iss-mismatch"),
+    );
   });
 });
 
@@ -119,19 +146,31 @@ describe("verifyAuthorizationCallback", () => {
 
   it("reports a refusal once state and iss are right", async () => {
     const error = await expectAuthFailure(
-      () => verifyAuthorizationCallback(redirect({ error: "access_denied", error_description: "The user said no", state: STATE, iss: AS }), expected),
+      () =>
+        verifyAuthorizationCallback(
+          redirect({ error: "access_denied", error_description: "The user said no", state: STATE, iss: AS }),
+          expected,
+        ),
       MCP_CODES.UNAUTHORIZED,
       "authorization-denied",
     );
     expect(error.message).toBe(`The authorization server ${AS} refused: access_denied: The user said no`);
     expect(error.data).toEqual({ reason: "authorization-denied", error: "access_denied" });
-    const bare = await expectAuthFailure(() => verifyAuthorizationCallback(redirect({ error: "server_error", state: STATE, iss: AS }), expected), MCP_CODES.UNAUTHORIZED, "authorization-denied");
+    const bare = await expectAuthFailure(
+      () => verifyAuthorizationCallback(redirect({ error: "server_error", state: STATE, iss: AS }), expected),
+      MCP_CODES.UNAUTHORIZED,
+      "authorization-denied",
+    );
     expect(bare.message).toBe(`The authorization server ${AS} refused: server_error`);
   });
 
   it("neither acts on nor shows an error whose iss does not match", async () => {
     const error = await expectAuthFailure(
-      () => verifyAuthorizationCallback(redirect({ error: "access_denied", error_description: "Call 555-PHISH", state: STATE, iss: "https://evil.example.com" }), expected),
+      () =>
+        verifyAuthorizationCallback(
+          redirect({ error: "access_denied", error_description: "Call 555-PHISH", state: STATE, iss: "https://evil.example.com" }),
+          expected,
+        ),
       MCP_CODES.UNAUTHORIZED,
       "iss-mismatch",
     );
@@ -144,7 +183,11 @@ describe("verifyAuthorizationCallback", () => {
     ["no state", { code: "c", iss: AS }],
     ["another state and an error", { error: "access_denied", error_description: "Call 555-PHISH", state: "forged", iss: AS }],
   ])("refuses %s, showing nothing of the response", async (_name, params) => {
-    const error = await expectAuthFailure(() => verifyAuthorizationCallback(redirect(params), expected), MCP_CODES.UNAUTHORIZED, "state-mismatch");
+    const error = await expectAuthFailure(
+      () => verifyAuthorizationCallback(redirect(params), expected),
+      MCP_CODES.UNAUTHORIZED,
+      "state-mismatch",
+    );
     expect(error.message).toBe("The authorization response's state is missing or not the one this flow sent: it is not used");
   });
 
@@ -156,8 +199,12 @@ describe("verifyAuthorizationCallback", () => {
   });
 
   it("refuses a response without a code", async () => {
-    expect(() => verifyAuthorizationCallback(redirect({ state: STATE, iss: AS }), expected)).toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "callback-invalid"));
-    expect(() => verifyAuthorizationCallback(redirect({ code: "", state: STATE, iss: AS }), expected)).toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "callback-invalid"));
+    expect(() => verifyAuthorizationCallback(redirect({ state: STATE, iss: AS }), expected)).toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "callback-invalid"),
+    );
+    expect(() => verifyAuthorizationCallback(redirect({ code: "", state: STATE, iss: AS }), expected)).toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "callback-invalid"),
+    );
   });
 
   it("reads a callback given as a path and query, or as a URL", () => {

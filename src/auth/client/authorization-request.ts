@@ -78,7 +78,8 @@ export function verifyAuthorizationCallback(callback: string | URL, expected: Ca
   const params = new URL(text, CALLBACK_BASE).searchParams;
   const twice = SINGLE.find((name) => params.getAll(name).length > 1);
   if (twice !== undefined) throw authError("callback-invalid", `The authorization response has ${twice} more than once: it is not used`);
-  if (params.get("state") !== expected.state) throw authError("state-mismatch", "The authorization response's state is missing or not the one this flow sent: it is not used");
+  if (params.get("state") !== expected.state)
+    throw authError("state-mismatch", "The authorization response's state is missing or not the one this flow sent: it is not used");
   checkIss(params.get("iss"), expected);
   const error = params.get("error");
   if (error !== null) throw denied(error, params.get("error_description"), expected.issuer);
@@ -92,16 +93,24 @@ export function verifyAuthorizationCallback(callback: string | URL, expected: Ca
 function checkIss(iss: string | null, expected: CallbackExpectation): void {
   if (iss === null) {
     if (expected.issParameterSupported) {
-      throw authError("iss-missing", `The authorization server ${untrustedText(expected.issuer)} advertises the iss parameter (RFC 9207) but its response has none: it is not used`);
+      throw authError(
+        "iss-missing",
+        `The authorization server ${untrustedText(expected.issuer)} advertises the iss parameter (RFC 9207) but its response has none: it is not used`,
+      );
     }
     return;
   }
   if (iss !== expected.issuer) {
-    throw authError("iss-mismatch", `The authorization response comes from issuer ${untrustedText(iss)}, not ${untrustedText(expected.issuer)} (RFC 9207, compared as plain strings): it is not used`);
+    throw authError(
+      "iss-mismatch",
+      `The authorization response comes from issuer ${untrustedText(iss)}, not ${untrustedText(expected.issuer)} (RFC 9207, compared as plain strings): it is not used`,
+    );
   }
 }
 
 function denied(error: string, description: string | null, issuer: string): Error {
   const said = description === null ? "" : `: ${untrustedText(description)}`;
-  return authError("authorization-denied", `The authorization server ${untrustedText(issuer)} refused: ${untrustedText(error)}${said}`, { error: untrustedText(error) });
+  return authError("authorization-denied", `The authorization server ${untrustedText(issuer)} refused: ${untrustedText(error)}${said}`, {
+    error: untrustedText(error),
+  });
 }

@@ -51,14 +51,22 @@ describe("authorizationServerCandidates", () => {
 describe("discoverAuthorizationServer: the conformance scenarios", () => {
   it("auth/metadata-default: the RFC 8414 document at the root of a pathless issuer", async () => {
     const server = new FakeFetch().json(OAUTH_ROOT, asMetadata(AS));
-    expect(await discoverAuthorizationServer(AS, { fetch: server.fetch })).toEqual({ metadata: asMetadata(AS), url: OAUTH_ROOT, source: "oauth" });
+    expect(await discoverAuthorizationServer(AS, { fetch: server.fetch })).toEqual({
+      metadata: asMetadata(AS),
+      url: OAUTH_ROOT,
+      source: "oauth",
+    });
     expect(server.urls).toEqual([OAUTH_ROOT]);
   });
 
   it("auth/metadata-var1: the OpenID configuration at the root after a 404", async () => {
     const document = asMetadata(AS, AS, { jwks_uri: `${AS}/.well-known/jwks.json`, subject_types_supported: ["public"] });
     const server = new FakeFetch().json(OPENID_ROOT, document);
-    expect(await discoverAuthorizationServer(AS, { fetch: server.fetch })).toEqual({ metadata: document, url: OPENID_ROOT, source: "openid" });
+    expect(await discoverAuthorizationServer(AS, { fetch: server.fetch })).toEqual({
+      metadata: document,
+      url: OPENID_ROOT,
+      source: "openid",
+    });
     expect(server.urls).toEqual([OAUTH_ROOT, OPENID_ROOT]);
   });
 
@@ -77,16 +85,26 @@ describe("discoverAuthorizationServer: the conformance scenarios", () => {
 
   it("auth/metadata-issuer-mismatch: fetches the metadata, then uses none of its endpoints", async () => {
     const server = new FakeFetch().json(OAUTH_ROOT, asMetadata("https://attacker.example.com", `${AS}/mismatched-as`));
-    const error = await expectAuthFailure(discoverAuthorizationServer(AS, { fetch: server.fetch }), MCP_CODES.UNAUTHORIZED, "issuer-mismatch");
-    expect(error.message).toBe(`The authorization server metadata at ${OAUTH_ROOT} names https://attacker.example.com, not the issuer ${AS} it was fetched for: it is not used`);
+    const error = await expectAuthFailure(
+      discoverAuthorizationServer(AS, { fetch: server.fetch }),
+      MCP_CODES.UNAUTHORIZED,
+      "issuer-mismatch",
+    );
+    expect(error.message).toBe(
+      `The authorization server metadata at ${OAUTH_ROOT} names https://attacker.example.com, not the issuer ${AS} it was fetched for: it is not used`,
+    );
     expect(server.urls).toEqual([OAUTH_ROOT]);
   });
 
   it("compares the issuer as a plain string: a trailing slash is a different issuer", async () => {
     const server = new FakeFetch().json(OAUTH_ROOT, asMetadata(`${AS}/`, AS));
-    await expect(discoverAuthorizationServer(AS, { fetch: server.fetch })).rejects.toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "issuer-mismatch"));
+    await expect(discoverAuthorizationServer(AS, { fetch: server.fetch })).rejects.toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "issuer-mismatch"),
+    );
     const slashed = new FakeFetch().json(OAUTH_ROOT, asMetadata(AS));
-    await expect(discoverAuthorizationServer(`${AS}/`, { fetch: slashed.fetch })).rejects.toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "issuer-mismatch"));
+    await expect(discoverAuthorizationServer(`${AS}/`, { fetch: slashed.fetch })).rejects.toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "issuer-mismatch"),
+    );
   });
 });
 
@@ -101,13 +119,21 @@ describe("discoverAuthorizationServer", () => {
 
   it("says what each URL gave when none has a document", async () => {
     const server = new FakeFetch().on(OPENID_ROOT, () => new Response("gone", { status: 410 }));
-    const error = await expectAuthFailure(discoverAuthorizationServer(AS, { fetch: server.fetch }), MCP_CODES.UNAUTHORIZED, "authorization-server-metadata-not-found");
+    const error = await expectAuthFailure(
+      discoverAuthorizationServer(AS, { fetch: server.fetch }),
+      MCP_CODES.UNAUTHORIZED,
+      "authorization-server-metadata-not-found",
+    );
     expect(error.message).toBe(`No authorization server metadata was found for ${AS}/: ${OAUTH_ROOT}: HTTP 404; ${OPENID_ROOT}: HTTP 410`);
   });
 
   it("stops at a 5xx", async () => {
-    const server = new FakeFetch().on(OAUTH_INSERTED, () => new Response(null, { status: 500 })).json(OPENID_INSERTED, asMetadata(TENANT, TENANT));
-    await expect(discoverAuthorizationServer(TENANT, { fetch: server.fetch })).rejects.toThrow(authFailure(MCP_CODES.TRANSPORT_ERROR, "metadata-unavailable"));
+    const server = new FakeFetch()
+      .on(OAUTH_INSERTED, () => new Response(null, { status: 500 }))
+      .json(OPENID_INSERTED, asMetadata(TENANT, TENANT));
+    await expect(discoverAuthorizationServer(TENANT, { fetch: server.fetch })).rejects.toThrow(
+      authFailure(MCP_CODES.TRANSPORT_ERROR, "metadata-unavailable"),
+    );
     expect(server.urls).toEqual([OAUTH_INSERTED]);
   });
 
@@ -126,7 +152,8 @@ describe("discoverAuthorizationServer", () => {
 
 describe("validateAuthorizationServerMetadata", () => {
   const from = new URL(OAUTH_ROOT);
-  const validate = (extra: Record<string, unknown>, options?: { requirePkce?: boolean }) => () => validateAuthorizationServerMetadata({ ...asMetadata(AS), ...extra }, AS, from, options);
+  const validate = (extra: Record<string, unknown>, options?: { requirePkce?: boolean }) => () =>
+    validateAuthorizationServerMetadata({ ...asMetadata(AS), ...extra }, AS, from, options);
 
   it("gives the document when it is right", () => {
     expect(validate({})()).toEqual(asMetadata(AS));
@@ -142,8 +169,16 @@ describe("validateAuthorizationServerMetadata", () => {
     ["a token_endpoint that is not a string", { token_endpoint: ["x"] }, "token_endpoint is missing or not a string"],
     ["an authorization_endpoint that is not a string", { authorization_endpoint: 1 }, "authorization_endpoint is not a string"],
     ["a scopes_supported string", { scopes_supported: "a b" }, "scopes_supported is not an array of strings"],
-    ["a bad code_challenge_methods_supported", { code_challenge_methods_supported: [256] }, "code_challenge_methods_supported is not an array of strings"],
-    ["a string iss flag", { authorization_response_iss_parameter_supported: "true" }, "authorization_response_iss_parameter_supported is not a boolean"],
+    [
+      "a bad code_challenge_methods_supported",
+      { code_challenge_methods_supported: [256] },
+      "code_challenge_methods_supported is not an array of strings",
+    ],
+    [
+      "a string iss flag",
+      { authorization_response_iss_parameter_supported: "true" },
+      "authorization_response_iss_parameter_supported is not a boolean",
+    ],
     ["a string CIMD flag", { client_id_metadata_document_supported: 1 }, "client_id_metadata_document_supported is not a boolean"],
   ])("refuses %s", async (_name, extra, what) => {
     const error = await expectAuthFailure(validate(extra), MCP_CODES.UNAUTHORIZED, "authorization-server-metadata-invalid");
@@ -164,8 +199,14 @@ describe("validateAuthorizationServerMetadata", () => {
     ["plain only", ["plain"]],
     ["empty", []],
   ])("refuses to continue when code_challenge_methods_supported is %s", async (_name, methods) => {
-    const error = await expectAuthFailure(validate({ code_challenge_methods_supported: methods }), MCP_CODES.UNAUTHORIZED, "pkce-unsupported");
-    expect(error.message).toBe(`The authorization server ${AS} does not list S256 in code_challenge_methods_supported: PKCE cannot be verified, so authorization stops here`);
+    const error = await expectAuthFailure(
+      validate({ code_challenge_methods_supported: methods }),
+      MCP_CODES.UNAUTHORIZED,
+      "pkce-unsupported",
+    );
+    expect(error.message).toBe(
+      `The authorization server ${AS} does not list S256 in code_challenge_methods_supported: PKCE cannot be verified, so authorization stops here`,
+    );
   });
 
   it("lets a grant without an authorization request skip the PKCE check", () => {
@@ -181,14 +222,23 @@ describe("discoverLegacyAuthorizationServer (2025-03-26)", () => {
   it("auth/2025-03-26-oauth-metadata-backcompat: the metadata at the MCP server's origin, its issuer the bare origin", async () => {
     const document = asMetadata(ORIGIN, `${ORIGIN}/oauth`);
     const server = new FakeFetch().json(LEGACY, document);
-    expect(await discoverLegacyAuthorizationServer(SERVER, { fetch: server.fetch, protocolVersion: "2025-03-26" })).toEqual({ metadata: document, url: LEGACY, source: "oauth" });
+    expect(await discoverLegacyAuthorizationServer(SERVER, { fetch: server.fetch, protocolVersion: "2025-03-26" })).toEqual({
+      metadata: document,
+      url: LEGACY,
+      source: "oauth",
+    });
     expect(server.requests[0]?.init.headers).toEqual({ accept: "application/json", "mcp-protocol-version": "2025-03-26" });
   });
 
   it("auth/2025-03-26-oauth-endpoint-fallback: /authorize, /token and /register at the origin when there is no metadata", async () => {
     const server = new FakeFetch();
     expect(await discoverLegacyAuthorizationServer(`${ORIGIN}/v1/mcp`, { fetch: server.fetch })).toEqual({
-      metadata: { issuer: ORIGIN, authorization_endpoint: `${ORIGIN}/authorize`, token_endpoint: `${ORIGIN}/token`, registration_endpoint: `${ORIGIN}/register` },
+      metadata: {
+        issuer: ORIGIN,
+        authorization_endpoint: `${ORIGIN}/authorize`,
+        token_endpoint: `${ORIGIN}/token`,
+        registration_endpoint: `${ORIGIN}/register`,
+      },
       source: "defaults",
     });
     expect(server.urls).toEqual([LEGACY]);
@@ -197,21 +247,33 @@ describe("discoverLegacyAuthorizationServer (2025-03-26)", () => {
   it("takes the issuer the found document names (0.1.16's backcompat mock names <origin>/oauth), and validates the rest like any other", async () => {
     const named = asMetadata(`${ORIGIN}/oauth`);
     const server = new FakeFetch().json(LEGACY, named);
-    expect(await discoverLegacyAuthorizationServer(SERVER, { fetch: server.fetch })).toEqual({ metadata: named, url: LEGACY, source: "oauth" });
+    expect(await discoverLegacyAuthorizationServer(SERVER, { fetch: server.fetch })).toEqual({
+      metadata: named,
+      url: LEGACY,
+      source: "oauth",
+    });
     const insecure = new FakeFetch().json(LEGACY, asMetadata("http://as.example.com"));
-    await expect(discoverLegacyAuthorizationServer(SERVER, { fetch: insecure.fetch })).rejects.toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "insecure-url"));
+    await expect(discoverLegacyAuthorizationServer(SERVER, { fetch: insecure.fetch })).rejects.toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "insecure-url"),
+    );
     const { issuer: _dropped, ...nameless } = asMetadata(ORIGIN);
     const anonymous = new FakeFetch().json(LEGACY, nameless);
-    await expect(discoverLegacyAuthorizationServer(SERVER, { fetch: anonymous.fetch })).rejects.toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "issuer-mismatch"));
+    await expect(discoverLegacyAuthorizationServer(SERVER, { fetch: anonymous.fetch })).rejects.toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "issuer-mismatch"),
+    );
   });
 
   it("stops at a 5xx rather than guessing endpoints", async () => {
     const server = new FakeFetch().on(LEGACY, () => new Response(null, { status: 502 }));
-    await expect(discoverLegacyAuthorizationServer(SERVER, { fetch: server.fetch })).rejects.toThrow(authFailure(MCP_CODES.TRANSPORT_ERROR, "metadata-unavailable"));
+    await expect(discoverLegacyAuthorizationServer(SERVER, { fetch: server.fetch })).rejects.toThrow(
+      authFailure(MCP_CODES.TRANSPORT_ERROR, "metadata-unavailable"),
+    );
   });
 
   it("refuses an insecure MCP server URL", async () => {
-    await expect(discoverLegacyAuthorizationServer("http://mcp.example.com/mcp", { fetch: new FakeFetch().fetch })).rejects.toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "insecure-url"));
+    await expect(discoverLegacyAuthorizationServer("http://mcp.example.com/mcp", { fetch: new FakeFetch().fetch })).rejects.toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "insecure-url"),
+    );
   });
 });
 

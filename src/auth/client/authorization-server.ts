@@ -53,7 +53,9 @@ const OPENID = "/.well-known/openid-configuration";
  * `https://a/t1/.well-known/openid-configuration`. Without: the two root documents. A trailing
  * slash of the path is dropped first (RFC 8414 §3.1, OIDC Discovery §4).
  */
-export function authorizationServerCandidates(issuer: URL): { readonly url: URL; readonly source: Exclude<AuthorizationServerSource, "defaults"> }[] {
+export function authorizationServerCandidates(
+  issuer: URL,
+): { readonly url: URL; readonly source: Exclude<AuthorizationServerSource, "defaults"> }[] {
   const path = issuer.pathname.endsWith("/") ? issuer.pathname.slice(0, -1) : issuer.pathname;
   const at = (suffix: string) => new URL(`${issuer.origin}${suffix}`);
   if (path === "") {
@@ -77,9 +79,13 @@ export function authorizationServerCandidates(issuer: URL): { readonly url: URL;
  * and the reasons of `validateAuthorizationServerMetadata`; `MCP.TRANSPORT_ERROR` on a 5xx;
  * `MCP.REQUEST_CANCELLED` on the signal.
  */
-export async function discoverAuthorizationServer(issuer: string, options: AuthorizationServerOptions): Promise<AuthorizationServerDiscovery> {
+export async function discoverAuthorizationServer(
+  issuer: string,
+  options: AuthorizationServerOptions,
+): Promise<AuthorizationServerDiscovery> {
   const issuerUrl = secureUrl(issuer, "authorization server issuer");
-  if (issuer.includes("?")) throw authError("invalid-url", `The authorization server issuer ${displayUrl(issuerUrl)} has a query`, { url: displayUrl(issuerUrl) });
+  if (issuer.includes("?"))
+    throw authError("invalid-url", `The authorization server issuer ${displayUrl(issuerUrl)} has a query`, { url: displayUrl(issuerUrl) });
   const attempts: DiscoveryAttempt[] = [];
   for (const { url, source } of authorizationServerCandidates(issuerUrl)) {
     const fetched = await fetchMetadataDocument(url, options);
@@ -89,9 +95,13 @@ export async function discoverAuthorizationServer(issuer: string, options: Autho
     }
     return { metadata: validateAuthorizationServerMetadata(fetched.document, issuer, url, options), url: url.href, source };
   }
-  throw authError("authorization-server-metadata-not-found", `No authorization server metadata was found for ${displayUrl(issuerUrl)}: ${describeAttempts(attempts)}`, {
-    url: displayUrl(issuerUrl),
-  });
+  throw authError(
+    "authorization-server-metadata-not-found",
+    `No authorization server metadata was found for ${displayUrl(issuerUrl)}: ${describeAttempts(attempts)}`,
+    {
+      url: displayUrl(issuerUrl),
+    },
+  );
 }
 
 const ENDPOINTS = ["authorization_endpoint", "token_endpoint", "registration_endpoint"] as const;
@@ -112,15 +122,25 @@ const BOOLEANS = ["authorization_response_iss_parameter_supported", "client_id_m
  * (`insecure-url`); `S256` among `code_challenge_methods_supported` unless `requirePkce` is false
  * (`pkce-unsupported`).
  */
-export function validateAuthorizationServerMetadata(document: Record<string, unknown>, issuer: string, from: URL, options: { readonly requirePkce?: boolean } = {}): AuthorizationServerMetadata {
+export function validateAuthorizationServerMetadata(
+  document: Record<string, unknown>,
+  issuer: string,
+  from: URL,
+  options: { readonly requirePkce?: boolean } = {},
+): AuthorizationServerMetadata {
   const where = displayUrl(from);
   if (document["issuer"] !== issuer) {
     const said = typeof document["issuer"] === "string" ? untrustedText(document["issuer"]) : "no issuer";
-    throw authError("issuer-mismatch", `The authorization server metadata at ${where} names ${said}, not the issuer ${untrustedText(issuer)} it was fetched for: it is not used`, {
-      url: where,
-    });
+    throw authError(
+      "issuer-mismatch",
+      `The authorization server metadata at ${where} names ${said}, not the issuer ${untrustedText(issuer)} it was fetched for: it is not used`,
+      {
+        url: where,
+      },
+    );
   }
-  const invalid = (what: string) => authError("authorization-server-metadata-invalid", `The authorization server metadata at ${where} is invalid: ${what}`, { url: where });
+  const invalid = (what: string) =>
+    authError("authorization-server-metadata-invalid", `The authorization server metadata at ${where} is invalid: ${what}`, { url: where });
   if (typeof document["token_endpoint"] !== "string") throw invalid("token_endpoint is missing or not a string");
   for (const member of ENDPOINTS) {
     const value = document[member];
@@ -130,16 +150,21 @@ export function validateAuthorizationServerMetadata(document: Record<string, unk
   }
   for (const member of STRING_ARRAYS) {
     const value = document[member];
-    if (value !== undefined && !(Array.isArray(value) && value.every((item) => typeof item === "string"))) throw invalid(`${member} is not an array of strings`);
+    if (value !== undefined && !(Array.isArray(value) && value.every((item) => typeof item === "string")))
+      throw invalid(`${member} is not an array of strings`);
   }
   for (const member of BOOLEANS) {
     if (document[member] !== undefined && typeof document[member] !== "boolean") throw invalid(`${member} is not a boolean`);
   }
   const metadata = document as AuthorizationServerMetadata;
   if (options.requirePkce !== false && !(metadata.code_challenge_methods_supported ?? []).includes("S256")) {
-    throw authError("pkce-unsupported", `The authorization server ${untrustedText(issuer)} does not list S256 in code_challenge_methods_supported: PKCE cannot be verified, so authorization stops here`, {
-      url: where,
-    });
+    throw authError(
+      "pkce-unsupported",
+      `The authorization server ${untrustedText(issuer)} does not list S256 in code_challenge_methods_supported: PKCE cannot be verified, so authorization stops here`,
+      {
+        url: where,
+      },
+    );
   }
   return metadata;
 }
@@ -147,27 +172,43 @@ export function validateAuthorizationServerMetadata(document: Record<string, unk
 /**
  * The 2025-03-26 discovery: the authorization base URL is the MCP server's origin (its path
  * dropped); its `/.well-known/oauth-authorization-server` is validated as above, with the issuer it
- * names (which need not be the origin; an https or loopback URL); when that gives nothing (4xx, CORS, not JSON), the default endpoints `/authorize`,
+ * names (which need not be the origin; an https or loopback URL); when that gives nothing (4xx, CORS, not JSON), the default endpoints
+ * `/authorize`,
  * `/token` and `/register` at the origin (`source: "defaults"`, issuer the origin, no PKCE check
  * possible). A 5xx still rejects.
  */
-export async function discoverLegacyAuthorizationServer(serverUrl: string, options: AuthorizationServerOptions): Promise<AuthorizationServerDiscovery> {
+export async function discoverLegacyAuthorizationServer(
+  serverUrl: string,
+  options: AuthorizationServerOptions,
+): Promise<AuthorizationServerDiscovery> {
   const origin = secureUrl(serverUrl, "MCP server URL").origin;
   const url = new URL(`${origin}${OAUTH}`);
   const fetched = await fetchMetadataDocument(url, options);
   if ("document" in fetched) {
-    // 2025-03-26 looks for the document at the server's origin, whatever issuer it names: that issuer is taken as it says (an https or loopback URL).
+    // 2025-03-26 looks for the document at the server's origin, whatever issuer it names: that issuer is taken as it says (an https or
+    // loopback URL).
     const named = fetched.document["issuer"];
     if (typeof named === "string") secureUrl(named, "issuer");
-    return { metadata: validateAuthorizationServerMetadata(fetched.document, typeof named === "string" ? named : origin, url, options), url: url.href, source: "oauth" };
+    return {
+      metadata: validateAuthorizationServerMetadata(fetched.document, typeof named === "string" ? named : origin, url, options),
+      url: url.href,
+      source: "oauth",
+    };
   }
   return {
-    metadata: { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` },
+    metadata: {
+      issuer: origin,
+      authorization_endpoint: `${origin}/authorize`,
+      token_endpoint: `${origin}/token`,
+      registration_endpoint: `${origin}/register`,
+    },
     source: "defaults",
   };
 }
 
 /** True only for a literal `true`: absent, false or anything else means the server does not advertise RFC 9207 `iss`. */
-export function advertisesIssParameter(metadata: Pick<AuthorizationServerMetadata, "authorization_response_iss_parameter_supported">): boolean {
+export function advertisesIssParameter(
+  metadata: Pick<AuthorizationServerMetadata, "authorization_response_iss_parameter_supported">,
+): boolean {
   return metadata.authorization_response_iss_parameter_supported === true;
 }

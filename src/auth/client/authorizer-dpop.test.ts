@@ -28,13 +28,21 @@ interface SceneOptions {
 }
 
 /** The key thumbprint a proof's embedded key has, once `jose` verified the proof for `method` and `url` (and `token`'s hash). */
-async function proofKey(init: FetchInit, url: string, token?: string): Promise<{ readonly jkt: string; readonly nonce: string | undefined }> {
+async function proofKey(
+  init: FetchInit,
+  url: string,
+  token?: string,
+): Promise<{ readonly jkt: string; readonly nonce: string | undefined }> {
   const proof = init.headers["dpop"] as string;
   const { payload } = await jwtVerify(proof, EmbeddedJWK, { typ: "dpop+jwt", algorithms: ["ES256"] });
   expect(payload).toMatchObject({ htm: init.method, htu: url });
-  if (token !== undefined) expect(payload["ath"]).toBe(encodeBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))), true));
+  if (token !== undefined)
+    expect(payload["ath"]).toBe(encodeBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token))), true));
   const nonce = payload["nonce"];
-  return { jkt: await calculateJwkThumbprint(decodeProtectedHeader(proof).jwk as JWK), nonce: typeof nonce === "string" ? nonce : undefined };
+  return {
+    jkt: await calculateJwkThumbprint(decodeProtectedHeader(proof).jwk as JWK),
+    nonce: typeof nonce === "string" ? nonce : undefined,
+  };
 }
 
 /** The authorization server's answer to every authorization request: back to the redirect URI with a code. */
@@ -51,7 +59,11 @@ function scene(options: SceneOptions = {}) {
   const seen: string[] = [];
   const bound = new Map<string, string | undefined>();
   let next = 0;
-  fake.json(PRM, { resource: MCP, authorization_servers: [AS], ...(options.required === true ? { dpop_bound_access_tokens_required: true } : {}) });
+  fake.json(PRM, {
+    resource: MCP,
+    authorization_servers: [AS],
+    ...(options.required === true ? { dpop_bound_access_tokens_required: true } : {}),
+  });
   fake.json(`${AS}/.well-known/oauth-authorization-server`, {
     issuer: AS,
     authorization_endpoint: `${AS}/authorize`,
@@ -63,21 +75,32 @@ function scene(options: SceneOptions = {}) {
   fake.on(`${AS}/token`, async (init) => {
     const form = new URL(`http://x/?${String(init.body)}`).searchParams;
     const key = init.headers["dpop"] === undefined ? undefined : await proofKey(init, `${AS}/token`);
-    seen.push(`token ${form.get("grant_type") ?? ""} ${key === undefined ? "bearer" : `proof${key.nonce === undefined ? "" : ` ${key.nonce}`}`}`);
-    if (key !== undefined && options.nonces === true && key.nonce !== "as-nonce") return Response.json({ error: "use_dpop_nonce" }, { status: 400, headers: { "dpop-nonce": "as-nonce" } });
+    seen.push(
+      `token ${form.get("grant_type") ?? ""} ${key === undefined ? "bearer" : `proof${key.nonce === undefined ? "" : ` ${key.nonce}`}`}`,
+    );
+    if (key !== undefined && options.nonces === true && key.nonce !== "as-nonce")
+      return Response.json({ error: "use_dpop_nonce" }, { status: 400, headers: { "dpop-nonce": "as-nonce" } });
     const token = `t${++next}`;
     bound.set(token, key?.jkt);
-    return Response.json({ access_token: token, token_type: key === undefined ? "Bearer" : "DPoP", expires_in: 3600, refresh_token: `r${next}` });
+    return Response.json({
+      access_token: token,
+      token_type: key === undefined ? "Bearer" : "DPoP",
+      expires_in: 3600,
+      refresh_token: `r${next}`,
+    });
   });
   fake.on(MCP, async (init) => {
     const [scheme, token] = (init.headers["authorization"] ?? "- -").split(" ") as [string, string];
     const challenge = `${options.scheme ?? "DPoP"} resource_metadata="${PRM}"`;
-    if (!bound.has(token)) return (seen.push(`mcp ${scheme}`), new Response(null, { status: 401, headers: { "www-authenticate": challenge } }));
+    if (!bound.has(token))
+      return (seen.push(`mcp ${scheme}`), new Response(null, { status: 401, headers: { "www-authenticate": challenge } }));
     const jkt = bound.get(token);
     const key = init.headers["dpop"] === undefined ? undefined : await proofKey(init, MCP, token);
     seen.push(`mcp ${scheme} ${token}${key?.nonce === undefined ? "" : ` ${key.nonce}`}`);
-    if (jkt !== undefined && (scheme !== "DPoP" || key?.jkt !== jkt)) return new Response(null, { status: 401, headers: { "www-authenticate": `${challenge}, error="invalid_token"` } });
-    if (jkt !== undefined && options.nonces === true && key?.nonce !== "rs-nonce") return new Response(null, { status: 401, headers: { "www-authenticate": 'DPoP error="use_dpop_nonce"', "dpop-nonce": "rs-nonce" } });
+    if (jkt !== undefined && (scheme !== "DPoP" || key?.jkt !== jkt))
+      return new Response(null, { status: 401, headers: { "www-authenticate": `${challenge}, error="invalid_token"` } });
+    if (jkt !== undefined && options.nonces === true && key?.nonce !== "rs-nonce")
+      return new Response(null, { status: 401, headers: { "www-authenticate": 'DPoP error="use_dpop_nonce"', "dpop-nonce": "rs-nonce" } });
     return Response.json({ ok: token });
   });
   return { fake, seen, bound, redirects: codeBack };
@@ -85,7 +108,14 @@ function scene(options: SceneOptions = {}) {
 
 function authorizer(world: ReturnType<typeof scene>, options: Partial<AuthorizerOptions> = {}) {
   const store = new InMemoryOAuthStore();
-  const auth = new Authorizer({ client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] }, preRegistered: { [AS]: { clientId: "c", authMethod: "none" } } }, redirectUri: REDIRECT, interact: headlessInteraction(REDIRECT, world.redirects), fetch: world.fake.fetch, store, ...options });
+  const auth = new Authorizer({
+    client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] }, preRegistered: { [AS]: { clientId: "c", authMethod: "none" } } },
+    redirectUri: REDIRECT,
+    interact: headlessInteraction(REDIRECT, world.redirects),
+    fetch: world.fake.fetch,
+    store,
+    ...options,
+  });
   return { auth, store, fetch: auth.wrap(world.fake.fetch) };
 }
 
@@ -99,7 +129,9 @@ describe("Authorizer: DPoP", () => {
     expect(world.bound.get("t1")).toEqual(expect.any(String));
     expect(await store.getTokens(AS, MCP)).toMatchObject({ tokenType: "DPoP" });
     // Each request its own proof.
-    const proofs = world.fake.requests.filter((request) => request.url === MCP && request.init.headers["dpop"] !== undefined).map((request) => request.init.headers["dpop"]);
+    const proofs = world.fake.requests
+      .filter((request) => request.url === MCP && request.init.headers["dpop"] !== undefined)
+      .map((request) => request.init.headers["dpop"]);
     expect(new Set(proofs).size).toBe(2);
   });
 
@@ -107,7 +139,13 @@ describe("Authorizer: DPoP", () => {
     const world = scene({ nonces: true });
     const { fetch } = authorizer(world);
     await expect(call(fetch)).resolves.toEqual({ status: 200, body: { ok: "t1" } });
-    expect(world.seen).toEqual(["mcp -", "token authorization_code proof", "token authorization_code proof as-nonce", "mcp DPoP t1", "mcp DPoP t1 rs-nonce"]);
+    expect(world.seen).toEqual([
+      "mcp -",
+      "token authorization_code proof",
+      "token authorization_code proof as-nonce",
+      "mcp DPoP t1",
+      "mcp DPoP t1 rs-nonce",
+    ]);
     // The nonce is kept: the next request carries it at once.
     await expect(call(fetch)).resolves.toMatchObject({ status: 200 });
     expect(world.seen.at(-1)).toBe("mcp DPoP t1 rs-nonce");
@@ -131,7 +169,10 @@ describe("Authorizer: DPoP", () => {
 
   it("refuses a server that requires DPoP when its authorization server cannot bind tokens", async () => {
     const world = scene({ required: true, algorithms: ["RS256"] });
-    await expect(call(authorizer(world).fetch)).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED, data: { reason: "dpop-unsupported" } });
+    await expect(call(authorizer(world).fetch)).rejects.toMatchObject({
+      code: MCP_CODES.UNAUTHORIZED,
+      data: { reason: "dpop-unsupported" },
+    });
     expect(world.seen).toEqual(["mcp -"]);
     const required = scene({ required: true, scheme: "Bearer" });
     await expect(call(authorizer(required).fetch)).resolves.toMatchObject({ status: 200 });

@@ -24,7 +24,14 @@ export interface Issued {
 }
 
 /** One resource server and the authorization servers it may name, with what each saw. */
-export function world(options: { readonly needs?: (body: string) => string; readonly expiresIn?: number; readonly refresh?: boolean; readonly iss?: boolean } = {}) {
+export function world(
+  options: {
+    readonly needs?: (body: string) => string;
+    readonly expiresIn?: number;
+    readonly refresh?: boolean;
+    readonly iss?: boolean;
+  } = {},
+) {
   const fake = new FakeFetch();
   const issued = new Map<string, Issued>();
   const seen: string[] = [];
@@ -36,10 +43,17 @@ export function world(options: { readonly needs?: (body: string) => string; read
     const token = init.headers["authorization"]?.replace(/^Bearer /, "");
     const grant = token === undefined ? undefined : issued.get(token);
     seen.push(`mcp ${token ?? "-"}`);
-    if (grant === undefined || grant.expired || grant.issuer !== issuer) return new Response(null, { status: 401, headers: { "www-authenticate": challenge(token === undefined ? "" : ', error="invalid_token"') } });
+    if (grant === undefined || grant.expired || grant.issuer !== issuer)
+      return new Response(null, {
+        status: 401,
+        headers: { "www-authenticate": challenge(token === undefined ? "" : ', error="invalid_token"') },
+      });
     const needed = options.needs?.(String(init.body)) ?? "read";
     if (!needed.split(" ").every((scope) => grant.scope.split(" ").includes(scope))) {
-      return new Response(null, { status: 403, headers: { "www-authenticate": `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${PRM}"` } });
+      return new Response(null, {
+        status: 403,
+        headers: { "www-authenticate": `Bearer error="insufficient_scope", scope="${needed}", resource_metadata="${PRM}"` },
+      });
     }
     return Response.json({ ok: grant.scope });
   });
@@ -59,16 +73,34 @@ export function world(options: { readonly needs?: (body: string) => string; read
     });
     fake.on(`${at}/token`, (init) => {
       const form = new URL(`http://x/?${String(init.body)}`).searchParams;
-      seen.push(`token ${at} ${form.get("grant_type") ?? ""} ${form.get("client_id") ?? ""} ${form.get("scope") ?? ""} ${form.get("resource") ?? ""}`.trim());
-      if (form.get("grant_type") === "refresh_token" && !issued.has(`refresh:${form.get("refresh_token") ?? ""}`)) return Response.json({ error: "invalid_grant" }, { status: 400 });
+      seen.push(
+        `token ${at} ${form.get("grant_type") ?? ""} ${form.get("client_id") ?? ""} ${form.get("scope") ?? ""} ${form.get("resource") ?? ""}`.trim(),
+      );
+      if (form.get("grant_type") === "refresh_token" && !issued.has(`refresh:${form.get("refresh_token") ?? ""}`))
+        return Response.json({ error: "invalid_grant" }, { status: 400 });
       const token = `t${++next}`;
       const grantType = form.get("grant_type");
       const assertion = grantType === "urn:ietf:params:oauth:grant-type:jwt-bearer" ? form.get("assertion") : null;
-      const scope = grantType === "refresh_token" ? (issued.get(`refresh:${form.get("refresh_token") ?? ""}`)?.scope ?? "") : grantType === "authorization_code" ? (codes.get(form.get("code") ?? "") ?? "") : assertion !== null ? (assertion.endsWith("-for-read") ? "read" : "") : (form.get("scope") ?? "");
+      const scope =
+        grantType === "refresh_token"
+          ? (issued.get(`refresh:${form.get("refresh_token") ?? ""}`)?.scope ?? "")
+          : grantType === "authorization_code"
+            ? (codes.get(form.get("code") ?? "") ?? "")
+            : assertion !== null
+              ? assertion.endsWith("-for-read")
+                ? "read"
+                : ""
+              : (form.get("scope") ?? "");
       issued.set(token, { scope, issuer: at, expired: false });
       const refreshToken = `r${next}`;
       if (options.refresh !== false) issued.set(`refresh:${refreshToken}`, { scope, issuer: at, expired: false });
-      return Response.json({ access_token: token, token_type: "bearer", expires_in: options.expiresIn ?? 3600, ...(options.refresh === false ? {} : { refresh_token: refreshToken }), scope });
+      return Response.json({
+        access_token: token,
+        token_type: "bearer",
+        expires_in: options.expiresIn ?? 3600,
+        ...(options.refresh === false ? {} : { refresh_token: refreshToken }),
+        scope,
+      });
     });
   };
   const prm = () => fake.json(PRM, { resource: MCP, authorization_servers: [issuer], scopes_supported: ["read", "write"] });
@@ -80,7 +112,13 @@ export function world(options: { readonly needs?: (body: string) => string; read
     const back = new URL(REDIRECT);
     const code = `c0de-${codes.size + 1}`;
     // This server grants what it knows of what was asked.
-    codes.set(code, (asked.searchParams.get("scope") ?? "").split(" ").filter((scope) => ["read", "write", "offline_access"].includes(scope)).join(" "));
+    codes.set(
+      code,
+      (asked.searchParams.get("scope") ?? "")
+        .split(" ")
+        .filter((scope) => ["read", "write", "offline_access"].includes(scope))
+        .join(" "),
+    );
     back.searchParams.set("code", code);
     back.searchParams.set("state", asked.searchParams.get("state") ?? "");
     if (options.iss !== false) back.searchParams.set("iss", asked.origin);
@@ -104,15 +142,28 @@ export type Overrides = { readonly [K in keyof AuthorizerOptions]?: AuthorizerOp
 
 export function authorizer(scene: ReturnType<typeof world>, options: Overrides = {}): { fetch: FetchLike; store: InMemoryOAuthStore } {
   const store = new InMemoryOAuthStore();
-  const given = { client: { metadata: { client_name: "test host", redirect_uris: [REDIRECT] } }, redirectUri: REDIRECT, interact: headlessInteraction(REDIRECT, scene.redirects), fetch: scene.fake.fetch, store, ...options };
-  const auth = new Authorizer(Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as unknown as AuthorizerOptions);
+  const given = {
+    client: { metadata: { client_name: "test host", redirect_uris: [REDIRECT] } },
+    redirectUri: REDIRECT,
+    interact: headlessInteraction(REDIRECT, scene.redirects),
+    fetch: scene.fake.fetch,
+    store,
+    ...options,
+  };
+  const auth = new Authorizer(
+    Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as unknown as AuthorizerOptions,
+  );
   return { fetch: auth.wrap(scene.fake.fetch), store };
 }
 
-export const post = (body = "{}"): FetchInit => ({ method: "POST", headers: { "content-type": "application/json" }, body, signal: new AbortController().signal });
+export const post = (body = "{}"): FetchInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body,
+  signal: new AbortController().signal,
+});
 
 export async function call(fetch: FetchLike, body?: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(MCP, post(body));
   return { status: response.status, body: response.status === 200 ? await (response as Response).json() : undefined };
 }
-

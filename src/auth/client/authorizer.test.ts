@@ -30,21 +30,36 @@ describe("Authorizer: the first authorization", () => {
       "mcp t1",
       "mcp t1",
     ]);
-    expect(await store.getTokens("https://as.test", MCP)).toMatchObject({ accessToken: "t1", refreshToken: "r1", scope: "read offline_access" });
+    expect(await store.getTokens("https://as.test", MCP)).toMatchObject({
+      accessToken: "t1",
+      refreshToken: "r1",
+      scope: "read offline_access",
+    });
   });
 
   it("shares one authorization between requests that race, and says what is missing for a code grant", async () => {
     const scene = world();
     const { fetch } = authorizer(scene);
-    await expect(Promise.all([call(fetch), call(fetch), call(fetch)])).resolves.toEqual(Array.from({ length: 3 }, () => ({ status: 200, body: { ok: "read offline_access" } })));
+    await expect(Promise.all([call(fetch), call(fetch), call(fetch)])).resolves.toEqual(
+      Array.from({ length: 3 }, () => ({ status: 200, body: { ok: "read offline_access" } })),
+    );
     expect(scene.seen.filter((line) => line.startsWith("authorize"))).toHaveLength(1);
     const { fetch: unable } = authorizer(world(), { interact: undefined });
-    expect(await rejectionOf(call(unable))).toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: "Cannot run the authorization code flow: no redirectUri and interact were given" });
+    expect(await rejectionOf(call(unable))).toMatchObject({
+      code: MCP_CODES.INVALID_PARAMS,
+      message: "Cannot run the authorization code flow: no redirectUri and interact were given",
+    });
   });
 
   it("gets a token with client credentials, no user and no refresh token asked for", async () => {
     const scene = world();
-    const { fetch } = authorizer(scene, { clientCredentials: true, client: { metadata: { client_name: "svc", redirect_uris: [] }, preRegistered: { "*": { clientId: "svc", clientSecret: "s", authMethod: "client_secret_basic" } } } });
+    const { fetch } = authorizer(scene, {
+      clientCredentials: true,
+      client: {
+        metadata: { client_name: "svc", redirect_uris: [] },
+        preRegistered: { "*": { clientId: "svc", clientSecret: "s", authMethod: "client_secret_basic" } },
+      },
+    });
     await expect(call(fetch)).resolves.toEqual({ status: 200, body: { ok: "read" } });
     expect(scene.seen).toEqual(["mcp -", `token https://as.test client_credentials  read ${MCP}`, "mcp t1"]);
   });
@@ -59,7 +74,11 @@ describe("Authorizer: keeping a token", () => {
     vi.setSystemTime(31_000);
     await expect(call(fetch)).resolves.toMatchObject({ status: 200 });
     expect(scene.seen.slice(-2)).toEqual([`token https://as.test refresh_token client-of-https://as.test  ${MCP}`, "mcp t2"]);
-    expect(await store.getTokens("https://as.test", MCP)).toMatchObject({ accessToken: "t2", refreshToken: "r2", scope: "read offline_access" });
+    expect(await store.getTokens("https://as.test", MCP)).toMatchObject({
+      accessToken: "t2",
+      refreshToken: "r2",
+      scope: "read offline_access",
+    });
   });
 
   it("refreshes a token the server calls invalid, and authorizes again when the refresh token is gone too", async () => {
@@ -87,7 +106,10 @@ describe("Authorizer: keeping a token", () => {
     await call(fetch);
     (scene.issued.get("t1") as Issued).expired = true;
     scene.fake.on("https://as.test/token", () => Response.json({ error: "temporarily_unavailable" }, { status: 503 }));
-    expect(await rejectionOf(call(fetch))).toMatchObject({ code: MCP_CODES.UNAUTHORIZED, data: { status: 503, error: "temporarily_unavailable" } });
+    expect(await rejectionOf(call(fetch))).toMatchObject({
+      code: MCP_CODES.UNAUTHORIZED,
+      data: { status: 503, error: "temporarily_unavailable" },
+    });
   });
 });
 
@@ -98,7 +120,10 @@ describe("Authorizer: step-up, limits and moves", () => {
     await call(fetch);
     const discovered = scene.fake.urls.length;
     await expect(call(fetch, '{"write":true}')).resolves.toEqual({ status: 200, body: { ok: "read offline_access write" } });
-    expect(scene.seen.filter((line) => line.startsWith("authorize"))).toEqual([`authorize https://as.test read offline_access ${MCP}`, `authorize https://as.test read offline_access write ${MCP}`]);
+    expect(scene.seen.filter((line) => line.startsWith("authorize"))).toEqual([
+      `authorize https://as.test read offline_access ${MCP}`,
+      `authorize https://as.test read offline_access write ${MCP}`,
+    ]);
     // The server took the token it refused for scope: its authorization server is asked again without being looked up again.
     expect(scene.fake.urls.slice(discovered)).toEqual([MCP, "https://as.test/token", MCP]);
   });
@@ -138,7 +163,11 @@ describe("Authorizer: the edges", () => {
   it("falls back to the 2025-03-26 rules without protected resource metadata: the server's origin is the authorization server", async () => {
     const fake = new FakeFetch();
     let authorized = false;
-    fake.on(MCP, (init) => (authorized && init.headers["authorization"] === "DPoP legacy-token" ? Response.json({ ok: true }) : new Response(null, { status: 401, headers: { "www-authenticate": "Bearer" } })));
+    fake.on(MCP, (init) =>
+      authorized && init.headers["authorization"] === "DPoP legacy-token"
+        ? Response.json({ ok: true })
+        : new Response(null, { status: 401, headers: { "www-authenticate": "Bearer" } }),
+    );
     fake.json("https://mcp.test/.well-known/oauth-authorization-server", {
       issuer: "https://mcp.test",
       authorization_endpoint: "https://mcp.test/authorize",
@@ -150,7 +179,12 @@ describe("Authorizer: the edges", () => {
       return Response.json({ access_token: "legacy-token", token_type: "DPoP" });
     });
     const scene = { ...world(), fake };
-    const { fetch } = authorizer(scene, { client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] }, preRegistered: { "https://mcp.test": { clientId: "pre", authMethod: "none" } } } });
+    const { fetch } = authorizer(scene, {
+      client: {
+        metadata: { client_name: "h", redirect_uris: [REDIRECT] },
+        preRegistered: { "https://mcp.test": { clientId: "pre", authMethod: "none" } },
+      },
+    });
     await expect(call(fetch)).resolves.toEqual({ status: 200, body: { ok: true } });
   });
 
@@ -161,21 +195,35 @@ describe("Authorizer: the edges", () => {
     expect(await rejectionOf(call(fetch))).toMatchObject({ code: MCP_CODES.UNAUTHORIZED, data: { reason: "resource-mismatch" } });
     expect(mismatched.seen).toEqual(["mcp -"]);
     const endless = world();
-    endless.fake.json("https://as.test/.well-known/oauth-authorization-server", { issuer: "https://as.test", token_endpoint: "https://as.test/token", registration_endpoint: "https://as.test/register", code_challenge_methods_supported: ["S256"] });
+    endless.fake.json("https://as.test/.well-known/oauth-authorization-server", {
+      issuer: "https://as.test",
+      token_endpoint: "https://as.test/token",
+      registration_endpoint: "https://as.test/register",
+      code_challenge_methods_supported: ["S256"],
+    });
     const { fetch: noEndpoint } = authorizer(endless);
-    expect(await rejectionOf(call(noEndpoint))).toMatchObject({ message: "Cannot run the authorization code flow: the authorization server https://as.test has no authorization_endpoint" });
+    expect(await rejectionOf(call(noEndpoint))).toMatchObject({
+      message: "Cannot run the authorization code flow: the authorization server https://as.test has no authorization_endpoint",
+    });
   });
 
   it("signs private_key_jwt assertions with the given signer, and uses the platform fetch when given none", async () => {
     const scene = world();
-    const assertion = vi.fn((server: { readonly issuer: string; readonly tokenEndpoint: string }) => Promise.resolve(`signed-for-${server.issuer}`));
-    const platform = vi.spyOn(globalThis, "fetch").mockImplementation((url, init) => scene.fake.fetch(urlOf(url), init as FetchInit) as Promise<Response>);
+    const assertion = vi.fn((server: { readonly issuer: string; readonly tokenEndpoint: string }) =>
+      Promise.resolve(`signed-for-${server.issuer}`),
+    );
+    const platform = vi
+      .spyOn(globalThis, "fetch")
+      .mockImplementation((url, init) => scene.fake.fetch(urlOf(url), init as FetchInit) as Promise<Response>);
     try {
       const { fetch } = authorizer(scene, {
         fetch: undefined,
         clientCredentials: true,
         assertion,
-        client: { metadata: { client_name: "svc", redirect_uris: [] }, preRegistered: { "*": { clientId: "svc", authMethod: "private_key_jwt" } } },
+        client: {
+          metadata: { client_name: "svc", redirect_uris: [] },
+          preRegistered: { "*": { clientId: "svc", authMethod: "private_key_jwt" } },
+        },
       });
       await expect(call(fetch)).resolves.toMatchObject({ status: 200 });
       expect(assertion).toHaveBeenCalledWith({ issuer: "https://as.test", tokenEndpoint: "https://as.test/token" });
@@ -193,20 +241,28 @@ describe("headlessInteraction", () => {
     const page = headlessInteraction(REDIRECT, () => Promise.resolve({ status: 200, headers: new Headers() }));
     expect(await rejectionOf(page("https://as.test/authorize", signal))).toMatchObject({
       code: MCP_CODES.UNAUTHORIZED,
-      message: "The authorization server answered HTTP 200 without a redirect: a user has to finish this authorization (give an interact that shows the page)",
+      message:
+        "The authorization server answered HTTP 200 without a redirect: a user has to finish this authorization (give an interact that shows the page)",
       data: { reason: "authorization-denied", status: 200 },
     });
     const noLocation = headlessInteraction(REDIRECT, () => Promise.resolve({ status: 302, headers: new Headers() }));
     expect(await rejectionOf(noLocation("https://as.test/authorize", signal))).toMatchObject({ data: { status: 302 } });
     const loop = headlessInteraction(REDIRECT, () => Promise.resolve({ status: 302, headers: new Headers({ location: "/again" }) }));
-    expect(await rejectionOf(loop("https://as.test/authorize", signal))).toMatchObject({ message: "The authorization server redirected more than 10 times without reaching the redirect URI" });
+    expect(await rejectionOf(loop("https://as.test/authorize", signal))).toMatchObject({
+      message: "The authorization server redirected more than 10 times without reaching the redirect URI",
+    });
   });
 
   it("follows relative redirects to the redirect URI with the platform fetch, which it never fetches", async () => {
     const urls: string[] = [];
     const platform = vi.spyOn(globalThis, "fetch").mockImplementation((url) => {
       urls.push(urlOf(url));
-      return Promise.resolve(new Response(null, { status: 303, headers: { location: urlOf(url).endsWith("/authorize") ? "/login" : `${REDIRECT}?code=x&state=y` } }));
+      return Promise.resolve(
+        new Response(null, {
+          status: 303,
+          headers: { location: urlOf(url).endsWith("/authorize") ? "/login" : `${REDIRECT}?code=x&state=y` },
+        }),
+      );
     });
     try {
       await expect(headlessInteraction(REDIRECT)("https://as.test/authorize", signal)).resolves.toBe(`${REDIRECT}?code=x&state=y`);
@@ -222,7 +278,13 @@ describe("Authorizer: tokens from another request or an earlier run", () => {
     const scene = world();
     const { fetch, store } = authorizer(scene);
     await call(fetch);
-    const later = new Authorizer({ client: { metadata: { client_name: "test host", redirect_uris: [REDIRECT] } }, redirectUri: REDIRECT, interact: headlessInteraction(REDIRECT, scene.redirects), fetch: scene.fake.fetch, store });
+    const later = new Authorizer({
+      client: { metadata: { client_name: "test host", redirect_uris: [REDIRECT] } },
+      redirectUri: REDIRECT,
+      interact: headlessInteraction(REDIRECT, scene.redirects),
+      fetch: scene.fake.fetch,
+      store,
+    });
     const laterFetch = later.wrap(scene.fake.fetch);
     await expect(call(laterFetch)).resolves.toMatchObject({ status: 200 });
     expect(scene.seen.slice(-2)).toEqual(["mcp -", "mcp t1"]);
@@ -240,7 +302,12 @@ describe("Authorizer: tokens from another request or an earlier run", () => {
     vi.setSystemTime(20_000);
     (scene.issued.get("t1") as Issued).expired = true;
     await expect(call(fetch)).resolves.toMatchObject({ status: 200 });
-    expect(scene.seen.slice(-4)).toEqual(["mcp t1", `authorize https://as.test read offline_access ${MCP}`, `token https://as.test authorization_code client-of-https://as.test  ${MCP}`, "mcp t2"]);
+    expect(scene.seen.slice(-4)).toEqual([
+      "mcp t1",
+      `authorize https://as.test read offline_access ${MCP}`,
+      `token https://as.test authorization_code client-of-https://as.test  ${MCP}`,
+      "mcp t2",
+    ]);
   });
 
   it("sends what another request renewed meanwhile instead of renewing again", async () => {
@@ -250,10 +317,17 @@ describe("Authorizer: tokens from another request or an earlier run", () => {
     let refusedT1 = 0;
     const slow: FetchLike = async (url, init) => {
       // The second request sent with t1 is answered only once the first one's renewal is over.
-      if (url === MCP && init.headers["authorization"] === "Bearer t1" && (scene.issued.get("t1") as Issued).expired && ++refusedT1 === 2) await gate;
+      if (url === MCP && init.headers["authorization"] === "Bearer t1" && (scene.issued.get("t1") as Issued).expired && ++refusedT1 === 2)
+        await gate;
       return scene.fake.fetch(url, init);
     };
-    const auth = new Authorizer({ client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] } }, redirectUri: REDIRECT, interact: headlessInteraction(REDIRECT, scene.redirects), fetch: scene.fake.fetch, offlineAccess: false });
+    const auth = new Authorizer({
+      client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] } },
+      redirectUri: REDIRECT,
+      interact: headlessInteraction(REDIRECT, scene.redirects),
+      fetch: scene.fake.fetch,
+      offlineAccess: false,
+    });
     const racing = auth.wrap(slow);
     await call(racing);
     (scene.issued.get("t1") as Issued).expired = true;
@@ -280,11 +354,15 @@ async function comeBack(scene: ReturnType<typeof world>, authorizationUrl: strin
   return response.headers.get("location") as string;
 }
 
-
 describe("Authorizer: authorizing ahead, and finishing after a redirect", () => {
   it("authorizes before the first request, so none is refused", async () => {
     const scene = world();
-    const auth = new Authorizer({ client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] } }, redirectUri: REDIRECT, interact: headlessInteraction(REDIRECT, scene.redirects), fetch: scene.fake.fetch });
+    const auth = new Authorizer({
+      client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] } },
+      redirectUri: REDIRECT,
+      interact: headlessInteraction(REDIRECT, scene.redirects),
+      fetch: scene.fake.fetch,
+    });
     await auth.authorize(MCP);
     await expect(call(auth.wrap(scene.fake.fetch))).resolves.toMatchObject({ status: 200 });
     expect(scene.seen.filter((line) => line.startsWith("mcp"))).toEqual(["mcp t1"]);
@@ -293,7 +371,12 @@ describe("Authorizer: authorizing ahead, and finishing after a redirect", () => 
   it("hands the callback to the flow waiting for it in this instance", async () => {
     const scene = world();
     const away = sendAway();
-    const auth = new Authorizer({ client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] } }, redirectUri: REDIRECT, interact: away.interact, fetch: scene.fake.fetch });
+    const auth = new Authorizer({
+      client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] } },
+      redirectUri: REDIRECT,
+      interact: away.interact,
+      fetch: scene.fake.fetch,
+    });
     const authorized = auth.authorize(MCP);
     await vi.waitFor(() => expect(away.asked).toHaveLength(1));
     await auth.finish(await comeBack(scene, away.asked[0] as string));
@@ -305,7 +388,12 @@ describe("Authorizer: authorizing ahead, and finishing after a redirect", () => 
     const scene = world();
     const store = new InMemoryOAuthStore();
     const away = sendAway();
-    const options = { client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] } }, redirectUri: REDIRECT, fetch: scene.fake.fetch, store };
+    const options = {
+      client: { metadata: { client_name: "h", redirect_uris: [REDIRECT] } },
+      redirectUri: REDIRECT,
+      fetch: scene.fake.fetch,
+      store,
+    };
     void new Authorizer({ ...options, interact: away.interact }).authorize(MCP);
     await vi.waitFor(() => expect(away.asked).toHaveLength(1));
     const callback = await comeBack(scene, away.asked[0] as string);

@@ -8,9 +8,20 @@
 import { discardBody } from "../../transport/http-client/body.js";
 import type { FetchInit, FetchLike, FetchResponse } from "../../transport/http-client/http-options.js";
 import { authError, authFailureOf } from "./auth-error.js";
-import { advertisesIssParameter, discoverAuthorizationServer, discoverLegacyAuthorizationServer, type AuthorizationServerMetadata } from "./authorization-server.js";
+import {
+  advertisesIssParameter,
+  discoverAuthorizationServer,
+  discoverLegacyAuthorizationServer,
+  type AuthorizationServerMetadata,
+} from "./authorization-server.js";
 import { buildAuthorizationUrl, verifyAuthorizationCallback } from "./authorization-request.js";
-import { InMemoryOAuthStore, type ClientRegistration, type OAuthStore, type PendingAuthorization, type StoredTokens } from "./oauth-store.js";
+import {
+  InMemoryOAuthStore,
+  type ClientRegistration,
+  type OAuthStore,
+  type PendingAuthorization,
+  type StoredTokens,
+} from "./oauth-store.js";
 import { createPkce, createState } from "./pkce.js";
 import { canonicalResourceUri, discoverProtectedResource } from "./protected-resource.js";
 import { asksForNonce, DpopProver, dpopSupported, isDpopTokenType, type DpopKeyPair } from "./dpop.js";
@@ -116,13 +127,17 @@ export class Authorizer {
     let tokens = await this.#tokensFor(url, init.signal);
     for (let attempt = 0; ; attempt++) {
       const response = await this.#sendWith(inner, url, init, tokens);
-      const challenge = response.status === 401 || response.status === 403 ? readBearerChallenge(response.headers.get("www-authenticate")) : undefined;
+      const challenge =
+        response.status === 401 || response.status === 403 ? readBearerChallenge(response.headers.get("www-authenticate")) : undefined;
       const renewable = response.status === 401 || challenge?.error === "insufficient_scope";
       if (!renewable || attempt >= max) return response;
       discardBody(response);
-      // A refresh is tried once: a refreshed token refused again means the server wants another authorization (it moved, or the grant is gone).
+      // A refresh is tried once: a refreshed token refused again means the server wants another authorization (it moved, or the grant is
+      // gone).
       const sent = tokens;
-      tokens = await this.#once(url, () => this.#renew(url, { status: response.status, challenge, sent, mayRefresh: attempt === 0 }, init.signal));
+      tokens = await this.#once(url, () =>
+        this.#renew(url, { status: response.status, challenge, sent, mayRefresh: attempt === 0 }, init.signal),
+      );
     }
   }
 
@@ -133,7 +148,10 @@ export class Authorizer {
     const prover = this.#dpopProver();
     for (let attempt = 0; ; attempt++) {
       const proof = await prover.proof({ method: init.method, url, accessToken: tokens.accessToken });
-      const response = await inner(url, { ...init, headers: { ...init.headers, authorization: `DPoP ${tokens.accessToken}`, dpop: proof } });
+      const response = await inner(url, {
+        ...init,
+        headers: { ...init.headers, authorization: `DPoP ${tokens.accessToken}`, dpop: proof },
+      });
       if (!prover.remember(url, response) || attempt > 0 || !asksForNonce(response)) return response;
       discardBody(response);
     }
@@ -170,7 +188,8 @@ export class Authorizer {
       // Another request renewed them after ours was sent: use those.
       if (current !== undefined && current.accessToken !== sent?.accessToken) return current;
       const expired = challenge?.error === undefined || challenge.error === "invalid_token";
-      if (status === 401 && refusal.mayRefresh && expired && current?.refreshToken !== undefined) return this.#refreshOrAuthorize(known, current, signal);
+      if (status === 401 && refusal.mayRefresh && expired && current?.refreshToken !== undefined)
+        return this.#refreshOrAuthorize(known, current, signal);
     }
     // A 403 took the token it was sent: the server's authorization server is still the one known, so a step-up goes straight to it.
     const authority = status === 403 && known !== undefined ? known : await this.#discover(url, challenge, signal);
@@ -200,8 +219,14 @@ export class Authorizer {
     }
   }
 
-  /** Where `url`'s tokens come from: its protected resource metadata and authorization server (the 2025-03-26 defaults without metadata). */
-  async #discover(url: string, challenge: BearerChallenge | undefined, signal: AbortSignal): Promise<ServerAuthority & { readonly resourceScopes?: readonly string[] }> {
+  /**
+   * Where `url`'s tokens come from: its protected resource metadata and authorization server (the 2025-03-26 defaults without metadata).
+   */
+  async #discover(
+    url: string,
+    challenge: BearerChallenge | undefined,
+    signal: AbortSignal,
+  ): Promise<ServerAuthority & { readonly resourceScopes?: readonly string[] }> {
     const fetch = this.#fetch();
     let resource: string;
     let metadata: AuthorizationServerMetadata;
@@ -226,15 +251,25 @@ export class Authorizer {
     return resourceScopes === undefined ? authority : Object.assign(authority, { resourceScopes });
   }
 
-  /** Whether tokens for a server are DPoP-bound: the `dpop` option, else whether the server asked; never unless its authorization server takes ES256 proofs. */
+  /**
+   * Whether tokens for a server are DPoP-bound: the `dpop` option, else whether the server asked; never unless its authorization server
+   * takes ES256 proofs.
+   */
   #usesDpop(metadata: AuthorizationServerMetadata, required: boolean, asked: boolean): boolean {
     if (!(this.#options.dpop ?? (required || asked))) return false;
     if (dpopSupported(metadata)) return true;
-    if (required) throw authError("dpop-unsupported", `The server requires DPoP-bound tokens, and its authorization server ${metadata.issuer} takes no ES256 DPoP proof`);
+    if (required)
+      throw authError(
+        "dpop-unsupported",
+        `The server requires DPoP-bound tokens, and its authorization server ${metadata.issuer} takes no ES256 DPoP proof`,
+      );
     return false;
   }
 
-  #firstScope(authority: ServerAuthority & { readonly resourceScopes?: readonly string[] }, challenge: BearerChallenge | undefined): string | undefined {
+  #firstScope(
+    authority: ServerAuthority & { readonly resourceScopes?: readonly string[] },
+    challenge: BearerChallenge | undefined,
+  ): string | undefined {
     return selectScope({
       challengeScope: challenge?.scope,
       resourceMetadata: authority.resourceScopes === undefined ? undefined : { scopes_supported: authority.resourceScopes },
@@ -247,41 +282,87 @@ export class Authorizer {
   async #authorize(authority: ServerAuthority, scope: string | undefined, signal: AbortSignal): Promise<StoredTokens> {
     authority.scope = scope;
     const params = await this.#grant(authority, scope, signal);
-    const response = await requestToken({ issuer: authority.metadata.issuer, tokenEndpoint: authority.metadata.token_endpoint, params, client: authority.registration, ...this.#tokenRequestOptions(signal, authority.dpop) });
+    const response = await requestToken({
+      issuer: authority.metadata.issuer,
+      tokenEndpoint: authority.metadata.token_endpoint,
+      params,
+      client: authority.registration,
+      ...this.#tokenRequestOptions(signal, authority.dpop),
+    });
     return this.#keep(response, authority, scope, undefined);
   }
 
   /** The token request's parameters of the grant this client uses. */
-  #grant(authority: ServerAuthority, scope: string | undefined, signal: AbortSignal): Promise<Record<string, string | undefined>> | Record<string, string | undefined> {
+  #grant(
+    authority: ServerAuthority,
+    scope: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Record<string, string | undefined>> | Record<string, string | undefined> {
     const { enterprise, workloadIdentity, clientCredentials } = this.#options;
-    const target: GrantTarget = { issuer: authority.metadata.issuer, tokenEndpoint: authority.metadata.token_endpoint, resource: authority.resource };
+    const target: GrantTarget = {
+      issuer: authority.metadata.issuer,
+      tokenEndpoint: authority.metadata.token_endpoint,
+      resource: authority.resource,
+    };
     if (enterprise !== undefined) return idJagGrant(enterprise, target, scope, { fetch: this.#fetch(), signal });
     if (workloadIdentity !== undefined) return workloadGrant(workloadIdentity, target, scope, signal);
     if (clientCredentials === true) return { grant_type: "client_credentials", scope, resource: authority.resource };
     return this.#codeGrant(authority, scope, signal);
   }
 
-  /** Whether tokens come without a user at a browser (client credentials, enterprise-managed, workload identity): no PKCE, no refresh token asked for. */
+  /**
+   * Whether tokens come without a user at a browser (client credentials, enterprise-managed, workload identity): no PKCE, no refresh token
+   * asked for.
+   */
   #userless(): boolean {
-    return this.#options.clientCredentials === true || this.#options.enterprise !== undefined || this.#options.workloadIdentity !== undefined;
+    return (
+      this.#options.clientCredentials === true || this.#options.enterprise !== undefined || this.#options.workloadIdentity !== undefined
+    );
   }
 
   /** The authorization code grant's parameters, once the user came back with a code (to `interact`'s promise, or through `finish`). */
-  async #codeGrant(authority: ServerAuthority, scope: string | undefined, signal: AbortSignal): Promise<Record<string, string | undefined>> {
+  async #codeGrant(
+    authority: ServerAuthority,
+    scope: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Record<string, string | undefined>> {
     const { redirectUri, interact } = this.#options;
     const { metadata, registration, resource } = authority;
     if (redirectUri === undefined || interact === undefined || metadata.authorization_endpoint === undefined) {
-      const missing = metadata.authorization_endpoint === undefined ? `the authorization server ${metadata.issuer} has no authorization_endpoint` : "no redirectUri and interact were given";
+      const missing =
+        metadata.authorization_endpoint === undefined
+          ? `the authorization server ${metadata.issuer} has no authorization_endpoint`
+          : "no redirectUri and interact were given";
       throw authError("invalid-argument", `Cannot run the authorization code flow: ${missing}`);
     }
     const pkce = await createPkce();
     const state = createState();
-    const authorizationUrl = buildAuthorizationUrl({ authorizationEndpoint: metadata.authorization_endpoint, clientId: registration.clientId, redirectUri, codeChallenge: pkce.challenge, state, resource, scope });
-    const pending: PendingAuthorization = { serverUrl: authority.serverUrl, resource, ...(scope === undefined ? {} : { scope }), redirectUri, verifier: pkce.verifier, metadata, registration, dpop: authority.dpop };
+    const authorizationUrl = buildAuthorizationUrl({
+      authorizationEndpoint: metadata.authorization_endpoint,
+      clientId: registration.clientId,
+      redirectUri,
+      codeChallenge: pkce.challenge,
+      state,
+      resource,
+      scope,
+    });
+    const pending: PendingAuthorization = {
+      serverUrl: authority.serverUrl,
+      resource,
+      ...(scope === undefined ? {} : { scope }),
+      redirectUri,
+      verifier: pkce.verifier,
+      metadata,
+      registration,
+      dpop: authority.dpop,
+    };
     await this.#store.setPendingAuthorization(state, pending);
     let callback: string;
     try {
-      callback = await Promise.race([interact(authorizationUrl, signal), new Promise<string>((resolve) => this.#waiting.set(state, resolve))]);
+      callback = await Promise.race([
+        interact(authorizationUrl, signal),
+        new Promise<string>((resolve) => this.#waiting.set(state, resolve)),
+      ]);
     } finally {
       this.#waiting.delete(state);
       await this.#store.takePendingAuthorization(state);
@@ -294,7 +375,9 @@ export class Authorizer {
    * in front of a browser does this before `connect`, so no request waits for the user).
    */
   authorize(serverUrl: string, signal: AbortSignal = NEVER): Promise<void> {
-    return this.#once(serverUrl, () => this.#renew(serverUrl, { status: 401, challenge: undefined, sent: undefined, mayRefresh: false }, signal)).then(() => undefined);
+    return this.#once(serverUrl, () =>
+      this.#renew(serverUrl, { status: 401, challenge: undefined, sent: undefined, mayRefresh: false }, signal),
+    ).then(() => undefined);
   }
 
   /**
@@ -307,23 +390,56 @@ export class Authorizer {
     const waiting = this.#waiting.get(state);
     if (waiting !== undefined) return waiting(callbackUrl);
     const pending = await this.#store.takePendingAuthorization(state);
-    if (pending === undefined) throw authError("state-mismatch", "No authorization is waiting for this callback (its state is unknown, or its code was already redeemed)");
-    const authority: ServerAuthority = { serverUrl: pending.serverUrl, resource: pending.resource, metadata: pending.metadata, registration: pending.registration, dpop: pending.dpop === true, scope: pending.scope };
+    if (pending === undefined)
+      throw authError(
+        "state-mismatch",
+        "No authorization is waiting for this callback (its state is unknown, or its code was already redeemed)",
+      );
+    const authority: ServerAuthority = {
+      serverUrl: pending.serverUrl,
+      resource: pending.resource,
+      metadata: pending.metadata,
+      registration: pending.registration,
+      dpop: pending.dpop === true,
+      scope: pending.scope,
+    };
     this.#servers.set(pending.serverUrl, authority);
     const params = redemption(callbackUrl, state, pending);
-    const response = await requestToken({ issuer: pending.metadata.issuer, tokenEndpoint: pending.metadata.token_endpoint, params, client: pending.registration, ...this.#tokenRequestOptions(signal, authority.dpop) });
+    const response = await requestToken({
+      issuer: pending.metadata.issuer,
+      tokenEndpoint: pending.metadata.token_endpoint,
+      params,
+      client: pending.registration,
+      ...this.#tokenRequestOptions(signal, authority.dpop),
+    });
     await this.#keep(response, authority, pending.scope, undefined);
   }
 
-  async #keep(response: Parameters<typeof toStoredTokens>[0], authority: ServerAuthority, scope: string | undefined, refreshToken: string | undefined): Promise<StoredTokens> {
-    const tokens = toStoredTokens(response, { issuer: authority.metadata.issuer, resource: authority.resource, scope, refreshToken, now: Date.now() });
+  async #keep(
+    response: Parameters<typeof toStoredTokens>[0],
+    authority: ServerAuthority,
+    scope: string | undefined,
+    refreshToken: string | undefined,
+  ): Promise<StoredTokens> {
+    const tokens = toStoredTokens(response, {
+      issuer: authority.metadata.issuer,
+      resource: authority.resource,
+      scope,
+      refreshToken,
+      now: Date.now(),
+    });
     await this.#store.setTokens(tokens);
     return tokens;
   }
 
   #tokenRequestOptions(signal: AbortSignal, dpop: boolean): Pick<TokenRequest, "fetch" | "signal" | "assertion" | "dpop"> {
     const { assertion } = this.#options;
-    return { fetch: this.#fetch(), signal, ...(assertion === undefined ? {} : { assertion }), ...(dpop ? { dpop: this.#dpopProver() } : {}) };
+    return {
+      fetch: this.#fetch(),
+      signal,
+      ...(assertion === undefined ? {} : { assertion }),
+      ...(dpop ? { dpop: this.#dpopProver() } : {}),
+    };
   }
 
   #fetch(): FetchLike {
@@ -339,6 +455,16 @@ function withBearer(init: FetchInit, tokens: StoredTokens): FetchInit {
 /** The code grant's parameters for a callback that passes the checks (state, then iss) of `pending`'s flow. */
 function redemption(callbackUrl: string, state: string, pending: PendingAuthorization): Record<string, string | undefined> {
   const { metadata } = pending;
-  const { code } = verifyAuthorizationCallback(callbackUrl, { state, issuer: metadata.issuer, issParameterSupported: advertisesIssParameter(metadata) });
-  return { grant_type: "authorization_code", code, redirect_uri: pending.redirectUri, code_verifier: pending.verifier, resource: pending.resource };
+  const { code } = verifyAuthorizationCallback(callbackUrl, {
+    state,
+    issuer: metadata.issuer,
+    issParameterSupported: advertisesIssParameter(metadata),
+  });
+  return {
+    grant_type: "authorization_code",
+    code,
+    redirect_uri: pending.redirectUri,
+    code_verifier: pending.verifier,
+    resource: pending.resource,
+  };
 }

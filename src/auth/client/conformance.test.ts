@@ -7,7 +7,12 @@ import { describe, expect, it } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { FakeFetch, authFailure, asMetadata, prm } from "./auth-client.test-helpers.js";
 import { buildAuthorizationUrl, verifyAuthorizationCallback } from "./authorization-request.js";
-import { type AuthorizationServerDiscovery, advertisesIssParameter, discoverAuthorizationServer, discoverLegacyAuthorizationServer } from "./authorization-server.js";
+import {
+  type AuthorizationServerDiscovery,
+  advertisesIssParameter,
+  discoverAuthorizationServer,
+  discoverLegacyAuthorizationServer,
+} from "./authorization-server.js";
 import { createPkce, createState } from "./pkce.js";
 import { canonicalResourceUri, discoverProtectedResource } from "./protected-resource.js";
 import { selectScope } from "./scopes.js";
@@ -38,7 +43,10 @@ function mock(scenario: Scenario): { server: FakeFetch; challenge: string; issue
   const server = new FakeFetch()
     .json(`${RS}${prmPath}`, prm(resource, issuer, scenario.prmScopes === undefined ? {} : { scopes_supported: scenario.prmScopes }))
     .json(`${AS}${scenario.asMetadataPath ?? "/.well-known/oauth-authorization-server"}`, asMetadata(issuer, issuer, scenario.asExtra));
-  const params = [...(scenario.wwwAuthScope === undefined ? [] : [`scope="${scenario.wwwAuthScope}"`]), ...(scenario.inWwwAuth === false ? [] : [`resource_metadata="${RS}${prmPath}"`])];
+  const params = [
+    ...(scenario.wwwAuthScope === undefined ? [] : [`scope="${scenario.wwwAuthScope}"`]),
+    ...(scenario.inWwwAuth === false ? [] : [`resource_metadata="${RS}${prmPath}"`]),
+  ];
   return { server, challenge: `Bearer ${params.join(", ")}`, issuer };
 }
 
@@ -58,15 +66,43 @@ async function run(scenario: Scenario) {
   const { server, challenge, issuer } = mock(scenario);
   const bearer = readBearerChallenge(challenge);
   const resource = await discoverProtectedResource(SERVER, { fetch: server.fetch, resourceMetadataUrl: bearer?.resourceMetadata });
-  const authorizationServer = await discoverAuthorizationServer(resource.metadata.authorization_servers[0] as string, { fetch: server.fetch });
-  return finish(server, authorizationServer, resource.metadata.resource, selectScope({ challengeScope: bearer?.scope, resourceMetadata: resource.metadata, authorizationServerMetadata: authorizationServer.metadata }), issuer, scenario.iss);
+  const authorizationServer = await discoverAuthorizationServer(resource.metadata.authorization_servers[0] as string, {
+    fetch: server.fetch,
+  });
+  return finish(
+    server,
+    authorizationServer,
+    resource.metadata.resource,
+    selectScope({
+      challengeScope: bearer?.scope,
+      resourceMetadata: resource.metadata,
+      authorizationServerMetadata: authorizationServer.metadata,
+    }),
+    issuer,
+    scenario.iss,
+  );
 }
 
-async function finish(server: FakeFetch, found: AuthorizationServerDiscovery, resource: string, scope: string | undefined, issuer: string, iss?: Scenario["iss"]) {
+async function finish(
+  server: FakeFetch,
+  found: AuthorizationServerDiscovery,
+  resource: string,
+  scope: string | undefined,
+  issuer: string,
+  iss?: Scenario["iss"],
+) {
   const pkce = await createPkce();
   const state = createState();
   const authorizationEndpoint = found.metadata.authorization_endpoint as string;
-  const authorizationUrl = buildAuthorizationUrl({ authorizationEndpoint, clientId: "test-client-id", redirectUri: REDIRECT, codeChallenge: pkce.challenge, state, resource, scope });
+  const authorizationUrl = buildAuthorizationUrl({
+    authorizationEndpoint,
+    clientId: "test-client-id",
+    redirectUri: REDIRECT,
+    codeChallenge: pkce.challenge,
+    state,
+    resource,
+    scope,
+  });
   const query = new URL(authorizationUrl).searchParams;
   // The mock's pkce-verifier-matches-challenge check.
   expect(createHash("sha256").update(pkce.verifier).digest("base64url")).toBe(query.get("code_challenge"));
@@ -86,7 +122,11 @@ describe("conformance client auth scenarios", () => {
 
   it("auth/metadata-var1", async () => {
     const { fetched } = await run({ inWwwAuth: false, asMetadataPath: "/.well-known/openid-configuration" });
-    expect(fetched).toEqual([`${RS}/.well-known/oauth-protected-resource/mcp`, `${AS}/.well-known/oauth-authorization-server`, `${AS}/.well-known/openid-configuration`]);
+    expect(fetched).toEqual([
+      `${RS}/.well-known/oauth-protected-resource/mcp`,
+      `${AS}/.well-known/oauth-authorization-server`,
+      `${AS}/.well-known/openid-configuration`,
+    ]);
   });
 
   it("auth/metadata-var2: the resource is the pathless origin, sent exactly so", async () => {
@@ -96,13 +136,21 @@ describe("conformance client auth scenarios", () => {
       asPrefix: "/tenant1",
       asMetadataPath: "/.well-known/oauth-authorization-server/tenant1",
     });
-    expect(fetched).toEqual([`${RS}/.well-known/oauth-protected-resource/mcp`, `${RS}/.well-known/oauth-protected-resource`, `${AS}/.well-known/oauth-authorization-server/tenant1`]);
+    expect(fetched).toEqual([
+      `${RS}/.well-known/oauth-protected-resource/mcp`,
+      `${RS}/.well-known/oauth-protected-resource`,
+      `${AS}/.well-known/oauth-authorization-server/tenant1`,
+    ]);
     expect(query.get("resource")).toBe(RS);
     expect(callback().code).toBe("test-auth-code");
   });
 
   it("auth/metadata-var3", async () => {
-    const { fetched } = await run({ prmPath: "/custom/metadata/location.json", asPrefix: "/tenant1", asMetadataPath: "/tenant1/.well-known/openid-configuration" });
+    const { fetched } = await run({
+      prmPath: "/custom/metadata/location.json",
+      asPrefix: "/tenant1",
+      asMetadataPath: "/tenant1/.well-known/openid-configuration",
+    });
     expect(fetched).toEqual([
       `${RS}/custom/metadata/location.json`,
       `${AS}/.well-known/oauth-authorization-server/tenant1`,
@@ -124,22 +172,32 @@ describe("conformance client auth scenarios", () => {
   });
 
   it("auth/offline-access-scope", async () => {
-    expect((await run({ prmScopes: ["mcp:basic"], asExtra: { scopes_supported: ["mcp:basic", "offline_access"] } })).query.get("scope")).toBe("mcp:basic offline_access");
+    expect(
+      (await run({ prmScopes: ["mcp:basic"], asExtra: { scopes_supported: ["mcp:basic", "offline_access"] } })).query.get("scope"),
+    ).toBe("mcp:basic offline_access");
   });
 
   it("auth/offline-access-not-supported", async () => {
-    expect((await run({ prmScopes: ["mcp:basic", "mcp:read"], asExtra: { scopes_supported: ["mcp:basic", "mcp:read"] } })).query.get("scope")).toBe("mcp:basic mcp:read");
+    expect(
+      (await run({ prmScopes: ["mcp:basic", "mcp:read"], asExtra: { scopes_supported: ["mcp:basic", "mcp:read"] } })).query.get("scope"),
+    ).toBe("mcp:basic mcp:read");
   });
 
   it("auth/resource-mismatch: the metadata is fetched, /authorize never reached", async () => {
     const { server } = mock({ prmResource: "https://evil.example.com/mcp" });
-    await expect(run({ prmResource: "https://evil.example.com/mcp" })).rejects.toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "resource-mismatch"));
-    await expect(discoverProtectedResource(SERVER, { fetch: server.fetch })).rejects.toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "resource-mismatch"));
+    await expect(run({ prmResource: "https://evil.example.com/mcp" })).rejects.toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "resource-mismatch"),
+    );
+    await expect(discoverProtectedResource(SERVER, { fetch: server.fetch })).rejects.toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "resource-mismatch"),
+    );
     expect(server.urls).toEqual([`${RS}/.well-known/oauth-protected-resource/mcp`]);
   });
 
   it("auth/metadata-issuer-mismatch: the metadata is fetched, none of its endpoints used", async () => {
-    await expect(run({ asExtra: { issuer: "https://attacker.example.com" } })).rejects.toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "issuer-mismatch"));
+    await expect(run({ asExtra: { issuer: "https://attacker.example.com" } })).rejects.toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "issuer-mismatch"),
+    );
   });
 
   it("auth/iss-supported", async () => {
@@ -147,7 +205,9 @@ describe("conformance client auth scenarios", () => {
   });
 
   it("auth/iss-not-advertised", async () => {
-    expect((await run({ iss: "omit", asExtra: { authorization_response_iss_parameter_supported: undefined } })).callback()).toEqual({ code: "test-auth-code" });
+    expect((await run({ iss: "omit", asExtra: { authorization_response_iss_parameter_supported: undefined } })).callback()).toEqual({
+      code: "test-auth-code",
+    });
   });
 
   it.each([
@@ -162,7 +222,10 @@ describe("conformance client auth scenarios", () => {
   });
 
   it("auth/2025-03-26-oauth-metadata-backcompat", async () => {
-    const server = new FakeFetch().json(`${RS}/.well-known/oauth-authorization-server`, asMetadata(RS, `${RS}/oauth`, { authorization_response_iss_parameter_supported: undefined }));
+    const server = new FakeFetch().json(
+      `${RS}/.well-known/oauth-authorization-server`,
+      asMetadata(RS, `${RS}/oauth`, { authorization_response_iss_parameter_supported: undefined }),
+    );
     const found = await discoverLegacyAuthorizationServer(SERVER, { fetch: server.fetch, protocolVersion: "2025-03-26" });
     const { query, callback } = await finish(server, found, canonicalResourceUri(SERVER), undefined, RS, "omit");
     expect(new URL(found.metadata.authorization_endpoint as string).pathname).toBe("/oauth/authorize");

@@ -27,7 +27,13 @@ describe("DpopProver", () => {
     const first = await prover.proof({ method: "post", url: "https://mcp.test/mcp?x=1#frag", accessToken: "at-1" });
     const second = await prover.proof({ method: "GET", url: "https://mcp.test/mcp" });
     const claims = await verified(first);
-    expect(claims).toEqual({ jti: expect.any(String), htm: "POST", htu: "https://mcp.test/mcp", iat: expect.any(Number), ath: await sha256("at-1") });
+    expect(claims).toEqual({
+      jti: expect.any(String),
+      htm: "POST",
+      htu: "https://mcp.test/mcp",
+      iat: expect.any(Number),
+      ath: await sha256("at-1"),
+    });
     expect(Math.abs((claims["iat"] as number) - Date.now() / 1000)).toBeLessThan(60);
     expect((claims["jti"] as string).length).toBeGreaterThanOrEqual(22);
     const again = await verified(second);
@@ -35,7 +41,11 @@ describe("DpopProver", () => {
     expect(again).not.toHaveProperty("ath");
     // The public key alone travels, and it is the same key for every proof of this prover.
     const header = decodeProtectedHeader(first);
-    expect(header).toEqual({ typ: "dpop+jwt", alg: "ES256", jwk: { kty: "EC", crv: "P-256", x: expect.any(String), y: expect.any(String) } });
+    expect(header).toEqual({
+      typ: "dpop+jwt",
+      alg: "ES256",
+      jwk: { kty: "EC", crv: "P-256", x: expect.any(String), y: expect.any(String) },
+    });
     expect(decodeProtectedHeader(second).jwk).toEqual(header.jwk);
   });
 
@@ -63,7 +73,11 @@ describe("DpopProver", () => {
   });
 });
 
-const metadata = (algorithms: unknown) => ({ issuer: "https://as.test", token_endpoint: "https://as.test/token", dpop_signing_alg_values_supported: algorithms });
+const metadata = (algorithms: unknown) => ({
+  issuer: "https://as.test",
+  token_endpoint: "https://as.test/token",
+  dpop_signing_alg_values_supported: algorithms,
+});
 
 describe("DPoP signals", () => {
   it("reads whether an authorization server takes ES256 proofs, a token type is DPoP, and a 401 asks for a nonce", () => {
@@ -72,7 +86,10 @@ describe("DPoP signals", () => {
     expect(dpopSupported(metadata("ES256"))).toBe(false);
     expect(dpopSupported({ issuer: "https://as.test", token_endpoint: "https://as.test/token" })).toBe(false);
     expect([isDpopTokenType("DPoP"), isDpopTokenType("dpop"), isDpopTokenType("Bearer")]).toEqual([true, true, false]);
-    const nonce = { "www-authenticate": 'DPoP error="use_dpop_nonce", error_description="Resource server requires nonce"', "dpop-nonce": "n-1" };
+    const nonce = {
+      "www-authenticate": 'DPoP error="use_dpop_nonce", error_description="Resource server requires nonce"',
+      "dpop-nonce": "n-1",
+    };
     expect(asksForNonce(answer(401, nonce))).toBe(true);
     expect(asksForNonce(answer(401, { ...nonce, "www-authenticate": 'Bearer error="use_dpop_nonce"' }))).toBe(false);
     expect(asksForNonce(answer(401, { "www-authenticate": nonce["www-authenticate"] }))).toBe(false);
@@ -90,7 +107,15 @@ function endpoint(...answers: Response[]): { fetch: FetchLike; proofs: string[] 
   };
   return { fetch, proofs };
 }
-const request = (fetch: FetchLike, dpop: DpopProver) => requestToken({ issuer: "https://as.test", tokenEndpoint: "https://as.test/token", params: { grant_type: "client_credentials" }, client: { clientId: "c", authMethod: "none" }, fetch, dpop });
+const request = (fetch: FetchLike, dpop: DpopProver) =>
+  requestToken({
+    issuer: "https://as.test",
+    tokenEndpoint: "https://as.test/token",
+    params: { grant_type: "client_credentials" },
+    client: { clientId: "c", authMethod: "none" },
+    fetch,
+    dpop,
+  });
 
 describe("requestToken with DPoP", () => {
   const bound = { access_token: "at-1", token_type: "DPoP", expires_in: 60 };
@@ -108,7 +133,10 @@ describe("requestToken with DPoP", () => {
   it("asks once more at most, and not for another error or a use_dpop_nonce without a nonce", async () => {
     const askAgain = () => answer(400, { "dpop-nonce": "as-nonce" }, { error: "use_dpop_nonce" });
     const twice = endpoint(askAgain(), askAgain(), answer(200, {}, bound));
-    await expect(request(twice.fetch, new DpopProver())).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED, data: { status: 400, error: "use_dpop_nonce" } });
+    await expect(request(twice.fetch, new DpopProver())).rejects.toMatchObject({
+      code: MCP_CODES.UNAUTHORIZED,
+      data: { status: 400, error: "use_dpop_nonce" },
+    });
     expect(twice.proofs).toHaveLength(2);
     const other = endpoint(answer(400, { "dpop-nonce": "as-nonce" }, { error: "invalid_dpop_proof" }), answer(200, {}, bound));
     await expect(request(other.fetch, new DpopProver())).rejects.toMatchObject({ data: { error: "invalid_dpop_proof" } });

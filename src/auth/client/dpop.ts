@@ -32,7 +32,10 @@ export function isDpopTokenType(tokenType: string): boolean {
   return tokenType.toLowerCase() === "dpop";
 }
 
-/** Whether `response` is a resource server's demand for a proof with its nonce (RFC 9449 §9): 401, `DPoP error="use_dpop_nonce"` and a `DPoP-Nonce`. */
+/**
+ * Whether `response` is a resource server's demand for a proof with its nonce (RFC 9449 §9): 401, `DPoP error="use_dpop_nonce"` and a
+ * `DPoP-Nonce`.
+ */
 export function asksForNonce(response: FetchResponse): boolean {
   if (response.status !== 401 || response.headers.get("dpop-nonce") === null) return false;
   return readBearerChallenge(response.headers.get("www-authenticate"), [DPOP_SCHEME])?.error === "use_dpop_nonce";
@@ -54,7 +57,10 @@ export class DpopProver {
 
   /** `keyPair`: an ES256 (ECDSA P-256) pair the host keeps (tokens bound to it outlive this instance); a fresh one otherwise. */
   constructor(keyPair?: DpopKeyPair) {
-    const pair: Promise<DpopKeyPair> = keyPair === undefined ? crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]) : Promise.resolve(keyPair);
+    const pair: Promise<DpopKeyPair> =
+      keyPair === undefined
+        ? crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])
+        : Promise.resolve(keyPair);
     this.#keys = pair.then(async ({ privateKey, publicKey }) => {
       const { kty, crv, x, y } = await crypto.subtle.exportKey("jwk", publicKey);
       return { privateKey, jwk: { kty, crv, x, y } };
@@ -77,7 +83,10 @@ export class DpopProver {
     return signJws({ typ: "dpop+jwt", alg: DPOP_ALGORITHM, jwk }, claims, privateKey);
   }
 
-  /** Keeps the nonce `response` gave (a `DPoP-Nonce` header) for the next proofs to `url`'s origin; whether it gave one (a malformed one is not kept). */
+  /**
+   * Keeps the nonce `response` gave (a `DPoP-Nonce` header) for the next proofs to `url`'s origin; whether it gave one (a malformed one is
+   * not kept).
+   */
   remember(url: string, response: FetchResponse): boolean {
     const nonce = response.headers.get("dpop-nonce");
     if (nonce === null || !NONCE.test(nonce)) return false;

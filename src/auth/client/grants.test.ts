@@ -14,10 +14,22 @@ describe("Authorizer: enterprise-managed authorization", () => {
     scene.fake.on("https://idp.test/token", (init) => {
       const form = Object.fromEntries(new URL(`http://x/?${String(init.body)}`).searchParams);
       exchanges.push({ ...form, authorization: init.headers["authorization"] ?? "-" });
-      return Response.json({ access_token: "id-jag-for-read", issued_token_type: "urn:ietf:params:oauth:token-type:id-jag", token_type: "N_A" });
+      return Response.json({
+        access_token: "id-jag-for-read",
+        issued_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+        token_type: "N_A",
+      });
     });
-    const enterprise = { idpIssuer: "https://idp.test", idpTokenEndpoint: "https://idp.test/token", idpClientId: "idp-client", idToken: () => "id-token-of-the-user" };
-    const client = { metadata: { client_name: "svc", redirect_uris: [] }, preRegistered: { "*": { clientId: "mcp-client", clientSecret: "s", authMethod: "client_secret_basic" as const } } };
+    const enterprise = {
+      idpIssuer: "https://idp.test",
+      idpTokenEndpoint: "https://idp.test/token",
+      idpClientId: "idp-client",
+      idToken: () => "id-token-of-the-user",
+    };
+    const client = {
+      metadata: { client_name: "svc", redirect_uris: [] },
+      preRegistered: { "*": { clientId: "mcp-client", clientSecret: "s", authMethod: "client_secret_basic" as const } },
+    };
     const { fetch } = authorizer(scene, { enterprise, client, interact: undefined, redirectUri: undefined });
     await expect(call(fetch)).resolves.toEqual({ status: 200, body: { ok: "read" } });
     expect(exchanges).toEqual([
@@ -37,7 +49,13 @@ describe("Authorizer: enterprise-managed authorization", () => {
     expect(scene.seen).toEqual(["mcp -", "token https://as.test urn:ietf:params:oauth:grant-type:jwt-bearer", "mcp t1"]);
     // With a secret at the identity provider, it authenticates there with it; an insecure token endpoint is refused.
     const secret = world();
-    secret.fake.on("https://idp.test/token", (init) => (exchanges.push({ authorization: init.headers["authorization"] ?? "-" }), Response.json({ access_token: "id-jag-for-read", token_type: "N_A" })));
+    secret.fake.on(
+      "https://idp.test/token",
+      (init) => (
+        exchanges.push({ authorization: init.headers["authorization"] ?? "-" }),
+        Response.json({ access_token: "id-jag-for-read", token_type: "N_A" })
+      ),
+    );
     const { fetch: withSecret } = authorizer(secret, { enterprise: { ...enterprise, idpClientSecret: "idp-secret" }, client });
     await expect(call(withSecret)).resolves.toMatchObject({ status: 200 });
     expect(exchanges.at(-1)).toEqual({ authorization: `Basic ${btoa("idp-client:idp-secret")}` });
@@ -47,7 +65,10 @@ describe("Authorizer: enterprise-managed authorization", () => {
 });
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
-const workloadClient = { metadata: { client_name: "workload", redirect_uris: [] }, preRegistered: { "*": { clientId: "wif-workload", authMethod: "none" as const } } };
+const workloadClient = {
+  metadata: { client_name: "workload", redirect_uris: [] },
+  preRegistered: { "*": { clientId: "wif-workload", authMethod: "none" as const } },
+};
 
 /** A platform that hands out one token after another, and what each was asked for. */
 function platform(tokens: string[]) {
@@ -66,7 +87,9 @@ function platform(tokens: string[]) {
 
 /** The token requests `scene` got, as forms. */
 function tokenForms(scene: ReturnType<typeof world>): Record<string, string>[] {
-  return scene.fake.requests.filter((request) => request.url === "https://as.test/token").map((request) => Object.fromEntries(new URL(`http://x/?${String(request.init.body)}`).searchParams));
+  return scene.fake.requests
+    .filter((request) => request.url === "https://as.test/token")
+    .map((request) => Object.fromEntries(new URL(`http://x/?${String(request.init.body)}`).searchParams));
 }
 
 describe("Authorizer: workload identity federation", () => {
@@ -78,7 +101,9 @@ describe("Authorizer: workload identity federation", () => {
     // The token is asked for with the authorization server's issuer as its audience.
     expect(asked).toEqual([{ audience: "https://as.test", tokenEndpoint: "https://as.test/token", resource: MCP }]);
     // One token request, the assertion and the client id alone (no offline_access: no user to come back for).
-    expect(tokenForms(scene)).toEqual([{ grant_type: JWT_BEARER, assertion: "workload-token-for-read", scope: "read", resource: MCP, client_id: "wif-workload" }]);
+    expect(tokenForms(scene)).toEqual([
+      { grant_type: JWT_BEARER, assertion: "workload-token-for-read", scope: "read", resource: MCP, client_id: "wif-workload" },
+    ]);
     expect(scene.seen).toEqual(["mcp -", `token https://as.test ${JWT_BEARER} wif-workload read ${MCP}`, "mcp t1"]);
   });
 
@@ -94,18 +119,23 @@ describe("Authorizer: workload identity federation", () => {
     expect(scene.seen.filter((line) => line.startsWith("mcp"))).toEqual(["mcp -", "mcp t1", "mcp t1", "mcp t2"]);
   });
 
-  it.each(["invalid_grant", "invalid_scope", "unauthorized_client"])("surfaces a %s refusal as it is: no second token request, no other grant", async (refusal) => {
-    const scene = world();
-    scene.fake.on("https://as.test/token", () => Response.json({ error: refusal, error_description: "not for this workload" }, { status: 400 }));
-    const { workloadIdentity } = platform(["expired-workload-token"]);
-    const { fetch } = authorizer(scene, { workloadIdentity, client: workloadClient });
-    const error = await rejectionOf(call(fetch));
-    expect(error.code).toBe(MCP_CODES.UNAUTHORIZED);
-    expect(error.data).toMatchObject({ error: refusal, status: 400 });
-    expect(error.message).not.toContain("expired-workload-token");
-    expect(tokenForms(scene).map((form) => form["grant_type"])).toEqual([JWT_BEARER]);
-    expect(scene.seen).toEqual(["mcp -"]);
-  });
+  it.each(["invalid_grant", "invalid_scope", "unauthorized_client"])(
+    "surfaces a %s refusal as it is: no second token request, no other grant",
+    async (refusal) => {
+      const scene = world();
+      scene.fake.on("https://as.test/token", () =>
+        Response.json({ error: refusal, error_description: "not for this workload" }, { status: 400 }),
+      );
+      const { workloadIdentity } = platform(["expired-workload-token"]);
+      const { fetch } = authorizer(scene, { workloadIdentity, client: workloadClient });
+      const error = await rejectionOf(call(fetch));
+      expect(error.code).toBe(MCP_CODES.UNAUTHORIZED);
+      expect(error.data).toMatchObject({ error: refusal, status: 400 });
+      expect(error.message).not.toContain("expired-workload-token");
+      expect(tokenForms(scene).map((form) => form["grant_type"])).toEqual([JWT_BEARER]);
+      expect(scene.seen).toEqual(["mcp -"]);
+    },
+  );
 
   it("surfaces the platform's failure to give a token, before any token request", async () => {
     const scene = world();

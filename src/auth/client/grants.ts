@@ -50,7 +50,12 @@ const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
 export const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 /** The JWT bearer grant of an ID-JAG the identity provider gave for the user's ID token, for `target`. */
-export async function idJagGrant(idp: EnterpriseManagedGrant, target: GrantTarget, scope: string | undefined, options: TokenRequestOptions): Promise<GrantParams> {
+export async function idJagGrant(
+  idp: EnterpriseManagedGrant,
+  target: GrantTarget,
+  scope: string | undefined,
+  options: TokenRequestOptions,
+): Promise<GrantParams> {
   secureUrl(idp.idpTokenEndpoint, "identity provider token endpoint");
   const exchanged = await requestToken({
     issuer: idp.idpIssuer,
@@ -64,14 +69,27 @@ export async function idJagGrant(idp: EnterpriseManagedGrant, target: GrantTarge
       subject_token: await idp.idToken(),
       subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
     },
-    client: idp.idpClientSecret === undefined ? { clientId: idp.idpClientId, authMethod: "none" } : { clientId: idp.idpClientId, clientSecret: idp.idpClientSecret, authMethod: "client_secret_basic" },
+    client:
+      idp.idpClientSecret === undefined
+        ? { clientId: idp.idpClientId, authMethod: "none" }
+        : { clientId: idp.idpClientId, clientSecret: idp.idpClientSecret, authMethod: "client_secret_basic" },
     ...options,
   });
   return { grant_type: JWT_BEARER, assertion: exchanged.access_token };
 }
 
 /** The JWT bearer grant of the workload's identity token, for `target`. */
-export async function workloadGrant(workload: WorkloadIdentityGrant, target: GrantTarget, scope: string | undefined, signal: AbortSignal): Promise<GrantParams> {
-  const assertion = await workload.assertion({ audience: target.issuer, tokenEndpoint: target.tokenEndpoint, resource: target.resource, signal });
+export async function workloadGrant(
+  workload: WorkloadIdentityGrant,
+  target: GrantTarget,
+  scope: string | undefined,
+  signal: AbortSignal,
+): Promise<GrantParams> {
+  const assertion = await workload.assertion({
+    audience: target.issuer,
+    tokenEndpoint: target.tokenEndpoint,
+    resource: target.resource,
+    signal,
+  });
   return { grant_type: JWT_BEARER, assertion, scope, resource: target.resource };
 }

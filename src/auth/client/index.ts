@@ -45,6 +45,13 @@ export { Authorizer, type AuthorizerOptions, type Interaction } from "./authoriz
 export { type EnterpriseManagedGrant, type WorkloadAssertionRequest, type WorkloadIdentityGrant } from "./grants.js";
 export { DPOP_ALGORITHM, DpopProver, type DpopKeyPair, type DpopProofTarget } from "./dpop.js";
 export { headlessInteraction, type RedirectFetch } from "./interaction.js";
-export { InMemoryOAuthStore, type ClientRegistration, type OAuthStore, type PendingAuthorization, type StoredTokens, type TokenEndpointAuthMethod } from "./oauth-store.js";
+export {
+  InMemoryOAuthStore,
+  type ClientRegistration,
+  type OAuthStore,
+  type PendingAuthorization,
+  type StoredTokens,
+  type TokenEndpointAuthMethod,
+} from "./oauth-store.js";
 export { registrationFor, type ClientIdentity, type ClientMetadata, type RegistrationServer } from "./registration.js";
 export { formBody, requestToken, toStoredTokens, type ClientAssertion, type TokenRequest, type TokenResponse } from "./token-endpoint.js";

@@ -23,14 +23,32 @@ function chain(hops: readonly (readonly [url: string, location: string, setCooki
 describe("headlessInteraction keeps the interaction's cookies", () => {
   it("sends a cookie back to its origin on paths under its Path (default: the setting URL's directory), as oidc-provider needs", async () => {
     const { sent, follow } = chain([
-      ["https://as.test/oidc/auth?client_id=c", "/interaction/u1", ["_interaction=u1; path=/interaction/u1; httponly; samesite=lax", "_interaction_resume=u1; path=/oidc/auth/u1; httponly", "_site=s; Path=/"]],
-      ["https://as.test/interaction/u1", "https://as.test/oidc/auth/u1", ["_session=abc; path=/oidc; expires=Fri, 01 Jan 2100 00:00:00 GMT", "_login=1"]],
+      [
+        "https://as.test/oidc/auth?client_id=c",
+        "/interaction/u1",
+        [
+          "_interaction=u1; path=/interaction/u1; httponly; samesite=lax",
+          "_interaction_resume=u1; path=/oidc/auth/u1; httponly",
+          "_site=s; Path=/",
+        ],
+      ],
+      [
+        "https://as.test/interaction/u1",
+        "https://as.test/oidc/auth/u1",
+        ["_session=abc; path=/oidc; expires=Fri, 01 Jan 2100 00:00:00 GMT", "_login=1"],
+      ],
       ["https://as.test/oidc/auth/u1", "https://as.test/oidcx/other", ["_interaction_resume=; path=/oidc/auth/u1; max-age=0"]],
       ["https://as.test/oidcx/other", "https://as.test/interaction/more"],
       ["https://as.test/interaction/more", `${REDIRECT}?code=c&state=s`],
     ]);
     await expect(follow("https://as.test/oidc/auth?client_id=c", signal)).resolves.toBe(`${REDIRECT}?code=c&state=s`);
-    expect(sent).toEqual([undefined, "_interaction=u1; _site=s", "_interaction_resume=u1; _site=s; _session=abc", "_site=s", "_site=s; _login=1"]);
+    expect(sent).toEqual([
+      undefined,
+      "_interaction=u1; _site=s",
+      "_interaction_resume=u1; _site=s; _session=abc",
+      "_site=s",
+      "_site=s; _login=1",
+    ]);
   });
 
   it("sends none to another origin, and none from one interaction to the next", async () => {
@@ -49,7 +67,14 @@ describe("headlessInteraction keeps the interaction's cookies", () => {
       [
         "https://as.test/a",
         "/b",
-        ["keep=1; Max-Age=60; Expires=Thu, 01 Jan 1970 00:00:00 GMT", "gone=1; Max-Age=0; Expires=Fri, 01 Jan 2100 00:00:00 GMT", "past=1; Expires=Thu, 01 Jan 1970 00:00:00 GMT", "odd=1; Max-Age=soon; Expires=whenever; Path=relative; Secure", "noname", "=anonymous"],
+        [
+          "keep=1; Max-Age=60; Expires=Thu, 01 Jan 1970 00:00:00 GMT",
+          "gone=1; Max-Age=0; Expires=Fri, 01 Jan 2100 00:00:00 GMT",
+          "past=1; Expires=Thu, 01 Jan 1970 00:00:00 GMT",
+          "odd=1; Max-Age=soon; Expires=whenever; Path=relative; Secure",
+          "noname",
+          "=anonymous",
+        ],
       ],
       ["https://as.test/b", "/c", ["keep=2; Max-Age=-1", "later=1"]],
       ["https://as.test/c", `${REDIRECT}?code=c`],
@@ -62,7 +87,10 @@ describe("headlessInteraction keeps the interaction's cookies", () => {
     const sent: (string | undefined)[] = [];
     const fetch: RedirectFetch = (url, init) => {
       sent.push(init.headers?.["cookie"]);
-      return Promise.resolve({ status: 302, headers: { get: (name: string) => (name === "location" ? (url.endsWith("/a") ? "/b" : REDIRECT) : "a=1") } });
+      return Promise.resolve({
+        status: 302,
+        headers: { get: (name: string) => (name === "location" ? (url.endsWith("/a") ? "/b" : REDIRECT) : "a=1") },
+      });
     };
     await expect(headlessInteraction(REDIRECT, fetch)("https://as.test/a", signal)).resolves.toBe(REDIRECT);
     expect(sent).toEqual([undefined, undefined]);

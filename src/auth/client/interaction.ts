@@ -14,7 +14,12 @@ export interface RedirectHeaders {
 /** A fetch that can be told not to follow redirects (the platform's `fetch` can); `headers` carries the interaction's cookies. */
 export type RedirectFetch = (
   url: string,
-  init: { readonly method: string; readonly redirect: "manual"; readonly headers?: Readonly<Record<string, string>>; readonly signal: AbortSignal },
+  init: {
+    readonly method: string;
+    readonly redirect: "manual";
+    readonly headers?: Readonly<Record<string, string>>;
+    readonly signal: AbortSignal;
+  },
 ) => Promise<{ readonly status: number; readonly headers: RedirectHeaders }>;
 
 const MAX_REDIRECTS = 10;
@@ -37,12 +42,19 @@ export function headlessInteraction(redirectUri: string, fetch: RedirectFetch = 
       cookies.keep(target, response.headers.getSetCookie?.() ?? []);
       const location = response.headers.get("location");
       if (response.status < 300 || response.status > 399 || location === null) {
-        throw authError("authorization-denied", `The authorization server answered HTTP ${response.status} without a redirect: a user has to finish this authorization (give an interact that shows the page)`, { status: response.status });
+        throw authError(
+          "authorization-denied",
+          `The authorization server answered HTTP ${response.status} without a redirect: a user has to finish this authorization (give an interact that shows the page)`,
+          { status: response.status },
+        );
       }
       url = new URL(location, url).href;
       if (url.startsWith(redirectUri)) return url;
     }
-    throw authError("authorization-denied", `The authorization server redirected more than ${MAX_REDIRECTS} times without reaching the redirect URI`);
+    throw authError(
+      "authorization-denied",
+      `The authorization server redirected more than ${MAX_REDIRECTS} times without reaching the redirect URI`,
+    );
   };
 }
 
@@ -107,5 +119,8 @@ function defaultPath(url: URL): string {
 }
 
 function pathMatches(requestPath: string, cookiePath: string): boolean {
-  return requestPath === cookiePath || (requestPath.startsWith(cookiePath) && (cookiePath.endsWith("/") || requestPath[cookiePath.length] === "/"));
+  return (
+    requestPath === cookiePath ||
+    (requestPath.startsWith(cookiePath) && (cookiePath.endsWith("/") || requestPath[cookiePath.length] === "/"))
+  );
 }

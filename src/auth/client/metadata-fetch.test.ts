@@ -54,7 +54,11 @@ describe("fetchMetadataDocument", () => {
   it.each([500, 502, 503])("stops at HTTP %i", async (status) => {
     const stream = cancellableBody("down");
     const server = new FakeFetch().on(METADATA_URL.href, () => new Response(stream.body, { status }));
-    const error = await expectAuthFailure(fetchMetadataDocument(METADATA_URL, { fetch: server.fetch }), MCP_CODES.TRANSPORT_ERROR, "metadata-unavailable");
+    const error = await expectAuthFailure(
+      fetchMetadataDocument(METADATA_URL, { fetch: server.fetch }),
+      MCP_CODES.TRANSPORT_ERROR,
+      "metadata-unavailable",
+    );
     expect(error.message).toBe(`HTTP ${status} from GET ${METADATA_URL.href}: the server failed, so discovery stops here`);
     expect(error.data).toEqual({ reason: "metadata-unavailable", url: METADATA_URL.href, status });
     expect(stream.cancelled).toBe(true);
@@ -78,8 +82,12 @@ describe("fetchMetadataDocument", () => {
 
   it(`counts a document over maxDocumentBytes (default ${MAX_METADATA_BYTES}) as not found`, async () => {
     const big = JSON.stringify({ pad: "x".repeat(MAX_METADATA_BYTES) });
-    const server = new FakeFetch().on(METADATA_URL.href, () => new Response(big)).on("https://as.example.com/small", () => new Response('{"a":"12345"}'));
-    expect(await fetchMetadataDocument(METADATA_URL, { fetch: server.fetch })).toEqual({ missing: `not read whole (larger than ${MAX_METADATA_BYTES} bytes, or the body broke off)` });
+    const server = new FakeFetch()
+      .on(METADATA_URL.href, () => new Response(big))
+      .on("https://as.example.com/small", () => new Response('{"a":"12345"}'));
+    expect(await fetchMetadataDocument(METADATA_URL, { fetch: server.fetch })).toEqual({
+      missing: `not read whole (larger than ${MAX_METADATA_BYTES} bytes, or the body broke off)`,
+    });
     expect(await fetchMetadataDocument(new URL("https://as.example.com/small"), { fetch: server.fetch, maxDocumentBytes: 8 })).toEqual({
       missing: "not read whole (larger than 8 bytes, or the body broke off)",
     });
@@ -93,7 +101,11 @@ describe("fetchMetadataDocument", () => {
   it("stops at any other fetch failure, keeping it as the cause", async () => {
     const failure = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:443"), { code: "ECONNREFUSED" });
     const server = new FakeFetch().on(METADATA_URL.href, () => Promise.reject(failure));
-    const error = await expectAuthFailure(fetchMetadataDocument(METADATA_URL, { fetch: server.fetch }), MCP_CODES.TRANSPORT_ERROR, "metadata-unavailable");
+    const error = await expectAuthFailure(
+      fetchMetadataDocument(METADATA_URL, { fetch: server.fetch }),
+      MCP_CODES.TRANSPORT_ERROR,
+      "metadata-unavailable",
+    );
     expect(error.message).toBe(`GET ${METADATA_URL.href} failed: connect ECONNREFUSED 127.0.0.1:443`);
     expect(error.cause).toBe(failure);
   });
@@ -102,7 +114,11 @@ describe("fetchMetadataDocument", () => {
     const server = new FakeFetch();
     const controller = new AbortController();
     controller.abort(new Error("user left"));
-    const error = await expectAuthFailure(fetchMetadataDocument(METADATA_URL, { fetch: server.fetch, signal: controller.signal }), MCP_CODES.REQUEST_CANCELLED, "cancelled");
+    const error = await expectAuthFailure(
+      fetchMetadataDocument(METADATA_URL, { fetch: server.fetch, signal: controller.signal }),
+      MCP_CODES.REQUEST_CANCELLED,
+      "cancelled",
+    );
     expect((error.cause as Error).message).toBe("user left");
     expect(server.requests).toEqual([]);
   });
@@ -113,12 +129,19 @@ describe("fetchMetadataDocument", () => {
       controller.abort();
       return Promise.reject(new DOMException("aborted", "AbortError"));
     });
-    await expect(fetchMetadataDocument(METADATA_URL, { fetch: server.fetch, signal: controller.signal })).rejects.toThrow(authFailure(MCP_CODES.REQUEST_CANCELLED, "cancelled"));
+    await expect(fetchMetadataDocument(METADATA_URL, { fetch: server.fetch, signal: controller.signal })).rejects.toThrow(
+      authFailure(MCP_CODES.REQUEST_CANCELLED, "cancelled"),
+    );
   });
 });
 
 describe("describeAttempts", () => {
   it("lists each URL with its outcome", () => {
-    expect(describeAttempts([{ url: "https://a/x", outcome: "HTTP 404" }, { url: "https://a/y", outcome: "not JSON" }])).toBe("https://a/x: HTTP 404; https://a/y: not JSON");
+    expect(
+      describeAttempts([
+        { url: "https://a/x", outcome: "HTTP 404" },
+        { url: "https://a/y", outcome: "not JSON" },
+      ]),
+    ).toBe("https://a/x: HTTP 404; https://a/y: not JSON");
   });
 });

@@ -49,11 +49,20 @@ export async function fetchMetadataDocument(url: URL, options: DiscoveryOptions)
   } catch (error) {
     if (signal.aborted) throw cancelled(url, error);
     if (error instanceof TypeError) return { missing: `unreachable (${untrustedText(describeThrown(error))})` };
-    throw authError("metadata-unavailable", `GET ${displayUrl(url)} failed: ${untrustedText(describeThrown(error))}`, { url: displayUrl(url) }, error);
+    throw authError(
+      "metadata-unavailable",
+      `GET ${displayUrl(url)} failed: ${untrustedText(describeThrown(error))}`,
+      { url: displayUrl(url) },
+      error,
+    );
   }
   if (response.status >= 500) {
     discardBody(response);
-    throw authError("metadata-unavailable", `HTTP ${response.status} from GET ${displayUrl(url)}: the server failed, so discovery stops here`, { url: displayUrl(url), status: response.status });
+    throw authError(
+      "metadata-unavailable",
+      `HTTP ${response.status} from GET ${displayUrl(url)}: the server failed, so discovery stops here`,
+      { url: displayUrl(url), status: response.status },
+    );
   }
   if (!response.ok) {
     discardBody(response);

@@ -36,7 +36,11 @@ export interface PendingAuthorization {
   readonly redirectUri: string;
   readonly verifier: string;
   /** The authorization server's metadata and this client's registration there, as the flow used them. */
-  readonly metadata: { readonly issuer: string; readonly token_endpoint: string; readonly authorization_response_iss_parameter_supported?: boolean };
+  readonly metadata: {
+    readonly issuer: string;
+    readonly token_endpoint: string;
+    readonly authorization_response_iss_parameter_supported?: boolean;
+  };
   readonly registration: ClientRegistration;
   /** Whether the token is asked for with a DPoP proof. */
   readonly dpop?: boolean;

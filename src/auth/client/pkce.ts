@@ -28,7 +28,8 @@ export async function createPkce(): Promise<Pkce> {
  * for a verifier RFC 7636 does not allow (the message never shows it).
  */
 export async function pkceChallenge(verifier: string): Promise<string> {
-  if (!VERIFIER.test(verifier)) throw authError("invalid-argument", "A PKCE code verifier must be 43 to 128 characters of A-Z, a-z, 0-9, '-', '.', '_' and '~'");
+  if (!VERIFIER.test(verifier))
+    throw authError("invalid-argument", "A PKCE code verifier must be 43 to 128 characters of A-Z, a-z, 0-9, '-', '.', '_' and '~'");
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
   return encodeBase64(new Uint8Array(digest), true);
 }

@@ -38,7 +38,10 @@ const WELL_KNOWN = "/.well-known/oauth-protected-resource";
  * spec's "when present"); else `/.well-known/oauth-protected-resource` inserted before the server
  * URL's path (and query, RFC 9728 §3.1), then the one at the root. A server at the root has one.
  */
-export function protectedResourceCandidates(serverUrl: URL, resourceMetadataUrl?: string): { readonly url: URL; readonly source: ProtectedResourceSource }[] {
+export function protectedResourceCandidates(
+  serverUrl: URL,
+  resourceMetadataUrl?: string,
+): { readonly url: URL; readonly source: ProtectedResourceSource }[] {
   if (resourceMetadataUrl !== undefined) {
     const resolved = URL.canParse(resourceMetadataUrl, serverUrl.href) ? new URL(resourceMetadataUrl, serverUrl) : resourceMetadataUrl;
     return [{ url: secureUrl(resolved, "resource_metadata URL"), source: "www-authenticate" }];
@@ -72,9 +75,13 @@ export async function discoverProtectedResource(serverUrl: string, options: Prot
     const metadata = validateProtectedResourceMetadata(fetched.document, server, url);
     return { metadata, url: url.href, source };
   }
-  throw authError("resource-metadata-not-found", `No protected resource metadata (RFC 9728) was found for ${displayUrl(server)}: ${describeAttempts(attempts)}`, {
-    url: displayUrl(server),
-  });
+  throw authError(
+    "resource-metadata-not-found",
+    `No protected resource metadata (RFC 9728) was found for ${displayUrl(server)}: ${describeAttempts(attempts)}`,
+    {
+      url: displayUrl(server),
+    },
+  );
 }
 
 /**
@@ -83,14 +90,20 @@ export async function discoverProtectedResource(serverUrl: string, options: Prot
  * the optional arrays arrays of strings, and `resource` matching the server (`resourceMatchesServer`).
  */
 export function validateProtectedResourceMetadata(document: Record<string, unknown>, serverUrl: URL, from: URL): ProtectedResourceMetadata {
-  const invalid = (what: string) => authError("resource-metadata-invalid", `The protected resource metadata at ${displayUrl(from)} is invalid: ${what}`, { url: displayUrl(from) });
+  const invalid = (what: string) =>
+    authError("resource-metadata-invalid", `The protected resource metadata at ${displayUrl(from)} is invalid: ${what}`, {
+      url: displayUrl(from),
+    });
   const { resource, authorization_servers: servers } = document;
-  if (typeof resource !== "string" || !URL.canParse(resource) || resource.includes("#")) throw invalid("resource is missing or not an absolute URL without a fragment");
-  if (!isStringArray(servers) || servers.length === 0) throw invalid("authorization_servers is missing or not a non-empty array of strings");
+  if (typeof resource !== "string" || !URL.canParse(resource) || resource.includes("#"))
+    throw invalid("resource is missing or not an absolute URL without a fragment");
+  if (!isStringArray(servers) || servers.length === 0)
+    throw invalid("authorization_servers is missing or not a non-empty array of strings");
   for (const member of ["scopes_supported", "bearer_methods_supported"]) {
     if (document[member] !== undefined && !isStringArray(document[member])) throw invalid(`${member} is not an array of strings`);
   }
-  if (document["resource_name"] !== undefined && typeof document["resource_name"] !== "string") throw invalid("resource_name is not a string");
+  if (document["resource_name"] !== undefined && typeof document["resource_name"] !== "string")
+    throw invalid("resource_name is not a string");
   if (!resourceMatchesServer(resource, serverUrl)) {
     throw authError(
       "resource-mismatch",

@@ -42,7 +42,13 @@ export interface RegistrationServer {
 }
 
 /** The registration to use with `server`, made (and kept) if there is none yet. */
-export async function registrationFor(server: RegistrationServer, identity: ClientIdentity, store: OAuthStore, fetch: FetchLike, signal?: AbortSignal): Promise<ClientRegistration> {
+export async function registrationFor(
+  server: RegistrationServer,
+  identity: ClientIdentity,
+  store: OAuthStore,
+  fetch: FetchLike,
+  signal?: AbortSignal,
+): Promise<ClientRegistration> {
   const given = identity.preRegistered?.[server.issuer] ?? identity.preRegistered?.["*"];
   if (given) return given;
   const kept = await store.getRegistration(server.issuer);
@@ -66,7 +72,10 @@ function registrationRequest(metadata: ClientMetadata, server: RegistrationServe
   const supported = server.token_endpoint_auth_methods_supported;
   const wanted = metadata.token_endpoint_auth_method ?? "none";
   // A server that lists its methods gets one of them: the one asked for, else the first it has of ours.
-  const method = supported === undefined || supported.includes(wanted) ? wanted : (["none", "client_secret_basic", "client_secret_post"].find((candidate) => supported.includes(candidate)) ?? wanted);
+  const method =
+    supported === undefined || supported.includes(wanted)
+      ? wanted
+      : (["none", "client_secret_basic", "client_secret_post"].find((candidate) => supported.includes(candidate)) ?? wanted);
   return {
     application_type: "native",
     grant_types: ["authorization_code", "refresh_token"],
@@ -76,17 +85,29 @@ function registrationRequest(metadata: ClientMetadata, server: RegistrationServe
   };
 }
 
-async function register(endpoint: string, body: Record<string, unknown>, fetch: FetchLike, signal: AbortSignal | undefined): Promise<ClientRegistration> {
+async function register(
+  endpoint: string,
+  body: Record<string, unknown>,
+  fetch: FetchLike,
+  signal: AbortSignal | undefined,
+): Promise<ClientRegistration> {
   let response: FetchResponse;
   try {
-    response = await fetch(endpoint, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body), signal: signal ?? NEVER });
+    response = await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(body),
+      signal: signal ?? NEVER,
+    });
   } catch (error) {
     throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `Dynamic client registration at ${endpoint} failed: ${describeThrown(error)}`);
   }
   const answer = (await jsonAnswer(response)) as Record<string, unknown> | undefined;
   if (!response.ok || typeof answer?.["client_id"] !== "string") {
     const error = typeof answer?.["error"] === "string" ? `, ${answer["error"].slice(0, 100)}` : "";
-    throw new MCPError(MCP_CODES.UNAUTHORIZED, `Dynamic client registration at ${endpoint} was refused (HTTP ${response.status}${error})`, { data: { status: response.status } });
+    throw new MCPError(MCP_CODES.UNAUTHORIZED, `Dynamic client registration at ${endpoint} was refused (HTTP ${response.status}${error})`, {
+      data: { status: response.status },
+    });
   }
   const secret = answer["client_secret"];
   const method = answer["token_endpoint_auth_method"] ?? body["token_endpoint_auth_method"];

@@ -10,7 +10,9 @@ describe("selectScope: the conformance scenarios", () => {
   });
 
   it("auth/scope-from-scopes-supported: every scope of the protected resource metadata", () => {
-    expect(selectScope({ resourceMetadata: { scopes_supported: ["mcp:basic", "mcp:read", "mcp:write"] } })).toBe("mcp:basic mcp:read mcp:write");
+    expect(selectScope({ resourceMetadata: { scopes_supported: ["mcp:basic", "mcp:read", "mcp:write"] } })).toBe(
+      "mcp:basic mcp:read mcp:write",
+    );
   });
 
   it("auth/scope-omitted-when-undefined: no scope at all", () => {
@@ -19,11 +21,15 @@ describe("selectScope: the conformance scenarios", () => {
   });
 
   it("auth/offline-access-scope: adds offline_access when the authorization server lists it", () => {
-    expect(selectScope({ resourceMetadata: { scopes_supported: ["mcp:basic"] }, authorizationServerMetadata: AS_WITH_OFFLINE })).toBe("mcp:basic offline_access");
+    expect(selectScope({ resourceMetadata: { scopes_supported: ["mcp:basic"] }, authorizationServerMetadata: AS_WITH_OFFLINE })).toBe(
+      "mcp:basic offline_access",
+    );
   });
 
   it("auth/offline-access-not-supported: never asks for offline_access the authorization server does not list", () => {
-    expect(selectScope({ resourceMetadata: { scopes_supported: ["mcp:basic", "mcp:read"] }, authorizationServerMetadata: AS_WITHOUT_OFFLINE })).toBe("mcp:basic mcp:read");
+    expect(
+      selectScope({ resourceMetadata: { scopes_supported: ["mcp:basic", "mcp:read"] }, authorizationServerMetadata: AS_WITHOUT_OFFLINE }),
+    ).toBe("mcp:basic mcp:read");
     expect(selectScope({ challengeScope: "mcp:basic offline_access", authorizationServerMetadata: AS_WITHOUT_OFFLINE })).toBe("mcp:basic");
     expect(selectScope({ resourceMetadata: { scopes_supported: ["offline_access", "mcp:basic"] } })).toBe("mcp:basic");
   });
@@ -37,7 +43,9 @@ describe("selectScope: the conformance scenarios", () => {
 
 describe("selectScope", () => {
   it("leaves offline_access out when the client does not want a refresh token", () => {
-    expect(selectScope({ challengeScope: "mcp:basic", authorizationServerMetadata: AS_WITH_OFFLINE, offlineAccess: false })).toBe("mcp:basic");
+    expect(selectScope({ challengeScope: "mcp:basic", authorizationServerMetadata: AS_WITH_OFFLINE, offlineAccess: false })).toBe(
+      "mcp:basic",
+    );
   });
 
   it("keeps one offline_access, at the end", () => {

@@ -54,9 +54,24 @@ describe("no secret in any error", () => {
   });
 
   it("buildAuthorizationUrl with an insecure endpoint or redirect URI", async () => {
-    const request = { authorizationEndpoint: `${AS}/authorize`, clientId: "c", redirectUri: "http://localhost:1/cb", codeChallenge: "x", state: STATE, resource: SERVER };
-    expect(secretsIn(await rejectionOf(() => buildAuthorizationUrl({ ...request, authorizationEndpoint: `http://as.example.com/authorize?client_secret=${CLIENT_SECRET}` })))).toEqual([]);
-    expect(secretsIn(await rejectionOf(() => buildAuthorizationUrl({ ...request, redirectUri: `http://app.example.com/cb?state=${STATE}` })))).toEqual([]);
+    const request = {
+      authorizationEndpoint: `${AS}/authorize`,
+      clientId: "c",
+      redirectUri: "http://localhost:1/cb",
+      codeChallenge: "x",
+      state: STATE,
+      resource: SERVER,
+    };
+    expect(
+      secretsIn(
+        await rejectionOf(() =>
+          buildAuthorizationUrl({ ...request, authorizationEndpoint: `http://as.example.com/authorize?client_secret=${CLIENT_SECRET}` }),
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      secretsIn(await rejectionOf(() => buildAuthorizationUrl({ ...request, redirectUri: `http://app.example.com/cb?state=${STATE}` }))),
+    ).toEqual([]);
   });
 
   it("pkceChallenge with a malformed verifier", async () => {
@@ -65,8 +80,12 @@ describe("no secret in any error", () => {
   });
 
   it("secureUrl with secrets in the query, or a secret that is not a URL", async () => {
-    expect(secretsIn(await rejectionOf(() => secureUrl(`http://as.example.com/token?access_token=${TOKEN}`, "token endpoint")))).toEqual([]);
-    expect(secretsIn(await rejectionOf(() => secureUrl(`https://as.example.com/token?code=${CODE}#${STATE}`, "token endpoint")))).toEqual([]);
+    expect(secretsIn(await rejectionOf(() => secureUrl(`http://as.example.com/token?access_token=${TOKEN}`, "token endpoint")))).toEqual(
+      [],
+    );
+    expect(secretsIn(await rejectionOf(() => secureUrl(`https://as.example.com/token?code=${CODE}#${STATE}`, "token endpoint")))).toEqual(
+      [],
+    );
     expect(secretsIn(await rejectionOf(() => secureUrl(CLIENT_SECRET, "token endpoint")))).toEqual([]);
   });
 
@@ -82,11 +101,21 @@ describe("no secret in any error", () => {
       .on(`${RS}/gone.json${query}`, () => Promise.reject(new TypeError("Failed to fetch")))
       .on(`${RS}/down.json${query}`, () => Promise.reject(new Error("socket hang up")));
     for (const path of ["/prm.json", "/gone.json", "/down.json", "/missing.json"]) {
-      expect(secretsIn(await rejectionOf(discoverProtectedResource(`${SERVER}${query}`, { fetch: server.fetch, resourceMetadataUrl: `${RS}${path}${query}` })))).toEqual([]);
+      expect(
+        secretsIn(
+          await rejectionOf(
+            discoverProtectedResource(`${SERVER}${query}`, { fetch: server.fetch, resourceMetadataUrl: `${RS}${path}${query}` }),
+          ),
+        ),
+      ).toEqual([]);
     }
     expect(secretsIn(await rejectionOf(discoverProtectedResource(`${SERVER}${query}`, { fetch: server.fetch })))).toEqual([]);
-    expect(secretsIn(await rejectionOf(discoverProtectedResource(`http://mcp.example.com/mcp${query}`, { fetch: server.fetch })))).toEqual([]);
-    expect(secretsIn(await rejectionOf(discoverLegacyAuthorizationServer(`http://mcp.example.com/mcp${query}`, { fetch: server.fetch })))).toEqual([]);
+    expect(secretsIn(await rejectionOf(discoverProtectedResource(`http://mcp.example.com/mcp${query}`, { fetch: server.fetch })))).toEqual(
+      [],
+    );
+    expect(
+      secretsIn(await rejectionOf(discoverLegacyAuthorizationServer(`http://mcp.example.com/mcp${query}`, { fetch: server.fetch }))),
+    ).toEqual([]);
     expect(secretsIn(await rejectionOf(discoverAuthorizationServer(`${AS}/t${query}`, { fetch: server.fetch })))).toEqual([]);
   });
 
@@ -94,7 +123,10 @@ describe("no secret in any error", () => {
     const server = new FakeFetch()
       .json(`${RS}/.well-known/oauth-protected-resource/mcp`, prm("https://evil.example.com/mcp", AS))
       .json(`${AS}/.well-known/oauth-authorization-server`, asMetadata("https://attacker.example.com"))
-      .json(`${AS}/.well-known/oauth-authorization-server/t2`, asMetadata(`${AS}/t2`, `${AS}/t2`, { token_endpoint: `http://as.example.com/token?client_secret=${CLIENT_SECRET}` }));
+      .json(
+        `${AS}/.well-known/oauth-authorization-server/t2`,
+        asMetadata(`${AS}/t2`, `${AS}/t2`, { token_endpoint: `http://as.example.com/token?client_secret=${CLIENT_SECRET}` }),
+      );
     expect(secretsIn(await rejectionOf(discoverProtectedResource(SERVER, { fetch: server.fetch })))).toEqual([]);
     expect(secretsIn(await rejectionOf(discoverAuthorizationServer(AS, { fetch: server.fetch })))).toEqual([]);
     expect(secretsIn(await rejectionOf(discoverAuthorizationServer(`${AS}/t2`, { fetch: server.fetch })))).toEqual([]);

@@ -74,7 +74,12 @@ export async function requestToken(request: TokenRequest): Promise<TokenResponse
   for (let attempt = 0; ; attempt++) {
     const proof = dpop === undefined ? {} : { dpop: await dpop.proof({ method: "POST", url: tokenEndpoint }) };
     try {
-      response = await request.fetch(tokenEndpoint, { method: "POST", headers: { ...headers, ...proof }, body, signal: request.signal ?? NEVER });
+      response = await request.fetch(tokenEndpoint, {
+        method: "POST",
+        headers: { ...headers, ...proof },
+        body,
+        signal: request.signal ?? NEVER,
+      });
     } catch (error) {
       throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `The token request (${grant}) to ${tokenEndpoint} failed: ${describeThrown(error)}`);
     }
@@ -85,13 +90,28 @@ export async function requestToken(request: TokenRequest): Promise<TokenResponse
   if (!response.ok) throw tokenError(response.status, answer, grant, tokenEndpoint);
   const tokens = answer as Partial<TokenResponse> | undefined;
   if (typeof tokens?.access_token !== "string" || typeof tokens.token_type !== "string") {
-    throw new MCPError(MCP_CODES.UNAUTHORIZED, `The token endpoint ${tokenEndpoint} answered the ${grant} grant without an access_token and token_type`);
+    throw new MCPError(
+      MCP_CODES.UNAUTHORIZED,
+      `The token endpoint ${tokenEndpoint} answered the ${grant} grant without an access_token and token_type`,
+    );
   }
   return tokens as TokenResponse;
 }
 
-/** The tokens to keep from a token response: an absolute expiry, the scope granted (or asked for), and the refresh token it rotated to (or the one held). */
-export function toStoredTokens(response: TokenResponse, context: { readonly issuer: string; readonly resource: string; readonly scope?: string | undefined; readonly refreshToken?: string | undefined; readonly now: number }): StoredTokens {
+/**
+ * The tokens to keep from a token response: an absolute expiry, the scope granted (or asked for), and the refresh token it rotated to (or
+ * the one held).
+ */
+export function toStoredTokens(
+  response: TokenResponse,
+  context: {
+    readonly issuer: string;
+    readonly resource: string;
+    readonly scope?: string | undefined;
+    readonly refreshToken?: string | undefined;
+    readonly now: number;
+  },
+): StoredTokens {
   const expiresIn = response.expires_in;
   const refreshToken = response.refresh_token ?? context.refreshToken;
   const scope = response.scope ?? context.scope;
@@ -107,7 +127,9 @@ export function toStoredTokens(response: TokenResponse, context: { readonly issu
 }
 
 /** The request's params and headers with the client's authentication (RFC 6749 §2.3.1; RFC 7523 §2.2). */
-async function authenticated(request: TokenRequest): Promise<{ params: Record<string, string | undefined>; headers: Record<string, string> }> {
+async function authenticated(
+  request: TokenRequest,
+): Promise<{ params: Record<string, string | undefined>; headers: Record<string, string> }> {
   const { client } = request;
   const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
   const params: Record<string, string | undefined> = { ...request.params };
@@ -121,7 +143,11 @@ async function authenticated(request: TokenRequest): Promise<{ params: Record<st
       params["client_secret"] = secretOf(client);
       break;
     case "private_key_jwt":
-      if (!request.assertion) throw new MCPError(MCP_CODES.UNAUTHORIZED, `The client ${client.clientId} authenticates with private_key_jwt, but no key to sign its assertion was given`);
+      if (!request.assertion)
+        throw new MCPError(
+          MCP_CODES.UNAUTHORIZED,
+          `The client ${client.clientId} authenticates with private_key_jwt, but no key to sign its assertion was given`,
+        );
       params["client_id"] = client.clientId;
       params["client_assertion_type"] = JWT_BEARER_ASSERTION;
       params["client_assertion"] = await request.assertion({ issuer: request.issuer, tokenEndpoint: request.tokenEndpoint });
@@ -133,17 +159,28 @@ async function authenticated(request: TokenRequest): Promise<{ params: Record<st
 }
 
 function secretOf(client: ClientRegistration): string {
-  if (client.clientSecret === undefined) throw new MCPError(MCP_CODES.UNAUTHORIZED, `The client ${client.clientId} authenticates with ${client.authMethod}, but has no client secret`);
+  if (client.clientSecret === undefined)
+    throw new MCPError(
+      MCP_CODES.UNAUTHORIZED,
+      `The client ${client.clientId} authenticates with ${client.authMethod}, but has no client secret`,
+    );
   return client.clientSecret;
 }
 
 function tokenError(status: number, body: unknown, grant: string, endpoint: string): MCPError {
-  const { error, error_description: description } = (typeof body === "object" && body !== null ? body : {}) as { error?: unknown; error_description?: unknown };
+  const { error, error_description: description } = (typeof body === "object" && body !== null ? body : {}) as {
+    error?: unknown;
+    error_description?: unknown;
+  };
   const code = typeof error === "string" ? error.slice(0, 100) : undefined;
   const detail = typeof description === "string" ? `: ${description.slice(0, 300)}` : "";
-  return new MCPError(MCP_CODES.UNAUTHORIZED, `The token endpoint ${endpoint} refused the ${grant} grant (HTTP ${status}${code === undefined ? "" : `, ${code}`})${detail}`, {
-    data: { status, ...(code === undefined ? {} : { error: code }) },
-  });
+  return new MCPError(
+    MCP_CODES.UNAUTHORIZED,
+    `The token endpoint ${endpoint} refused the ${grant} grant (HTTP ${status}${code === undefined ? "" : `, ${code}`})${detail}`,
+    {
+      data: { status, ...(code === undefined ? {} : { error: code }) },
+    },
+  );
 }
 
 /** `application/x-www-form-urlencoded`, the parameters left undefined omitted. */

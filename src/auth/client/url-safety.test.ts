@@ -14,7 +14,13 @@ describe("isLoopbackHost", () => {
 });
 
 describe("secureUrl", () => {
-  it.each(["https://as.example.com/token", "HTTPS://AS.example.com:8443/t?x=1", "http://localhost:3000/cb", "http://127.0.0.1/cb", "http://[::1]:8080/cb"])("takes %s", (url) => {
+  it.each([
+    "https://as.example.com/token",
+    "HTTPS://AS.example.com:8443/t?x=1",
+    "http://localhost:3000/cb",
+    "http://127.0.0.1/cb",
+    "http://[::1]:8080/cb",
+  ])("takes %s", (url) => {
     expect(secureUrl(url, "redirect URI").href).toBe(new URL(url).href);
     expect(isSecureUrl(new URL(url))).toBe(true);
   });
@@ -41,12 +47,20 @@ describe("secureUrl", () => {
   });
 
   it("refuses a fragment", async () => {
-    expect(() => secureUrl("https://as.example.com/authorize#x", "authorization endpoint")).toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "invalid-url"));
-    expect(() => secureUrl("https://as.example.com/authorize#", "authorization endpoint")).toThrow(authFailure(MCP_CODES.UNAUTHORIZED, "invalid-url"));
+    expect(() => secureUrl("https://as.example.com/authorize#x", "authorization endpoint")).toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "invalid-url"),
+    );
+    expect(() => secureUrl("https://as.example.com/authorize#", "authorization endpoint")).toThrow(
+      authFailure(MCP_CODES.UNAUTHORIZED, "invalid-url"),
+    );
   });
 
   it("shows a refused URL without its query", async () => {
-    const error = await expectAuthFailure(() => secureUrl("http://as.example.com/token?client_secret=hunter2", "token endpoint"), MCP_CODES.UNAUTHORIZED, "insecure-url");
+    const error = await expectAuthFailure(
+      () => secureUrl("http://as.example.com/token?client_secret=hunter2", "token endpoint"),
+      MCP_CODES.UNAUTHORIZED,
+      "insecure-url",
+    );
     expect(error.message).toContain("http://as.example.com/token");
     expect(error.message).not.toContain("hunter2");
     expect(error.data).toEqual({ reason: "insecure-url", url: "http://as.example.com/token" });

@@ -30,7 +30,11 @@ export function secureUrl(value: string | URL, role: string): URL {
   const url = new URL(text);
   if (url.href.includes("#")) throw authError("invalid-url", `The ${role} ${displayUrl(url)} has a fragment`, { url: displayUrl(url) });
   if (!isSecureUrl(url)) {
-    throw authError("insecure-url", `The ${role} ${displayUrl(url)} must use https (plain http is allowed only on localhost, 127.0.0.1 or [::1])`, { url: displayUrl(url) });
+    throw authError(
+      "insecure-url",
+      `The ${role} ${displayUrl(url)} must use https (plain http is allowed only on localhost, 127.0.0.1 or [::1])`,
+      { url: displayUrl(url) },
+    );
   }
   return url;
 }

@@ -2,7 +2,14 @@ import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { authFailure } from "./auth-client.test-helpers.js";
-import { type AuthChallenge, MAX_HEADER_CHARS, formatChallenge, formatWwwAuthenticate, parseWwwAuthenticate, readBearerChallenge } from "./www-authenticate.js";
+import {
+  type AuthChallenge,
+  MAX_HEADER_CHARS,
+  formatChallenge,
+  formatWwwAuthenticate,
+  parseWwwAuthenticate,
+  readBearerChallenge,
+} from "./www-authenticate.js";
 
 /** Runs per property: small in `npm test`, `FUZZ_RUNS=<n>` for a longer campaign. */
 const runs = (normal: number): number => Number(process.env["FUZZ_RUNS"]) || normal;
@@ -11,7 +18,10 @@ describe("parseWwwAuthenticate", () => {
   it("reads the RFC 6750 Bearer challenge MCP servers send", () => {
     const header = 'Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="files:read"';
     expect(parseWwwAuthenticate(header)).toEqual([
-      { scheme: "Bearer", params: { resource_metadata: "https://mcp.example.com/.well-known/oauth-protected-resource", scope: "files:read" } },
+      {
+        scheme: "Bearer",
+        params: { resource_metadata: "https://mcp.example.com/.well-known/oauth-protected-resource", scope: "files:read" },
+      },
     ]);
   });
 
@@ -33,11 +43,15 @@ describe("parseWwwAuthenticate", () => {
   });
 
   it("keeps the scheme as sent and lower-cases param names", () => {
-    expect(parseWwwAuthenticate('bEaReR Scope="a b", ERROR=invalid_token')).toEqual([{ scheme: "bEaReR", params: { scope: "a b", error: "invalid_token" } }]);
+    expect(parseWwwAuthenticate('bEaReR Scope="a b", ERROR=invalid_token')).toEqual([
+      { scheme: "bEaReR", params: { scope: "a b", error: "invalid_token" } },
+    ]);
   });
 
   it("takes token and quoted values, whitespace around '=', and empty list elements", () => {
-    expect(parseWwwAuthenticate(' , ,Bearer realm = "x" ,, scope= y ,\terror =z,')).toEqual([{ scheme: "Bearer", params: { realm: "x", scope: "y", error: "z" } }]);
+    expect(parseWwwAuthenticate(' , ,Bearer realm = "x" ,, scope= y ,\terror =z,')).toEqual([
+      { scheme: "Bearer", params: { realm: "x", scope: "y", error: "z" } },
+    ]);
   });
 
   it("reads params after an empty first list element, with or without a space before the comma", () => {
@@ -78,13 +92,34 @@ describe("parseWwwAuthenticate", () => {
     ["punctuation", "@@@, ;;;", []],
     ["a param with no challenge", '=x, realm="y", Bearer a=b', [{ scheme: "Bearer", params: { a: "b" } }]],
     ["a quoted-string where a scheme should be", '"quoted" Bearer, Basic', [{ scheme: "Basic", params: {} }]],
-    ["a scheme glued to a quote", 'Bearer"x", Basic', [{ scheme: "Bearer", params: {} }, { scheme: "Basic", params: {} }]],
+    [
+      "a scheme glued to a quote",
+      'Bearer"x", Basic',
+      [
+        { scheme: "Bearer", params: {} },
+        { scheme: "Basic", params: {} },
+      ],
+    ],
     ["a scheme glued to '='", "Bearer=x, Basic", [{ scheme: "Basic", params: {} }]],
-    ["two bare words", "Bearer abc def, Basic", [{ scheme: "Bearer", params: {} }, { scheme: "Basic", params: {} }]],
+    [
+      "two bare words",
+      "Bearer abc def, Basic",
+      [
+        { scheme: "Bearer", params: {} },
+        { scheme: "Basic", params: {} },
+      ],
+    ],
     ["a token68 followed by a stray param", 'Basic abc=, realm="x"', [{ scheme: "Basic", token68: "abc=", params: {} }]],
     ["garbage after a value", 'Bearer a="1" junk "q,x", b=2', [{ scheme: "Bearer", params: { a: "1", b: "2" } }]],
     ["a value that is not a token", "Bearer a=@, b=c", [{ scheme: "Bearer", params: { a: "", b: "c" } }]],
-    ["a bare word among params (it starts a challenge)", 'Bearer a="1", b, c="3"', [{ scheme: "Bearer", params: { a: "1" } }, { scheme: "b", params: { c: "3" } }]],
+    [
+      "a bare word among params (it starts a challenge)",
+      'Bearer a="1", b, c="3"',
+      [
+        { scheme: "Bearer", params: { a: "1" } },
+        { scheme: "b", params: { c: "3" } },
+      ],
+    ],
   ])("reads what it can from %s", (_name, header, expected) => {
     expect(parseWwwAuthenticate(header)).toEqual(expected);
   });
@@ -121,7 +156,9 @@ describe("parseWwwAuthenticate", () => {
     const name = fc.stringMatching(/^[!#$%&'*+\-.^_`|~0-9a-z]{1,10}$/);
     const valueCode = fc.oneof(fc.constant(0x09), fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }));
     const value = fc.array(valueCode, { maxLength: 12 }).map((codes) => String.fromCharCode(...codes));
-    const params = fc.uniqueArray(fc.tuple(name, value), { selector: ([key]) => key, maxLength: 4 }).map((entries) => Object.fromEntries(entries));
+    const params = fc
+      .uniqueArray(fc.tuple(name, value), { selector: ([key]) => key, maxLength: 4 })
+      .map((entries) => Object.fromEntries(entries));
     const token68 = fc.stringMatching(/^[A-Za-z0-9\-._~+/]{1,16}={0,2}$/);
     const challenge: fc.Arbitrary<AuthChallenge> = fc.oneof(
       fc.record({ scheme, params }),
@@ -144,7 +181,12 @@ describe("formatChallenge", () => {
   });
 
   it("writes a token68 challenge and a bare scheme", () => {
-    expect(formatWwwAuthenticate([{ scheme: "Negotiate", token68: "abc==", params: {} }, { scheme: "Basic", params: {} }])).toBe("Negotiate abc==, Basic");
+    expect(
+      formatWwwAuthenticate([
+        { scheme: "Negotiate", token68: "abc==", params: {} },
+        { scheme: "Basic", params: {} },
+      ]),
+    ).toBe("Negotiate abc==, Basic");
   });
 
   it.each([
@@ -159,7 +201,8 @@ describe("formatChallenge", () => {
 });
 
 describe("readBearerChallenge", () => {
-  const header = 'Bearer resource_metadata="https://a/.well-known/oauth-protected-resource/mcp", scope="mcp:write", error="insufficient_scope", error_description="needs write"';
+  const header =
+    'Bearer resource_metadata="https://a/.well-known/oauth-protected-resource/mcp", scope="mcp:write", error="insufficient_scope", error_description="needs write"';
 
   it("picks out what the MCP client acts on", () => {
     expect(readBearerChallenge(header)).toEqual({
@@ -168,7 +211,12 @@ describe("readBearerChallenge", () => {
       scope: "mcp:write",
       error: "insufficient_scope",
       errorDescription: "needs write",
-      params: { resource_metadata: "https://a/.well-known/oauth-protected-resource/mcp", scope: "mcp:write", error: "insufficient_scope", error_description: "needs write" },
+      params: {
+        resource_metadata: "https://a/.well-known/oauth-protected-resource/mcp",
+        scope: "mcp:write",
+        error: "insufficient_scope",
+        error_description: "needs write",
+      },
     });
   });
 

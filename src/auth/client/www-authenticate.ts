@@ -202,12 +202,14 @@ const QUOTABLE = /^[\t\x20-\x7e\x80-\xff]*$/;
 export function formatChallenge(challenge: AuthChallenge): string {
   if (!TOKEN.test(challenge.scheme)) throw authError("invalid-argument", "A WWW-Authenticate scheme must be an HTTP token");
   if (challenge.token68 !== undefined) {
-    if (!TOKEN68.test(challenge.token68)) throw authError("invalid-argument", `The token68 of a ${challenge.scheme} challenge is not valid token68`);
+    if (!TOKEN68.test(challenge.token68))
+      throw authError("invalid-argument", `The token68 of a ${challenge.scheme} challenge is not valid token68`);
     return `${challenge.scheme} ${challenge.token68}`;
   }
   const params = Object.entries(challenge.params).map(([name, value]) => {
     if (!TOKEN.test(name)) throw authError("invalid-argument", `A ${challenge.scheme} challenge parameter name must be an HTTP token`);
-    if (!QUOTABLE.test(value)) throw authError("invalid-argument", `The ${name} parameter of a ${challenge.scheme} challenge has a character a header cannot carry`);
+    if (!QUOTABLE.test(value))
+      throw authError("invalid-argument", `The ${name} parameter of a ${challenge.scheme} challenge has a character a header cannot carry`);
     return `${name}="${value.replace(/[\\"]/g, "\\$&")}"`;
   });
   return params.length === 0 ? challenge.scheme : `${challenge.scheme} ${params.join(", ")}`;
@@ -239,7 +241,10 @@ export interface BearerChallenge {
  * The challenge of the first scheme of `schemes` (case-insensitive; default Bearer, then DPoP) that
  * the header has, with its MCP parameters picked out; undefined when it has none of them.
  */
-export function readBearerChallenge(header: string | null | undefined | readonly AuthChallenge[], schemes: readonly string[] = ["Bearer", "DPoP"]): BearerChallenge | undefined {
+export function readBearerChallenge(
+  header: string | null | undefined | readonly AuthChallenge[],
+  schemes: readonly string[] = ["Bearer", "DPoP"],
+): BearerChallenge | undefined {
   const challenges = typeof header === "string" || header === null || header === undefined ? parseWwwAuthenticate(header) : header;
   for (const wanted of schemes) {
     const challenge = challenges.find((candidate) => candidate.scheme.toLowerCase() === wanted.toLowerCase());

@@ -21,7 +21,13 @@ export interface AlgorithmProfile {
 }
 
 export const PROFILES: Readonly<Record<JwsAlgorithm, AlgorithmProfile>> = {
-  ES256: { kty: "EC", crv: "P-256", importParams: { name: "ECDSA", namedCurve: "P-256" }, signParams: { name: "ECDSA", hash: "SHA-256" }, signatureBytes: 64 },
+  ES256: {
+    kty: "EC",
+    crv: "P-256",
+    importParams: { name: "ECDSA", namedCurve: "P-256" },
+    signParams: { name: "ECDSA", hash: "SHA-256" },
+    signatureBytes: 64,
+  },
   RS256: { kty: "RSA", importParams: { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, signParams: { name: "RSASSA-PKCS1-v1_5" } },
   // RFC 7518 §3.5: the salt is as long as the hash, 32 bytes for SHA-256.
   PS256: { kty: "RSA", importParams: { name: "RSA-PSS", hash: "SHA-256" }, signParams: { name: "RSA-PSS", saltLength: 32 } },
@@ -50,7 +56,14 @@ function isSha256(hash: unknown): boolean {
 /** Whether `value` has the shape of a `CryptoKey` (what callers and resolvers hand over is not typed at run time). */
 export function isWebCryptoKey(value: unknown): value is WebCryptoKey {
   const key = value as Partial<WebCryptoKey> | null;
-  return typeof key === "object" && key !== null && typeof key.algorithm === "object" && key.algorithm !== null && typeof key.type === "string" && Array.isArray(key.usages);
+  return (
+    typeof key === "object" &&
+    key !== null &&
+    typeof key.algorithm === "object" &&
+    key.algorithm !== null &&
+    typeof key.type === "string" &&
+    Array.isArray(key.usages)
+  );
 }
 
 /** The one JWS alg a key serves, or undefined when it serves none of ours (another curve, hash or algorithm). */
@@ -84,6 +97,7 @@ export function keyProblem(key: WebCryptoKey, alg: JwsAlgorithm, use: "sign" | "
   if (key.type !== kind) return `${use === "sign" ? "signing" : "verifying"} needs a ${kind} key, this one is ${key.type}`;
   if (!(key.usages as readonly string[]).includes(use)) return `the key was imported without the "${use}" usage`;
   const bits = (key.algorithm as KeyParameters).modulusLength;
-  if (PROFILES[alg].kty === "RSA" && !(typeof bits === "number" && bits >= MIN_RSA_BITS)) return `RSA keys under ${MIN_RSA_BITS} bits are refused`;
+  if (PROFILES[alg].kty === "RSA" && !(typeof bits === "number" && bits >= MIN_RSA_BITS))
+    return `RSA keys under ${MIN_RSA_BITS} bits are refused`;
   return undefined;
 }

@@ -17,7 +17,8 @@ export const DEFAULT_ASSERTION_LIFETIME_SEC = 300;
  * accept, and the MCP conformance suite verifies the assertion against the issuer. The token
  * endpoint URL (which RFC 7523 §3 also allows) is the audience only when no issuer is given.
  */
-export type AssertionAudience = { readonly issuer: string; readonly tokenEndpoint?: string } | { readonly issuer?: undefined; readonly tokenEndpoint: string };
+export type AssertionAudience =
+  { readonly issuer: string; readonly tokenEndpoint?: string } | { readonly issuer?: undefined; readonly tokenEndpoint: string };
 
 export type PrivateKeyJwtOptions = AssertionAudience & {
   /** The client_id: the assertion's iss and sub. */
@@ -41,9 +42,11 @@ export async function privateKeyJwtAssertion(options: PrivateKeyJwtOptions): Pro
   const { clientId, key, alg } = options;
   if (typeof clientId !== "string" || clientId === "") throw invalidInput("privateKeyJwtAssertion: clientId must be a non-empty string");
   const audience = options.issuer ?? options.tokenEndpoint;
-  if (typeof audience !== "string" || audience === "") throw invalidInput("privateKeyJwtAssertion: give the authorization server's issuer (or its token endpoint) as the audience");
+  if (typeof audience !== "string" || audience === "")
+    throw invalidInput("privateKeyJwtAssertion: give the authorization server's issuer (or its token endpoint) as the audience");
   const lifetimeSec = options.lifetimeSec ?? DEFAULT_ASSERTION_LIFETIME_SEC;
-  if (!Number.isSafeInteger(lifetimeSec) || lifetimeSec <= 0) throw invalidInput("privateKeyJwtAssertion: lifetimeSec must be a positive whole number of seconds");
+  if (!Number.isSafeInteger(lifetimeSec) || lifetimeSec <= 0)
+    throw invalidInput("privateKeyJwtAssertion: lifetimeSec must be a positive whole number of seconds");
   const iat = Math.floor((options.now ?? Date.now)() / 1000);
   const claims = { iss: clientId, sub: clientId, aud: audience, jti: randomHex(16), iat, exp: iat + lifetimeSec };
   return signJwt(claims, key, alg === undefined ? {} : { alg });

@@ -5,20 +5,7 @@ import { MCPError } from "../../error-codes/mcp-error.js";
 
 /** What a refused token failed; `data.check` of the error, so callers can branch without parsing messages. */
 export type JoseCheck =
-  | "token"
-  | "header"
-  | "alg"
-  | "crit"
-  | "typ"
-  | "key"
-  | "signature"
-  | "payload"
-  | "claims"
-  | "iss"
-  | "aud"
-  | "exp"
-  | "nbf"
-  | "iat";
+  "token" | "header" | "alg" | "crit" | "typ" | "key" | "signature" | "payload" | "claims" | "iss" | "aud" | "exp" | "nbf" | "iat";
 
 /** The token is not accepted (`MCP.UNAUTHORIZED`): a resource server answers 401 `invalid_token`. */
 export function refused(check: JoseCheck, message: string, cause?: unknown): MCPError {

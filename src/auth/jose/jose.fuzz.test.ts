@@ -15,7 +15,9 @@ const runs = (normal: number): number => Number(process.env["FUZZ_RUNS"]) || nor
 const SEED = 20260519;
 const BASE64URL = Array.from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
 const PAYLOAD = { iss: "https://as.example.com", aud: "https://mcp.example.com", exp: 4_000_000_000, sub: "alice" };
-const TOKENS = Object.fromEntries(await Promise.all(ALGS.map(async (alg) => [alg, await signJws({ kid: alg }, PAYLOAD, KEYS[alg].privateKey)] as const)));
+const TOKENS = Object.fromEntries(
+  await Promise.all(ALGS.map(async (alg) => [alg, await signJws({ kid: alg }, PAYLOAD, KEYS[alg].privateKey)] as const)),
+);
 const ALL_KEYS: KeyResolver = localJwks({ keys: ALGS.map((alg) => ({ ...KEYS[alg].publicJwk, kid: alg, alg })) });
 
 /** The outcome of verifying: "accepted", or the refusal's code and whether its message or data shows `token`. */
@@ -46,9 +48,12 @@ const part = fc.oneof(
 describe("verifyJws on tokens an attacker writes", () => {
   it("any string at all is refused with MCP.UNAUTHORIZED, never echoed", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom(...BASE64URL, ".") })), async (token) => {
-        expect(await outcome(token)).toBe(MCP_CODES.UNAUTHORIZED);
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.string(), fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom(...BASE64URL, ".") })),
+        async (token) => {
+          expect(await outcome(token)).toBe(MCP_CODES.UNAUTHORIZED);
+        },
+      ),
       { numRuns: runs(300), seed: SEED },
     );
   });
@@ -92,14 +97,20 @@ describe("a valid token, changed anywhere, is refused", () => {
 
   it("any one bit flipped in the decoded header, payload or signature (re-encoded canonically)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...ALGS), fc.constantFrom(0, 1, 2), fc.nat(), fc.integer({ min: 0, max: 7 }), async (alg, which, at, bit) => {
-        const parts = (TOKENS[alg] as string).split(".");
-        const bytes = Buffer.from(parts[which] as string, "base64url");
-        const index = at % bytes.length;
-        bytes[index] = (bytes[index] as number) ^ (1 << bit);
-        parts[which] = b64u(bytes);
-        expect(await outcome(parts.join("."))).toBe(MCP_CODES.UNAUTHORIZED);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...ALGS),
+        fc.constantFrom(0, 1, 2),
+        fc.nat(),
+        fc.integer({ min: 0, max: 7 }),
+        async (alg, which, at, bit) => {
+          const parts = (TOKENS[alg] as string).split(".");
+          const bytes = Buffer.from(parts[which] as string, "base64url");
+          const index = at % bytes.length;
+          bytes[index] = (bytes[index] as number) ^ (1 << bit);
+          parts[which] = b64u(bytes);
+          expect(await outcome(parts.join("."))).toBe(MCP_CODES.UNAUTHORIZED);
+        },
+      ),
       { numRuns: runs(400), seed: SEED + 4 },
     );
   });
@@ -127,12 +138,17 @@ describe("what we sign comes back as signed", () => {
   it("any JSON object payload and extra header members, for every alg", async () => {
     const member = fc.string().filter((name) => !["alg", "kid", "crit"].includes(name));
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...ALGS), fc.dictionary(fc.string(), fc.jsonValue()), fc.dictionary(member, fc.jsonValue(), { maxKeys: 3 }), async (alg, payload, extra) => {
-        const token = await signJws(extra, payload, KEYS[alg].privateKey);
-        const verified = await verifyJws(token, KEYS[alg].publicKey);
-        expect(verified.payload).toEqual(JSON.parse(JSON.stringify(payload)));
-        expect(verified.header).toEqual(JSON.parse(JSON.stringify({ ...extra, alg })));
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...ALGS),
+        fc.dictionary(fc.string(), fc.jsonValue()),
+        fc.dictionary(member, fc.jsonValue(), { maxKeys: 3 }),
+        async (alg, payload, extra) => {
+          const token = await signJws(extra, payload, KEYS[alg].privateKey);
+          const verified = await verifyJws(token, KEYS[alg].publicKey);
+          expect(verified.payload).toEqual(JSON.parse(JSON.stringify(payload)));
+          expect(verified.header).toEqual(JSON.parse(JSON.stringify({ ...extra, alg })));
+        },
+      ),
       { numRuns: runs(100), seed: SEED + 6 },
     );
   });

@@ -37,7 +37,10 @@ function bare(jwk: JsonRecord): JsonRecord {
 
 /** A fresh, extractable key pair for `alg` with its JWKs. */
 export async function makeKeys(alg: JwsAlgorithm, generate: GenerateParams = GENERATE[alg]): Promise<TestKeys> {
-  const pair = (await crypto.subtle.generateKey(generate as Parameters<typeof crypto.subtle.generateKey>[0], true, ["sign", "verify"])) as { publicKey: WebCryptoKey; privateKey: WebCryptoKey };
+  const pair = (await crypto.subtle.generateKey(generate as Parameters<typeof crypto.subtle.generateKey>[0], true, ["sign", "verify"])) as {
+    publicKey: WebCryptoKey;
+    privateKey: WebCryptoKey;
+  };
   const publicJwk = bare((await crypto.subtle.exportKey("jwk", pair.publicKey)) as JsonRecord);
   const privateJwk = bare((await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonRecord);
   return { alg, privateKey: pair.privateKey, publicKey: pair.publicKey, publicJwk, privateJwk };
@@ -111,7 +114,10 @@ export async function expectJwksFailure(promise: Promise<unknown>, message: stri
  */
 export function expectNoMaterial(error: MCPError, token: string | undefined, ...jwks: readonly JsonRecord[]): void {
   const shown = `${error.message} ${JSON.stringify(error.data) ?? ""}`;
-  const pieces = [...(token === undefined ? [] : [token, ...token.split(".")]), ...jwks.flatMap((jwk) => Object.values(jwk).filter((value): value is string => typeof value === "string"))];
+  const pieces = [
+    ...(token === undefined ? [] : [token, ...token.split(".")]),
+    ...jwks.flatMap((jwk) => Object.values(jwk).filter((value): value is string => typeof value === "string")),
+  ];
   for (const piece of pieces) if (piece.length >= 8) expect(shown).not.toContain(piece);
 }
 

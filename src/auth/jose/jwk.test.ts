@@ -17,8 +17,19 @@ describe("importPublicJwk / importPrivateJwk", () => {
   it.each(ALGS)("%s: the pair signs and verifies, keys non-extractable, with the one usage each", async (alg) => {
     const signer = await importPrivateJwk({ ...KEYS[alg].privateJwk, alg, kid: "s1" });
     const verifier = await importPublicJwk({ ...KEYS[alg].publicJwk, alg, kid: "s1", use: "sig", key_ops: ["verify"] });
-    expect({ alg: signer.alg, kid: signer.kid, type: signer.key.type, extractable: signer.key.extractable, usages: signer.key.usages }).toEqual({ alg, kid: "s1", type: "private", extractable: false, usages: ["sign"] });
-    expect({ alg: verifier.alg, kid: verifier.kid, type: verifier.key.type, usages: verifier.key.usages }).toEqual({ alg, kid: "s1", type: "public", usages: ["verify"] });
+    expect({
+      alg: signer.alg,
+      kid: signer.kid,
+      type: signer.key.type,
+      extractable: signer.key.extractable,
+      usages: signer.key.usages,
+    }).toEqual({ alg, kid: "s1", type: "private", extractable: false, usages: ["sign"] });
+    expect({ alg: verifier.alg, kid: verifier.kid, type: verifier.key.type, usages: verifier.key.usages }).toEqual({
+      alg,
+      kid: "s1",
+      type: "public",
+      usages: ["verify"],
+    });
     expect((await verifyJws(await signJws({}, PAYLOAD, signer), verifier)).header).toEqual({ alg, kid: "s1" });
   });
 
@@ -40,40 +51,66 @@ describe("importPublicJwk / importPrivateJwk", () => {
 describe("importPublicJwk / importPrivateJwk refuse, with MCP.INVALID_PARAMS", () => {
   it("a requested alg that disagrees with the JWK's own", async () => {
     expect(await invalidity(importPublicJwk({ ...KEYS.RS256.publicJwk, alg: "RS256" }, "PS256"))).toBe("The JWK is for RS256, not PS256");
-    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, alg: "HS256" }))).toBe("The JWK's alg is not one of ES256, RS256, PS256, EdDSA");
+    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, alg: "HS256" }))).toBe(
+      "The JWK's alg is not one of ES256, RS256, PS256, EdDSA",
+    );
   });
 
   it("refuses a key type that does not fit the alg (algorithm confusion at import)", async () => {
     expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, alg: "RS256" }))).toBe("The JWK is a EC key; RS256 needs RSA");
     expect(await invalidity(importPublicJwk(KEYS.EdDSA.publicJwk, "ES256"))).toBe("The JWK is a OKP key; ES256 needs EC");
     expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, crv: "P-384" }, "ES256"))).toBe("ES256 needs the curve P-256");
-    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, crv: "P-384" }))).toBe("The JWK's crv is not P-256 (EC) or Ed25519 (OKP)");
-    expect(await invalidity(importPublicJwk({ kty: "OKP", crv: "X25519", x: KEYS.EdDSA.publicJwk["x"] }))).toBe("The JWK's crv is not P-256 (EC) or Ed25519 (OKP)");
+    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, crv: "P-384" }))).toBe(
+      "The JWK's crv is not P-256 (EC) or Ed25519 (OKP)",
+    );
+    expect(await invalidity(importPublicJwk({ kty: "OKP", crv: "X25519", x: KEYS.EdDSA.publicJwk["x"] }))).toBe(
+      "The JWK's crv is not P-256 (EC) or Ed25519 (OKP)",
+    );
   });
 
   it("refuses encryption keys, keys whose key_ops exclude the operation, and malformed key_ops", async () => {
-    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, use: "enc" }))).toBe('The JWK\'s use is "enc" (encryption): it is not a signature key');
-    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, use: "other" }))).toBe('The JWK\'s use is not "sig": it is not a signature key');
-    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, key_ops: ["sign"] }))).toBe('The JWK\'s key_ops do not include "verify"');
-    expect(await invalidity(importPrivateJwk({ ...KEYS.ES256.privateJwk, key_ops: ["verify"] }))).toBe('The JWK\'s key_ops do not include "sign"');
-    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, key_ops: "verify" }))).toBe("The JWK's key_ops is not an array of strings");
-    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, key_ops: [1] }))).toBe("The JWK's key_ops is not an array of strings");
+    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, use: "enc" }))).toBe(
+      'The JWK\'s use is "enc" (encryption): it is not a signature key',
+    );
+    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, use: "other" }))).toBe(
+      'The JWK\'s use is not "sig": it is not a signature key',
+    );
+    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, key_ops: ["sign"] }))).toBe(
+      'The JWK\'s key_ops do not include "verify"',
+    );
+    expect(await invalidity(importPrivateJwk({ ...KEYS.ES256.privateJwk, key_ops: ["verify"] }))).toBe(
+      'The JWK\'s key_ops do not include "sign"',
+    );
+    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, key_ops: "verify" }))).toBe(
+      "The JWK's key_ops is not an array of strings",
+    );
+    expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, key_ops: [1] }))).toBe(
+      "The JWK's key_ops is not an array of strings",
+    );
   });
 
   it("refuses symmetric keys, unknown key types, non-objects and a kid that is not a string", async () => {
-    expect(await invalidity(importPublicJwk({ kty: "oct", k: b64u(new Uint8Array(32)) }))).toBe("The JWK is a symmetric (oct) key: HMAC algorithms are not supported, only ES256, RS256, PS256 and EdDSA");
+    expect(await invalidity(importPublicJwk({ kty: "oct", k: b64u(new Uint8Array(32)) }))).toBe(
+      "The JWK is a symmetric (oct) key: HMAC algorithms are not supported, only ES256, RS256, PS256 and EdDSA",
+    );
     expect(await invalidity(importPublicJwk({ kty: "DSA" }))).toBe("The JWK's kty is not one of EC, RSA, OKP");
     expect(await invalidity(importPublicJwk({}))).toBe("The JWK's kty is not one of EC, RSA, OKP");
-    for (const notObject of [null, "jwk", [KEYS.ES256.publicJwk]]) expect(await invalidity(importPublicJwk(notObject as never))).toBe("The JWK is not a JSON object");
+    for (const notObject of [null, "jwk", [KEYS.ES256.publicJwk]])
+      expect(await invalidity(importPublicJwk(notObject as never))).toBe("The JWK is not a JSON object");
     expect(await invalidity(importPublicJwk({ ...KEYS.ES256.publicJwk, kid: 3 }))).toBe("The JWK's kid is not a string");
   });
 
   it("refuses missing, empty and non-base64url members, naming the member but never its value", async () => {
     const { y: _y, ...noY } = KEYS.ES256.publicJwk;
     expect(await invalidity(importPublicJwk(noY))).toBe('The public EC JWK\'s "y" is missing or not base64url');
-    expect(await invalidity(importPublicJwk({ ...KEYS.RS256.publicJwk, e: "" }, "RS256"))).toBe('The public RSA JWK\'s "e" is missing or not base64url');
+    expect(await invalidity(importPublicJwk({ ...KEYS.RS256.publicJwk, e: "" }, "RS256"))).toBe(
+      'The public RSA JWK\'s "e" is missing or not base64url',
+    );
     const padded = `${KEYS.EdDSA.publicJwk["x"] as string}=`;
-    const error = await expectInvalid(importPublicJwk({ ...KEYS.EdDSA.publicJwk, x: padded }), 'The public OKP JWK\'s "x" is missing or not base64url');
+    const error = await expectInvalid(
+      importPublicJwk({ ...KEYS.EdDSA.publicJwk, x: padded }),
+      'The public OKP JWK\'s "x" is missing or not base64url',
+    );
     expectNoMaterial(error, undefined, { padded });
     expect(await invalidity(importPrivateJwk(KEYS.ES256.publicJwk))).toBe('The private EC JWK\'s "d" is missing or not base64url');
     const { qi: _qi, ...noQi } = KEYS.RS256.privateJwk;
@@ -85,21 +122,32 @@ describe("importPublicJwk / importPrivateJwk refuse, with MCP.INVALID_PARAMS", (
     const error = await expectInvalid(importPublicJwk(offCurve), "The EC JWK could not be imported as a ES256 key");
     expect(error.cause).toBeInstanceOf(Error);
     expectNoMaterial(error, undefined, offCurve);
-    const privateError = await expectInvalid(importPrivateJwk({ ...KEYS.ES256.privateJwk, d: KEYS.ES256.publicJwk["y"] }), "could not be imported as a ES256 key");
+    const privateError = await expectInvalid(
+      importPrivateJwk({ ...KEYS.ES256.privateJwk, d: KEYS.ES256.publicJwk["y"] }),
+      "could not be imported as a ES256 key",
+    );
     expectNoMaterial(privateError, undefined, KEYS.ES256.privateJwk);
   });
 
   it("refuses RSA keys under 2048 bits", async () => {
     const small = await makeKeys("RS256", RSA_1024);
-    expect(await invalidity(importPublicJwk(small.publicJwk, "RS256"))).toBe("The JWK cannot verify with RS256: RSA keys under 2048 bits are refused");
-    expect(await invalidity(importPrivateJwk(small.privateJwk, "RS256"))).toBe("The JWK cannot sign with RS256: RSA keys under 2048 bits are refused");
+    expect(await invalidity(importPublicJwk(small.publicJwk, "RS256"))).toBe(
+      "The JWK cannot verify with RS256: RSA keys under 2048 bits are refused",
+    );
+    expect(await invalidity(importPrivateJwk(small.privateJwk, "RS256"))).toBe(
+      "The JWK cannot sign with RS256: RSA keys under 2048 bits are refused",
+    );
   });
 });
 
 describe("importPkcs8Pem", () => {
   it.each(ALGS)("%s: a PKCS#8 PEM signs what the public key verifies", async (alg) => {
     const signer = await importPkcs8Pem(await pemOf(KEYS[alg]), alg);
-    expect({ alg: signer.alg, type: signer.key.type, extractable: signer.key.extractable }).toEqual({ alg, type: "private", extractable: false });
+    expect({ alg: signer.alg, type: signer.key.type, extractable: signer.key.extractable }).toEqual({
+      alg,
+      type: "private",
+      extractable: false,
+    });
     expect((await verifyJws(await signJws({}, PAYLOAD, signer), KEYS[alg].publicKey)).payload).toEqual(PAYLOAD);
   });
 
@@ -114,7 +162,9 @@ describe("importPkcs8Pem", () => {
     expect(await invalidity(importPkcs8Pem(pem, "HS256" as never))).toBe("The alg is not one of ES256, RS256, PS256, EdDSA");
     const error = await expectInvalid(importPkcs8Pem(pem, "RS256"), "The PKCS#8 key could not be imported as a RS256 key");
     expectNoMaterial(error, undefined, { pem: pem.split("\n")[1] });
-    expect(await invalidity(importPkcs8Pem(await pemOf(await makeKeys("RS256", RSA_1024)), "RS256"))).toBe("The PKCS#8 key cannot sign with RS256: RSA keys under 2048 bits are refused");
+    expect(await invalidity(importPkcs8Pem(await pemOf(await makeKeys("RS256", RSA_1024)), "RS256"))).toBe(
+      "The PKCS#8 key cannot sign with RS256: RSA keys under 2048 bits are refused",
+    );
   });
 });
 

@@ -1,7 +1,15 @@
 // JWKs (RFC 7517) into WebCrypto keys, with the checks WebCrypto leaves to us: the key's declared
 // `alg`, `use` and `key_ops`, and that the key type fits the algorithm before anything is imported.
 import { decodeBase64 } from "../../protocol/bytes-text.js";
-import { PROFILES, algorithmOfKey, isJwsAlgorithm, isWebCryptoKey, keyProblem, type JwsAlgorithm, type WebCryptoKey } from "./algorithms.js";
+import {
+  PROFILES,
+  algorithmOfKey,
+  isJwsAlgorithm,
+  isWebCryptoKey,
+  keyProblem,
+  type JwsAlgorithm,
+  type WebCryptoKey,
+} from "./algorithms.js";
 import { invalidInput } from "./errors.js";
 
 /** A key ready for JOSE: the WebCrypto key, the one alg it serves, and its `kid` when it has one. */
@@ -30,7 +38,8 @@ function defaultAlgorithm(kty: KeyType, crv: unknown): JwsAlgorithm | undefined 
 
 function keyTypeOf(jwk: Jwk): KeyType {
   const kty = jwk["kty"];
-  if (kty === "oct") throw invalidInput("The JWK is a symmetric (oct) key: HMAC algorithms are not supported, only ES256, RS256, PS256 and EdDSA");
+  if (kty === "oct")
+    throw invalidInput("The JWK is a symmetric (oct) key: HMAC algorithms are not supported, only ES256, RS256, PS256 and EdDSA");
   if (!(KEY_TYPES as readonly unknown[]).includes(kty)) throw invalidInput("The JWK's kty is not one of EC, RSA, OKP");
   return kty as KeyType;
 }
@@ -38,7 +47,8 @@ function keyTypeOf(jwk: Jwk): KeyType {
 /** RFC 7517 §4.2–4.3: a key for encryption, or whose operations exclude `operation`, does not sign or verify. */
 function checkIntendedUse(jwk: Jwk, operation: "sign" | "verify"): void {
   const use = jwk["use"];
-  if (use !== undefined && use !== "sig") throw invalidInput(`The JWK's use is ${use === "enc" ? '"enc" (encryption)' : "not \"sig\""}: it is not a signature key`);
+  if (use !== undefined && use !== "sig")
+    throw invalidInput(`The JWK's use is ${use === "enc" ? '"enc" (encryption)' : 'not "sig"'}: it is not a signature key`);
   const ops = jwk["key_ops"];
   if (ops === undefined) return;
   if (!Array.isArray(ops) || !ops.every((op) => typeof op === "string")) throw invalidInput("The JWK's key_ops is not an array of strings");
@@ -49,9 +59,13 @@ function checkIntendedUse(jwk: Jwk, operation: "sign" | "verify"): void {
 function chosenAlgorithm(jwk: Jwk, kty: KeyType, requested: JwsAlgorithm | undefined): JwsAlgorithm {
   const declared = jwk["alg"];
   if (declared !== undefined && !isJwsAlgorithm(declared)) throw invalidInput("The JWK's alg is not one of ES256, RS256, PS256, EdDSA");
-  if (declared !== undefined && requested !== undefined && declared !== requested) throw invalidInput(`The JWK is for ${declared}, not ${requested}`);
+  if (declared !== undefined && requested !== undefined && declared !== requested)
+    throw invalidInput(`The JWK is for ${declared}, not ${requested}`);
   const alg = declared ?? requested ?? defaultAlgorithm(kty, jwk["crv"]);
-  if (alg === undefined) throw invalidInput(kty === "RSA" ? "The RSA JWK has no alg: say which to use (RS256 or PS256)" : "The JWK's crv is not P-256 (EC) or Ed25519 (OKP)");
+  if (alg === undefined)
+    throw invalidInput(
+      kty === "RSA" ? "The RSA JWK has no alg: say which to use (RS256 or PS256)" : "The JWK's crv is not P-256 (EC) or Ed25519 (OKP)",
+    );
   const profile = PROFILES[alg];
   if (profile.kty !== kty) throw invalidInput(`The JWK is a ${kty} key; ${alg} needs ${profile.kty}`);
   if (profile.crv !== undefined && jwk["crv"] !== profile.crv) throw invalidInput(`${alg} needs the curve ${profile.crv}`);
@@ -131,11 +145,14 @@ function pkcs8Der(pem: string): Uint8Array<ArrayBuffer> | undefined {
   return decodeBase64(text.slice(PEM_BEGIN.length, -PEM_END.length).replaceAll(/\s/g, ""));
 }
 
-/** A PKCS#8 private key in PEM (`-----BEGIN PRIVATE KEY-----`), the form the MCP conformance suite hands out, as a signing key for `alg`. */
+/**
+ * A PKCS#8 private key in PEM (`-----BEGIN PRIVATE KEY-----`), the form the MCP conformance suite hands out, as a signing key for `alg`.
+ */
 export async function importPkcs8Pem(pem: string, alg: JwsAlgorithm): Promise<JoseKey> {
   if (!isJwsAlgorithm(alg)) throw invalidInput("The alg is not one of ES256, RS256, PS256, EdDSA");
   const der = pkcs8Der(pem);
-  if (der === undefined || der.length === 0) throw invalidInput("The PEM is not an unencrypted PKCS#8 private key (-----BEGIN PRIVATE KEY-----)");
+  if (der === undefined || der.length === 0)
+    throw invalidInput("The PEM is not an unencrypted PKCS#8 private key (-----BEGIN PRIVATE KEY-----)");
   let key: WebCryptoKey;
   try {
     key = await crypto.subtle.importKey("pkcs8", der, PROFILES[alg].importParams, false, ["sign"]);

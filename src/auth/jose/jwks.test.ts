@@ -3,7 +3,16 @@ import { describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import type { FetchInit, FetchLike } from "../../transport/http-client/http-options.js";
-import { KEYS, expectJwksFailure, expectNoMaterial, expectRefused, invalidity, jwksFailureOf, makeKeys, refusal } from "./jose.test-helpers.js";
+import {
+  KEYS,
+  expectJwksFailure,
+  expectNoMaterial,
+  expectRefused,
+  invalidity,
+  jwksFailureOf,
+  makeKeys,
+  refusal,
+} from "./jose.test-helpers.js";
 import { JWKS_DEFAULTS, localJwks, remoteJwks, type RemoteJwksOptions } from "./jwks.js";
 import { MAX_KEY_CANDIDATES, signJws, verifyJws } from "./jws.js";
 
@@ -14,7 +23,8 @@ const es = { ...KEYS.ES256.publicJwk, kid: "es" };
 const rs = { ...KEYS.RS256.publicJwk, kid: "rs" };
 const ed = { ...KEYS.EdDSA.publicJwk, kid: "ed", use: "sig" };
 
-const signed = (kid: string | undefined, alg: keyof typeof KEYS = "ES256"): Promise<string> => signJws(kid === undefined ? {} : { kid }, PAYLOAD, KEYS[alg].privateKey);
+const signed = (kid: string | undefined, alg: keyof typeof KEYS = "ES256"): Promise<string> =>
+  signJws(kid === undefined ? {} : { kid }, PAYLOAD, KEYS[alg].privateKey);
 
 describe("localJwks", () => {
   const resolver = localJwks({ keys: [es, rs, ed, "not a key" as never, null as never] });
@@ -23,7 +33,9 @@ describe("localJwks", () => {
     expect((await verifyJws(await signed("es"), resolver)).header.kid).toBe("es");
     expect((await verifyJws(await signed("rs", "RS256"), resolver)).header.kid).toBe("rs");
     expect((await verifyJws(await signed("ed", "EdDSA"), resolver)).header.kid).toBe("ed");
-    const pssKey = await crypto.subtle.importKey("jwk", { ...KEYS.RS256.privateJwk }, { name: "RSA-PSS", hash: "SHA-256" }, false, ["sign"]);
+    const pssKey = await crypto.subtle.importKey("jwk", { ...KEYS.RS256.privateJwk }, { name: "RSA-PSS", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
     const pss = await signJws({ kid: "rs" }, PAYLOAD, pssKey);
     expect((await verifyJws(pss, resolver)).header.alg).toBe("PS256");
   });
@@ -35,23 +47,36 @@ describe("localJwks", () => {
   });
 
   it("refuses an unknown kid, a kid whose key is for another alg, and an empty set", async () => {
-    expect(await refusal(verifyJws(await signed("nope"), resolver), "key")).toBe("Token rejected (key): no key in the key set has the token's kid");
+    expect(await refusal(verifyJws(await signed("nope"), resolver), "key")).toBe(
+      "Token rejected (key): no key in the key set has the token's kid",
+    );
     const confused = await signJws({ kid: "es" }, PAYLOAD, KEYS.RS256.privateKey);
     const error = await refusal(verifyJws(confused, resolver), "key");
     expect(error).toBe("Token rejected (key): the key set's key with the token's kid is not a signature key for RS256");
-    expect(await refusal(verifyJws(await signed(undefined, "PS256"), localJwks({ keys: [es] })), "key")).toBe("Token rejected (key): no key in the key set is a signature key for PS256");
-    expect(await refusal(verifyJws(await signed(undefined), localJwks({ keys: [] })), "key")).toBe("Token rejected (key): the key set is empty");
+    expect(await refusal(verifyJws(await signed(undefined, "PS256"), localJwks({ keys: [es] })), "key")).toBe(
+      "Token rejected (key): no key in the key set is a signature key for PS256",
+    );
+    expect(await refusal(verifyJws(await signed(undefined), localJwks({ keys: [] })), "key")).toBe(
+      "Token rejected (key): the key set is empty",
+    );
   });
 
   it("skips keys for encryption and keys declared for another alg", async () => {
-    const set = localJwks({ keys: [{ ...es, use: "enc" }, { ...rs, alg: "PS256" }] });
+    const set = localJwks({
+      keys: [
+        { ...es, use: "enc" },
+        { ...rs, alg: "PS256" },
+      ],
+    });
     expect(await refusal(verifyJws(await signed("es"), set), "key")).toContain("is not a signature key for ES256");
     expect(await refusal(verifyJws(await signed("rs", "RS256"), set), "key")).toContain("is not a signature key for RS256");
   });
 
   it("refuses more than the candidate bound of fitting keys when the token has no kid", async () => {
     const many = localJwks({ keys: Array.from({ length: MAX_KEY_CANDIDATES + 1 }, () => ({ ...KEYS.ES256.publicJwk })) });
-    expect(await refusal(verifyJws(await signed(undefined), many), "key")).toBe(`Token rejected (key): more than ${MAX_KEY_CANDIDATES} keys of the key set fit the token's header`);
+    expect(await refusal(verifyJws(await signed(undefined), many), "key")).toBe(
+      `Token rejected (key): more than ${MAX_KEY_CANDIDATES} keys of the key set fit the token's header`,
+    );
   });
 
   it("uses the keys that import and refuses when none does, keeping the cause", async () => {
@@ -72,7 +97,10 @@ describe("localJwks", () => {
   });
 
   it("refuses a set that is not an object with a keys array", async () => {
-    for (const set of [null, {}, { keys: "x" }, []]) expect(await invalidity(Promise.resolve().then(() => localJwks(set as never)))).toBe("The JWK Set is not an object with a keys array");
+    for (const set of [null, {}, { keys: "x" }, []])
+      expect(await invalidity(Promise.resolve().then(() => localJwks(set as never)))).toBe(
+        "The JWK Set is not an object with a keys array",
+      );
   });
 });
 
@@ -94,7 +122,9 @@ class JwksServer {
     this.urls.push(url);
     this.requests.push(init);
     const next = this.answers.shift();
-    return next ? next() : new Response(JSON.stringify(this.jwks), { status: 200, headers: { "content-type": "application/jwk-set+json" } });
+    return next
+      ? next()
+      : new Response(JSON.stringify(this.jwks), { status: 200, headers: { "content-type": "application/jwk-set+json" } });
   };
 }
 
@@ -111,7 +141,10 @@ describe("remoteJwks: caching", () => {
     expect((await verifyJws(token, resolver)).payload).toEqual(PAYLOAD);
     expect((await verifyJws(token, resolver)).payload).toEqual(PAYLOAD);
     expect(server.urls).toEqual([JWKS_URL]);
-    expect({ method: server.requests[0]?.method, headers: server.requests[0]?.headers }).toEqual({ method: "GET", headers: { accept: "application/jwk-set+json, application/json" } });
+    expect({ method: server.requests[0]?.method, headers: server.requests[0]?.headers }).toEqual({
+      method: "GET",
+      headers: { accept: "application/jwk-set+json, application/json" },
+    });
   });
 
   it("shares one fetch between concurrent first uses", async () => {
@@ -150,7 +183,9 @@ describe("remoteJwks: an unknown kid", () => {
     const { server, clock, resolver } = setUp({ cooldownMs: 1000 });
     await verifyJws(await signed("es"), resolver);
     for (let i = 0; i < 20; i++) {
-      expect(await refusal(verifyJws(await signed(`forged-${i}`), resolver), "key")).toBe("Token rejected (key): no key in the key set has the token's kid");
+      expect(await refusal(verifyJws(await signed(`forged-${i}`), resolver), "key")).toBe(
+        "Token rejected (key): no key in the key set has the token's kid",
+      );
     }
     expect(server.requests).toHaveLength(1);
     clock.now += 999;
@@ -189,7 +224,11 @@ describe("remoteJwks: failures", () => {
     ["JSON without keys", () => new Response('{"kids":[]}'), `The JWKS from ${JWKS_URL} is not a JSON object with a keys array`],
     ["a JSON array", () => new Response("[]"), `The JWKS from ${JWKS_URL} is not a JSON object with a keys array`],
     ["no body", () => new Response(null, { status: 200 }), `The JWKS from ${JWKS_URL} is not JSON`],
-    ["over maxBytes", () => new Response(JSON.stringify({ keys: [es, rs, ed] })), `The JWKS from ${JWKS_URL} was not read whole: over 100 bytes, cut off, or over time`],
+    [
+      "over maxBytes",
+      () => new Response(JSON.stringify({ keys: [es, rs, ed] })),
+      `The JWKS from ${JWKS_URL} was not read whole: over 100 bytes, cut off, or over time`,
+    ],
   ] as const)("%s: MCP.TRANSPORT_ERROR naming the URL, not the token", async (_name, answer, message) => {
     const { server, resolver } = setUp({ maxBytes: 100 });
     server.answers.push(answer);
@@ -226,7 +265,9 @@ describe("remoteJwks: failures", () => {
     const seen: AbortSignal[] = [];
     const hanging: FetchLike = (_url, init) => {
       seen.push(init.signal);
-      return new Promise((_resolve, reject) => init.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+      return new Promise((_resolve, reject) =>
+        init.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))),
+      );
     };
     const timed = remoteJwks(JWKS_URL, { fetch: hanging, timeoutMs: 1 });
     expect(await jwksFailureOf(verifyJws(await signed("es"), timed))).toBe(`Could not fetch the JWKS from ${JWKS_URL}`);
@@ -242,7 +283,8 @@ describe("remoteJwks: failures", () => {
 
 describe("remoteJwks: configuration", () => {
   it("takes https URLs, and http only on loopback", () => {
-    for (const url of ["https://as.example.com/jwks", "http://localhost:8080/jwks", "http://127.0.0.1/jwks", "http://[::1]:3000/jwks"]) expect(remoteJwks(url)).toBeTypeOf("function");
+    for (const url of ["https://as.example.com/jwks", "http://localhost:8080/jwks", "http://127.0.0.1/jwks", "http://[::1]:3000/jwks"])
+      expect(remoteJwks(url)).toBeTypeOf("function");
     for (const url of ["http://as.example.com/jwks", "ftp://as.example.com/jwks", "not a url", "", 42]) {
       expect(() => remoteJwks(url as string)).toThrow("The JWKS URL must be an https URL (http only for localhost)");
     }
@@ -263,7 +305,10 @@ describe("remoteJwks: configuration", () => {
         thrown = error;
       }
       expect(thrown).toBeInstanceOf(MCPError);
-      expect({ code: (thrown as MCPError).code, message: (thrown as MCPError).message }).toEqual({ code: MCP_CODES.INVALID_PARAMS, message });
+      expect({ code: (thrown as MCPError).code, message: (thrown as MCPError).message }).toEqual({
+        code: MCP_CODES.INVALID_PARAMS,
+        message,
+      });
     }
     expect(remoteJwks(JWKS_URL, { cacheMs: 0, cooldownMs: 0 })).toBeTypeOf("function");
   });

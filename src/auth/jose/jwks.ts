@@ -38,15 +38,27 @@ function isJwk(value: unknown): value is Jwk {
 /** Whether a set's key may be tried for `alg`: the key type and curve fit, and its own alg and use, when given, allow it. */
 function fitsAlgorithm(jwk: Jwk, alg: JwsAlgorithm): boolean {
   const profile = PROFILES[alg];
-  return jwk["kty"] === profile.kty && (profile.crv === undefined || jwk["crv"] === profile.crv) && (jwk["alg"] === undefined || jwk["alg"] === alg) && (jwk["use"] === undefined || jwk["use"] === "sig");
+  return (
+    jwk["kty"] === profile.kty &&
+    (profile.crv === undefined || jwk["crv"] === profile.crv) &&
+    (jwk["alg"] === undefined || jwk["alg"] === alg) &&
+    (jwk["use"] === undefined || jwk["use"] === "sig")
+  );
 }
 
 /** The set's keys a token with `header` may have been signed with, or why there is none. */
 function select(keys: readonly unknown[], header: JwsHeader): { readonly fitting: readonly Jwk[]; readonly none: string } {
   const named = keys.filter((jwk): jwk is Jwk => isJwk(jwk) && (header.kid === undefined || jwk["kid"] === header.kid));
   const fitting = named.filter((jwk) => fitsAlgorithm(jwk, header.alg));
-  if (named.length === 0) return { fitting, none: header.kid === undefined ? "the key set is empty" : "no key in the key set has the token's kid" };
-  return { fitting, none: header.kid === undefined ? `no key in the key set is a signature key for ${header.alg}` : `the key set's key with the token's kid is not a signature key for ${header.alg}` };
+  if (named.length === 0)
+    return { fitting, none: header.kid === undefined ? "the key set is empty" : "no key in the key set has the token's kid" };
+  return {
+    fitting,
+    none:
+      header.kid === undefined
+        ? `no key in the key set is a signature key for ${header.alg}`
+        : `the key set's key with the token's kid is not a signature key for ${header.alg}`,
+  };
 }
 
 /** Imports set keys once per (key, alg): a JWK object of a set is never changed, so its import is kept with it. */
@@ -64,7 +76,8 @@ class JwkImports {
   async keysFor(keys: readonly unknown[], header: JwsHeader): Promise<JoseKey[]> {
     const { fitting, none } = select(keys, header);
     if (fitting.length === 0) throw refused("key", none);
-    if (fitting.length > MAX_KEY_CANDIDATES) throw refused("key", `more than ${MAX_KEY_CANDIDATES} keys of the key set fit the token's header`);
+    if (fitting.length > MAX_KEY_CANDIDATES)
+      throw refused("key", `more than ${MAX_KEY_CANDIDATES} keys of the key set fit the token's header`);
     const settled = await Promise.allSettled(fitting.map((jwk) => this.importFor(jwk, header.alg)));
     const imported = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
     if (imported.length > 0) return imported;
@@ -74,7 +87,10 @@ class JwkImports {
 
 function keysOf(jwks: unknown, where: string): readonly unknown[] {
   const keys = isJwk(jwks) ? jwks["keys"] : undefined;
-  if (!Array.isArray(keys)) throw where === "" ? invalidInput("The JWK Set is not an object with a keys array") : jwksFailure(`The JWKS from ${where} is not a JSON object with a keys array`);
+  if (!Array.isArray(keys))
+    throw where === ""
+      ? invalidInput("The JWK Set is not an object with a keys array")
+      : jwksFailure(`The JWKS from ${where} is not a JSON object with a keys array`);
   return keys;
 }
 
@@ -90,13 +106,15 @@ const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["localhost", "127.0.0.1", "
 /** jwks_uri is https (RFC 8414 §2); plain http only on the loopback interface, for development and tests. */
 function checkJwksUrl(url: string): void {
   const parsed = typeof url === "string" && URL.canParse(url) ? new URL(url) : undefined;
-  const allowed = parsed !== undefined && (parsed.protocol === "https:" || (parsed.protocol === "http:" && LOOPBACK_HOSTS.has(parsed.hostname)));
+  const allowed =
+    parsed !== undefined && (parsed.protocol === "https:" || (parsed.protocol === "http:" && LOOPBACK_HOSTS.has(parsed.hostname)));
   if (!allowed) throw invalidInput("The JWKS URL must be an https URL (http only for localhost)");
 }
 
 function positive(value: number | undefined, fallback: number, name: string, zeroAllowed: boolean): number {
   const chosen = value ?? fallback;
-  if (!Number.isFinite(chosen) || chosen < 0 || (!zeroAllowed && chosen === 0)) throw invalidInput(`remoteJwks: ${name} must be a ${zeroAllowed ? "non-negative" : "positive"} number`);
+  if (!Number.isFinite(chosen) || chosen < 0 || (!zeroAllowed && chosen === 0))
+    throw invalidInput(`remoteJwks: ${name} must be a ${zeroAllowed ? "non-negative" : "positive"} number`);
   return chosen;
 }
 
@@ -115,7 +133,11 @@ async function fetchKeys(url: string, settings: Settings): Promise<readonly unkn
   try {
     let response;
     try {
-      response = await settings.fetch(url, { method: "GET", headers: { accept: "application/jwk-set+json, application/json" }, signal: controller.signal });
+      response = await settings.fetch(url, {
+        method: "GET",
+        headers: { accept: "application/jwk-set+json, application/json" },
+        signal: controller.signal,
+      });
     } catch (error) {
       throw jwksFailure(`Could not fetch the JWKS from ${url}`, error);
     }
@@ -157,7 +179,10 @@ class RemoteJwks {
     if (this.#keys === undefined || this.#settings.now() - this.#loadedAt >= this.#settings.cacheMs) await this.#load();
     // A key rotated in since the last fetch: fetch again, but at most once per cooldown, so tokens
     // with made-up kids cannot turn into a stream of requests to the authorization server.
-    if (select(this.#keys as readonly unknown[], header).fitting.length === 0 && (this.#loading !== undefined || this.#settings.now() - this.#attemptedAt >= this.#settings.cooldownMs)) {
+    if (
+      select(this.#keys as readonly unknown[], header).fitting.length === 0 &&
+      (this.#loading !== undefined || this.#settings.now() - this.#attemptedAt >= this.#settings.cooldownMs)
+    ) {
       await this.#load();
     }
     return this.#imports.keysFor(this.#keys as readonly unknown[], header);

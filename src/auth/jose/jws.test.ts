@@ -3,7 +3,20 @@ import { describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import { importPublicJwk } from "./jwk.js";
-import { ALGS, KEYS, b64u, b64uJson, craft, expectInvalid, expectNoMaterial, expectRefused, makeKeys, signRaw, refusal, invalidity } from "./jose.test-helpers.js";
+import {
+  ALGS,
+  KEYS,
+  b64u,
+  b64uJson,
+  craft,
+  expectInvalid,
+  expectNoMaterial,
+  expectRefused,
+  makeKeys,
+  signRaw,
+  refusal,
+  invalidity,
+} from "./jose.test-helpers.js";
 import { DEFAULT_MAX_TOKEN_LENGTH, MAX_KEY_CANDIDATES, signJws, verifyJws, type KeyResolver } from "./jws.js";
 
 const PAYLOAD = { sub: "alice", n: 1, nested: { list: [1, "two", null] } };
@@ -36,8 +49,12 @@ describe("signJws refuses what it cannot sign", () => {
   it("a key of no supported algorithm, a public key, and an alg that is not the key's", async () => {
     const hmac = await crypto.subtle.importKey("raw", new Uint8Array(32), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     expect(await invalidity(signJws({}, PAYLOAD, hmac))).toContain("The key serves none of ES256, RS256, PS256, EdDSA");
-    expect(await invalidity(signJws({}, PAYLOAD, KEYS.ES256.publicKey))).toContain("The key cannot sign ES256: signing needs a private key, this one is public");
-    expect(await invalidity(signJws({ alg: "RS256" }, PAYLOAD, KEYS.ES256.privateKey))).toContain("The header's alg does not fit the key: the key is a ES256 key");
+    expect(await invalidity(signJws({}, PAYLOAD, KEYS.ES256.publicKey))).toContain(
+      "The key cannot sign ES256: signing needs a private key, this one is public",
+    );
+    expect(await invalidity(signJws({ alg: "RS256" }, PAYLOAD, KEYS.ES256.privateKey))).toContain(
+      "The header's alg does not fit the key: the key is a ES256 key",
+    );
     expect(await invalidity(signJws({ alg: "PS256" }, PAYLOAD, KEYS.RS256.privateKey))).toContain("the key is a RS256 key");
   });
 
@@ -78,8 +95,18 @@ describe("verifyJws refuses malformed tokens before any cryptography", () => {
     ["kid a number", craft({ alg: "ES256", kid: 7 }, {}), "header", "the header's kid is not a string"],
     ["typ an object", craft({ alg: "ES256", typ: {} }, {}), "header", "the header's typ is not a string"],
     ["empty signature", craft({ alg: "RS256" }, {}, ""), "signature", "the signature is empty"],
-    ["DER-length ES256 signature", craft({ alg: "ES256" }, {}, b64u(new Uint8Array(71))), "signature", "a ES256 signature is 64 bytes (r||s, not DER), this one is 71"],
-    ["short Ed25519 signature", craft({ alg: "EdDSA" }, {}, b64u(new Uint8Array(63))), "signature", "a EdDSA signature is 64 bytes, this one is 63"],
+    [
+      "DER-length ES256 signature",
+      craft({ alg: "ES256" }, {}, b64u(new Uint8Array(71))),
+      "signature",
+      "a ES256 signature is 64 bytes (r||s, not DER), this one is 71",
+    ],
+    [
+      "short Ed25519 signature",
+      craft({ alg: "EdDSA" }, {}, b64u(new Uint8Array(63))),
+      "signature",
+      "a EdDSA signature is 64 bytes, this one is 63",
+    ],
   ] as const)("%s", async (_name, token, check, message) => {
     vi.spyOn(crypto.subtle, "verify").mockImplementation(verify);
     const error = await expectRefused(verifyJws(token as string, KEYS.ES256.publicKey), check, message);
@@ -91,16 +118,22 @@ describe("verifyJws refuses malformed tokens before any cryptography", () => {
     const long = `${"a".repeat(DEFAULT_MAX_TOKEN_LENGTH)}.b.c`;
     expect(await refusal(verifyJws(long, KEYS.ES256.publicKey), "token")).toContain("the token is longer than 16384 characters");
     const token = await signJws({}, PAYLOAD, KEYS.ES256.privateKey);
-    expect(await refusal(verifyJws(token, KEYS.ES256.publicKey, { maxLength: token.length - 1 }), "token")).toContain(`longer than ${token.length - 1} characters`);
+    expect(await refusal(verifyJws(token, KEYS.ES256.publicKey, { maxLength: token.length - 1 }), "token")).toContain(
+      `longer than ${token.length - 1} characters`,
+    );
     expect((await verifyJws(token, KEYS.ES256.publicKey, { maxLength: token.length })).payload).toEqual(PAYLOAD);
     for (const maxLength of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(await invalidity(verifyJws(token, KEYS.ES256.publicKey, { maxLength }))).toContain("maxLength must be a positive whole number of characters");
+      expect(await invalidity(verifyJws(token, KEYS.ES256.publicKey, { maxLength }))).toContain(
+        "maxLength must be a positive whole number of characters",
+      );
     }
   });
 
   it("accepts only the algorithms allowed", async () => {
     const token = await signJws({}, PAYLOAD, KEYS.RS256.privateKey);
-    expect(await refusal(verifyJws(token, KEYS.RS256.publicKey, { algorithms: ["ES256", "PS256"] }), "alg")).toContain("alg RS256 is not accepted here");
+    expect(await refusal(verifyJws(token, KEYS.RS256.publicKey, { algorithms: ["ES256", "PS256"] }), "alg")).toContain(
+      "alg RS256 is not accepted here",
+    );
     expect((await verifyJws(token, KEYS.RS256.publicKey, { algorithms: ["RS256"] })).header.alg).toBe("RS256");
   });
 });
@@ -123,39 +156,72 @@ describe("verifyJws holds each alg to its own keys (algorithm confusion)", () =>
   it("a header naming another alg than the one signed with fails the signature (the RS256 key, a PS256 signature)", async () => {
     const signed = await signJws({}, PAYLOAD, KEYS.PS256.privateKey);
     const [, payloadPart, signaturePart] = signed.split(".") as [string, string, string];
-    expect(await refusal(verifyJws(`${b64uJson({ alg: "RS256" })}.${payloadPart}.${signaturePart}`, KEYS.RS256.publicKey), "signature")).toContain("the signature does not verify");
+    expect(
+      await refusal(verifyJws(`${b64uJson({ alg: "RS256" })}.${payloadPart}.${signaturePart}`, KEYS.RS256.publicKey), "signature"),
+    ).toContain("the signature does not verify");
   });
 
   it("refuses private keys, keys without the verify usage, RSA under 2048 bits and keys of other curves", async () => {
     const token = await signJws({}, PAYLOAD, KEYS.ES256.privateKey);
     expect(await refusal(verifyJws(token, KEYS.ES256.privateKey), "key")).toContain("verifying needs a public key, this one is private");
-    const signOnly = await crypto.subtle.importKey("jwk", { ...KEYS.ES256.privateJwk }, { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
+    const signOnly = await crypto.subtle.importKey("jwk", { ...KEYS.ES256.privateJwk }, { name: "ECDSA", namedCurve: "P-256" }, false, [
+      "sign",
+    ]);
     expect(await refusal(verifyJws(token, signOnly), "key")).toContain("verifying needs a public key");
     const noUsage = await crypto.subtle.importKey("jwk", { ...KEYS.ES256.publicJwk }, { name: "ECDSA", namedCurve: "P-256" }, false, []);
     expect(await refusal(verifyJws(token, noUsage), "key")).toContain('the key was imported without the "verify" usage');
-    const small = await makeKeys("RS256", { name: "RSASSA-PKCS1-v1_5", modulusLength: 1024, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" });
+    const small = await makeKeys("RS256", {
+      name: "RSASSA-PKCS1-v1_5",
+      modulusLength: 1024,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: "SHA-256",
+    });
     const smallToken = await signRaw(b64uJson({ alg: "RS256" }), b64uJson(PAYLOAD), small);
     expect(await refusal(verifyJws(smallToken, small.publicKey), "key")).toContain("RSA keys under 2048 bits are refused");
     const p384 = await makeKeys("ES256", { name: "ECDSA", namedCurve: "P-384" });
     expect(await refusal(verifyJws(token, p384.publicKey), "key")).toContain("the key (ECDSA) serves none of ES256, RS256, PS256, EdDSA");
-    const sha384 = await makeKeys("RS256", { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-384" });
-    expect(await refusal(verifyJws(await signJws({}, PAYLOAD, KEYS.RS256.privateKey), sha384.publicKey), "key")).toContain("the key (RSASSA-PKCS1-v1_5) serves none");
-    const pss384 = await makeKeys("PS256", { name: "RSA-PSS", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-384" });
-    expect(await refusal(verifyJws(await signJws({}, PAYLOAD, KEYS.PS256.privateKey), pss384.publicKey), "key")).toContain("the key (RSA-PSS) serves none");
+    const sha384 = await makeKeys("RS256", {
+      name: "RSASSA-PKCS1-v1_5",
+      modulusLength: 2048,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: "SHA-384",
+    });
+    expect(await refusal(verifyJws(await signJws({}, PAYLOAD, KEYS.RS256.privateKey), sha384.publicKey), "key")).toContain(
+      "the key (RSASSA-PKCS1-v1_5) serves none",
+    );
+    const pss384 = await makeKeys("PS256", {
+      name: "RSA-PSS",
+      modulusLength: 2048,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: "SHA-384",
+    });
+    expect(await refusal(verifyJws(await signJws({}, PAYLOAD, KEYS.PS256.privateKey), pss384.publicKey), "key")).toContain(
+      "the key (RSA-PSS) serves none",
+    );
   });
 
   it("refuses what is not a key at all (untyped callers and resolvers)", async () => {
     const token = await signJws({}, PAYLOAD, KEYS.ES256.privateKey);
     for (const notKey of [undefined, null, "key", {}, { key: "x" }, { algorithm: null, type: "public", usages: [] }]) {
-      expect(await refusal(verifyJws(token, notKey as never), "key")).toBe("Token rejected (key): the key does not fit alg ES256: it is not a WebCrypto key");
+      expect(await refusal(verifyJws(token, notKey as never), "key")).toBe(
+        "Token rejected (key): the key does not fit alg ES256: it is not a WebCrypto key",
+      );
     }
-    expect(await refusal(verifyJws(token, () => [null as never]), "key")).toContain("it is not a WebCrypto key");
-    for (const notKey of [undefined, "key", { key: {} }]) expect(await invalidity(signJws({}, PAYLOAD, notKey as never))).toBe("The key serves none of ES256, RS256, PS256, EdDSA");
+    expect(
+      await refusal(
+        verifyJws(token, () => [null as never]),
+        "key",
+      ),
+    ).toContain("it is not a WebCrypto key");
+    for (const notKey of [undefined, "key", { key: {} }])
+      expect(await invalidity(signJws({}, PAYLOAD, notKey as never))).toBe("The key serves none of ES256, RS256, PS256, EdDSA");
   });
 
   it("refuses a JoseKey whose alg is not its key's", async () => {
     const token = await signJws({}, PAYLOAD, KEYS.RS256.privateKey);
-    expect(await refusal(verifyJws(token, { key: KEYS.ES256.publicKey, alg: "RS256" }), "key")).toContain("the key is a ES256 key, not a RS256 one");
+    expect(await refusal(verifyJws(token, { key: KEYS.ES256.publicKey, alg: "RS256" }), "key")).toContain(
+      "the key is a ES256 key, not a RS256 one",
+    );
   });
 });
 
@@ -173,12 +239,32 @@ describe("verifyJws with a key resolver", () => {
   });
 
   it("refuses when the resolver gives no key, too many, or only unfit ones", async () => {
-    expect(await refusal(verifyJws(token, () => []), "key")).toContain("no key is known for this token");
+    expect(
+      await refusal(
+        verifyJws(token, () => []),
+        "key",
+      ),
+    ).toContain("no key is known for this token");
     const many = Array.from({ length: MAX_KEY_CANDIDATES + 1 }, () => KEYS.EdDSA.publicKey);
-    expect(await refusal(verifyJws(token, () => many), "key")).toContain(`more than ${MAX_KEY_CANDIDATES} keys fit the token's header`);
+    expect(
+      await refusal(
+        verifyJws(token, () => many),
+        "key",
+      ),
+    ).toContain(`more than ${MAX_KEY_CANDIDATES} keys fit the token's header`);
     const hmac = await crypto.subtle.importKey("raw", new Uint8Array(32), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
-    expect(await refusal(verifyJws(token, () => [hmac, KEYS.ES256.publicKey]), "key")).toContain("the key does not fit alg EdDSA: the key (HMAC) serves none of ES256, RS256, PS256, EdDSA");
-    expect(await refusal(verifyJws(token, async () => [(await makeKeys("EdDSA")).publicKey]), "signature")).toContain("the signature does not verify");
+    expect(
+      await refusal(
+        verifyJws(token, () => [hmac, KEYS.ES256.publicKey]),
+        "key",
+      ),
+    ).toContain("the key does not fit alg EdDSA: the key (HMAC) serves none of ES256, RS256, PS256, EdDSA");
+    expect(
+      await refusal(
+        verifyJws(token, async () => [(await makeKeys("EdDSA")).publicKey]),
+        "signature",
+      ),
+    ).toContain("the signature does not verify");
   });
 
   it("passes the resolver's MCPError on as it is and wraps anything else it throws", async () => {
@@ -202,7 +288,11 @@ describe("verifyJws checks the signature, then the payload", () => {
     expect(await refusal(verifyJws(token, (await makeKeys(alg)).publicKey), "signature")).toContain("the signature does not verify");
     const [headerPart, , signaturePart] = token.split(".") as [string, string, string];
     const forged = `${headerPart}.${b64uJson({ ...PAYLOAD, sub: "mallory" })}.${signaturePart}`;
-    expectNoMaterial(await expectRefused(verifyJws(forged, KEYS[alg].publicKey), "signature", "the signature does not verify"), forged, KEYS[alg].privateJwk);
+    expectNoMaterial(
+      await expectRefused(verifyJws(forged, KEYS[alg].publicKey), "signature", "the signature does not verify"),
+      forged,
+      KEYS[alg].privateJwk,
+    );
   });
 
   it.each([

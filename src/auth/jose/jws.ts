@@ -112,7 +112,8 @@ function splitCompact(token: unknown, maxLength: number): CompactParts {
   const headerBytes = decodeBase64(headerPart, true);
   const payload = decodeBase64(payloadPart, true);
   const signature = decodeBase64(signaturePart, true);
-  if (headerBytes === undefined || payload === undefined || signature === undefined) throw refused("token", "a part is not base64url (RFC 4648 §5, unpadded)");
+  if (headerBytes === undefined || payload === undefined || signature === undefined)
+    throw refused("token", "a part is not base64url (RFC 4648 §5, unpadded)");
   const header = parseJsonObject(headerBytes);
   if (header === undefined) throw refused("header", "the protected header is not a JSON object");
   const checked = checkHeader(header);
@@ -127,7 +128,8 @@ function checkHeader(header: ReadonlyJsonObject): JwsHeader {
   if (!isJwsAlgorithm(alg)) throw refused("alg", `the alg is not one of ${JWS_ALGORITHMS.join(", ")}`);
   if (Object.hasOwn(header, "crit")) throw refused("crit", "the header has crit: no JWS extension is understood here");
   for (const member of ["kid", "typ"]) {
-    if (header[member] !== undefined && typeof header[member] !== "string") throw refused("header", `the header's ${member} is not a string`);
+    if (header[member] !== undefined && typeof header[member] !== "string")
+      throw refused("header", `the header's ${member} is not a string`);
   }
   return header as JwsHeader;
 }
@@ -176,10 +178,14 @@ export async function verifyJws(token: string, keys: VerificationKeys, options: 
   if (!Number.isSafeInteger(maxLength) || maxLength <= 0) throw invalidInput("maxLength must be a positive whole number of characters");
   const parts = splitCompact(token, maxLength);
   const { header } = parts;
-  if (options.algorithms !== undefined && !options.algorithms.includes(header.alg)) throw refused("alg", `alg ${header.alg} is not accepted here`);
+  if (options.algorithms !== undefined && !options.algorithms.includes(header.alg))
+    throw refused("alg", `alg ${header.alg} is not accepted here`);
   const fixedLength = PROFILES[header.alg].signatureBytes;
   if (fixedLength !== undefined && parts.signature.length !== fixedLength) {
-    throw refused("signature", `a ${header.alg} signature is ${fixedLength} bytes${header.alg === "ES256" ? " (r||s, not DER)" : ""}, this one is ${parts.signature.length}`);
+    throw refused(
+      "signature",
+      `a ${header.alg} signature is ${fixedLength} bytes${header.alg === "ES256" ? " (r||s, not DER)" : ""}, this one is ${parts.signature.length}`,
+    );
   }
   let verified = false;
   for (const candidate of await candidatesFor(keys, header)) {

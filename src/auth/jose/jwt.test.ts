@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 
-import { ALGS, KEYS, NOW_MS, NOW_SEC, b64uJson, expectNoMaterial, expectRefused, invalidity, refusal, signRaw } from "./jose.test-helpers.js";
+import {
+  ALGS,
+  KEYS,
+  NOW_MS,
+  NOW_SEC,
+  b64uJson,
+  expectNoMaterial,
+  expectRefused,
+  invalidity,
+  refusal,
+  signRaw,
+} from "./jose.test-helpers.js";
 import { signJws } from "./jws.js";
 import { DEFAULT_CLOCK_TOLERANCE_SEC, signJwt, verifyJwt, type JwtClaims, type VerifyJwtOptions } from "./jwt.js";
 
@@ -26,9 +37,15 @@ describe("verifyJwt accepts a good token", () => {
     expect(DEFAULT_CLOCK_TOLERANCE_SEC).toBe(60);
     const edge = { ...CLAIMS, exp: NOW_SEC - 59, nbf: NOW_SEC + 60, iat: NOW_SEC + 60 };
     expect((await verifyJwt(await jwt(edge), OPTIONS)).exp).toBe(NOW_SEC - 59);
-    expect(await refusal(verifyJwt(await jwt({ ...CLAIMS, exp: NOW_SEC - 60 }), OPTIONS), "exp")).toBe("Token rejected (exp): the token has expired");
-    expect(await refusal(verifyJwt(await jwt({ ...CLAIMS, nbf: NOW_SEC + 60.5 }), OPTIONS), "nbf")).toBe("Token rejected (nbf): the token is not valid yet (nbf)");
-    expect(await refusal(verifyJwt(await jwt({ ...CLAIMS, iat: NOW_SEC + 61 }), OPTIONS), "iat")).toBe("Token rejected (iat): the token was issued in the future (iat)");
+    expect(await refusal(verifyJwt(await jwt({ ...CLAIMS, exp: NOW_SEC - 60 }), OPTIONS), "exp")).toBe(
+      "Token rejected (exp): the token has expired",
+    );
+    expect(await refusal(verifyJwt(await jwt({ ...CLAIMS, nbf: NOW_SEC + 60.5 }), OPTIONS), "nbf")).toBe(
+      "Token rejected (nbf): the token is not valid yet (nbf)",
+    );
+    expect(await refusal(verifyJwt(await jwt({ ...CLAIMS, iat: NOW_SEC + 61 }), OPTIONS), "iat")).toBe(
+      "Token rejected (iat): the token was issued in the future (iat)",
+    );
     const strict = { ...OPTIONS, clockToleranceSec: 0 };
     expect(await refusal(verifyJwt(await jwt({ ...CLAIMS, exp: NOW_SEC }), strict), "exp")).toContain("expired");
     expect((await verifyJwt(await jwt({ ...CLAIMS, exp: NOW_SEC + 0.001 }), strict)).exp).toBe(NOW_SEC + 0.001);
@@ -45,15 +62,25 @@ describe("verifyJwt accepts a good token", () => {
     const token = await jwt(CLAIMS, { typ: "application/at+JWT" });
     expect((await verifyJwt(token, { ...OPTIONS, typ: "at+jwt" })).sub).toBe("alice");
     expect((await verifyJwt(await jwt(CLAIMS, { typ: "at+jwt" }), { ...OPTIONS, typ: "Application/AT+JWT" })).sub).toBe("alice");
-    expect(await refusal(verifyJwt(await jwt(CLAIMS, { typ: "JWT" }), { ...OPTIONS, typ: "at+jwt" }), "typ")).toBe("Token rejected (typ): the header's typ is not at+jwt");
-    expect(await refusal(verifyJwt(await jwt(CLAIMS), { ...OPTIONS, typ: "at+jwt" }), "typ")).toBe("Token rejected (typ): the header has no typ, at+jwt is required");
-    expect(await refusal(verifyJwt(await jwt(CLAIMS, { typ: "application/x/at+jwt" }), { ...OPTIONS, typ: "x/at+jwt" }), "typ")).toContain("is not x/at+jwt");
+    expect(await refusal(verifyJwt(await jwt(CLAIMS, { typ: "JWT" }), { ...OPTIONS, typ: "at+jwt" }), "typ")).toBe(
+      "Token rejected (typ): the header's typ is not at+jwt",
+    );
+    expect(await refusal(verifyJwt(await jwt(CLAIMS), { ...OPTIONS, typ: "at+jwt" }), "typ")).toBe(
+      "Token rejected (typ): the header has no typ, at+jwt is required",
+    );
+    expect(await refusal(verifyJwt(await jwt(CLAIMS, { typ: "application/x/at+jwt" }), { ...OPTIONS, typ: "x/at+jwt" }), "typ")).toContain(
+      "is not x/at+jwt",
+    );
   });
 
   it("requires the claims asked for", async () => {
     const { sub: _sub, ...noSub } = CLAIMS;
-    expect(await refusal(verifyJwt(await jwt(noSub), { ...OPTIONS, requiredClaims: ["jti", "sub"] }), "claims")).toBe("Token rejected (claims): the jti claim is missing");
-    expect(await refusal(verifyJwt(await jwt({ ...noSub, jti: "j" }), { ...OPTIONS, requiredClaims: ["jti", "sub"] }), "claims")).toBe("Token rejected (claims): the sub claim is missing");
+    expect(await refusal(verifyJwt(await jwt(noSub), { ...OPTIONS, requiredClaims: ["jti", "sub"] }), "claims")).toBe(
+      "Token rejected (claims): the jti claim is missing",
+    );
+    expect(await refusal(verifyJwt(await jwt({ ...noSub, jti: "j" }), { ...OPTIONS, requiredClaims: ["jti", "sub"] }), "claims")).toBe(
+      "Token rejected (claims): the sub claim is missing",
+    );
     expect((await verifyJwt(await jwt({ ...CLAIMS, jti: "j" }), { ...OPTIONS, requiredClaims: ["jti", "sub"] })).jti).toBe("j");
   });
 });
@@ -93,7 +120,11 @@ describe("verifyJwt refuses, naming the check and never the token or a claim", (
   });
 
   it("an exp of 1e400 (Infinity once parsed) is not a NumericDate", async () => {
-    const token = await signRaw(b64uJson({ alg: "ES256" }), Buffer.from(`{"iss":"${ISSUER}","aud":"${AUDIENCE}","exp":1e400}`).toString("base64url"), KEYS.ES256);
+    const token = await signRaw(
+      b64uJson({ alg: "ES256" }),
+      Buffer.from(`{"iss":"${ISSUER}","aud":"${AUDIENCE}","exp":1e400}`).toString("base64url"),
+      KEYS.ES256,
+    );
     expect(await refusal(verifyJwt(token, OPTIONS), "exp")).toBe("Token rejected (exp): exp is not a NumericDate (a number of seconds)");
   });
 
@@ -104,8 +135,12 @@ describe("verifyJwt refuses, naming the check and never the token or a claim", (
 
   it("passes algorithms and maxLength on to the JWS check", async () => {
     const token = await jwt(CLAIMS);
-    expect(await refusal(verifyJwt(token, { ...OPTIONS, algorithms: ["EdDSA"] }), "alg")).toBe("Token rejected (alg): alg ES256 is not accepted here");
-    expect(await refusal(verifyJwt(token, { ...OPTIONS, maxLength: 10 }), "token")).toBe("Token rejected (token): the token is longer than 10 characters");
+    expect(await refusal(verifyJwt(token, { ...OPTIONS, algorithms: ["EdDSA"] }), "alg")).toBe(
+      "Token rejected (alg): alg ES256 is not accepted here",
+    );
+    expect(await refusal(verifyJwt(token, { ...OPTIONS, maxLength: 10 }), "token")).toBe(
+      "Token rejected (token): the token is longer than 10 characters",
+    );
   });
 });
 
@@ -131,7 +166,11 @@ describe("verifyJwt refuses a bad configuration before reading the token", () =>
 describe("signJwt", () => {
   it("signs the claims as given, with the header asked for", async () => {
     const token = await signJwt(CLAIMS, { key: KEYS.RS256.privateKey, alg: "RS256", kid: "rk" }, { typ: "at+jwt" });
-    expect(JSON.parse(Buffer.from(token.split(".")[0] as string, "base64url").toString())).toEqual({ typ: "at+jwt", alg: "RS256", kid: "rk" });
+    expect(JSON.parse(Buffer.from(token.split(".")[0] as string, "base64url").toString())).toEqual({
+      typ: "at+jwt",
+      alg: "RS256",
+      kid: "rk",
+    });
     expect(await verifyJwt(token, { ...OPTIONS, keys: KEYS.RS256.publicKey, typ: "at+jwt" })).toEqual(CLAIMS);
   });
 

@@ -1,7 +1,15 @@
 // JWTs (RFC 7519) on top of the JWS: the registered claims a resource server and an authorization
 // server check (iss, aud, exp, nbf, iat), each failure naming its check and never a claim's value.
 import { invalidInput, refused } from "./errors.js";
-import { signJws, verifyJws, type JwsHeader, type JwsHeaderInput, type KeyInput, type VerificationKeys, type VerifyJwsOptions } from "./jws.js";
+import {
+  signJws,
+  verifyJws,
+  type JwsHeader,
+  type JwsHeaderInput,
+  type KeyInput,
+  type VerificationKeys,
+  type VerifyJwsOptions,
+} from "./jws.js";
 
 /** A JWT's claims: the registered ones typed, any other kept as parsed. Times are NumericDates, seconds since the epoch. */
 export interface JwtClaims {
@@ -67,11 +75,13 @@ interface Checks {
 function checksOf(options: VerifyJwtOptions): Checks {
   if (!isNonEmptyString(options.issuer)) throw invalidInput("verifyJwt: issuer must be a non-empty string");
   const audiences = audiencesOf(options.audience);
-  if (audiences === undefined || audiences.length === 0 || !audiences.every(isNonEmptyString)) throw invalidInput("verifyJwt: audience must be a non-empty string or a non-empty array of them");
+  if (audiences === undefined || audiences.length === 0 || !audiences.every(isNonEmptyString))
+    throw invalidInput("verifyJwt: audience must be a non-empty string or a non-empty array of them");
   const toleranceSec = options.clockToleranceSec ?? DEFAULT_CLOCK_TOLERANCE_SEC;
   if (!Number.isFinite(toleranceSec) || toleranceSec < 0) throw invalidInput("verifyJwt: clockToleranceSec must be a non-negative number");
   const required = options.requiredClaims ?? [];
-  if (!Array.isArray(required) || !required.every(isNonEmptyString)) throw invalidInput("verifyJwt: requiredClaims must be an array of claim names");
+  if (!Array.isArray(required) || !required.every(isNonEmptyString))
+    throw invalidInput("verifyJwt: requiredClaims must be an array of claim names");
   if (options.typ !== undefined && !isNonEmptyString(options.typ)) throw invalidInput("verifyJwt: typ must be a non-empty string");
   const nowMs = (options.now ?? Date.now)();
   if (!Number.isFinite(nowMs)) throw invalidInput("verifyJwt: now() must give a number of ms");
@@ -140,16 +150,21 @@ export async function verifyJwt(token: string, options: VerifyJwtOptions): Promi
   return claims as VerifiedJwtClaims;
 }
 
-/** Signs `claims` as a JWT with `key`; the registered claims present must have their types (strings, NumericDates, aud a string or strings). */
+/**
+ * Signs `claims` as a JWT with `key`; the registered claims present must have their types (strings, NumericDates, aud a string or strings).
+ */
 export async function signJwt(claims: JwtClaims, key: KeyInput, header: JwsHeaderInput = {}): Promise<string> {
-  if (typeof claims !== "object" || claims === null || Array.isArray(claims)) throw invalidInput("signJwt: the claims must be a JSON object");
+  if (typeof claims !== "object" || claims === null || Array.isArray(claims))
+    throw invalidInput("signJwt: the claims must be a JSON object");
   for (const name of REGISTERED_STRINGS) {
     if (claims[name] !== undefined && typeof claims[name] !== "string") throw invalidInput(`signJwt: ${name} must be a string`);
   }
   for (const name of REGISTERED_TIMES) {
     const value = claims[name];
-    if (value !== undefined && !(typeof value === "number" && Number.isFinite(value))) throw invalidInput(`signJwt: ${name} must be a number of seconds`);
+    if (value !== undefined && !(typeof value === "number" && Number.isFinite(value)))
+      throw invalidInput(`signJwt: ${name} must be a number of seconds`);
   }
-  if (claims.aud !== undefined && audiencesOf(claims.aud) === undefined) throw invalidInput("signJwt: aud must be a string or an array of strings");
+  if (claims.aud !== undefined && audiencesOf(claims.aud) === undefined)
+    throw invalidInput("signJwt: aud must be a string or an array of strings");
   return signJws(header, claims, key);
 }

@@ -26,43 +26,73 @@ const A2_SIGNATURE =
   "cC4hiUPoj9Eetdgtv3hF80EGrhuB__dzERat0XF9g2VtQgr9PJbu3XOiZj5RZmh7AAuHIm4Bh-0Qc_lF5YKt_O8W2Fp5jujGbds9uJdbF9CUAr7t1dnZcAcQjbKBYNX4BAynRFdiuB--f_nZLgrnbyTyWzO75vRK5h6xBArLIARNPvkSjtQBMHlb1L07Qe7K0GarZRmB_eSN9383LcOLn6_dO--xi12jzDwusC-eOkHWEsqtFZESc6BfI7noOPqvhJ1phCnvWh6IeYI2w9QOYEUipUTI8np6LbgGY9Fs98rqVt5AXLIhWkWywlVmtVrBp0igcN_IoypGlUPQGe77Rw";
 const A2_RS256 = `eyJhbGciOiJSUzI1NiJ9.${JOE}.${A2_SIGNATURE}`;
 
-const A3_KEY = { kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0", d: "jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI" };
+const A3_KEY = {
+  kty: "EC",
+  crv: "P-256",
+  x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",
+  y: "x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0",
+  d: "jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI",
+};
 // The A.3 signature, as A.6 and A.7 repeat it.
 const A3_ES256 = `eyJhbGciOiJFUzI1NiJ9.${JOE}.DtEhU3ljbEg8L38VWAfUAqOyKAM6-Xx-F4GawxaepmXFCgfTjDxw5djxLa8ISlSApmWQxfKTUJqPP3-Kg6NU1Q`;
 
 const A5_NONE = `eyJhbGciOiJub25lIn0.${JOE}.`;
 
 // RFC 8037 A.1 (the key), A.4 (header {"alg":"EdDSA"}, payload "Example of Ed25519 signing").
-const ED_KEY = { kty: "OKP", crv: "Ed25519", d: "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A", x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo" };
+const ED_KEY = {
+  kty: "OKP",
+  crv: "Ed25519",
+  d: "nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A",
+  x: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+};
 const ED_SIGNING_INPUT = `eyJhbGciOiJFZERTQSJ9.${b64u("Example of Ed25519 signing")}`;
 const ED_SIGNATURE = "hgyY0il_MGCjP0JzlnLWG1PPOt7-09PGcvMg3AIbQR6dWbhijcNR4ki4iylGjg5BhVsPt9g7sVvpAr_MuM0KAg";
 
-const publicPart = (jwk: Record<string, string>, ...members: string[]): Record<string, string> => Object.fromEntries(members.map((member) => [member, jwk[member] as string]));
+const publicPart = (jwk: Record<string, string>, ...members: string[]): Record<string, string> =>
+  Object.fromEntries(members.map((member) => [member, jwk[member] as string]));
 const flipLast = (token: string): string => `${token.slice(0, -1)}${token.endsWith("A") ? "Q" : "A"}`;
 
 describe("RFC 7515 Appendix A", () => {
   it("A.1 (HS256) is refused: no HMAC algorithms", async () => {
-    expect(await refusal(verifyJws(A1_HS256, () => []), "alg")).toBe("Token rejected (alg): the alg is not one of ES256, RS256, PS256, EdDSA");
+    expect(
+      await refusal(
+        verifyJws(A1_HS256, () => []),
+        "alg",
+      ),
+    ).toBe("Token rejected (alg): the alg is not one of ES256, RS256, PS256, EdDSA");
   });
 
   it("A.2 (RS256) verifies with the RFC's public key; our import of its private key writes the RFC's very signature", async () => {
     const verifier = await importPublicJwk(publicPart(A2_KEY, "kty", "n", "e"), "RS256");
     expect(await verifyJws(A2_RS256, verifier)).toEqual({ header: { alg: "RS256" }, payload: JOE_CLAIMS });
     const signer = await importPrivateJwk(A2_KEY, "RS256");
-    const signature = await crypto.subtle.sign({ name: "RSASSA-PKCS1-v1_5" }, signer.key, new TextEncoder().encode(`eyJhbGciOiJSUzI1NiJ9.${JOE}`));
+    const signature = await crypto.subtle.sign(
+      { name: "RSASSA-PKCS1-v1_5" },
+      signer.key,
+      new TextEncoder().encode(`eyJhbGciOiJSUzI1NiJ9.${JOE}`),
+    );
     expect(b64u(new Uint8Array(signature))).toBe(A2_SIGNATURE);
-    expect(await refusal(verifyJws(flipLast(A2_RS256), verifier), "signature")).toBe("Token rejected (signature): the signature does not verify");
+    expect(await refusal(verifyJws(flipLast(A2_RS256), verifier), "signature")).toBe(
+      "Token rejected (signature): the signature does not verify",
+    );
   });
 
   it("A.3 (ES256) verifies with the RFC's public key; its private key imports", async () => {
     const verifier = await importPublicJwk(publicPart(A3_KEY, "kty", "crv", "x", "y"));
     expect(await verifyJws(A3_ES256, verifier)).toEqual({ header: { alg: "ES256" }, payload: JOE_CLAIMS });
     expect((await importPrivateJwk(A3_KEY)).alg).toBe("ES256");
-    expect(await refusal(verifyJws(A3_ES256.replace(".DtEh", ".DtEi"), verifier), "signature")).toBe("Token rejected (signature): the signature does not verify");
+    expect(await refusal(verifyJws(A3_ES256.replace(".DtEh", ".DtEi"), verifier), "signature")).toBe(
+      "Token rejected (signature): the signature does not verify",
+    );
   });
 
   it("A.5 (alg none) is refused", async () => {
-    expect(await refusal(verifyJws(A5_NONE, () => []), "alg")).toBe("Token rejected (alg): alg none (an unsecured JWS) is refused");
+    expect(
+      await refusal(
+        verifyJws(A5_NONE, () => []),
+        "alg",
+      ),
+    ).toBe("Token rejected (alg): alg none (an unsecured JWS) is refused");
   });
 });
 
@@ -72,7 +102,11 @@ describe("RFC 8037 Appendix A (Ed25519)", () => {
     const signature = await crypto.subtle.sign({ name: "Ed25519" }, signer.key, new TextEncoder().encode(ED_SIGNING_INPUT));
     expect(b64u(new Uint8Array(signature))).toBe(ED_SIGNATURE);
     const verifier = await importPublicJwk(publicPart(ED_KEY, "kty", "crv", "x"));
-    expect(await refusal(verifyJws(`${ED_SIGNING_INPUT}.${ED_SIGNATURE}`, verifier), "payload")).toBe("Token rejected (payload): the payload is not a JSON object");
-    expect(await refusal(verifyJws(`${ED_SIGNING_INPUT}.${flipLast(ED_SIGNATURE)}`, verifier), "signature")).toBe("Token rejected (signature): the signature does not verify");
+    expect(await refusal(verifyJws(`${ED_SIGNING_INPUT}.${ED_SIGNATURE}`, verifier), "payload")).toBe(
+      "Token rejected (payload): the payload is not a JSON object",
+    );
+    expect(await refusal(verifyJws(`${ED_SIGNING_INPUT}.${flipLast(ED_SIGNATURE)}`, verifier), "signature")).toBe(
+      "Token rejected (signature): the signature does not verify",
+    );
   });
 });

@@ -1,5 +1,6 @@
 /** What a request presents in its `Authorization` header (RFC 6750 §2.1): no bearer token, a malformed one, or exactly one token. */
-export type PresentedToken = { readonly kind: "none" } | { readonly kind: "malformed" } | { readonly kind: "token"; readonly token: string };
+export type PresentedToken =
+  { readonly kind: "none" } | { readonly kind: "malformed" } | { readonly kind: "token"; readonly token: string };
 
 /** `Bearer` (any case), one or more spaces, one b64token (RFC 6750 §2.1) and nothing else. */
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i;

@@ -21,7 +21,11 @@ export interface ChallengeParams {
 /** Scopes as configured or demanded: each must be a scope token (throws an INVALID_PARAMS `MCPError` naming `what` otherwise). */
 export function checkedScopes(scopes: readonly string[], what: string): readonly string[] {
   const bad = scopes.find((scope) => !SCOPE_TOKEN.test(scope));
-  if (bad !== undefined) throw new MCPError(MCP_CODES.INVALID_PARAMS, `${what}: ${JSON.stringify(bad)} is not an OAuth scope (visible ASCII, no space, quote or backslash)`);
+  if (bad !== undefined)
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      `${what}: ${JSON.stringify(bad)} is not an OAuth scope (visible ASCII, no space, quote or backslash)`,
+    );
   return scopes;
 }
 

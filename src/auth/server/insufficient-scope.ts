@@ -30,7 +30,11 @@ export function rememberEndpoint(principal: object, context: ChallengeContext): 
 }
 
 /** The challenge of a 403 `insufficient_scope` naming every scope in `scopes` (and the endpoint's own, when known). */
-export function insufficientScopeData(context: ChallengeContext | undefined, scopes: readonly string[], description: string | undefined): InsufficientScopeData {
+export function insufficientScopeData(
+  context: ChallengeContext | undefined,
+  scopes: readonly string[],
+  description: string | undefined,
+): InsufficientScopeData {
   const all = union(context?.requiredScopes ?? [], scopes);
   const resourceMetadata = context?.resourceMetadata;
   const wwwAuthenticate = bearerChallenge({ error: "insufficient_scope", scopes: all, resourceMetadata, errorDescription: description });
@@ -47,7 +51,8 @@ export function insufficientScopeData(context: ChallengeContext | undefined, sco
  * this JSON-RPC error (-32001) with the challenge in its data.
  */
 export function insufficientScope(context: { readonly principal: unknown }, scopes: readonly string[], description?: string): JsonRpcError {
-  if (checkedScopes(scopes, "insufficientScope").length === 0) throw new MCPError(MCP_CODES.INVALID_PARAMS, "insufficientScope: name the scopes the operation needs");
+  if (checkedScopes(scopes, "insufficientScope").length === 0)
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, "insufficientScope: name the scopes the operation needs");
   // A WeakMap has no entry for a value that is no object (the principal of a hook of your own may be a string).
   const data = insufficientScopeData(endpoints.get(context.principal as object), scopes, description);
   return new JsonRpcError(JSONRPC_ERROR_CODES.UNAUTHORIZED, description ?? `Insufficient scope: this operation needs ${data.scope}`, data);

@@ -5,7 +5,10 @@ import type { IntrospectionFetch, IntrospectionVerifierOptions, VerifyContext } 
 import { TokenCache, tokenKey } from "./token-cache.js";
 
 const ENDPOINT = "https://auth.example.com/introspect";
-const CONTEXT: VerifyContext = { resource: "https://mcp.example.com/mcp", audiences: ["https://mcp.example.com/mcp", "https://mcp.example.com"] };
+const CONTEXT: VerifyContext = {
+  resource: "https://mcp.example.com/mcp",
+  audiences: ["https://mcp.example.com/mcp", "https://mcp.example.com"],
+};
 const NOW_MS = 1_800_000_000_000;
 const NOW = NOW_MS / 1000;
 
@@ -20,7 +23,9 @@ interface Introspected {
 function endpoint(answers: Record<string, unknown>, status = 200): IntrospectionFetch & { seen: Introspected[] } {
   const seen: Introspected[] = [];
   const post: IntrospectionFetch = (url, init) => {
-    const form = Object.fromEntries(init.body.split("&").map((pair) => pair.split("=").map((part) => decodeURIComponent(part.replace(/\+/g, " "))) as [string, string]));
+    const form = Object.fromEntries(
+      init.body.split("&").map((pair) => pair.split("=").map((part) => decodeURIComponent(part.replace(/\+/g, " "))) as [string, string]),
+    );
     seen.push({ url, method: init.method, headers: init.headers, form });
     const answer = answers[form["token"] as string] ?? { active: false };
     return Promise.resolve(new Response(typeof answer === "string" ? answer : JSON.stringify(answer), { status }));
@@ -32,9 +37,19 @@ function verifier(fetch: IntrospectionFetch, options: Partial<IntrospectionVerif
   return introspectionVerifier({ endpoint: ENDPOINT, fetch, now: () => NOW_MS, ...options });
 }
 
-const ACTIVE = { active: true, sub: "alice", client_id: "app", iss: "https://auth.example.com", scope: "mcp:read  files:write", aud: "https://mcp.example.com/mcp", exp: NOW + 3600, username: "Alice" };
+const ACTIVE = {
+  active: true,
+  sub: "alice",
+  client_id: "app",
+  iss: "https://auth.example.com",
+  scope: "mcp:read  files:write",
+  aud: "https://mcp.example.com/mcp",
+  exp: NOW + 3600,
+  username: "Alice",
+};
 
-const hanging: IntrospectionFetch = (_url, init) => new Promise((_resolve, reject) => init.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
+const hanging: IntrospectionFetch = (_url, init) =>
+  new Promise((_resolve, reject) => init.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true }));
 const failing = () => Promise.reject(new Error("down"));
 const kept = () => Promise.resolve({ value: "kept", until: 200 });
 
@@ -42,12 +57,23 @@ describe("introspectionVerifier (RFC 7662)", () => {
   it("posts the token with client_secret_basic and accepts an active token for this resource", async () => {
     const post = endpoint({ "tok en/+": ACTIVE });
     const verify = verifier(post, { client: { id: "rs id", secret: "s3cr:t" } });
-    expect(await verify("tok en/+", CONTEXT)).toEqual({ subject: "alice", clientId: "app", issuer: "https://auth.example.com", scopes: ["mcp:read", "files:write"], expiresAt: NOW + 3600, claims: ACTIVE });
+    expect(await verify("tok en/+", CONTEXT)).toEqual({
+      subject: "alice",
+      clientId: "app",
+      issuer: "https://auth.example.com",
+      scopes: ["mcp:read", "files:write"],
+      expiresAt: NOW + 3600,
+      claims: ACTIVE,
+    });
     expect(post.seen).toEqual([
       {
         url: ENDPOINT,
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", authorization: `Basic ${btoa("rs+id:s3cr%3At")}` },
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          accept: "application/json",
+          authorization: `Basic ${btoa("rs+id:s3cr%3At")}`,
+        },
         form: { token: "tok en/+", token_type_hint: "access_token" },
       },
     ]);
@@ -60,7 +86,12 @@ describe("introspectionVerifier (RFC 7662)", () => {
     await verifier(post, { cacheSize: 0 })("t", CONTEXT);
     expect(post.seen[0]?.form).toEqual({ token: "t", token_type_hint: "access_token", client_id: "rs", client_secret: "pw" });
     expect(post.seen[0]?.headers).not.toHaveProperty("authorization");
-    expect(post.seen[1]?.headers).toEqual({ authorization: "Bearer rs-token", "x-extra": "1", "content-type": "application/x-www-form-urlencoded", accept: "application/json" });
+    expect(post.seen[1]?.headers).toEqual({
+      authorization: "Bearer rs-token",
+      "x-extra": "1",
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+    });
     expect(post.seen[2]?.headers).toEqual({ "content-type": "application/x-www-form-urlencoded", accept: "application/json" });
   });
 
@@ -92,10 +123,24 @@ describe("introspectionVerifier (RFC 7662)", () => {
 
   it("reads what the response leaves out as nothing, and takes a token without an audience when told to", async () => {
     const bare = { active: true };
-    expect(await verifier(endpoint({ t: bare }), { allowMissingAudience: true })("t", CONTEXT)).toEqual({ subject: undefined, clientId: undefined, issuer: undefined, scopes: [], expiresAt: undefined, claims: bare });
+    expect(await verifier(endpoint({ t: bare }), { allowMissingAudience: true })("t", CONTEXT)).toEqual({
+      subject: undefined,
+      clientId: undefined,
+      issuer: undefined,
+      scopes: [],
+      expiresAt: undefined,
+      claims: bare,
+    });
     const odd = { active: true, aud: CONTEXT.resource, sub: 7, client_id: false, iss: 1, scope: 3 };
-    expect(await verifier(endpoint({ t: odd }))("t", CONTEXT)).toMatchObject({ subject: undefined, clientId: undefined, issuer: undefined, scopes: [] });
-    expect(await verifier(endpoint({ t: { ...ACTIVE, exp: NOW } }), { clockSkewSeconds: 0 })("t", CONTEXT)).toEqual({ refused: "the token expired" });
+    expect(await verifier(endpoint({ t: odd }))("t", CONTEXT)).toMatchObject({
+      subject: undefined,
+      clientId: undefined,
+      issuer: undefined,
+      scopes: [],
+    });
+    expect(await verifier(endpoint({ t: { ...ACTIVE, exp: NOW } }), { clockSkewSeconds: 0 })("t", CONTEXT)).toEqual({
+      refused: "the token expired",
+    });
     expect(await verifier(endpoint({ t: { ...ACTIVE, exp: NOW + 1 } }), { clockSkewSeconds: 0 })("t", CONTEXT)).toHaveProperty("scopes");
   });
 
@@ -108,7 +153,9 @@ describe("introspectionVerifier (RFC 7662)", () => {
       [() => Promise.reject(new TypeError("fetch failed")), /failed: fetch failed/],
     ];
     for (const [post, message] of cases) {
-      const failure = await verifier(post, { client: { id: "rs", secret: "pAsSwOrD" } })("sEcReT-tOkEn", CONTEXT).catch((error: unknown) => error as Error);
+      const failure = await verifier(post, { client: { id: "rs", secret: "pAsSwOrD" } })("sEcReT-tOkEn", CONTEXT).catch(
+        (error: unknown) => error as Error,
+      );
       expect(failure).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringMatching(message), cause: expect.any(Error) });
       expect((failure as Error).message).toContain(ENDPOINT);
       expect((failure as Error).message).not.toMatch(/sEcReT|pAsSwOrD/);
@@ -121,11 +168,15 @@ describe("introspectionVerifier (RFC 7662)", () => {
 
   it("uses the global fetch by default", async () => {
     const verify = introspectionVerifier({ endpoint: "http://127.0.0.1:9/introspect", timeoutMs: 2000 });
-    await expect(verify("t", CONTEXT)).rejects.toThrow(/^Token introspection at http:\/\/127.0.0.1:9\/introspect failed: (fetch failed|it took too long)/);
+    await expect(verify("t", CONTEXT)).rejects.toThrow(
+      /^Token introspection at http:\/\/127.0.0.1:9\/introspect failed: (fetch failed|it took too long)/,
+    );
   });
 
   it("refuses an endpoint that is no URL", () => {
-    expect(() => introspectionVerifier({ endpoint: "/introspect" })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: 'introspectionVerifier: endpoint "/introspect" is not a URL' }));
+    expect(() => introspectionVerifier({ endpoint: "/introspect" })).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: 'introspectionVerifier: endpoint "/introspect" is not a URL' }),
+    );
   });
 });
 
@@ -182,7 +233,11 @@ describe("TokenCache", () => {
   });
 
   it("shares one verification among the lookups of a token that come while it runs", async () => {
-    const cache = new TokenCache<string>(10, () => 0, (token) => Promise.resolve(`key of ${token}`));
+    const cache = new TokenCache<string>(
+      10,
+      () => 0,
+      (token) => Promise.resolve(`key of ${token}`),
+    );
     let asked = 0;
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -200,7 +255,11 @@ describe("TokenCache", () => {
 
   it("remembers until its deadline, after which the token is verified again", async () => {
     let now = 100;
-    const cache = new TokenCache<string>(10, () => now, (token) => Promise.resolve(token));
+    const cache = new TokenCache<string>(
+      10,
+      () => now,
+      (token) => Promise.resolve(token),
+    );
     let asked = 0;
     const verify = () => Promise.resolve({ value: `v${++asked}`, until: 101 });
     expect(await cache.get("t", verify)).toBe("v1");
@@ -210,12 +269,20 @@ describe("TokenCache", () => {
   });
 
   it("lets no result without a deadline to come take a remembered one's place", async () => {
-    const cache = new TokenCache<string>(1, () => 100, (token) => Promise.resolve(token));
+    const cache = new TokenCache<string>(
+      1,
+      () => 100,
+      (token) => Promise.resolve(token),
+    );
     await cache.get("a", kept);
     for (const until of [undefined, 100, 99]) await cache.get(`b${String(until)}`, () => Promise.resolve({ value: "passing", until }));
     expect(await cache.get("a", () => Promise.resolve({ value: "asked again", until: 200 }))).toBe("kept");
     // Nothing at all with a size of 0.
-    const none = new TokenCache<string>(0, () => 100, (token) => Promise.resolve(token));
+    const none = new TokenCache<string>(
+      0,
+      () => 100,
+      (token) => Promise.resolve(token),
+    );
     await none.get("a", kept);
     expect(await none.get("a", () => Promise.resolve({ value: "asked again", until: 200 }))).toBe("asked again");
   });

@@ -22,7 +22,9 @@ describe("jwtVerifier", () => {
   it("gives the principal of a valid token: subject, client, issuer, scopes, expiry and claims", async () => {
     const verify = jwtVerifier({ issuer: ISSUER, jwks: "https://as.test/jwks", jwksOptions: { fetch: serving(jwks) }, typ: "at+jwt" });
     const exp = now() + 60;
-    const token = await signJwt({ iss: ISSUER, aud: MCP, sub: "alice", client_id: "host", scope: "mcp:read  mcp:write", exp }, key, { typ: "at+jwt" });
+    const token = await signJwt({ iss: ISSUER, aud: MCP, sub: "alice", client_id: "host", scope: "mcp:read  mcp:write", exp }, key, {
+      typ: "at+jwt",
+    });
     await expect(verify(token, context)).resolves.toEqual({
       subject: "alice",
       clientId: "host",
@@ -44,7 +46,10 @@ describe("jwtVerifier", () => {
       audience: await signJwt({ iss: ISSUER, aud: "https://other.test", exp: now() + 60 }, key),
       issuer: await signJwt({ iss: "https://evil.test", aud: MCP, exp: now() + 60 }, key),
       expired: await signJwt({ iss: ISSUER, aud: MCP, exp: now() - 5 }, key),
-      forged: await signJwt({ iss: ISSUER, aud: MCP, exp: now() + 60 }, { key: (await makeKeys("ES256")).privateKey, alg: "ES256", kid: "k1" }),
+      forged: await signJwt(
+        { iss: ISSUER, aud: MCP, exp: now() + 60 },
+        { key: (await makeKeys("ES256")).privateKey, alg: "ES256", kid: "k1" },
+      ),
     };
     for (const [check, token] of Object.entries(tokens)) {
       const outcome = (await verify(token, context)) as { refused: string };

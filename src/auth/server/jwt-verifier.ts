@@ -17,7 +17,10 @@ export interface JwtVerifierOptions {
   readonly jwks: string | VerificationKeys;
   /** How the JWKS is fetched and cached (its `fetch`, cache and cooldown times). */
   readonly jwksOptions?: RemoteJwksOptions;
-  /** Audiences accepted besides the endpoint's own (default: only the endpoint's resource, and its origin where the root metadata is served). */
+  /**
+   * Audiences accepted besides the endpoint's own (default: only the endpoint's resource, and its origin where the root metadata is
+   * served).
+   */
   readonly audience?: readonly string[];
   /** Clock skew allowed on exp, nbf and iat, in seconds (default 60). */
   readonly clockToleranceSec?: number;
@@ -43,7 +46,12 @@ export function jwtVerifier(options: JwtVerifierOptions): TokenVerifier {
         clientId: typeof clientId === "string" ? clientId : undefined,
         issuer: claims.iss,
         // RFC 9068 says scope (a string); some servers send scp (a list).
-        scopes: typeof scope === "string" ? scope.split(" ").filter(Boolean) : Array.isArray(scope) ? scope.filter((item): item is string => typeof item === "string") : [],
+        scopes:
+          typeof scope === "string"
+            ? scope.split(" ").filter(Boolean)
+            : Array.isArray(scope)
+              ? scope.filter((item): item is string => typeof item === "string")
+              : [],
         expiresAt: claims.exp,
         claims,
       };

@@ -5,7 +5,11 @@ import { metadataReply, publishedMetadata, WELL_KNOWN } from "./metadata.js";
 import type { ResourceServerOptions } from "./resource-server.types.js";
 
 const verifier: ResourceServerOptions["verifier"] = () => Promise.resolve({ refused: "never used here" });
-const base: ResourceServerOptions = { resource: "https://mcp.example.com/public/mcp", authorizationServers: ["https://auth.example.com"], verifier };
+const base: ResourceServerOptions = {
+  resource: "https://mcp.example.com/public/mcp",
+  authorizationServers: ["https://auth.example.com"],
+  verifier,
+};
 
 function reply(options: ResourceServerOptions, url: string, init: RequestInit = {}) {
   return metadataReply(publishedMetadata(options), exchangeOf(new Request(url, init)));
@@ -13,7 +17,12 @@ function reply(options: ResourceServerOptions, url: string, init: RequestInit = 
 
 describe("publishedMetadata (RFC 9728)", () => {
   it("publishes the document at the path-inserted well-known URL, its resource exactly as given", () => {
-    const published = publishedMetadata({ ...base, scopesSupported: ["mcp:read"], resourceName: "Example MCP", metadata: { resource_documentation: "https://mcp.example.com/docs", resource: "ignored" } });
+    const published = publishedMetadata({
+      ...base,
+      scopesSupported: ["mcp:read"],
+      resourceName: "Example MCP",
+      metadata: { resource_documentation: "https://mcp.example.com/docs", resource: "ignored" },
+    });
     expect(published.url).toBe("https://mcp.example.com/.well-known/oauth-protected-resource/public/mcp");
     expect([...published.documents.keys()]).toEqual(["/.well-known/oauth-protected-resource/public/mcp"]);
     expect(JSON.parse(published.documents.get(`${WELL_KNOWN}/public/mcp`) as string)).toEqual({
@@ -30,7 +39,11 @@ describe("publishedMetadata (RFC 9728)", () => {
   it("leaves out what is not configured, or to metadata of your own", () => {
     const document = JSON.parse(publishedMetadata(base).documents.get(`${WELL_KNOWN}/public/mcp`) as string) as Record<string, unknown>;
     expect(Object.keys(document)).toEqual(["resource", "authorization_servers", "bearer_methods_supported"]);
-    const own = JSON.parse(publishedMetadata({ ...base, metadata: { resource_name: "Mine", scopes_supported: ["x"] } }).documents.get(`${WELL_KNOWN}/public/mcp`) as string) as Record<string, unknown>;
+    const own = JSON.parse(
+      publishedMetadata({ ...base, metadata: { resource_name: "Mine", scopes_supported: ["x"] } }).documents.get(
+        `${WELL_KNOWN}/public/mcp`,
+      ) as string,
+    ) as Record<string, unknown>;
     expect(own).toMatchObject({ resource_name: "Mine", scopes_supported: ["x"] });
   });
 
@@ -59,11 +72,17 @@ describe("publishedMetadata (RFC 9728)", () => {
     ["a fragment", { resource: "https://mcp.example.com/mcp#f" }, /without query or fragment/],
     ["an empty fragment", { resource: "https://mcp.example.com/mcp#" }, /without query or fragment/],
     ["no authorization server", { authorizationServers: [] }, /at least one authorization server/],
-    ["an authorization server that is no URL", { authorizationServers: ["https://ok.example", "auth.example"] }, /authorization server "auth.example" is not an issuer URL/],
+    [
+      "an authorization server that is no URL",
+      { authorizationServers: ["https://ok.example", "auth.example"] },
+      /authorization server "auth.example" is not an issuer URL/,
+    ],
     ["a bad scope", { scopesSupported: ["a b"] }, /scopesSupported: "a b" is not an OAuth scope/],
     ["offline_access", { scopesSupported: ["mcp", "offline_access"] }, /offline_access is no resource's scope/],
   ])("refuses %s", (_what, options, message) => {
-    expect(() => publishedMetadata({ ...base, ...options })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringMatching(message) }));
+    expect(() => publishedMetadata({ ...base, ...options })).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringMatching(message) }),
+    );
   });
 });
 
@@ -73,12 +92,19 @@ describe("metadataReply", () => {
   it("answers GET with the document, readable from any origin", async () => {
     const answer = reply(base, url, { headers: { origin: "https://elsewhere.example" } });
     expect(answer?.status).toBe(200);
-    expect(answer?.headers).toEqual({ "access-control-allow-origin": "*", "content-type": "application/json", "cache-control": "max-age=3600" });
+    expect(answer?.headers).toEqual({
+      "access-control-allow-origin": "*",
+      "content-type": "application/json",
+      "cache-control": "max-age=3600",
+    });
     expect(JSON.parse(answer?.body as string)).toMatchObject({ resource: base.resource });
   });
 
   it("answers a preflight with the methods and the headers asked for", () => {
-    const preflight = reply(base, url, { method: "OPTIONS", headers: { origin: "https://app.example", "access-control-request-headers": "mcp-protocol-version" } });
+    const preflight = reply(base, url, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-headers": "mcp-protocol-version" },
+    });
     expect(preflight).toEqual({
       status: 204,
       headers: {
@@ -100,6 +126,12 @@ describe("metadataReply", () => {
   });
 
   it("is undefined for every other path (the endpoint's, the root unless asked, a longer one)", () => {
-    for (const other of ["https://mcp.example.com/public/mcp", `https://mcp.example.com${WELL_KNOWN}`, `${url}/x`, `https://mcp.example.com${WELL_KNOWN}/public`]) expect(reply(base, other)).toBeUndefined();
+    for (const other of [
+      "https://mcp.example.com/public/mcp",
+      `https://mcp.example.com${WELL_KNOWN}`,
+      `${url}/x`,
+      `https://mcp.example.com${WELL_KNOWN}/public`,
+    ])
+      expect(reply(base, other)).toBeUndefined();
   });
 });

@@ -24,7 +24,10 @@ export interface PublishedMetadata {
 function resourceUrl(resource: string): URL {
   const url = URL.canParse(resource) ? new URL(resource) : undefined;
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.search !== "" || resource.includes("#")) {
-    throw new MCPError(MCP_CODES.INVALID_PARAMS, `protectedResource: resource ${JSON.stringify(resource)} must be an http(s) URL without query or fragment`);
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      `protectedResource: resource ${JSON.stringify(resource)} must be an http(s) URL without query or fragment`,
+    );
   }
   return url;
 }
@@ -37,11 +40,17 @@ function resourceUrl(resource: string): URL {
  */
 export function publishedMetadata(options: ResourceServerOptions): PublishedMetadata {
   const url = resourceUrl(options.resource);
-  if (options.authorizationServers.length === 0) throw new MCPError(MCP_CODES.INVALID_PARAMS, "protectedResource: authorizationServers must name at least one authorization server");
+  if (options.authorizationServers.length === 0)
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, "protectedResource: authorizationServers must name at least one authorization server");
   const notUrl = options.authorizationServers.find((issuer) => !URL.canParse(issuer));
-  if (notUrl !== undefined) throw new MCPError(MCP_CODES.INVALID_PARAMS, `protectedResource: authorization server ${JSON.stringify(notUrl)} is not an issuer URL`);
+  if (notUrl !== undefined)
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, `protectedResource: authorization server ${JSON.stringify(notUrl)} is not an issuer URL`);
   const supported = options.scopesSupported && checkedScopes(options.scopesSupported, "protectedResource: scopesSupported");
-  if (supported?.includes("offline_access")) throw new MCPError(MCP_CODES.INVALID_PARAMS, "protectedResource: offline_access is no resource's scope: leave it out of scopesSupported");
+  if (supported?.includes("offline_access"))
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      "protectedResource: offline_access is no resource's scope: leave it out of scopesSupported",
+    );
   const path = url.pathname === "/" ? "" : url.pathname;
   const document = (resource: string): string =>
     JSON.stringify({
@@ -72,10 +81,17 @@ export function metadataReply(published: PublishedMetadata, exchange: HttpExchan
   const document = published.documents.get(exchange.url.pathname);
   if (document === undefined) return undefined;
   const cors: Record<string, string> = { "access-control-allow-origin": "*" };
-  if (exchange.method === "GET") return { status: 200, headers: { ...cors, "content-type": "application/json", "cache-control": "max-age=3600" }, body: document };
+  if (exchange.method === "GET")
+    return { status: 200, headers: { ...cors, "content-type": "application/json", "cache-control": "max-age=3600" }, body: document };
   if (exchange.method === "OPTIONS") {
     const requested = exchange.header("access-control-request-headers");
-    return emptyReply(204, { ...cors, allow: ALLOW, "access-control-allow-methods": ALLOW, "access-control-max-age": "86400", ...(requested === null ? {} : { "access-control-allow-headers": requested }) });
+    return emptyReply(204, {
+      ...cors,
+      allow: ALLOW,
+      "access-control-allow-methods": ALLOW,
+      "access-control-max-age": "86400",
+      ...(requested === null ? {} : { "access-control-allow-headers": requested }),
+    });
   }
   return errorReply(405, "Method Not Allowed", { headers: { ...cors, allow: ALLOW } });
 }

@@ -16,7 +16,9 @@ function principal(scopes: readonly string[], more: Partial<TokenPrincipal> = {}
 }
 
 /** A verifier that knows a few tokens by heart. */
-function verifierOf(tokens: Record<string, TokenPrincipal>): TokenVerifier & { calls: Array<{ token: string; audiences: readonly string[] }> } {
+function verifierOf(
+  tokens: Record<string, TokenPrincipal>,
+): TokenVerifier & { calls: Array<{ token: string; audiences: readonly string[] }> } {
   const calls: Array<{ token: string; audiences: readonly string[] }> = [];
   const verify = (token: string, context: { resource: string; audiences: readonly string[] }) => {
     calls.push({ token, audiences: context.audiences });
@@ -27,8 +29,16 @@ function verifierOf(tokens: Record<string, TokenPrincipal>): TokenVerifier & { c
 }
 
 function resource(options: Partial<ResourceServerOptions> = {}) {
-  const verifier = verifierOf({ reader: principal(["mcp:read"]), writer: principal(["mcp:read", "files:write"]), admin: principal(["admin"]), none: principal([]) });
-  return { verifier, resource: protectedResource({ resource: RESOURCE, authorizationServers: ["https://auth.example.com"], verifier, ...options }) };
+  const verifier = verifierOf({
+    reader: principal(["mcp:read"]),
+    writer: principal(["mcp:read", "files:write"]),
+    admin: principal(["admin"]),
+    none: principal([]),
+  });
+  return {
+    verifier,
+    resource: protectedResource({ resource: RESOURCE, authorizationServers: ["https://auth.example.com"], verifier, ...options }),
+  };
 }
 
 function request(headers: Record<string, string> = {}, url = RESOURCE): Request {
@@ -41,10 +51,16 @@ describe("protectedResource: authenticate", () => {
   it("asks for a token without an error code when none is presented, naming the metadata and the scopes to ask for", async () => {
     const { resource: asked } = resource({ scopesSupported: ["mcp:read", "mcp:write"] });
     for (const headers of [{}, { authorization: "Basic dXNlcjpwYXNz" }]) {
-      expect(await asked.authenticate(request(headers))).toEqual({ refuse: 401, wwwAuthenticate: `Bearer scope="mcp:read mcp:write", resource_metadata="${METADATA}"`, message: "Unauthorized: a bearer token is required" });
+      expect(await asked.authenticate(request(headers))).toEqual({
+        refuse: 401,
+        wwwAuthenticate: `Bearer scope="mcp:read mcp:write", resource_metadata="${METADATA}"`,
+        message: "Unauthorized: a bearer token is required",
+      });
     }
     // The scopes every request needs win over those for basic use; with neither, no scope is named.
-    expect(await resource({ scopesSupported: ["mcp:read"], requiredScopes: ["mcp"] }).resource.authenticate(request())).toMatchObject({ wwwAuthenticate: `Bearer scope="mcp", resource_metadata="${METADATA}"` });
+    expect(await resource({ scopesSupported: ["mcp:read"], requiredScopes: ["mcp"] }).resource.authenticate(request())).toMatchObject({
+      wwwAuthenticate: `Bearer scope="mcp", resource_metadata="${METADATA}"`,
+    });
     expect(await resource().resource.authenticate(request())).toMatchObject({ wwwAuthenticate: `Bearer resource_metadata="${METADATA}"` });
   });
 
@@ -64,22 +80,36 @@ describe("protectedResource: authenticate", () => {
     const { resource: guarded, verifier } = resource();
     const refused = await guarded.authenticate(request({ authorization: "Bearer reader" }, `${RESOURCE}?access_token=reader`));
     expect(refused).toMatchObject({ refuse: 400, message: expect.stringContaining("query string") });
-    expect((refused as { wwwAuthenticate: string }).wwwAuthenticate).toMatch(/^Bearer error="invalid_request", error_description="access tokens are not accepted in the query string[^"]*", resource_metadata=/);
+    expect((refused as { wwwAuthenticate: string }).wwwAuthenticate).toMatch(
+      /^Bearer error="invalid_request", error_description="access tokens are not accepted in the query string[^"]*", resource_metadata=/,
+    );
     expect(verifier.calls).toEqual([]);
   });
 
   it("answers a malformed bearer credential with 400 invalid_request", async () => {
     const { resource: guarded, verifier } = resource();
     for (const authorization of ["Bearer", "Bearer a b", "Bearer reader, Bearer writer"]) {
-      expect(await guarded.authenticate(request({ authorization }))).toMatchObject({ refuse: 400, wwwAuthenticate: expect.stringContaining('error="invalid_request"'), message: expect.stringContaining("exactly one bearer token") });
+      expect(await guarded.authenticate(request({ authorization }))).toMatchObject({
+        refuse: 400,
+        wwwAuthenticate: expect.stringContaining('error="invalid_request"'),
+        message: expect.stringContaining("exactly one bearer token"),
+      });
     }
     expect(verifier.calls).toEqual([]);
   });
 
   it("gives a verifier that cannot decide 503, tells onVerifierError, and says nothing of why to the client", async () => {
     const onVerifierError = vi.fn();
-    const guarded = protectedResource({ resource: RESOURCE, authorizationServers: ["https://auth.example.com"], verifier: failing, onVerifierError });
-    expect(await guarded.authenticate(request({ authorization: "Bearer reader" }))).toEqual({ refuse: 503, message: "Service Unavailable: the access token cannot be verified now" });
+    const guarded = protectedResource({
+      resource: RESOURCE,
+      authorizationServers: ["https://auth.example.com"],
+      verifier: failing,
+      onVerifierError,
+    });
+    expect(await guarded.authenticate(request({ authorization: "Bearer reader" }))).toEqual({
+      refuse: 503,
+      message: "Service Unavailable: the access token cannot be verified now",
+    });
     expect(onVerifierError).toHaveBeenCalledWith(new Error("the authorization server is down"));
     // Without the hook the failure is only the 503.
     const silent = protectedResource({ resource: RESOURCE, authorizationServers: ["https://auth.example.com"], verifier: failing });
@@ -105,7 +135,10 @@ describe("protectedResource: authenticate", () => {
   });
 
   it("counts the scopes a broader one implies, transitively", async () => {
-    const { resource: guarded } = resource({ requiredScopes: ["mcp:read"], impliedScopes: { admin: ["files:write"], "files:write": ["mcp:read"], "mcp:read": ["admin"] } });
+    const { resource: guarded } = resource({
+      requiredScopes: ["mcp:read"],
+      impliedScopes: { admin: ["files:write"], "files:write": ["mcp:read"], "mcp:read": ["admin"] },
+    });
     expect(await guarded.authenticate(request({ authorization: "Bearer admin" }))).toHaveProperty("authInfo");
     expect(await guarded.authenticate(request({ authorization: "Bearer none" }))).toMatchObject({ refuse: 403 });
   });
@@ -118,7 +151,9 @@ describe("protectedResource: authenticate", () => {
   });
 
   it("refuses scopes that are no scope tokens in its options", () => {
-    expect(() => resource({ requiredScopes: ["a b"] })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("requiredScopes") }));
+    expect(() => resource({ requiredScopes: ["a b"] })).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("requiredScopes") }),
+    );
     expect(() => resource({ impliedScopes: { admin: ['"x"'] } })).toThrow(/impliedScopes/);
     expect(() => resource({ impliedScopes: { "a b": [] } })).toThrow(/impliedScopes/);
   });
@@ -142,16 +177,29 @@ function call(id: number | string | undefined, method: string, params: Record<st
 describe("protectedResource: admit (the scopes a POST's requests need)", () => {
   const server = scopedServer();
   const { resource: guarded } = resource({ requiredScopes: ["mcp:read"] });
-  const admit = (scopes: readonly string[], messages: WireMessage[]) => guarded.admit({ server }, { authInfo: principal(scopes) }, { ok: true, posted: { messages } });
+  const admit = (scopes: readonly string[], messages: WireMessage[]) =>
+    guarded.admit({ server }, { authInfo: principal(scopes) }, { ok: true, posted: { messages } });
 
   it("leaves a POST refused already to its refusal", () => {
     expect(guarded.admit({ server }, { authInfo: principal([]) }, { ok: false })).toBeUndefined();
   });
 
   it("admits requests whose entries need nothing more, and notifications and responses whatever they name", () => {
-    expect(admit(["mcp:read"], [call(1, "tools/call", { name: "open" }), call(2, "tools/list", {}), call(3, "tools/call", { name: "missing" })])).toBeUndefined();
+    expect(
+      admit(["mcp:read"], [call(1, "tools/call", { name: "open" }), call(2, "tools/list", {}), call(3, "tools/call", { name: "missing" })]),
+    ).toBeUndefined();
     expect(admit(["mcp:read"], [call(undefined, "tools/call", { name: "write" }), { jsonrpc: "2.0", id: 9, result: {} }])).toBeUndefined();
-    expect(admit(["mcp:read", "files:write", "prompts:secret", "vault", "books"], [call(1, "tools/call", { name: "write" }), call(2, "prompts/get", { name: "secret" }), call(3, "resources/read", { uri: "file:///vault" }), call(4, "resources/read", { uri: "library://books/7" })])).toBeUndefined();
+    expect(
+      admit(
+        ["mcp:read", "files:write", "prompts:secret", "vault", "books"],
+        [
+          call(1, "tools/call", { name: "write" }),
+          call(2, "prompts/get", { name: "secret" }),
+          call(3, "resources/read", { uri: "file:///vault" }),
+          call(4, "resources/read", { uri: "library://books/7" }),
+        ],
+      ),
+    ).toBeUndefined();
   });
 
   it.each([
@@ -164,24 +212,43 @@ describe("protectedResource: admit (the scopes a POST's requests need)", () => {
     expect(refused?.ok).toBe(false);
     const reply = refused?.reply as HttpReply;
     expect(reply.status).toBe(403);
-    expect(reply.headers["www-authenticate"]).toBe(`Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read ${scope}", scope="mcp:read ${scope}", resource_metadata="${METADATA}"`);
-    expect(JSON.parse(reply.body as string)).toEqual({ jsonrpc: "2.0", id: message.id, error: { code: JSONRPC_ERROR_CODES.UNAUTHORIZED, message: `Forbidden: this request needs the scopes mcp:read ${scope}` } });
+    expect(reply.headers["www-authenticate"]).toBe(
+      `Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read ${scope}", scope="mcp:read ${scope}", resource_metadata="${METADATA}"`,
+    );
+    expect(JSON.parse(reply.body as string)).toEqual({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: { code: JSONRPC_ERROR_CODES.UNAUTHORIZED, message: `Forbidden: this request needs the scopes mcp:read ${scope}` },
+    });
   });
 
   it("names every scope a batch needs, without an id", () => {
-    const reply = admit(["mcp:read", "vault"], [call(1, "tools/call", { name: "write" }), call(2, "resources/read", { uri: "file:///vault" }), call(3, "prompts/get", { name: "secret" })])?.reply as HttpReply;
+    const reply = admit(
+      ["mcp:read", "vault"],
+      [
+        call(1, "tools/call", { name: "write" }),
+        call(2, "resources/read", { uri: "file:///vault" }),
+        call(3, "prompts/get", { name: "secret" }),
+      ],
+    )?.reply as HttpReply;
     expect(reply.headers["www-authenticate"]).toContain('scope="mcp:read files:write vault prompts:secret"');
     expect(JSON.parse(reply.body as string)).toMatchObject({ id: null });
   });
 
   it("answers a registration whose requiredScopes are no scope tokens with an error that says so", () => {
     server.tool("typo", { requiredScopes: ["files:read files:write"] }, () => ({ content: [] }));
-    expect(() => admit(["mcp:read"], [call(1, "tools/call", { name: "typo" })])).toThrow(/requiredScopes of what tools\/call names: "files:read files:write" is not an OAuth scope/);
+    expect(() => admit(["mcp:read"], [call(1, "tools/call", { name: "typo" })])).toThrow(
+      /requiredScopes of what tools\/call names: "files:read files:write" is not an OAuth scope/,
+    );
   });
 });
 
 const exchange = (url: string) => exchangeOf(new Request(url));
-const json = (status: number, body: unknown): HttpReply => ({ status, headers: { "content-type": "application/json", "mcp-session-id": "s" }, body: JSON.stringify(body) });
+const json = (status: number, body: unknown): HttpReply => ({
+  status,
+  headers: { "content-type": "application/json", "mcp-session-id": "s" },
+  body: JSON.stringify(body),
+});
 
 describe("protectedResource: serve", () => {
   const { resource: guarded } = resource({ requiredScopes: ["mcp:read"] });
@@ -217,7 +284,11 @@ describe("protectedResource: serve", () => {
     const error = insufficientScope({ principal: undefined }, ["files:write"]).toJSON();
     const answered = json(200, { jsonrpc: "2.0", id: 1, error });
     const reply = await guarded.serve(exchange(RESOURCE), { handle: () => Promise.resolve(answered) });
-    expect(reply).toEqual({ status: 403, headers: { ...answered.headers, "www-authenticate": error.data && (error.data as { wwwAuthenticate: string }).wwwAuthenticate }, body: answered.body });
+    expect(reply).toEqual({
+      status: 403,
+      headers: { ...answered.headers, "www-authenticate": error.data && (error.data as { wwwAuthenticate: string }).wwwAuthenticate },
+      body: answered.body,
+    });
   });
 
   it("leaves every other answer alone: results that merely mention it, other errors, batches, streams, texts", async () => {
@@ -254,21 +325,32 @@ describe("insufficientScope (a handler's demand for more scope)", () => {
     for (const principalOf of [undefined, "alice", { subject: "not from an endpoint" }]) {
       const error = insufficientScope({ principal: principalOf }, ["a", "b"]);
       expect(error.message).toBe("Insufficient scope: this operation needs a b");
-      expect(error.data).toStrictEqual({ error: "insufficient_scope", scope: "a b", wwwAuthenticate: 'Bearer error="insufficient_scope", scope="a b"' });
+      expect(error.data).toStrictEqual({
+        error: "insufficient_scope",
+        scope: "a b",
+        wwwAuthenticate: 'Bearer error="insufficient_scope", scope="a b"',
+      });
     }
   });
 
   it("refuses no scopes, and scopes that are no scope tokens", () => {
-    expect(() => insufficientScope({ principal: undefined }, [])).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "insufficientScope: name the scopes the operation needs" }));
+    expect(() => insufficientScope({ principal: undefined }, [])).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "insufficientScope: name the scopes the operation needs" }),
+    );
     expect(() => insufficientScope({ principal: undefined }, ["a\r\nb"])).toThrow(/^insufficientScope: "a\\r\\nb" is not an OAuth scope/);
   });
 
-  it.each([undefined, null, "x", { code: -32001 }, { code: -32001, data: null }, { code: -32000, data: { error: "insufficient_scope", wwwAuthenticate: "Bearer" } }, { code: -32001, data: { error: "insufficient_scope" } }])(
-    "isInsufficientScope(%j) is false",
-    (value) => {
-      expect(isInsufficientScope(value)).toBe(false);
-    },
-  );
+  it.each([
+    undefined,
+    null,
+    "x",
+    { code: -32001 },
+    { code: -32001, data: null },
+    { code: -32000, data: { error: "insufficient_scope", wwwAuthenticate: "Bearer" } },
+    { code: -32001, data: { error: "insufficient_scope" } },
+  ])("isInsufficientScope(%j) is false", (value) => {
+    expect(isInsufficientScope(value)).toBe(false);
+  });
 });
 
 describe("tokenOwner", () => {

@@ -22,7 +22,9 @@ export function protectedResource(options: ResourceServerOptions): ProtectedReso
   return new ProtectedResource(options);
 }
 
-/** Who a token says is calling, as a session's owner: issuer, subject and client (`sessionOwner: tokenOwner` binds each session to them). */
+/**
+ * Who a token says is calling, as a session's owner: issuer, subject and client (`sessionOwner: tokenOwner` binds each session to them).
+ */
 export function tokenOwner(authInfo: unknown): string | undefined {
   if (typeof authInfo !== "object" || authInfo === null) return undefined;
   const { issuer, subject, clientId } = authInfo as Partial<TokenPrincipal>;
@@ -68,14 +70,19 @@ export class ProtectedResource implements HttpAuthorization {
   }
 
   /** The endpoint's `authenticate` hook (bound: it is handed around as a function). */
-  readonly authenticate = (request: Request): Promise<AuthenticationResult> => this.#identify(request.headers.get("authorization"), request.url);
+  readonly authenticate = (request: Request): Promise<AuthenticationResult> =>
+    this.#identify(request.headers.get("authorization"), request.url);
 
   /**
    * Before a POST's messages are served: the scopes its requests need (each one's tool, prompt,
    * resource or template `requiredScopes`) must all be held by the caller; else 403 naming every
    * scope they need, with the endpoint's own.
    */
-  admit(endpoint: { readonly server: MCPServer }, inbound: InboundContext, read: { readonly ok: true; readonly posted: { readonly messages: readonly WireMessage[] } } | { readonly ok: false }): { readonly ok: false; readonly reply: HttpReply } | undefined {
+  admit(
+    endpoint: { readonly server: MCPServer },
+    inbound: InboundContext,
+    read: { readonly ok: true; readonly posted: { readonly messages: readonly WireMessage[] } } | { readonly ok: false },
+  ): { readonly ok: false; readonly reply: HttpReply } | undefined {
     // A POST refused already (or its body unread) is answered by that refusal.
     if (!read.ok) return undefined;
     const messages = read.posted.messages;
@@ -94,7 +101,8 @@ export class ProtectedResource implements HttpAuthorization {
   async #identify(authorization: string | null, url: string): Promise<AuthenticationResult> {
     if (tokenInQuery(url)) return this.#badRequest("access tokens are not accepted in the query string: send the Authorization header");
     const presented = presentedToken(authorization);
-    if (presented.kind === "none") return { refuse: 401, wwwAuthenticate: this.#challenge(), message: "Unauthorized: a bearer token is required" };
+    if (presented.kind === "none")
+      return { refuse: 401, wwwAuthenticate: this.#challenge(), message: "Unauthorized: a bearer token is required" };
     if (presented.kind === "malformed") return this.#badRequest("the Authorization header must carry exactly one bearer token");
     let verified: Awaited<ReturnType<ResourceServerOptions["verifier"]>>;
     try {
@@ -104,7 +112,12 @@ export class ProtectedResource implements HttpAuthorization {
       this.#onVerifierError?.(error);
       return { refuse: 503, message: "Service Unavailable: the access token cannot be verified now" };
     }
-    if ("refused" in verified) return { refuse: 401, wwwAuthenticate: this.#challenge("invalid_token", verified.refused), message: `Unauthorized: ${verified.refused}` };
+    if ("refused" in verified)
+      return {
+        refuse: 401,
+        wwwAuthenticate: this.#challenge("invalid_token", verified.refused),
+        message: `Unauthorized: ${verified.refused}`,
+      };
     // One principal per request, so a handler's demand for more scope names this endpoint (a verifier may share its objects).
     const principal: TokenPrincipal = { ...verified };
     rememberEndpoint(principal, this.#endpoint);
@@ -127,7 +140,16 @@ export class ProtectedResource implements HttpAuthorization {
   #insufficient(needed: readonly string[]): Refusal {
     const scopes = union(this.#endpoint.requiredScopes, needed);
     const description = `this request needs the scopes ${scopes.join(" ")}`;
-    return { refuse: 403, wwwAuthenticate: bearerChallenge({ error: "insufficient_scope", scopes, resourceMetadata: this.#published.url, errorDescription: description }), message: `Forbidden: ${description}` };
+    return {
+      refuse: 403,
+      wwwAuthenticate: bearerChallenge({
+        error: "insufficient_scope",
+        scopes,
+        resourceMetadata: this.#published.url,
+        errorDescription: description,
+      }),
+      message: `Forbidden: ${description}`,
+    };
   }
 
   /** The 401 challenge: where the metadata is, the scopes to ask for, and (when a token was presented) why it failed. */
@@ -136,7 +158,11 @@ export class ProtectedResource implements HttpAuthorization {
   }
 
   #badRequest(description: string): Refusal {
-    return { refuse: 400, wwwAuthenticate: bearerChallenge({ error: "invalid_request", errorDescription: description, resourceMetadata: this.#published.url }), message: `Bad Request: ${description}` };
+    return {
+      refuse: 400,
+      wwwAuthenticate: bearerChallenge({ error: "invalid_request", errorDescription: description, resourceMetadata: this.#published.url }),
+      message: `Bad Request: ${description}`,
+    };
   }
 }
 
@@ -163,7 +189,11 @@ function withoutToken(exchange: HttpExchange): HttpExchange {
 
 /** A refusal of the scope check as the reply of its POST (the JSON-RPC id of a lone request). */
 function refusalReply(refusal: Refusal, id: JsonRpcId | null): HttpReply {
-  return errorReply(refusal.refuse, refusal.message as string, { code: JSONRPC_ERROR_CODES.UNAUTHORIZED, id, headers: { "www-authenticate": refusal.wwwAuthenticate as string } });
+  return errorReply(refusal.refuse, refusal.message as string, {
+    code: JSONRPC_ERROR_CODES.UNAUTHORIZED,
+    id,
+    headers: { "www-authenticate": refusal.wwwAuthenticate as string },
+  });
 }
 
 /**

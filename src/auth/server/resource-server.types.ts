@@ -51,7 +51,10 @@ export interface ResourceServerOptions {
   readonly authorizationServers: readonly string[];
   /** Checks each bearer token (`introspectionVerifier(...)`, a JWT verifier, or one of your own). */
   readonly verifier: TokenVerifier;
-  /** `scopes_supported`: the scopes for basic use (never `offline_access`); the 401 challenge asks for them when `requiredScopes` is not set. */
+  /**
+   * `scopes_supported`: the scopes for basic use (never `offline_access`); the 401 challenge asks for them when `requiredScopes` is not
+   * set.
+   */
   readonly scopesSupported?: readonly string[];
   /** Scopes every request needs: a token without them gets 403 `insufficient_scope`; the 401 challenge asks for them. */
   readonly requiredScopes?: readonly string[];
@@ -83,7 +86,10 @@ export interface IntrospectionClient {
 }
 
 /** The `fetch` the introspection verifier uses: the global one by default. */
-export type IntrospectionFetch = (url: string, init: { method: "POST"; headers: Record<string, string>; body: string; signal: AbortSignal }) => Promise<Response>;
+export type IntrospectionFetch = (
+  url: string,
+  init: { method: "POST"; headers: Record<string, string>; body: string; signal: AbortSignal },
+) => Promise<Response>;
 
 export interface IntrospectionVerifierOptions {
   /** The authorization server's introspection endpoint (RFC 7662). */

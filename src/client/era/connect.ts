@@ -1,4 +1,11 @@
-import { METHODS, META_KEYS, NOTIFICATIONS, type AnyProtocolVersion, type ProtocolVersion, type StatelessProtocolVersion } from "../../constants/index.js";
+import {
+  METHODS,
+  META_KEYS,
+  NOTIFICATIONS,
+  type AnyProtocolVersion,
+  type ProtocolVersion,
+  type StatelessProtocolVersion,
+} from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
@@ -62,19 +69,28 @@ export interface EraConnection {
  */
 export async function connectEra(sources: EraConnectSources, transport: Transport, options: ConnectOptions): Promise<EraConnection> {
   if (sources.era === "stateless" && !transport.carriesStatelessEra) {
-    throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, "This client was asked to speak only the stateless era, but this transport does not carry the stateless era (2026-07-28)");
+    throw new MCPError(
+      MCP_CODES.PROTOCOL_VERSION_MISMATCH,
+      "This client was asked to speak only the stateless era, but this transport does not carry the stateless era (2026-07-28)",
+    );
   }
   if (sources.era !== "session" && transport.carriesStatelessEra) {
     const probed = await probe(sources, options, sources.era === "auto");
     if (typeof probed === "object") return statelessConnection(sources, transport, probed);
     // A probe given up for time may have gone to a slow server of the stateless era, which refuses
     // initialize: then it is asked again, for as long as the connect allows.
-    if (probed === TIMED_OUT) return handshake(sources, transport, options).catch((error: unknown) => probeAgain(sources, transport, options, error));
+    if (probed === TIMED_OUT)
+      return handshake(sources, transport, options).catch((error: unknown) => probeAgain(sources, transport, options, error));
   }
   return handshake(sources, transport, options);
 }
 
-async function probeAgain(sources: EraConnectSources, transport: Transport, options: ConnectOptions, refused: unknown): Promise<EraConnection> {
+async function probeAgain(
+  sources: EraConnectSources,
+  transport: Transport,
+  options: ConnectOptions,
+  refused: unknown,
+): Promise<EraConnection> {
   if (!fallsBackToSession(refused)) throw refused;
   const probed = await probe(sources, options, false).catch(() => undefined);
   if (probed === undefined) throw refused;
@@ -94,10 +110,16 @@ const TIMED_OUT = "timed out";
  * `server/discover`: what the server said; or, when `fallBack` (`"auto"`) and the answer means the
  * session era, undefined (`TIMED_OUT` when there was no answer in time).
  */
-async function probe(sources: EraConnectSources, options: ConnectOptions, fallBack: boolean): Promise<Probed | typeof TIMED_OUT | undefined> {
+async function probe(
+  sources: EraConnectSources,
+  options: ConnectOptions,
+  fallBack: boolean,
+): Promise<Probed | typeof TIMED_OUT | undefined> {
   const { dispatcher } = sources;
   // A server of the session era may never answer a request before initialize: "auto" waits for it only so long.
-  const probeOptions: ConnectOptions = fallBack ? { ...options, timeoutMs: Math.min(options.timeoutMs ?? Infinity, sources.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) } : options;
+  const probeOptions: ConnectOptions = fallBack
+    ? { ...options, timeoutMs: Math.min(options.timeoutMs ?? Infinity, sources.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) }
+    : options;
   let calls: StatelessCalls | undefined;
   const send = (version: StatelessProtocolVersion) => {
     dispatcher.setProtocolVersion(version);
@@ -148,7 +170,11 @@ async function handshake(sources: EraConnectSources, transport: Transport, optio
   const declared = sources.capabilitiesFor(offered);
   registerServerRequests(dispatcher, sources.responders(declared));
   dispatcher.setProtocolVersion(offered);
-  const server = await initialize(dispatcher, { protocolVersion: offered, capabilities: declared, clientInfo: sources.clientInfo }, options);
+  const server = await initialize(
+    dispatcher,
+    { protocolVersion: offered, capabilities: declared, clientInfo: sources.clientInfo },
+    options,
+  );
   dispatcher.setProtocolVersion(server.protocolVersion);
   transport.setProtocolVersion?.(server.protocolVersion);
   await dispatcher.notify(NOTIFICATIONS.initialized);

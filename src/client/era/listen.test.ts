@@ -29,14 +29,17 @@ function scripted(options: { ackTimeoutMs?: number; retryDelayMs?: number } = {}
       if (refuseBeforeSending) return Promise.reject(refuseBeforeSending);
       const id = nextId++;
       requestOptions.onId?.(id);
-      return new Promise((resolve, reject) => sent.push({ id, filter: params["notifications"] as ListenFilter, options: requestOptions, resolve, reject }));
+      return new Promise((resolve, reject) =>
+        sent.push({ id, filter: params["notifications"] as ListenFilter, options: requestOptions, resolve, reject }),
+      );
     },
     deliver: (method, params) => delivered.push(typeof params["uri"] === "string" ? `${method} ${params["uri"]}` : method),
     report: (error) => reported.push(error),
     ackTimeoutMs: options.ackTimeoutMs ?? 1000,
     retryDelayMs: options.retryDelayMs ?? 100,
   });
-  const ack = (id: number, honoured: ListenFilter): void => listen.acknowledged({ _meta: { [META_KEYS.subscriptionId]: id }, notifications: honoured });
+  const ack = (id: number, honoured: ListenFilter): void =>
+    listen.acknowledged({ _meta: { [META_KEYS.subscriptionId]: id }, notifications: honoured });
   return {
     listen,
     sent,
@@ -50,7 +53,11 @@ function scripted(options: { ackTimeoutMs?: number; retryDelayMs?: number } = {}
 const tagged = (id: number, extra: JsonObject = {}): JsonObject => ({ ...extra, _meta: { [META_KEYS.subscriptionId]: id } });
 
 /** What a promise rejects with, caught at once (so it is never left unhandled while timers run). */
-const rejectionOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (error: unknown) => error);
+const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -67,7 +74,9 @@ describe("ListenSubscriptions", () => {
     const subscribed = listen.subscribe("memo://b", undefined);
     const other = listen.subscribe("memo://a", undefined);
     await vi.advanceTimersByTimeAsync(0);
-    expect(sent.map((listenRequest) => listenRequest.filter)).toEqual([{ toolsListChanged: true, resourceSubscriptions: ["memo://a", "memo://b"] }]);
+    expect(sent.map((listenRequest) => listenRequest.filter)).toEqual([
+      { toolsListChanged: true, resourceSubscriptions: ["memo://a", "memo://b"] },
+    ]);
     expect(sent[0]?.options).toMatchObject({ timeoutMs: Number.POSITIVE_INFINITY, maxTotalTimeoutMs: Number.POSITIVE_INFINITY });
     // Before its acknowledgement nothing of the stream counts, and an acknowledgement of another id changes nothing.
     expect(listen.accepts(NOTIFICATIONS.toolsListChanged, tagged(1))).toBe(false);
@@ -119,7 +128,10 @@ describe("ListenSubscriptions", () => {
     const left = rejectionOf(listen.subscribe("memo://a", undefined));
     await vi.advanceTimersByTimeAsync(0);
     ack(1, {});
-    expect(await left).toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND, message: "The server did not take the subscription to memo://a: its acknowledgement of subscriptions/listen left it out" });
+    expect(await left).toMatchObject({
+      code: MCP_CODES.METHOD_NOT_FOUND,
+      message: "The server did not take the subscription to memo://a: its acknowledgement of subscriptions/listen left it out",
+    });
     const late = rejectionOf(listen.subscribe("memo://b", undefined));
     await vi.advanceTimersByTimeAsync(500);
     expect(await late).toMatchObject({ code: MCP_CODES.TIMEOUT, message: "subscriptions/listen was not acknowledged within 500 ms" });
@@ -156,7 +168,11 @@ describe("ListenSubscriptions", () => {
     expect(sent).toHaveLength(2);
     ack(2, { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ["memo://a", "memo://gone"] });
     await vi.advanceTimersByTimeAsync(0);
-    expect(delivered).toEqual([NOTIFICATIONS.toolsListChanged, NOTIFICATIONS.resourcesListChanged, `${NOTIFICATIONS.resourcesUpdated} memo://a`]);
+    expect(delivered).toEqual([
+      NOTIFICATIONS.toolsListChanged,
+      NOTIFICATIONS.resourcesListChanged,
+      `${NOTIFICATIONS.resourcesUpdated} memo://a`,
+    ]);
     expect(reported).toEqual([]);
     // A break, then a server that refuses to be reached twice: 100, 200, 400 ms, one report.
     sent[1]?.reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, "terminated"));
@@ -167,7 +183,9 @@ describe("ListenSubscriptions", () => {
     expect(sent).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
     expect(sent).toHaveLength(3);
-    expect(reported.map((error) => [error.code, error.message])).toEqual([[MCP_CODES.TRANSPORT_ERROR, "The subscriptions/listen stream ended (terminated); re-opening it"]]);
+    expect(reported.map((error) => [error.code, error.message])).toEqual([
+      [MCP_CODES.TRANSPORT_ERROR, "The subscriptions/listen stream ended (terminated); re-opening it"],
+    ]);
     ack(3, { toolsListChanged: true });
     await vi.advanceTimersByTimeAsync(0);
     expect(delivered.slice(3)).toEqual([NOTIFICATIONS.toolsListChanged]);
@@ -285,7 +303,10 @@ describe("ListenSubscriptions, the edges", () => {
   it("refuses a subscription once closed", async () => {
     const { listen } = scripted();
     listen.close();
-    await expect(listen.subscribe("memo://a", undefined)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "Cannot subscribe to memo://a: the connection is closed" });
+    await expect(listen.subscribe("memo://a", undefined)).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: "Cannot subscribe to memo://a: the connection is closed",
+    });
   });
 });
 

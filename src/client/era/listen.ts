@@ -83,7 +83,10 @@ export class ListenSubscriptions implements ChangeSubscriptions {
       // A stream that broke right after its acknowledgement is re-opened with the URI: only a refusal is an error.
       const current = this.#current;
       if (current !== undefined && !current.honours(uri)) {
-        throw new MCPError(MCP_CODES.METHOD_NOT_FOUND, `The server did not take the subscription to ${uri}: its acknowledgement of subscriptions/listen left it out`);
+        throw new MCPError(
+          MCP_CODES.METHOD_NOT_FOUND,
+          `The server did not take the subscription to ${uri}: its acknowledgement of subscriptions/listen left it out`,
+        );
       }
     } catch (error) {
       this.#uris.delete(uri);
@@ -167,7 +170,12 @@ export class ListenSubscriptions implements ChangeSubscriptions {
           resolve(opened);
         });
       };
-      const options: RequestOptions = { signal: controller.signal, timeoutMs: Number.POSITIVE_INFINITY, maxTotalTimeoutMs: Number.POSITIVE_INFINITY, onId };
+      const options: RequestOptions = {
+        signal: controller.signal,
+        timeoutMs: Number.POSITIVE_INFINITY,
+        maxTotalTimeoutMs: Number.POSITIVE_INFINITY,
+        onId,
+      };
       this.sources.send({ notifications: filter }, options).then(
         () => this.#ended(stream as ListenStream, undefined),
         (error: unknown) => {
@@ -198,7 +206,10 @@ export class ListenSubscriptions implements ChangeSubscriptions {
 
   #failed(error: MCPError): void {
     // One report per streak of failures: a server that is down for a while is not reported every 30 s.
-    if (this.#failures === 0) this.sources.report(new MCPError(error.code, `The subscriptions/listen stream ended (${error.message}); re-opening it`, { cause: error }));
+    if (this.#failures === 0)
+      this.sources.report(
+        new MCPError(error.code, `The subscriptions/listen stream ended (${error.message}); re-opening it`, { cause: error }),
+      );
     this.#again();
   }
 

@@ -17,11 +17,20 @@ export interface Discovered {
 
 /** Outcomes that say nothing of the server's era: the connection failed, or the caller gave up. */
 // Literals (typed as MCP_CODES' values), not reads of MCP_CODES: a read at the top level stays in every app that imports the package.
-// Stryker disable next-line ArrayDeclaration: a handshake tried after such a failure fails the same way (nothing can be sent on a closed or cancelled connection); the set spares the attempt and keeps the probe's own error
-const CONNECTION_FAILURES: ReadonlySet<MCPCode> = /* @__PURE__ */ new Set<MCPCode>(["MCP.TRANSPORT_CLOSED", "MCP.TRANSPORT_ERROR", "MCP.REQUEST_CANCELLED", "MCP.UNAUTHORIZED"]);
+// Stryker disable next-line ArrayDeclaration: a handshake tried after such a failure fails the same way (nothing can be sent on a closed or
+// cancelled connection); the set spares the attempt and keeps the probe's own error
+const CONNECTION_FAILURES: ReadonlySet<MCPCode> = /* @__PURE__ */ new Set<MCPCode>([
+  "MCP.TRANSPORT_CLOSED",
+  "MCP.TRANSPORT_ERROR",
+  "MCP.REQUEST_CANCELLED",
+  "MCP.UNAUTHORIZED",
+]);
 
 /** `server/discover` in `version`, and once more in the revision a -32022 names when this client speaks it. */
-export async function discover(send: (version: StatelessProtocolVersion) => Promise<unknown>, version: StatelessProtocolVersion): Promise<Discovered> {
+export async function discover(
+  send: (version: StatelessProtocolVersion) => Promise<unknown>,
+  version: StatelessProtocolVersion,
+): Promise<Discovered> {
   try {
     return { version, result: (await send(version)) as DiscoverResult };
   } catch (error) {
@@ -47,6 +56,7 @@ function sharedVersion(error: unknown): StatelessProtocolVersion | undefined {
 export function fallsBackToSession(error: unknown): boolean {
   // What a request rejects with is an MCPError: its fields are read as they are.
   const failure = error as MCPError;
-  if (failure.code === MCP_CODES.TRANSPORT_ERROR && typeof (failure.data as { status?: unknown } | undefined)?.status === "number") return true;
+  if (failure.code === MCP_CODES.TRANSPORT_ERROR && typeof (failure.data as { status?: unknown } | undefined)?.status === "number")
+    return true;
   return !CONNECTION_FAILURES.has(failure.code);
 }

@@ -79,13 +79,18 @@ export class StatelessCalls {
     let result: unknown = asked;
     for (let round = 1; isInputRequired(result); round++) {
       if (round > this.sources.maxInputRounds) {
-        throw new MCPError(MCP_CODES.INPUT_ROUNDS_EXCEEDED, `${method} asked for input more than ${this.sources.maxInputRounds} times (maxInputRounds)`, { data: result });
+        throw new MCPError(
+          MCP_CODES.INPUT_ROUNDS_EXCEEDED,
+          `${method} asked for input more than ${this.sources.maxInputRounds} times (maxInputRounds)`,
+          { data: result },
+        );
       }
       // Only what this round asked for: the answers under the server's keys (none for a round that only
       // hands back a state), the state exactly as it came (absent when none came).
       const retry: JsonObject = withFields(first, {});
       if (result.inputRequests !== undefined) retry["inputResponses"] = await this.#answers(result.inputRequests, round, options);
-      // Stryker disable next-line ConditionalExpression: a requestState set to undefined is not serialised: the retry on the wire is the same
+      // Stryker disable next-line ConditionalExpression: a requestState set to undefined is not serialised: the retry on the wire is the
+      // same
       if (result.requestState !== undefined) retry["requestState"] = result.requestState;
       options?.signal?.throwIfAborted();
       result = await this.sources.send(method, retry, options);
@@ -104,8 +109,16 @@ export class StatelessCalls {
     for (const [key, request] of Object.entries(requests)) {
       signal?.throwIfAborted();
       const respond = this.sources.responders.get(request.method);
-      if (!respond) throw new MCPError(MCP_CODES.METHOD_NOT_FOUND, `The server asked for ${request.method} (input "${key}"), which this client has no handler for`);
-      answers[key] = await respond(request.params as never, { requestId: key, signal: signal ?? new AbortController().signal, meta: undefined });
+      if (!respond)
+        throw new MCPError(
+          MCP_CODES.METHOD_NOT_FOUND,
+          `The server asked for ${request.method} (input "${key}"), which this client has no handler for`,
+        );
+      answers[key] = await respond(request.params as never, {
+        requestId: key,
+        signal: signal ?? new AbortController().signal,
+        meta: undefined,
+      });
     }
     return answers;
   }

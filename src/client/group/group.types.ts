@@ -1,5 +1,10 @@
 import type { MCPError } from "../../error-codes/mcp-error.js";
-import type { Implementation, LoggingMessageNotificationParams, NotificationParams, ResourceUpdatedNotificationParams } from "../../schemas/schemas.js";
+import type {
+  Implementation,
+  LoggingMessageNotificationParams,
+  NotificationParams,
+  ResourceUpdatedNotificationParams,
+} from "../../schemas/schemas.js";
 import type { FallbackHttpOptions } from "../../transport/http-client/http-fallback.js";
 import type { Transport } from "../../transport/transport/transport.types.js";
 import type { MCPClientOptions } from "../mcp-client/mcp-client.types.js";

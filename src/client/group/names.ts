@@ -13,14 +13,23 @@ export interface RoutedName {
  * `"__"`: `a___t` could be either's). With neither, a merged name has at most one server prefix.
  */
 export function checkServerNames(names: readonly string[], separator: string): void {
-  if (typeof separator !== "string" || separator === "") throw new MCPError(MCP_CODES.INVALID_PARAMS, "The separator of merged names must be a non-empty string");
+  if (typeof separator !== "string" || separator === "")
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, "The separator of merged names must be a non-empty string");
   for (const name of names) {
     if (name.includes(separator)) {
-      throw new MCPError(MCP_CODES.INVALID_PARAMS, `MCP server "${name}" has the separator "${separator}" in its name: its merged names would be ambiguous`, { data: { server: name } });
+      throw new MCPError(
+        MCP_CODES.INVALID_PARAMS,
+        `MCP server "${name}" has the separator "${separator}" in its name: its merged names would be ambiguous`,
+        { data: { server: name } },
+      );
     }
     const other = names.find((candidate) => candidate !== name && (candidate + separator).startsWith(name + separator));
     if (other !== undefined) {
-      throw new MCPError(MCP_CODES.INVALID_PARAMS, `MCP servers "${name}" and "${other}" make ambiguous merged names with the separator "${separator}"`, { data: { server: other } });
+      throw new MCPError(
+        MCP_CODES.INVALID_PARAMS,
+        `MCP servers "${name}" and "${other}" make ambiguous merged names with the separator "${separator}"`,
+        { data: { server: other } },
+      );
     }
   }
 }

@@ -15,7 +15,10 @@ import type { ServerEntry } from "./servers-config.js";
 export async function openServer(client: MCPClient, server: string, entry: ServerEntry, options: MCPClientGroupOptions): Promise<void> {
   const timeoutMs = options.connectTimeoutMs ?? 30_000;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new MCPError(MCP_CODES.TIMEOUT, `it did not start and connect within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new MCPError(MCP_CODES.TIMEOUT, `it did not start and connect within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
   try {
     await connectOver(client, server, entry, options, controller.signal);
   } catch (error) {
@@ -26,7 +29,13 @@ export async function openServer(client: MCPClient, server: string, entry: Serve
   }
 }
 
-async function connectOver(client: MCPClient, server: string, entry: ServerEntry, options: MCPClientGroupOptions, signal: AbortSignal): Promise<void> {
+async function connectOver(
+  client: MCPClient,
+  server: string,
+  entry: ServerEntry,
+  options: MCPClientGroupOptions,
+  signal: AbortSignal,
+): Promise<void> {
   const transport = await transportOf(server, entry, options, signal);
   if (transport !== undefined) {
     try {
@@ -38,7 +47,10 @@ async function connectOver(client: MCPClient, server: string, entry: ServerEntry
     return;
   }
   if (entry.type === "stdio") {
-    throw new MCPError(MCP_CODES.INVALID_PARAMS, "a stdio server is started by the group's transportFor (stdioTransportFor() of @suaveplan/mcp/node), and none was given");
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      "a stdio server is started by the group's transportFor (stdioTransportFor() of @suaveplan/mcp/node), and none was given",
+    );
   }
   const http = entry.headers === undefined ? { ...options.http } : { ...options.http, headers: entry.headers };
   if (entry.type === "sse") await client.connect(new HttpSseTransport(entry.url, http), { signal });
@@ -46,9 +58,16 @@ async function connectOver(client: MCPClient, server: string, entry: ServerEntry
 }
 
 /** What `transportFor` gives, unless the time runs out first (a transport that comes later is closed). */
-async function transportOf(server: string, entry: ServerEntry, options: MCPClientGroupOptions, signal: AbortSignal): Promise<Transport | undefined> {
+async function transportOf(
+  server: string,
+  entry: ServerEntry,
+  options: MCPClientGroupOptions,
+  signal: AbortSignal,
+): Promise<Transport | undefined> {
   const made = (async () => options.transportFor?.(server, entry))();
-  const aborted = new Promise<never>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason as Error), { once: true }));
+  const aborted = new Promise<never>((_resolve, reject) =>
+    signal.addEventListener("abort", () => reject(signal.reason as Error), { once: true }),
+  );
   try {
     return await Promise.race([made, aborted]);
   } catch (error) {

@@ -22,11 +22,24 @@ afterEach(async () => {
 
 /** A server whose `echo` says which server answered; `hang` waits until the connection goes. */
 function testServer(name: string, options: { pageSize?: number; resources?: string[]; prompts?: boolean } = {}): MCPServer {
-  const server = new MCPServer({ name, version: "1.0.0" }, { telemetry: null, ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }) });
-  server.tool("echo", { description: `Echoes on ${name}` }, (args) => ({ content: [{ type: "text", text: `${name}: ${JSON.stringify(args)}` }] }));
-  server.tool("hang", {}, (_args, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("aborted")))));
-  for (const uri of options.resources ?? []) server.resource(uri, uri, {}, (read) => ({ contents: [{ uri: read, text: `${uri} from ${name}` }] }));
-  if (options.prompts) server.prompt("greet", { arguments: { who: { description: "whom" } } }, (args) => ({ messages: [{ role: "user", content: { type: "text", text: `${name} greets ${args["who"] ?? "you"}` } }] }));
+  const server = new MCPServer(
+    { name, version: "1.0.0" },
+    { telemetry: null, ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }) },
+  );
+  server.tool("echo", { description: `Echoes on ${name}` }, (args) => ({
+    content: [{ type: "text", text: `${name}: ${JSON.stringify(args)}` }],
+  }));
+  server.tool(
+    "hang",
+    {},
+    (_args, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("aborted")))),
+  );
+  for (const uri of options.resources ?? [])
+    server.resource(uri, uri, {}, (read) => ({ contents: [{ uri: read, text: `${uri} from ${name}` }] }));
+  if (options.prompts)
+    server.prompt("greet", { arguments: { who: { description: "whom" } } }, (args) => ({
+      messages: [{ role: "user", content: { type: "text", text: `${name} greets ${args["who"] ?? "you"}` } }],
+    }));
   return server;
 }
 
@@ -90,8 +103,18 @@ describe("MCPClientGroup", () => {
       beta: testServer("beta", { resources: ["mem://shared"] }),
     };
     const { fetchImpl, headers } = httpServers();
-    const config = { mcpServers: { alpha: STDIO, beta: STDIO, web: { url: "http://127.0.0.1:8001/mcp", headers: { "x-token": "t1" } }, legacy: { type: "sse", url: "http://127.0.0.1:8002/sse" } } };
-    const all = group(config, { transportFor: (name, entry) => (entry.type === "stdio" ? inMemory(servers[name] as MCPServer) : undefined), http: { fetchImpl } });
+    const config = {
+      mcpServers: {
+        alpha: STDIO,
+        beta: STDIO,
+        web: { url: "http://127.0.0.1:8001/mcp", headers: { "x-token": "t1" } },
+        legacy: { type: "sse", url: "http://127.0.0.1:8002/sse" },
+      },
+    };
+    const all = group(config, {
+      transportFor: (name, entry) => (entry.type === "stdio" ? inMemory(servers[name] as MCPServer) : undefined),
+      http: { fetchImpl },
+    });
     expect(all.servers).toEqual(["alpha", "beta", "web", "legacy"]);
     expect(all.entry("web")).toEqual({ type: "http", url: "http://127.0.0.1:8001/mcp", headers: { "x-token": "t1" } });
     const connecting = all.connect();
@@ -102,12 +125,23 @@ describe("MCPClientGroup", () => {
     expect(headers.some((seen) => seen.get("x-token") === "t1")).toBe(true);
 
     const tools = await all.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["alpha__echo", "alpha__hang", "beta__echo", "beta__hang", "web__echo", "web__hang", "legacy__echo", "legacy__hang"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "alpha__echo",
+      "alpha__hang",
+      "beta__echo",
+      "beta__hang",
+      "web__echo",
+      "web__hang",
+      "legacy__echo",
+      "legacy__hang",
+    ]);
     expect(tools[2]).toMatchObject({ description: "Echoes on beta", _meta: { [GROUP_META_KEY]: { server: "beta", name: "echo" } } });
     for (const server of all.servers) expect(textOf(await all.callTool(`${server}__echo`, { n: 1 }))).toBe(`${server}: {"n":1}`);
 
     const prompts = await all.listPrompts();
-    expect(prompts.map((prompt) => [prompt.name, prompt["_meta"]?.[GROUP_META_KEY]])).toEqual([["alpha__greet", { server: "alpha", name: "greet" }]]);
+    expect(prompts.map((prompt) => [prompt.name, prompt["_meta"]?.[GROUP_META_KEY]])).toEqual([
+      ["alpha__greet", { server: "alpha", name: "greet" }],
+    ]);
     expect((await all.getPrompt("alpha__greet", { who: "Ada" })).messages[0]?.content).toEqual({ type: "text", text: "alpha greets Ada" });
 
     const resources = await all.listResources();
@@ -126,9 +160,18 @@ describe("MCPClientGroup", () => {
     const one = group({ mcpServers: { alpha: STDIO } }, { transportFor: () => inMemory(alpha) });
     await one.connect();
     expect((await one.readResource("mem://alpha")).contents[0]).toMatchObject({ text: "mem://alpha from alpha" });
-    await expect(one.readResource("mem://nowhere")).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND, message: 'No MCP server of the group lists the resource "mem://nowhere"' });
-    await expect(one.callTool("echo")).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND, message: expect.stringContaining('has the tool "echo": merged names are <server>__<tool> with a server among alpha') });
-    await expect(one.getPrompt("zeta__greet")).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND, message: expect.stringContaining('the prompt "zeta__greet"') });
+    await expect(one.readResource("mem://nowhere")).rejects.toMatchObject({
+      code: MCP_CODES.NOT_FOUND,
+      message: 'No MCP server of the group lists the resource "mem://nowhere"',
+    });
+    await expect(one.callTool("echo")).rejects.toMatchObject({
+      code: MCP_CODES.NOT_FOUND,
+      message: expect.stringContaining('has the tool "echo": merged names are <server>__<tool> with a server among alpha'),
+    });
+    await expect(one.getPrompt("zeta__greet")).rejects.toMatchObject({
+      code: MCP_CODES.NOT_FOUND,
+      message: expect.stringContaining('the prompt "zeta__greet"'),
+    });
     // A known server's unknown tool is the server's own answer, not renamed.
     const unknown = await one.callTool("alpha__nope").catch((error: unknown) => error);
     expect(unknown).toBeInstanceOf(MCPError);
@@ -141,8 +184,12 @@ describe("MCPClientGroup", () => {
     await dotted.connect();
     expect((await dotted.listTools()).map((tool) => tool.name)).toEqual(["alpha.echo", "alpha.hang"]);
     expect(textOf(await dotted.callTool("alpha.echo", {}))).toBe("alpha: {}");
-    expect(() => new MCPClientGroup({ mcpServers: { "a.b": STDIO } }, { clientInfo: CLIENT_INFO, separator: "." })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, data: { server: "a.b" } }));
-    expect(() => new MCPClientGroup({ mcpServers: { a: { command: "x", type: "ws" } } }, { clientInfo: CLIENT_INFO })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+    expect(() => new MCPClientGroup({ mcpServers: { "a.b": STDIO } }, { clientInfo: CLIENT_INFO, separator: "." })).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, data: { server: "a.b" } }),
+    );
+    expect(() => new MCPClientGroup({ mcpServers: { a: { command: "x", type: "ws" } } }, { clientInfo: CLIENT_INFO })).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }),
+    );
   });
 
   it("keeps the servers that connect when others fail to start, and says why each failed", async () => {
@@ -156,16 +203,29 @@ describe("MCPClientGroup", () => {
         },
       },
     );
-    await expect(failing.callTool("alpha__echo")).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: 'MCP server "alpha" is not connected: call connect() first' });
+    await expect(failing.callTool("alpha__echo")).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: 'MCP server "alpha" is not connected: call connect() first',
+    });
     const failed = heard(failing, "serverFailed");
     const result = await failing.connect();
     expect(result.connected).toEqual(["alpha"]);
-    expect(result.failures.get("broken")).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: 'MCP server "broken" did not connect: spawn missing ENOENT', data: { server: "broken" } });
-    expect(result.failures.get("unstarted")).toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining('MCP server "unstarted" did not connect: a stdio server is started by the group\'s transportFor') });
+    expect(result.failures.get("broken")).toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: 'MCP server "broken" did not connect: spawn missing ENOENT',
+      data: { server: "broken" },
+    });
+    expect(result.failures.get("unstarted")).toMatchObject({
+      code: MCP_CODES.INVALID_PARAMS,
+      message: expect.stringContaining('MCP server "unstarted" did not connect: a stdio server is started by the group\'s transportFor'),
+    });
     expect(failed.map((event) => event.server).toSorted()).toEqual(["broken", "unstarted"]);
     expect(failing.failures).toEqual(result.failures);
     expect((await failing.listTools()).map((tool) => tool.name)).toEqual(["alpha__echo", "alpha__hang"]);
-    await expect(failing.callTool("broken__echo")).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: 'MCP server "broken" is not connected: MCP server "broken" did not connect: spawn missing ENOENT' });
+    await expect(failing.callTool("broken__echo")).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: 'MCP server "broken" is not connected: MCP server "broken" did not connect: spawn missing ENOENT',
+    });
   });
 
   it("gives up on a server that does not connect in time, and closes a transport that comes too late or fails", async () => {
@@ -179,12 +239,22 @@ describe("MCPClientGroup", () => {
     };
     const slow = group(
       { mcpServers: { late: STDIO, silent: STDIO, refusing: STDIO } },
-      { connectTimeoutMs: 30, clientOptions: { telemetry: null, probeTimeoutMs: 5 }, transportFor: (name) => (name === "late" ? late : name === "silent" ? silent : refusing) },
+      {
+        connectTimeoutMs: 30,
+        clientOptions: { telemetry: null, probeTimeoutMs: 5 },
+        transportFor: (name) => (name === "late" ? late : name === "silent" ? silent : refusing),
+      },
     );
     const { failures } = await slow.connect();
-    expect(failures.get("late")).toMatchObject({ code: MCP_CODES.TIMEOUT, message: 'MCP server "late" did not connect: it did not start and connect within 30 ms' });
+    expect(failures.get("late")).toMatchObject({
+      code: MCP_CODES.TIMEOUT,
+      message: 'MCP server "late" did not connect: it did not start and connect within 30 ms',
+    });
     expect(failures.get("silent")).toMatchObject({ code: MCP_CODES.TIMEOUT, data: { server: "silent" } });
-    expect(failures.get("refusing")).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: 'MCP server "refusing" did not connect: cannot start' });
+    expect(failures.get("refusing")).toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: 'MCP server "refusing" did not connect: cannot start',
+    });
     expect(closed).toEqual(["refusing"]);
     const [lateEnd] = InMemoryTransport.pair();
     const lateClosed = new Promise<void>((resolve) => (lateEnd.close = async () => resolve()));
@@ -202,7 +272,11 @@ describe("MCPClientGroup", () => {
     const transportFor = async (name: string): Promise<Transport> => {
       if (name === "beta") return inMemory(beta);
       const inner = await inMemory(alpha);
-      return { start: (receiver) => ((alphaReceiver = receiver), inner.start(receiver)), send: (message) => inner.send(message), close: () => inner.close() };
+      return {
+        start: (receiver) => ((alphaReceiver = receiver), inner.start(receiver)),
+        send: (message) => inner.send(message),
+        close: () => inner.close(),
+      };
     };
     const pair = group({ mcpServers: { alpha: STDIO, beta: STDIO } }, { transportFor });
     await pair.connect();
@@ -211,14 +285,22 @@ describe("MCPClientGroup", () => {
     if (failure === undefined) await alpha.close();
     else alphaReceiver?.onClose(failure);
     const error = await pending.catch((thrown: unknown) => thrown);
-    expect(error).toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringMatching(/^MCP server "alpha" is gone: The connection closed/), data: { server: "alpha" } });
+    expect(error).toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: expect.stringMatching(/^MCP server "alpha" is gone: The connection closed/),
+      data: { server: "alpha" },
+    });
     await until(() => closedEvents.length === 1);
-    const said = failure === undefined ? 'MCP server "alpha" closed its connection' : 'MCP server "alpha" closed its connection: pipe broke';
+    const said =
+      failure === undefined ? 'MCP server "alpha" closed its connection' : 'MCP server "alpha" closed its connection: pipe broke';
     expect(closedEvents[0]).toMatchObject({ server: "alpha", error: { code: MCP_CODES.TRANSPORT_CLOSED, message: said } });
     expect(pair.connected).toEqual(["beta"]);
     expect(pair.failures.get("alpha")).toBe(closedEvents[0]?.error);
     expect((await pair.listTools()).map((tool) => tool.name)).toEqual(["beta__echo", "beta__hang"]);
-    await expect(pair.callTool("alpha__echo")).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringContaining('MCP server "alpha" is not connected: MCP server "alpha" closed its connection') });
+    await expect(pair.callTool("alpha__echo")).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: expect.stringContaining('MCP server "alpha" is not connected: MCP server "alpha" closed its connection'),
+    });
     expect(textOf(await pair.callTool("beta__echo", { still: true }))).toBe('beta: {"still":true}');
   });
 
@@ -248,7 +330,10 @@ describe("MCPClientGroup", () => {
     const alpha = testServer("alpha");
     const beta = testServer("beta", { prompts: true });
     // The session era: the notifications come as they are sent (the stateless era's listen stream opens after the listener).
-    const pair = group({ mcpServers: { alpha: STDIO, beta: STDIO } }, { clientOptions: { telemetry: null, era: "session" }, transportFor: (name) => inMemory(name === "alpha" ? alpha : beta) });
+    const pair = group(
+      { mcpServers: { alpha: STDIO, beta: STDIO } },
+      { clientOptions: { telemetry: null, era: "session" }, transportFor: (name) => inMemory(name === "alpha" ? alpha : beta) },
+    );
     const before = heard(pair, "toolsListChanged");
     await pair.connect();
     const after = heard(pair, "promptsListChanged");
@@ -262,13 +347,18 @@ describe("MCPClientGroup", () => {
     const failures = heard(pair, "listFailed");
     pair.client("beta")?.use("tools/list", () => () => Promise.reject(new MCPError(MCP_CODES.INTERNAL_ERROR, "listing broke")));
     expect((await pair.listTools()).map((tool) => tool.name)).toEqual(["alpha__echo", "alpha__hang", "alpha__added"]);
-    expect(failures).toEqual([{ server: "beta", error: expect.objectContaining({ code: MCP_CODES.INTERNAL_ERROR, message: "listing broke" }) }]);
+    expect(failures).toEqual([
+      { server: "beta", error: expect.objectContaining({ code: MCP_CODES.INTERNAL_ERROR, message: "listing broke" }) },
+    ]);
   });
 
   it("closes every client once, those still connecting too, and refuses to connect again", async () => {
     const alpha = testServer("alpha");
     const { promise: waiting, resolve: deliver } = deferred<Transport>();
-    const closing = group({ mcpServers: { alpha: STDIO, slow: STDIO } }, { transportFor: (name) => (name === "alpha" ? inMemory(alpha) : waiting) });
+    const closing = group(
+      { mcpServers: { alpha: STDIO, slow: STDIO } },
+      { transportFor: (name) => (name === "alpha" ? inMemory(alpha) : waiting) },
+    );
     const connecting = closing.connect();
     await until(() => closing.connected.length === 1);
     const closedEvents = heard(closing, "serverClosed");
@@ -281,7 +371,12 @@ describe("MCPClientGroup", () => {
     expect((await connecting).failures.get("slow")).toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, data: { server: "slow" } });
     expect(closing.connected).toEqual([]);
     expect(closedEvents).toEqual([]);
-    await expect(closing.connect()).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "This group of MCP servers is closed" });
-    await expect(closing.callTool("alpha__echo")).rejects.toMatchObject({ message: 'MCP server "alpha" is not connected: the group is closed' });
+    await expect(closing.connect()).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: "This group of MCP servers is closed",
+    });
+    await expect(closing.callTool("alpha__echo")).rejects.toMatchObject({
+      message: 'MCP server "alpha" is not connected: the group is closed',
+    });
   });
 });

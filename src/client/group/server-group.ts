@@ -15,7 +15,13 @@ import { parseServersConfig, type ServerEntry } from "./servers-config.js";
 export const GROUP_META_KEY = "suaveplan/group";
 
 // Literals, not imported constants: nothing is read at load time by an app that never builds a group.
-const FORWARDED: ReadonlySet<string> = /* @__PURE__ */ new Set(["toolsListChanged", "resourcesListChanged", "promptsListChanged", "resourceUpdated", "log"]);
+const FORWARDED: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  "toolsListChanged",
+  "resourcesListChanged",
+  "promptsListChanged",
+  "resourceUpdated",
+  "log",
+]);
 
 type Capability = "tools" | "prompts" | "resources";
 
@@ -117,7 +123,11 @@ export class MCPClientGroup {
     for (const [server, resources] of lists) {
       for (const resource of resources) {
         if (!routes.has(resource.uri)) routes.set(resource.uri, server);
-        merged.push(withFields(resource, { _meta: withFields(resource["_meta"], { [GROUP_META_KEY]: { server, name: resource.name } satisfies GroupOrigin }) }));
+        merged.push(
+          withFields(resource, {
+            _meta: withFields(resource["_meta"], { [GROUP_META_KEY]: { server, name: resource.name } satisfies GroupOrigin }),
+          }),
+        );
       }
     }
     this.#resourceRoutes = routes;
@@ -128,7 +138,8 @@ export class MCPClientGroup {
   async readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     if (!this.#resourceRoutes.has(uri)) await this.listResources(options);
     const server = this.#resourceRoutes.get(uri);
-    if (server === undefined) throw new MCPError(MCP_CODES.NOT_FOUND, `No MCP server of the group lists the resource "${uri}"`, { data: { uri } });
+    if (server === undefined)
+      throw new MCPError(MCP_CODES.NOT_FOUND, `No MCP server of the group lists the resource "${uri}"`, { data: { uri } });
     return this.#call(server, (client) => client.readResource(uri, options));
   }
 
@@ -183,7 +194,11 @@ export class MCPClientGroup {
   #lost(server: string, client: MCPClient, cause: MCPError | undefined): void {
     if (this.#closed || this.#clients.get(server) !== client) return;
     this.#clients.delete(server);
-    const error = new MCPError(MCP_CODES.TRANSPORT_CLOSED, `MCP server "${server}" closed its connection${cause ? `: ${cause.message}` : ""}`, { cause, data: { server } });
+    const error = new MCPError(
+      MCP_CODES.TRANSPORT_CLOSED,
+      `MCP server "${server}" closed its connection${cause ? `: ${cause.message}` : ""}`,
+      { cause, data: { server } },
+    );
     this.#failures.set(server, error);
     this.#listeners.emit("serverClosed", { server, error });
   }
@@ -192,9 +207,13 @@ export class MCPClientGroup {
     client.on(event, (params: unknown) => this.#listeners.emit(event, { server, params } as never));
   }
 
-  /** The lists of the connected servers that declare `capability`, in the configuration's order; one that fails is left out and reported. */
+  /**
+   * The lists of the connected servers that declare `capability`, in the configuration's order; one that fails is left out and reported.
+   */
   async #gather<T>(capability: Capability, list: (client: MCPClient) => Promise<T[]>): Promise<Array<[string, T[]]>> {
-    const live = this.connected.map((server) => [server, this.#clients.get(server) as MCPClient] as const).filter(([, client]) => client.serverCapabilities?.[capability] !== undefined);
+    const live = this.connected
+      .map((server) => [server, this.#clients.get(server) as MCPClient] as const)
+      .filter(([, client]) => client.serverCapabilities?.[capability] !== undefined);
     const settled = await Promise.allSettled(live.map(([, client]) => list(client)));
     const lists: Array<[string, T[]]> = [];
     settled.forEach((outcome, index) => {
@@ -207,13 +226,20 @@ export class MCPClientGroup {
 
   #merged<T extends { readonly name: string; readonly _meta?: Record<string, unknown> | undefined }>(server: string, item: T): T {
     const origin: GroupOrigin = { server, name: item.name };
-    return withFields(item, { name: mergedName(server, item.name, this.#separator), _meta: withFields(item["_meta"], { [GROUP_META_KEY]: origin }) }) as unknown as T;
+    return withFields(item, {
+      name: mergedName(server, item.name, this.#separator),
+      _meta: withFields(item["_meta"], { [GROUP_META_KEY]: origin }),
+    }) as unknown as T;
   }
 
   #route(kind: "tool" | "prompt", merged: string): { server: string; name: string } {
     const route = routeName(merged, this.#entries.keys(), this.#separator);
     if (route !== undefined) return route;
-    throw new MCPError(MCP_CODES.NOT_FOUND, `No MCP server of the group has the ${kind} "${merged}": merged names are <server>${this.#separator}<${kind}> with a server among ${this.servers.join(", ")}`, { data: { name: merged } });
+    throw new MCPError(
+      MCP_CODES.NOT_FOUND,
+      `No MCP server of the group has the ${kind} "${merged}": merged names are <server>${this.#separator}<${kind}> with a server among ${this.servers.join(", ")}`,
+      { data: { name: merged } },
+    );
   }
 
   async #call<T>(server: string, run: (client: MCPClient) => Promise<T>): Promise<T> {

@@ -7,7 +7,11 @@ import { checkServerNames, mergedName, routeName } from "./names.js";
 import { parseServersConfig } from "./servers-config.js";
 
 const refused = (message: string | RegExp, server?: string) =>
-  expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: typeof message === "string" ? expect.stringContaining(message) : expect.stringMatching(message), ...(server === undefined ? {} : { data: { server } }) });
+  expect.objectContaining({
+    code: MCP_CODES.INVALID_PARAMS,
+    message: typeof message === "string" ? expect.stringContaining(message) : expect.stringMatching(message),
+    ...(server === undefined ? {} : { data: { server } }),
+  });
 
 describe("parseServersConfig", () => {
   it("reads stdio and HTTP entries, setting their type, and leaves disabled ones out", () => {

@@ -61,7 +61,8 @@ function entryOf(name: string, entry: unknown): ServerEntry {
   }
   const hasCommand = entry["command"] !== undefined;
   const hasUrl = entry["url"] !== undefined;
-  if (hasCommand === hasUrl) throw invalidEntry(name, hasCommand ? 'has both "command" and "url"' : 'is neither a stdio server ("command") nor an HTTP one ("url")');
+  if (hasCommand === hasUrl)
+    throw invalidEntry(name, hasCommand ? 'has both "command" and "url"' : 'is neither a stdio server ("command") nor an HTTP one ("url")');
   if (hasCommand) {
     if (type !== undefined && type !== "stdio") throw invalidEntry(name, `has a "command" but type "${type}"`);
     return stdioEntry(name, entry);
@@ -74,23 +75,32 @@ function stdioEntry(name: string, entry: Record<string, unknown>): StdioServerEn
   const command = entry["command"];
   if (typeof command !== "string" || command === "") throw invalidEntry(name, `"command" must be a non-empty string`);
   const args = entry["args"];
-  if (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === "string"))) throw invalidEntry(name, `"args" must be an array of strings`);
+  if (args !== undefined && !(Array.isArray(args) && args.every((arg) => typeof arg === "string")))
+    throw invalidEntry(name, `"args" must be an array of strings`);
   const cwd = entry["cwd"];
   if (cwd !== undefined && typeof cwd !== "string") throw invalidEntry(name, `"cwd" must be a string`);
   const env = stringsOf(name, "env", entry["env"]);
-  return { type: "stdio", command, ...(args === undefined ? {} : { args: [...args] }), ...(env === undefined ? {} : { env }), ...(cwd === undefined ? {} : { cwd }) };
+  return {
+    type: "stdio",
+    command,
+    ...(args === undefined ? {} : { args: [...args] }),
+    ...(env === undefined ? {} : { env }),
+    ...(cwd === undefined ? {} : { cwd }),
+  };
 }
 
 function httpEntry(name: string, entry: Record<string, unknown>, type: HttpServerEntry["type"]): HttpServerEntry {
   const url = entry["url"];
-  if (typeof url !== "string" || !isHttpUrl(url)) throw invalidEntry(name, `"url" must be an http: or https: URL, not ${JSON.stringify(url)}`);
+  if (typeof url !== "string" || !isHttpUrl(url))
+    throw invalidEntry(name, `"url" must be an http: or https: URL, not ${JSON.stringify(url)}`);
   const headers = stringsOf(name, "headers", entry["headers"]);
   return { type, url, ...(headers === undefined ? {} : { headers }) };
 }
 
 function stringsOf(name: string, field: string, value: unknown): Record<string, string> | undefined {
   if (value === undefined) return undefined;
-  if (!isObject(value) || !Object.values(value).every((item) => typeof item === "string")) throw invalidEntry(name, `"${field}" must be an object of strings`);
+  if (!isObject(value) || !Object.values(value).every((item) => typeof item === "string"))
+    throw invalidEntry(name, `"${field}" must be an object of strings`);
   return { ...(value as Record<string, string>) };
 }
 

@@ -40,7 +40,10 @@ export function eraOf(era: EraChoice, pinned: AnyProtocolVersion | undefined): E
   if (pinned === undefined) return era;
   const pinnedEra = isStatelessProtocolVersion(pinned) ? "stateless" : "session";
   if (era !== "auto" && era !== pinnedEra) {
-    throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `protocolVersion "${pinned}" is of the ${pinnedEra} era, not the ${era} era asked for`);
+    throw new MCPError(
+      MCP_CODES.PROTOCOL_VERSION_MISMATCH,
+      `protocolVersion "${pinned}" is of the ${pinnedEra} era, not the ${era} era asked for`,
+    );
   }
   return pinnedEra;
 }
@@ -49,7 +52,8 @@ export function eraOf(era: EraChoice, pinned: AnyProtocolVersion | undefined): E
 export function notFoundOf(error: unknown, uri: string): unknown {
   // What a call rejects with is an MCPError: its fields are read as they are.
   const rejected = error as MCPError;
-  if (rejected.wireCode !== JSONRPC_ERROR_CODES.INVALID_PARAMS || (rejected.data as { uri?: unknown } | undefined)?.uri !== uri) return error;
+  if (rejected.wireCode !== JSONRPC_ERROR_CODES.INVALID_PARAMS || (rejected.data as { uri?: unknown } | undefined)?.uri !== uri)
+    return error;
   return new MCPError(MCP_CODES.NOT_FOUND, rejected.message, { wireCode: rejected.wireCode, data: rejected.data, cause: rejected });
 }
 
@@ -79,7 +83,9 @@ export const DEFAULT_LISTEN_ACK_TIMEOUT_MS = 60_000;
 export const DEFAULT_LISTEN_RETRY_DELAY_MS = 1000;
 
 /** The era's rounds and waits, from the client's options or their defaults. */
-export function eraTimings(options: MCPClientOptions): Pick<EraConnectSources, "maxInputRounds" | "probeTimeoutMs" | "listenAckTimeoutMs" | "listenRetryDelayMs"> {
+export function eraTimings(
+  options: MCPClientOptions,
+): Pick<EraConnectSources, "maxInputRounds" | "probeTimeoutMs" | "listenAckTimeoutMs" | "listenRetryDelayMs"> {
   return {
     maxInputRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
     probeTimeoutMs: options.probeTimeoutMs,
@@ -92,8 +98,12 @@ export function eraTimings(options: MCPClientOptions): Pick<EraConnectSources, "
 export const FORWARDED_NOTIFICATIONS = /* @__PURE__ */ forwardedNotifications();
 
 /** Hands each server notification that listeners hear as it is to `heard`. */
-export function forwardNotifications(dispatcher: JsonRpcDispatcher<AnyProtocolVersion>, heard: (method: string, params: unknown) => unknown): void {
-  for (const method of Object.keys(FORWARDED_NOTIFICATIONS)) dispatcher.setNotificationHandler(method, (params) => void heard(method, params));
+export function forwardNotifications(
+  dispatcher: JsonRpcDispatcher<AnyProtocolVersion>,
+  heard: (method: string, params: unknown) => unknown,
+): void {
+  for (const method of Object.keys(FORWARDED_NOTIFICATIONS))
+    dispatcher.setNotificationHandler(method, (params) => void heard(method, params));
 }
 
 // Built by a pure call: bundlers keep a top-level object's reads of NOTIFICATIONS in apps that never use it.
@@ -122,7 +132,14 @@ export function clientHandlers(
 ): Pick<EraConnectSources, "capabilitiesFor" | "responders"> {
   const sampling = normaliseSampling(options.sampling);
   return {
-    capabilitiesFor: (version) => deriveCapabilities(version, { extra: options.capabilities, roots: roots() !== undefined, sampling, elicitation: options.elicitation, tasks: options.tasks !== false }),
+    capabilitiesFor: (version) =>
+      deriveCapabilities(version, {
+        extra: options.capabilities,
+        roots: roots() !== undefined,
+        sampling,
+        elicitation: options.elicitation,
+        tasks: options.tasks !== false,
+      }),
     responders: (declared) =>
       inputResponders({
         declared,

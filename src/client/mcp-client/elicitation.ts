@@ -15,11 +15,19 @@ export interface ElicitationDeps {
   readonly onUrlAccepted: (elicitationId: string) => void;
 }
 
-export function answerElicitation(params: ElicitRequestParams, context: ServerRequestContext, deps: ElicitationDeps): Promise<ElicitResult> {
+export function answerElicitation(
+  params: ElicitRequestParams,
+  context: ServerRequestContext,
+  deps: ElicitationDeps,
+): Promise<ElicitResult> {
   return params.mode === "url" ? answerUrl(params, context, deps) : answerForm(params, context, deps);
 }
 
-async function answerUrl(params: ElicitRequestParams & { mode: "url" }, context: ServerRequestContext, deps: ElicitationDeps): Promise<ElicitResult> {
+async function answerUrl(
+  params: ElicitRequestParams & { mode: "url" },
+  context: ServerRequestContext,
+  deps: ElicitationDeps,
+): Promise<ElicitResult> {
   const handler = deps.options.url;
   if (!declaresUrlElicitation(deps.declared) || !handler) throw modeNotDeclared("url");
   const result = await handler(params, context);
@@ -38,7 +46,10 @@ async function answerForm(params: ElicitRequestFormParams, context: ServerReques
   if (content === undefined) return result;
   const checked = requestedSchema.validate(content, "content");
   if (!checked.ok) {
-    throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `The accepted answer does not match the requested schema: ${checked.issues}`);
+    throw new JsonRpcError(
+      JSONRPC_ERROR_CODES.INTERNAL_ERROR,
+      `The accepted answer does not match the requested schema: ${checked.issues}`,
+    );
   }
   return { ...result, content: content as ElicitResult["content"] };
 }

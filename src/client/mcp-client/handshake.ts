@@ -10,7 +10,11 @@ import type { ConnectOptions } from "./mcp-client.types.js";
 export type NegotiatedServer = InitializeResult & { readonly protocolVersion: ProtocolVersion };
 
 /** Sends `initialize` and rejects with `MCP.PROTOCOL_VERSION_MISMATCH` when the server answers a revision this client does not speak. */
-export async function initialize(dispatcher: JsonRpcDispatcher<AnyProtocolVersion>, params: InitializeRequestParams, options: ConnectOptions): Promise<NegotiatedServer> {
+export async function initialize(
+  dispatcher: JsonRpcDispatcher<AnyProtocolVersion>,
+  params: InitializeRequestParams,
+  options: ConnectOptions,
+): Promise<NegotiatedServer> {
   const result = (await dispatcher.request(METHODS.initialize, params, options)) as InitializeResult;
   if (!isProtocolVersion(result.protocolVersion)) throw versionMismatch(params.protocolVersion, result.protocolVersion);
   return result as NegotiatedServer;

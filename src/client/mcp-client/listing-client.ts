@@ -77,7 +77,11 @@ export abstract class ListingClient {
   }
 
   /** One page of a list, as this client asks for it. */
-  protected abstract listPage<K extends ListKind>(kind: K, cursor: string | undefined, options: CallOptions | undefined): Promise<PageOf<K>>;
+  protected abstract listPage<K extends ListKind>(
+    kind: K,
+    cursor: string | undefined,
+    options: CallOptions | undefined,
+  ): Promise<PageOf<K>>;
 
   /** A kept list, listed again after the server said it changed. */
   protected abstract refreshed(kind: ListKind, items: readonly unknown[]): void;

@@ -40,7 +40,9 @@ class ControlledTransport implements Transport {
   }
 
   paramsSent(method: string): unknown[] {
-    return this.sent.flatMap((message) => ((message as { method?: string }).method === method ? [(message as { params?: unknown }).params] : []));
+    return this.sent.flatMap((message) =>
+      (message as { method?: string }).method === method ? [(message as { params?: unknown }).params] : [],
+    );
   }
 }
 
@@ -60,7 +62,10 @@ describe("MCPClient on a transport that breaks down", () => {
     const call = client.callTool("hang");
     await until(() => started);
     transport.breakDown(new MCPError(MCP_CODES.TRANSPORT_ERROR, "the server process exited"));
-    await expect(call).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringContaining("the server process exited") });
+    await expect(call).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: expect.stringContaining("the server process exited"),
+    });
     expect(closes).toMatchObject([{ error: { code: MCP_CODES.TRANSPORT_ERROR, message: "the server process exited" } }]);
     expect(client.connected).toBe(false);
   });
@@ -68,7 +73,10 @@ describe("MCPClient on a transport that breaks down", () => {
 
 describe("MCPClient on a transport of its own", () => {
   it("sends no arguments or context it was not given", async () => {
-    const server = await rawServer({ "prompts/get": () => ({ messages: [] }), "completion/complete": () => ({ completion: { values: [] } }) });
+    const server = await rawServer({
+      "prompts/get": () => ({ messages: [] }),
+      "completion/complete": () => ({ completion: { values: [] } }),
+    });
     const transport = new ControlledTransport(server.clientEnd);
     const client = new MCPClient(CLIENT_INFO, { telemetry: null });
     await client.connect(transport);
@@ -101,7 +109,10 @@ describe("MCPClient after close", () => {
     setFlagsFromString("--expose-gc");
     const collectGarbage = runInNewContext("gc") as () => void;
     // The listing, the known tools and the listener are reachable from the client until close.
-    const { client } = await connectToRaw({ "tools/list": () => ({ tools: [{ name: "kept", inputSchema: { type: "object" } }] }) }, { cache: true });
+    const { client } = await connectToRaw(
+      { "tools/list": () => ({ tools: [{ name: "kept", inputSchema: { type: "object" } }] }) },
+      { cache: true },
+    );
     const listenerState = new WeakRef(registerListenerWithState(client));
     const listedTool = new WeakRef(await firstListedTool(client));
     await client.close();
@@ -131,7 +142,11 @@ describe("MCPClient before its connect settles", () => {
     server.dispatcher.removeRequestHandler("initialize");
     server.dispatcher.setRequestHandler("initialize", async () => {
       await server.dispatcher.notify("notifications/tools/list_changed", {});
-      return { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: { name: "raw", version: "0.0.1" } };
+      return {
+        protocolVersion: "2025-11-25",
+        capabilities: { tools: { listChanged: true } },
+        serverInfo: { name: "raw", version: "0.0.1" },
+      };
     });
     const client = new MCPClient(CLIENT_INFO, { telemetry: null, era: "session" });
     client.on("toolsListChanged", (params) => heard.push(params));

@@ -1,17 +1,52 @@
-import { ALL_PROTOCOL_VERSIONS, isProtocolVersion, isStatelessProtocolVersion, LATEST_PROTOCOL_VERSION, METHODS, NOTIFICATIONS, STATELESS_PROTOCOL_VERSIONS, type AnyProtocolVersion, type NotificationMethod, type ProtocolVersion, type StatelessProtocolVersion } from "../../constants/index.js";
+import {
+  ALL_PROTOCOL_VERSIONS,
+  isProtocolVersion,
+  isStatelessProtocolVersion,
+  LATEST_PROTOCOL_VERSION,
+  METHODS,
+  NOTIFICATIONS,
+  STATELESS_PROTOCOL_VERSIONS,
+  type AnyProtocolVersion,
+  type NotificationMethod,
+  type ProtocolVersion,
+  type StatelessProtocolVersion,
+} from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import { EventBus } from "../../events/events.js";
 import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import type { PassNotification } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import { loadWire } from "../../schemas/wire-loader.js";
-import type { ClientCapabilities, CompleteResult, ElicitationCompleteNotificationParams, GetPromptResult, Implementation, ListToolsResult, LoggingLevel, ReadResourceResult, Root, ServerCapabilities } from "../../schemas/schemas.js";
+import type {
+  ClientCapabilities,
+  CompleteResult,
+  ElicitationCompleteNotificationParams,
+  GetPromptResult,
+  Implementation,
+  ListToolsResult,
+  LoggingLevel,
+  ReadResourceResult,
+  Root,
+  ServerCapabilities,
+} from "../../schemas/schemas.js";
 import type { Transport } from "../../transport/transport/transport.types.js";
 import type { JsonObject } from "../../types/types.js";
 import { urlElicitationsRequired } from "./elicitation.js";
 import type { NegotiatedServer } from "./handshake.js";
 import { collect, LIST_KINDS, type ListKind, type PageOf } from "./lists.js";
-import type { CallOptions, ToolCallResultOf, CompletionArgument, CompletionContext, CompletionReference, ConnectOptions, ConnectResult, EraChoice, MCPClientEventMap, MCPClientOptions, RootsSource } from "./mcp-client.types.js";
+import type {
+  CallOptions,
+  ToolCallResultOf,
+  CompletionArgument,
+  CompletionContext,
+  CompletionReference,
+  ConnectOptions,
+  ConnectResult,
+  EraChoice,
+  MCPClientEventMap,
+  MCPClientOptions,
+  RootsSource,
+} from "./mcp-client.types.js";
 import type { StatelessCalls } from "../era/stateless-calls.js";
 import { connectEra, type EraConnectSources } from "../era/connect.js";
 import { ToolHeaders } from "../era/tool-headers.js";
@@ -22,9 +57,32 @@ import type { ChangeSubscriptions } from "../era/changes.js";
 import type { ListKind as ChangeList } from "../../stores/change-feed.js";
 import { outgoingLayers, type ClientMethod, type ClientMiddleware, type ClientRequestContext } from "../../middleware/client-middleware.js";
 import type { MethodLayers } from "../../middleware/chain.js";
-import { notificationLayers, passNotification, type NotificationLayerContext, type NotificationMiddleware } from "../../middleware/notification-middleware.js";
-import { incomingLayers, layeredResponders, type IncomingContext, type IncomingMethod, type IncomingMiddleware } from "../../middleware/incoming-middleware.js";
-import { CHANGE_EVENTS, eraOf, eraTimings, forwardNotifications, FORWARDED_NOTIFICATIONS, clientHandlers, notFoundOf, notInitialized, responsesOf, rootsNotDeclared, watchedLists } from "./client-options.js";
+import {
+  notificationLayers,
+  passNotification,
+  type NotificationLayerContext,
+  type NotificationMiddleware,
+} from "../../middleware/notification-middleware.js";
+import {
+  incomingLayers,
+  layeredResponders,
+  type IncomingContext,
+  type IncomingMethod,
+  type IncomingMiddleware,
+} from "../../middleware/incoming-middleware.js";
+import {
+  CHANGE_EVENTS,
+  eraOf,
+  eraTimings,
+  forwardNotifications,
+  FORWARDED_NOTIFICATIONS,
+  clientHandlers,
+  notFoundOf,
+  notInitialized,
+  responsesOf,
+  rootsNotDeclared,
+  watchedLists,
+} from "./client-options.js";
 import { ClientTasks } from "../tasks/client-tasks.js";
 import type { TaskCallOptions, TaskInput, TaskStatePage, ToolTask } from "../tasks/tasks.types.js";
 
@@ -70,7 +128,10 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     super(options);
     const pinned = options.protocolVersion;
     if (pinned !== undefined && !isProtocolVersion(pinned) && !isStatelessProtocolVersion(pinned)) {
-      throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `protocolVersion "${String(pinned)}" is not one this client speaks (${ALL_PROTOCOL_VERSIONS.join(", ")})`);
+      throw new MCPError(
+        MCP_CODES.PROTOCOL_VERSION_MISMATCH,
+        `protocolVersion "${String(pinned)}" is not one this client speaks (${ALL_PROTOCOL_VERSIONS.join(", ")})`,
+      );
     }
     this.#clientInfo = clientInfo;
     this.#options = options;
@@ -91,12 +152,24 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     });
     this.#watched = watchedLists(this.cachedKinds);
     this.#responses = responsesOf(options.responseCache);
-    this.#tasks = new ClientTasks({ request: (method, params, callOptions) => this.#request(method, params, callOptions), calls: () => this.#calls, server: () => this.#server, listAll: () => this.listedTools(), relist: () => collect(this.items("tools", undefined)) }, this.#dispatcher);
+    this.#tasks = new ClientTasks(
+      {
+        request: (method, params, callOptions) => this.#request(method, params, callOptions),
+        calls: () => this.#calls,
+        server: () => this.#server,
+        listAll: () => this.listedTools(),
+        relist: () => collect(this.items("tools", undefined)),
+      },
+      this.#dispatcher,
+    );
     // Either side may ping, whatever was declared.
     // Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {}, the same empty result
     this.#dispatcher.setRequestHandler(METHODS.ping, () => ({}));
     // Stateless era: a change counts only on the listen stream this client keeps open.
-    forwardNotifications(this.#dispatcher, (method, params) => this.#changes?.accepts(method, params) === false || this.#changed(method, params));
+    forwardNotifications(
+      this.#dispatcher,
+      (method, params) => this.#changes?.accepts(method, params) === false || this.#changed(method, params),
+    );
   }
 
   // ---- Connection ----
@@ -109,7 +182,10 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
    */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ConnectResult> {
     if (this.#connectCalled) {
-      throw new MCPError(MCP_CODES.ALREADY_CONNECTED, "connect() was already called on this client; use a new MCPClient for another connection");
+      throw new MCPError(
+        MCP_CODES.ALREADY_CONNECTED,
+        "connect() was already called on this client; use a new MCPClient for another connection",
+      );
     }
     this.#connectCalled = true;
     try {
@@ -137,7 +213,13 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
       stateless: this.#stateless,
       clientInfo: this.#clientInfo,
       ...eraTimings(this.#options),
-      ...this.#layeredResponders(clientHandlers(this.#options, () => this.#roots, (elicitationId) => this.#awaitedElicitations.add(elicitationId))),
+      ...this.#layeredResponders(
+        clientHandlers(
+          this.#options,
+          () => this.#roots,
+          (elicitationId) => this.#awaitedElicitations.add(elicitationId),
+        ),
+      ),
       toolHeaderParams: (tool) => this.#toolHeaders.lookup(tool),
       request: (method, params, options) => this.#request(method, params, options),
       deliver: (method, params) => this.#changed(method, params),
@@ -199,7 +281,11 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken), and typed `S` when told, else by the client's tool map for a tool it names.
    * A tool the server runs as a task is waited for; with option `task`, the task itself is the answer (`src/client/tasks/tasks.md`). */
   callTool(name: string, args: JsonObject | undefined, options: TaskCallOptions): Promise<ToolTask>;
-  callTool<S extends object = never, N extends string = string>(name: N, args?: JsonObject, options?: CallOptions): Promise<ToolCallResultOf<Tools, N, S>>;
+  callTool<S extends object = never, N extends string = string>(
+    name: N,
+    args?: JsonObject,
+    options?: CallOptions,
+  ): Promise<ToolCallResultOf<Tools, N, S>>;
   callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<unknown> {
     return this.#tasks.call(name, args, options);
   }
@@ -214,7 +300,10 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     return this.#tasks.list(cursor, options);
   }
 
-  /** `resources/read`; a resource the server does not have is `MCP.NOT_FOUND` in either era (-32002, or the stateless era's -32602 naming the URI). */
+  /**
+   * `resources/read`; a resource the server does not have is `MCP.NOT_FOUND` in either era (-32002, or the stateless era's -32602 naming
+   * the URI).
+   */
   readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult> {
     const read = this.#request<ReadResourceResult>(METHODS.resourcesRead, { uri }, options);
     return this.#calls ? read.catch((error: unknown) => Promise.reject(notFoundOf(error, uri))) : read;
@@ -239,7 +328,12 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     return this.#request(METHODS.promptsGet, args === undefined ? { name } : { name, arguments: args }, options);
   }
 
-  complete(ref: CompletionReference, argument: CompletionArgument, context?: CompletionContext, options?: CallOptions): Promise<CompleteResult> {
+  complete(
+    ref: CompletionReference,
+    argument: CompletionArgument,
+    context?: CompletionContext,
+    options?: CallOptions,
+  ): Promise<CompleteResult> {
     return this.#request(METHODS.completionComplete, context === undefined ? { ref, argument } : { ref, argument, context }, options);
   }
 
@@ -292,7 +386,10 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     return this;
   }
 
-  /** Layers in front of the server's requests for input (sampling, elicitation, roots) in either era, before this client's handlers answer them. */
+  /**
+   * Layers in front of the server's requests for input (sampling, elicitation, roots) in either era, before this client's handlers answer
+   * them.
+   */
   useIncoming(middleware: IncomingMiddleware): this;
   useIncoming<M extends IncomingMethod>(method: M, middleware: IncomingMiddleware<M>): this;
   useIncoming(first: unknown, second?: unknown): this {
@@ -300,7 +397,10 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     return this;
   }
 
-  /** Layers around the notifications either way (the server's before this client acts on them, this client's before they are sent), in either era. */
+  /**
+   * Layers around the notifications either way (the server's before this client acts on them, this client's before they are sent), in
+   * either era.
+   */
   useNotifications(middleware: NotificationMiddleware): this;
   useNotifications<M extends NotificationMethod>(method: M, middleware: NotificationMiddleware<M>): this;
   useNotifications(first: unknown, second?: unknown): this {
@@ -313,18 +413,41 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   #request<T>(method: string, params: JsonObject | undefined, options?: CallOptions): Promise<T> {
     if (!this.#ready && !this.#dispatcher.closed) return Promise.reject(notInitialized(method));
     if (this.#layers === undefined) return this.#send(method, params, options);
-    const context: ClientRequestContext = { era: this.#calls ? "stateless" : "session", protocolVersion: this.protocolVersion as AnyProtocolVersion, options };
+    const context: ClientRequestContext = {
+      era: this.#calls ? "stateless" : "session",
+      protocolVersion: this.protocolVersion as AnyProtocolVersion,
+      options,
+    };
     return this.#layers.run({ method, params }, context, this.#sendLayered) as Promise<T>;
   }
 
   /** Made once; the dispatcher asks for it only while there are notification layers. */
-  readonly #passNotification: PassNotification = (direction, method, params, way) => passNotification(this.#notifications as MethodLayers<NotificationLayerContext>, isStatelessProtocolVersion(this.#dispatcher.codec.version) ? "stateless" : "session", direction, method, params, way);
-  readonly #sendLayered = (request: { readonly method: string; readonly params: unknown }, context: ClientRequestContext): Promise<unknown> => {
+  readonly #passNotification: PassNotification = (direction, method, params, way) =>
+    passNotification(
+      this.#notifications as MethodLayers<NotificationLayerContext>,
+      isStatelessProtocolVersion(this.#dispatcher.codec.version) ? "stateless" : "session",
+      direction,
+      method,
+      params,
+      way,
+    );
+  readonly #sendLayered = (
+    request: { readonly method: string; readonly params: unknown },
+    context: ClientRequestContext,
+  ): Promise<unknown> => {
     return this.#send(request.method, request.params as JsonObject | undefined, context.options);
   };
 
   #layeredResponders(handlers: ReturnType<typeof clientHandlers>): ReturnType<typeof clientHandlers> {
-    return { ...handlers, responders: (declared) => layeredResponders(this.#tasks.parking(handlers.responders(declared)), () => this.#incoming, () => (this.#calls ? "stateless" : "session")) };
+    return {
+      ...handlers,
+      responders: (declared) =>
+        layeredResponders(
+          this.#tasks.parking(handlers.responders(declared)),
+          () => this.#incoming,
+          () => (this.#calls ? "stateless" : "session"),
+        ),
+    };
   }
 
   #send<T>(method: string, params: JsonObject | undefined, options: CallOptions | undefined): Promise<T> {
@@ -354,7 +477,11 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
       if (this.#awaitedElicitations.delete(notification.elicitationId)) this.#listeners.emit("elicitationComplete", notification);
     };
     // The schema covers revisions whose codec lacks the notification.
-    this.#dispatcher.setNotificationHandler(NOTIFICATIONS.elicitationComplete, completed, layer.ElicitationCompleteNotificationParamsSchema);
+    this.#dispatcher.setNotificationHandler(
+      NOTIFICATIONS.elicitationComplete,
+      completed,
+      layer.ElicitationCompleteNotificationParamsSchema,
+    );
   }
 
   /** A server notification heard: the lists it says changed are forgotten (the cached ones re-listed), and listeners told. */

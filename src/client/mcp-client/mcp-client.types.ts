@@ -36,10 +36,18 @@ export type ToolCallResult<S extends object = Record<string, unknown>> = CallToo
  * `structuredContent` of the map's type (the client refuses one of a tool whose listed
  * `outputSchema` it breaks or lacks, with `MCP.PROTOCOL_INVALID`).
  */
-export type TypedToolCallResult<S> = CallToolResult & ({ readonly isError?: false | undefined; readonly structuredContent: S } | { readonly isError: true });
+export type TypedToolCallResult<S> = CallToolResult &
+  ({ readonly isError?: false | undefined; readonly structuredContent: S } | { readonly isError: true });
 
-/** What `callTool` resolves to: `ToolCallResult<S>` when the caller names `S`, else typed by the client's tool map for a tool it names, else untyped. */
-export type ToolCallResultOf<Tools, N extends string, S extends object> = [S] extends [never] ? (N extends keyof Tools ? TypedToolCallResult<Tools[N]> : ToolCallResult) : ToolCallResult<S>;
+/**
+ * What `callTool` resolves to: `ToolCallResult<S>` when the caller names `S`, else typed by the client's tool map for a tool it names, else
+ * untyped.
+ */
+export type ToolCallResultOf<Tools, N extends string, S extends object> = [S] extends [never]
+  ? N extends keyof Tools
+    ? TypedToolCallResult<Tools[N]>
+    : ToolCallResult
+  : ToolCallResult<S>;
 
 /**
  * A client's tool map (`MCPClient<Tools>`) from a server's tool definitions: each entry a tool's
@@ -113,10 +121,7 @@ export type FormElicitationHandler = (
   context: ServerRequestContext,
 ) => ElicitResult | Promise<ElicitResult>;
 
-export type UrlElicitationHandler = (
-  params: ElicitRequestURLParams,
-  context: ServerRequestContext,
-) => ElicitResult | Promise<ElicitResult>;
+export type UrlElicitationHandler = (params: ElicitRequestURLParams, context: ServerRequestContext) => ElicitResult | Promise<ElicitResult>;
 
 export interface ElicitationOptions {
   /** Asks the user to fill in `requestedSchema` (form mode, 2025-06-18 on). */
@@ -216,7 +221,10 @@ export interface MCPClientEventMap {
   promptsRefreshed: readonly Prompt[];
   /** The connection is gone; every listener is removed right after this one. */
   close: { readonly error?: MCPError };
-  /** Stateless era: a listed tool left out of the listing, because its `x-mcp-header` annotations are invalid (it could not be called over HTTP). */
+  /**
+   * Stateless era: a listed tool left out of the listing, because its `x-mcp-header` annotations are invalid (it could not be called over
+   * HTTP).
+   */
   toolDropped: { readonly name: string; readonly reason: string };
 }
 

@@ -18,8 +18,10 @@ function views() {
 }
 
 const fresh = (scope?: string) => ({ ttlMs: 1000, ...(scope === undefined ? {} : { cacheScope: scope }) });
-const keep = (view: ClientResponses, method: string, params: Record<string, string>, scope = "public") => view.keep(view.keyOf(method, params) as string, fresh(scope));
-const held = (view: ClientResponses, method: string, params: Record<string, string>) => view.get(view.keyOf(method, params) as string) !== undefined;
+const keep = (view: ClientResponses, method: string, params: Record<string, string>, scope = "public") =>
+  view.keep(view.keyOf(method, params) as string, fresh(scope));
+const held = (view: ClientResponses, method: string, params: Record<string, string>) =>
+  view.get(view.keyOf(method, params) as string) !== undefined;
 
 describe("ClientResponses", () => {
   it("keys only the cacheable methods, by their params", () => {
@@ -27,7 +29,8 @@ describe("ClientResponses", () => {
     expect(alice.keyOf("tools/call", { name: "x" })).toBeUndefined();
     expect(alice.keyOf("resources/read", { uri: "a" })).not.toBe(alice.keyOf("resources/read", { uri: "b" }));
     expect(alice.keyOf("tools/list", undefined)).toBe(alice.keyOf("tools/list", {}));
-    for (const method of ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"]) expect(alice.keyOf(method, {})).toBeDefined();
+    for (const method of ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"])
+      expect(alice.keyOf(method, {})).toBeDefined();
   });
 
   it("keeps a result with a positive ttlMs only, private unless the server said public", () => {
@@ -40,7 +43,10 @@ describe("ClientResponses", () => {
     expect([alice.get(key), bob.get(key)]).toEqual([mine, undefined]);
     const unsaid = fresh();
     alice.keep(alice.keyOf("prompts/list", {}) as string, unsaid);
-    expect([alice.get(alice.keyOf("prompts/list", {}) as string), bob.get(bob.keyOf("prompts/list", {}) as string)]).toEqual([unsaid, undefined]);
+    expect([alice.get(alice.keyOf("prompts/list", {}) as string), bob.get(bob.keyOf("prompts/list", {}) as string)]).toEqual([
+      unsaid,
+      undefined,
+    ]);
     const everyone = fresh("public");
     alice.keep(alice.keyOf("resources/list", {}) as string, everyone);
     expect(bob.get(bob.keyOf("resources/list", {}) as string)).toBe(everyone);
@@ -65,13 +71,25 @@ describe("ClientResponses", () => {
     alice.changed("notifications/message", { uri: "memo://a", level: "info" });
     expect(cache.size).toBe(9);
     alice.changed("notifications/tools/list_changed", {});
-    expect([held(alice, "tools/list", {}), held(alice, "tools/list", { cursor: "2" }), held(elsewhere, "tools/list", {})]).toEqual([false, false, true]);
+    expect([held(alice, "tools/list", {}), held(alice, "tools/list", { cursor: "2" }), held(elsewhere, "tools/list", {})]).toEqual([
+      false,
+      false,
+      true,
+    ]);
     alice.changed("notifications/prompts/list_changed", {});
     expect(held(alice, "prompts/list", {})).toBe(false);
     alice.changed("notifications/resources/list_changed", {});
-    expect([held(alice, "resources/list", {}), held(alice, "resources/templates/list", {}), held(alice, "resources/read", { uri: "memo://a" })]).toEqual([false, false, true]);
+    expect([
+      held(alice, "resources/list", {}),
+      held(alice, "resources/templates/list", {}),
+      held(alice, "resources/read", { uri: "memo://a" }),
+    ]).toEqual([false, false, true]);
     alice.changed("notifications/resources/updated", { uri: "memo://a" });
-    expect([held(alice, "resources/read", { uri: "memo://a" }), held(bob, "resources/read", { uri: "memo://a" }), held(alice, "resources/read", { uri: "memo://ab" })]).toEqual([false, false, true]);
+    expect([
+      held(alice, "resources/read", { uri: "memo://a" }),
+      held(bob, "resources/read", { uri: "memo://a" }),
+      held(alice, "resources/read", { uri: "memo://ab" }),
+    ]).toEqual([false, false, true]);
     alice.clear();
     expect([cache.size, held(elsewhere, "tools/list", {})]).toEqual([1, true]);
   });

@@ -1,7 +1,12 @@
 // Checks on `sampling/createMessage` that the wire schema cannot express (2025-11-25 tool use).
 import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError } from "../../error-codes/mcp-error.js";
-import type { ClientCapabilities, CreateMessageRequestParams, SamplingMessage, SamplingMessageContentBlock } from "../../schemas/schemas.js";
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  SamplingMessage,
+  SamplingMessageContentBlock,
+} from "../../schemas/schemas.js";
 
 /** Throws the -32602 the spec asks for when the request uses tools the client did not declare or breaks the tool-use rules. */
 export function checkSamplingRequest(params: CreateMessageRequestParams, declared: ClientCapabilities): void {
@@ -20,7 +25,8 @@ export function checkSamplingRequest(params: CreateMessageRequestParams, declare
 export function toolUseProblem(messages: readonly SamplingMessage[]): string | undefined {
   for (const [index, message] of messages.entries()) {
     const blocks = blocksOf(message);
-    // Stryker disable next-line EqualityOperator: "some but not all blocks are tool_result" is "some but not all are not"; the count of either side tells the same
+    // Stryker disable next-line EqualityOperator: "some but not all blocks are tool_result" is "some but not all are not"; the count of
+    // either side tells the same
     const results = blocks.filter((block) => block.type === "tool_result");
     if (results.length > 0 && results.length < blocks.length) {
       return `messages[${index}] mixes tool_result with other content`;
@@ -35,7 +41,8 @@ export function toolUseProblem(messages: readonly SamplingMessage[]): string | u
 }
 
 function blocksOf(message: SamplingMessage | undefined): readonly SamplingMessageContentBlock[] {
-  // Stryker disable next-line ArrayDeclaration: the blocks of the missing message after the last only give ids that answer a tool_use; a non-block gives none
+  // Stryker disable next-line ArrayDeclaration: the blocks of the missing message after the last only give ids that answer a tool_use; a
+  // non-block gives none
   if (message === undefined) return [];
   return Array.isArray(message.content) ? message.content : [message.content];
 }

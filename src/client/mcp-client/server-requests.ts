@@ -38,14 +38,21 @@ export function inputResponders(sources: ServerRequestSources): ReadonlyMap<stri
   const declaredElicitation = declared.elicitation;
   if (declaredElicitation && elicitation) {
     responders.set(METHODS.elicitationCreate, (params: ElicitRequestParams, context: ServerRequestContext) =>
-      answerElicitation(params, context, { options: elicitation, declared: declaredElicitation, onUrlAccepted: sources.onUrlElicitationAccepted }),
+      answerElicitation(params, context, {
+        options: elicitation,
+        declared: declaredElicitation,
+        onUrlAccepted: sources.onUrlElicitationAccepted,
+      }),
     );
   }
   return responders;
 }
 
 /** Registers each responder as the dispatcher's handler of its method (the session era's server-to-client requests). */
-export function registerServerRequests(dispatcher: JsonRpcDispatcher<AnyProtocolVersion>, responders: ReadonlyMap<string, InputResponder>): void {
+export function registerServerRequests(
+  dispatcher: JsonRpcDispatcher<AnyProtocolVersion>,
+  responders: ReadonlyMap<string, InputResponder>,
+): void {
   for (const [method, respond] of responders) answer(dispatcher, method, respond);
 }
 
@@ -54,11 +61,15 @@ function answer(dispatcher: JsonRpcDispatcher<AnyProtocolVersion>, method: strin
   dispatcher.setRequestHandler(method, async (params, context) => {
     const schemas = dispatcher.codec.serverRequests[method];
     if (!schemas) {
-      throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, `${method} does not exist in protocol revision ${dispatcher.codec.version}`);
+      throw new JsonRpcError(
+        JSONRPC_ERROR_CODES.METHOD_NOT_FOUND,
+        `${method} does not exist in protocol revision ${dispatcher.codec.version}`,
+      );
     }
     const result = await respond(params as never, { requestId: context.id, signal: context.signal, meta: context.meta });
     const checked = schemas.result.validate(result);
-    if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `This client's answer to ${method} is invalid: ${checked.issues}`);
+    if (!checked.ok)
+      throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `This client's answer to ${method} is invalid: ${checked.issues}`);
     return checked.value;
   });
 }

@@ -64,7 +64,8 @@ export class ToolOutputChecker {
       throw brokenPromise(`Tool ${name} declares an outputSchema but returned no structuredContent`, result);
     }
     const checked = this.#compile(name, schema, result).validate(result.structuredContent, "structuredContent");
-    if (!checked.ok) throw brokenPromise(`The structuredContent of tool ${name} does not match its outputSchema: ${checked.issues}`, result);
+    if (!checked.ok)
+      throw brokenPromise(`The structuredContent of tool ${name} does not match its outputSchema: ${checked.issues}`, result);
   }
 
   #compile(name: string, schema: object, result: CallToolResult): JsonSchemaValidator {

@@ -22,8 +22,13 @@ const definitions = {
 
 function weatherServer(): MCPServer {
   const server = new MCPServer({ name: "typed", version: "1.0.0" }, { telemetry: null });
-  server.tool("forecast", definitions.forecast, ({ city }) => ({ content: [{ type: "text", text: city }], structuredContent: { celsius: 21, sky: "clear" } }));
-  server.tool("sum", definitions.sum, ({ a, b }) => (a + b > 100 ? { content: [{ type: "text", text: "too much" }], isError: true } : { content: [], structuredContent: { sum: a + b } }));
+  server.tool("forecast", definitions.forecast, ({ city }) => ({
+    content: [{ type: "text", text: city }],
+    structuredContent: { celsius: 21, sky: "clear" },
+  }));
+  server.tool("sum", definitions.sum, ({ a, b }) =>
+    a + b > 100 ? { content: [{ type: "text", text: "too much" }], isError: true } : { content: [], structuredContent: { sum: a + b } },
+  );
   server.tool("echo", definitions.echo, () => ({ content: [], structuredContent: { text: "hi" } }));
   server.tool("plain", {}, () => ({ content: [{ type: "text", text: "no structure" }] }));
   return server;

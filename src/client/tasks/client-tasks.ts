@@ -4,7 +4,14 @@
 import { EXTENSIONS, META_KEYS, METHODS, type AnyProtocolVersion } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
-import type { CallToolResult, DetailedTask, InputRequests, ListTasksResult, ServerCapabilities, TaskMetadata } from "../../schemas/schemas.js";
+import type {
+  CallToolResult,
+  DetailedTask,
+  InputRequests,
+  ListTasksResult,
+  ServerCapabilities,
+  TaskMetadata,
+} from "../../schemas/schemas.js";
 import type { JsonObject } from "../../types/types.js";
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
 import type { StatelessCalls } from "../era/stateless-calls.js";
@@ -87,24 +94,43 @@ export class ClientTasks {
   ) {
     this.tools = new ToolOutputChecker(() => sources.listAll());
     // The dispatcher checks each result as it comes: a call in flight holds no reaction of its own.
-    dispatcher.setResultCheck(METHODS.toolsCall, (result, name) => this.tools.checked(name as string, result as CallToolResult), (params) => params?.["name"]);
+    dispatcher.setResultCheck(
+      METHODS.toolsCall,
+      (result, name) => this.tools.checked(name as string, result as CallToolResult),
+      (params) => params?.["name"],
+    );
   }
 
   /** `tools/call`: the result, or with `task` the task (one already ended when the server answered at once). */
-  call(name: string, args: JsonObject | undefined, options: (CallOptions & { readonly task?: true | ToolTaskRequest }) | undefined): Promise<CallToolResult | ToolTask> {
+  call(
+    name: string,
+    args: JsonObject | undefined,
+    options: (CallOptions & { readonly task?: true | ToolTaskRequest }) | undefined,
+  ): Promise<CallToolResult | ToolTask> {
     // 2026-07-28: the server decides (the request declared the extension); 2025-11-25: the client asks with `task`.
     const metadata = this.sources.calls() ? undefined : this.#metadata(name, options?.task);
     // Sent at once when there is nothing to look up first: a call made just before the connection closes is one in flight.
-    return metadata instanceof Promise ? metadata.then((found) => this.#call(name, args, options, found)) : this.#call(name, args, options, metadata);
+    return metadata instanceof Promise
+      ? metadata.then((found) => this.#call(name, args, options, found))
+      : this.#call(name, args, options, metadata);
   }
 
-  async #call(name: string, args: JsonObject | undefined, options: (CallOptions & { readonly task?: true | ToolTaskRequest }) | undefined, metadata: TaskMetadata | undefined): Promise<CallToolResult | ToolTask> {
+  async #call(
+    name: string,
+    args: JsonObject | undefined,
+    options: (CallOptions & { readonly task?: true | ToolTaskRequest }) | undefined,
+    metadata: TaskMetadata | undefined,
+  ): Promise<CallToolResult | ToolTask> {
     const wanted = options?.task;
     const calls = this.sources.calls();
     const params: JsonObject = { name, ...(args && { arguments: args }), ...(metadata && { task: metadata }) };
     const answer = await this.#send(params, options);
-    if ("content" in answer) return wanted ? new TaskHandle(this, undefined, name, undefined, answer as CallToolResult, undefined) : (answer as CallToolResult);
-    if (calls ? !declaresTasks(calls) : !metadata) throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `tools/call ${name} was answered with a task, which this client did not ask for`, { data: answer });
+    if ("content" in answer)
+      return wanted ? new TaskHandle(this, undefined, name, undefined, answer as CallToolResult, undefined) : (answer as CallToolResult);
+    if (calls ? !declaresTasks(calls) : !metadata)
+      throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `tools/call ${name} was answered with a task, which this client did not ask for`, {
+        data: answer,
+      });
     const state = stateOf((calls ? answer : answer["task"]) as JsonObject, calls !== undefined);
     const task = new TaskHandle(this, state.taskId, name, state, undefined, wanted === true ? undefined : wanted?.onInput);
     return wanted ? task : this.wait(task, options, true);
@@ -118,7 +144,11 @@ export class ClientTasks {
   /** `tasks/list` (2025-11-25 only: the tasks extension of 2026-07-28 has none). */
   async list(cursor: string | undefined, options: CallOptions | undefined): Promise<TaskStatePage> {
     const version = this.sources.server()?.protocolVersion;
-    if (version !== undefined && version !== "2025-11-25") throw new MCPError(MCP_CODES.METHOD_NOT_FOUND, `tasks/list is a method of revision 2025-11-25 only; this connection speaks ${version}`);
+    if (version !== undefined && version !== "2025-11-25")
+      throw new MCPError(
+        MCP_CODES.METHOD_NOT_FOUND,
+        `tasks/list is a method of revision 2025-11-25 only; this connection speaks ${version}`,
+      );
     const page = await this.sources.request<ListTasksResult>(METHODS.tasksList, cursor === undefined ? undefined : { cursor }, options);
     const tasks = page.tasks.map((task) => stateOf(task, false));
     return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
@@ -162,12 +192,14 @@ export class ClientTasks {
       return result;
     } catch (error) {
       const reason = wait.signal.reason as MCPError | undefined;
-      if (cancelOnGiveUp && reason !== undefined && reason.code !== MCP_CODES.TRANSPORT_CLOSED) this.cancel(task, undefined).catch(() => undefined);
+      if (cancelOnGiveUp && reason !== undefined && reason.code !== MCP_CODES.TRANSPORT_CLOSED)
+        this.cancel(task, undefined).catch(() => undefined);
       throw error;
     } finally {
       wait.end();
       this.#manual.delete(taskId);
-      for (const parked of task.parked.values()) parked.reject(new MCPError(MCP_CODES.REQUEST_CANCELLED, `The wait for task ${taskId} ended before this input was answered`));
+      for (const parked of task.parked.values())
+        parked.reject(new MCPError(MCP_CODES.REQUEST_CANCELLED, `The wait for task ${taskId} ended before this input was answered`));
       task.parked.clear();
     }
   }
@@ -209,7 +241,12 @@ export class ClientTasks {
       const support = tool?.execution?.taskSupport;
       if (wanted === undefined) return support === "required" ? {} : undefined;
       if (support !== "optional" && support !== "required") {
-        throw new MCPError(MCP_CODES.METHOD_NOT_FOUND, capable ? `Tool ${name} does not run as a task (its execution.taskSupport is ${support ?? "absent, meaning forbidden"})` : `The server runs no tool as a task (its capabilities lack tasks.requests.tools.call)`);
+        throw new MCPError(
+          MCP_CODES.METHOD_NOT_FOUND,
+          capable
+            ? `Tool ${name} does not run as a task (its execution.taskSupport is ${support ?? "absent, meaning forbidden"})`
+            : `The server runs no tool as a task (its capabilities lack tasks.requests.tools.call)`,
+        );
       }
       return wanted === true || wanted.ttlMs === undefined ? {} : { ttl: wanted.ttlMs };
     });
@@ -218,12 +255,18 @@ export class ClientTasks {
   /** A result, or a task (2025-11-25: `{ task }`; 2026-07-28: the task itself, flat). */
   #send(params: JsonObject, options: CallOptions | undefined): Promise<JsonObject> {
     const call = (): Promise<JsonObject> => this.sources.request(METHODS.toolsCall, params, options);
-    // Stateless era: a server that finds the headers disagree with the body (-32020) may have changed the tool: list it again, and call once more.
-    return call().catch((error: unknown) => (this.sources.calls() && headerMismatch(error) ? this.sources.relist().then(call) : Promise.reject(error)));
+    // Stateless era: a server that finds the headers disagree with the body (-32020) may have changed the tool: list it again, and call
+    // once more.
+    return call().catch((error: unknown) =>
+      this.sources.calls() && headerMismatch(error) ? this.sources.relist().then(call) : Promise.reject(error),
+    );
   }
 
   #byId<T>(task: TaskHandle, method: string, options: CallOptions | undefined): Promise<T> {
-    if (task.taskId === undefined) return Promise.reject(new MCPError(MCP_CODES.NOT_FOUND, `tools/call ${task.tool as string} was answered at once: there is no task to ask about`));
+    if (task.taskId === undefined)
+      return Promise.reject(
+        new MCPError(MCP_CODES.NOT_FOUND, `tools/call ${task.tool as string} was answered at once: there is no task to ask about`),
+      );
     return this.sources.request(method, { taskId: task.taskId }, options);
   }
 
@@ -311,11 +354,21 @@ function declaresTasks(calls: StatelessCalls): boolean {
 /** A task of either era as a `TaskState` (2025-11-25's `ttl` and `pollInterval` renamed; nothing of a detailed task's outcome). */
 /** What waiting for a cancelled task rejects with, in either era. */
 function cancelledTask(task: { readonly taskId: string; readonly statusMessage?: string | undefined }): MCPError {
-  return new MCPError(MCP_CODES.REQUEST_CANCELLED, `Task ${task.taskId} was cancelled${task.statusMessage === undefined ? "" : `: ${task.statusMessage}`}`, { data: task });
+  return new MCPError(
+    MCP_CODES.REQUEST_CANCELLED,
+    `Task ${task.taskId} was cancelled${task.statusMessage === undefined ? "" : `: ${task.statusMessage}`}`,
+    { data: task },
+  );
 }
 
 export function stateOf(task: JsonObject, stateless: boolean): TaskState {
-  const state: JsonObject = { taskId: task["taskId"], status: task["status"], createdAt: task["createdAt"], lastUpdatedAt: task["lastUpdatedAt"], ttlMs: task[stateless ? "ttlMs" : "ttl"] };
+  const state: JsonObject = {
+    taskId: task["taskId"],
+    status: task["status"],
+    createdAt: task["createdAt"],
+    lastUpdatedAt: task["lastUpdatedAt"],
+    ttlMs: task[stateless ? "ttlMs" : "ttl"],
+  };
   if (task["statusMessage"] !== undefined) state["statusMessage"] = task["statusMessage"];
   const poll = task[stateless ? "pollIntervalMs" : "pollInterval"];
   if (poll !== undefined) state["pollIntervalMs"] = poll;

@@ -14,11 +14,20 @@ export class TaskWait {
   constructor(what: string, options: TaskWaitOptions | undefined, closed: AbortSignal) {
     const signal = options?.signal;
     const timeoutMs = options?.timeoutMs;
-    const cancelled = (): void => this.#stop(new MCPError(MCP_CODES.REQUEST_CANCELLED, `The wait for ${what} was cancelled: ${describeThrown(signal?.reason)}`, { cause: signal?.reason }));
+    const cancelled = (): void =>
+      this.#stop(
+        new MCPError(MCP_CODES.REQUEST_CANCELLED, `The wait for ${what} was cancelled: ${describeThrown(signal?.reason)}`, {
+          cause: signal?.reason,
+        }),
+      );
     const gone = (): void => this.#stop(new MCPError(MCP_CODES.TRANSPORT_CLOSED, `The connection closed while waiting for ${what}`));
     signal?.addEventListener("abort", cancelled);
     closed.addEventListener("abort", gone);
-    if (timeoutMs !== undefined) this.#timer = setTimeout(() => this.#stop(new MCPError(MCP_CODES.TIMEOUT, `${what} did not end within ${timeoutMs} ms`, { data: { timeoutMs } })), timeoutMs);
+    if (timeoutMs !== undefined)
+      this.#timer = setTimeout(
+        () => this.#stop(new MCPError(MCP_CODES.TIMEOUT, `${what} did not end within ${timeoutMs} ms`, { data: { timeoutMs } })),
+        timeoutMs,
+      );
     this.#detach = () => {
       signal?.removeEventListener("abort", cancelled);
       closed.removeEventListener("abort", gone);

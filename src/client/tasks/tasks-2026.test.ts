@@ -21,7 +21,10 @@ async function peer(...args: Parameters<typeof scriptedPeer>): ReturnType<typeof
 }
 
 const fast = { pollIntervalMs: 1 };
-const ask = (message: string) => ({ method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } } });
+const ask = (message: string) => ({
+  method: "elicitation/create",
+  params: { message, requestedSchema: { type: "object", properties: { ok: { type: "boolean" } } } },
+});
 const rootsRequest = { method: "roots/list" };
 
 describe("tasks in the stateless era", () => {
@@ -30,17 +33,26 @@ describe("tasks in the stateless era", () => {
     const task = await client.callTool("quick", { a: 1 }, { task: { ttlMs: 5000 } });
     expect(task.taskId).toBeUndefined();
     await expect(task.result()).resolves.toEqual(text("at once"));
-    await expect(task.status()).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND, message: "tools/call quick was answered at once: there is no task to ask about" });
+    await expect(task.status()).rejects.toMatchObject({
+      code: MCP_CODES.NOT_FOUND,
+      message: "tools/call quick was answered at once: there is no task to ask about",
+    });
     await task.cancel();
     await task.update({ anything: 1 });
     const [call] = sent("tools/call");
-    expect(call).toEqual({ name: "quick", arguments: { a: 1 }, _meta: expect.objectContaining({ "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } }) });
+    expect(call).toEqual({
+      name: "quick",
+      arguments: { a: 1 },
+      _meta: expect.objectContaining({ "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } }),
+    });
     expect(client.capabilities).toEqual({ extensions: { [TASKS_EXTENSION]: {} } });
     expect(requests.map((message) => message.method)).toEqual(["server/discover", "tools/call", "tools/list"]);
   });
 
   it("follows a task to its result when the caller did not ask for one, polling tasks/get with the task's id", async () => {
-    const { client, sent } = await peer(scripts(inTurn("tools/call", created(fast)), inTurn("tasks/get", got("working", fast), got("completed", { result: text("done") }))));
+    const { client, sent } = await peer(
+      scripts(inTurn("tools/call", created(fast)), inTurn("tasks/get", got("working", fast), got("completed", { result: text("done") }))),
+    );
     await expect(client.callTool("slow")).resolves.toEqual(text("done"));
     const gets = sent("tasks/get");
     expect(gets).toHaveLength(2);
@@ -51,11 +63,20 @@ describe("tasks in the stateless era", () => {
   it("gives a completed tool error as the result, and checks a completed result against the tool's outputSchema", async () => {
     const failing = { content: [{ type: "text", text: "no" }], isError: true };
     const broken = { content: [], structuredContent: { celsius: "hot" } };
-    const tools = [{ name: "weather", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] } }];
+    const tools = [
+      {
+        name: "weather",
+        inputSchema: { type: "object" },
+        outputSchema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] },
+      },
+    ];
     const { client } = await peer(
       (message) => {
-        if (message.method === "tools/call") return created({ ...fast, taskId: (message.params?.["arguments"] as { id?: string } | undefined)?.id });
-        return message.method === "tasks/get" ? got("completed", { result: message.params?.["taskId"] === "failing" ? failing : broken }) : undefined;
+        if (message.method === "tools/call")
+          return created({ ...fast, taskId: (message.params?.["arguments"] as { id?: string } | undefined)?.id });
+        return message.method === "tasks/get"
+          ? got("completed", { result: message.params?.["taskId"] === "failing" ? failing : broken })
+          : undefined;
       },
       {},
       tools,
@@ -79,8 +100,15 @@ describe("tasks in the stateless era", () => {
         return taskId === "t-9" ? got("cancelled", { taskId, statusMessage: "stopped by an operator" }) : got("cancelled", { taskId });
       }),
     );
-    await expect(client.callTool("fails")).rejects.toMatchObject({ wireCode: -32050, message: "the backend is down", data: { retry: false } });
-    await expect(client.task("t-9").result()).rejects.toMatchObject({ code: MCP_CODES.REQUEST_CANCELLED, message: "Task t-9 was cancelled: stopped by an operator" });
+    await expect(client.callTool("fails")).rejects.toMatchObject({
+      wireCode: -32050,
+      message: "the backend is down",
+      data: { retry: false },
+    });
+    await expect(client.task("t-9").result()).rejects.toMatchObject({
+      code: MCP_CODES.REQUEST_CANCELLED,
+      message: "Task t-9 was cancelled: stopped by an operator",
+    });
     await expect(client.task("t-8").result()).rejects.toMatchObject({ message: "Task t-8 was cancelled", data: { status: "cancelled" } });
   });
 
@@ -94,7 +122,13 @@ describe("tasks in the stateless era", () => {
     const { client, sent } = await peer(
       scripts(
         inTurn("tools/call", created(fast)),
-        inTurn("tasks/get", got("input_required", both), got("input_required", both), got("input_required", { inputRequests: { roots: rootsRequest, third: ask("three?") }, ...fast }), got("completed", { result: text("answered") })),
+        inTurn(
+          "tasks/get",
+          got("input_required", both),
+          got("input_required", both),
+          got("input_required", { inputRequests: { roots: rootsRequest, third: ask("three?") }, ...fast }),
+          got("completed", { result: text("answered") }),
+        ),
         (message) => (message.method === "tasks/update" ? ack : undefined),
       ),
       { elicitation: { form }, roots: [{ uri: "file:///work" }] },
@@ -103,7 +137,10 @@ describe("tasks in the stateless era", () => {
     expect(asked).toEqual(["one?", "three?"]);
     const updates = sent("tasks/update");
     expect(updates.map(({ taskId, inputResponses }) => ({ taskId, inputResponses }))).toEqual([
-      { taskId: "t-1", inputResponses: { first: { action: "accept", content: { ok: true } }, roots: { roots: [{ uri: "file:///work" }] } } },
+      {
+        taskId: "t-1",
+        inputResponses: { first: { action: "accept", content: { ok: true } }, roots: { roots: [{ uri: "file:///work" }] } },
+      },
       { taskId: "t-1", inputResponses: { third: { action: "accept", content: { ok: true } } } },
     ]);
   });
@@ -115,7 +152,12 @@ describe("tasks in the stateless era", () => {
     const { client, sent } = await peer(
       scripts(
         inTurn("tools/call", created(fast)),
-        (message) => (message.method === "tasks/get" ? (answered ? got("completed", { result: text("thanks") }) : got("input_required", { inputRequests: { name: ask("name?") }, ...fast })) : undefined),
+        (message) =>
+          message.method === "tasks/get"
+            ? answered
+              ? got("completed", { result: text("thanks") })
+              : got("input_required", { inputRequests: { name: ask("name?") }, ...fast })
+            : undefined,
         (message) => (message.method === "tasks/update" ? ((answered = true), ack) : undefined),
       ),
       { elicitation: { form } },
@@ -127,7 +169,9 @@ describe("tasks in the stateless era", () => {
     await task.update({ name: { action: "accept", content: { ok: false } } });
     await expect(result).resolves.toEqual(text("thanks"));
     expect(form).not.toHaveBeenCalled();
-    expect(sent("tasks/update")).toEqual([{ taskId: "t-1", inputResponses: { name: { action: "accept", content: { ok: false } } }, _meta: expect.any(Object) }]);
+    expect(sent("tasks/update")).toEqual([
+      { taskId: "t-1", inputResponses: { name: { action: "accept", content: { ok: false } } }, _meta: expect.any(Object) },
+    ]);
   });
 
   it("cancels the task with tasks/cancel (never notifications/cancelled) when the caller's signal aborts a plain call", async () => {
@@ -143,8 +187,13 @@ describe("tasks in the stateless era", () => {
   });
 
   it("bounds a plain call's whole wait by its timeoutMs, then cancels the task; a handle's wait given up leaves the task alone", async () => {
-    const { client, sent } = await peer(scripts(inTurn("tools/call", created(fast)), inTurn("tasks/get", got("working", fast)), inTurn("tasks/cancel", ack)));
-    await expect(client.callTool("slow", {}, { timeoutMs: 30 })).rejects.toMatchObject({ code: MCP_CODES.TIMEOUT, message: "task t-1 did not end within 30 ms" });
+    const { client, sent } = await peer(
+      scripts(inTurn("tools/call", created(fast)), inTurn("tasks/get", got("working", fast)), inTurn("tasks/cancel", ack)),
+    );
+    await expect(client.callTool("slow", {}, { timeoutMs: 30 })).rejects.toMatchObject({
+      code: MCP_CODES.TIMEOUT,
+      message: "task t-1 did not end within 30 ms",
+    });
     await vi.waitFor(() => expect(sent("tasks/cancel")).toHaveLength(1));
     const task = await client.callTool("slow", {}, { task: true });
     const given = new AbortController();
@@ -177,12 +226,28 @@ describe("tasks in the stateless era", () => {
   });
 
   it("reads a task's state under the era's names, cancels by id, and has no tasks/list", async () => {
-    const { client, sent } = await peer(scripts(inTurn("tasks/get", got("input_required", { statusMessage: "waiting", pollIntervalMs: 250, inputRequests: { r: rootsRequest } })), inTurn("tasks/cancel", ack)));
+    const { client, sent } = await peer(
+      scripts(
+        inTurn("tasks/get", got("input_required", { statusMessage: "waiting", pollIntervalMs: 250, inputRequests: { r: rootsRequest } })),
+        inTurn("tasks/cancel", ack),
+      ),
+    );
     const task = client.task("t-1");
-    await expect(task.status()).resolves.toEqual({ taskId: "t-1", status: "input_required", statusMessage: "waiting", createdAt: "2026-07-28T10:00:00.000Z", lastUpdatedAt: "2026-07-28T10:00:01.000Z", ttlMs: 60000, pollIntervalMs: 250 });
+    await expect(task.status()).resolves.toEqual({
+      taskId: "t-1",
+      status: "input_required",
+      statusMessage: "waiting",
+      createdAt: "2026-07-28T10:00:00.000Z",
+      lastUpdatedAt: "2026-07-28T10:00:01.000Z",
+      ttlMs: 60000,
+      pollIntervalMs: 250,
+    });
     await task.cancel();
     expect(sent("tasks/cancel")).toEqual([{ taskId: "t-1", _meta: expect.any(Object) }]);
-    await expect(client.listTasks()).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND, message: "tasks/list is a method of revision 2025-11-25 only; this connection speaks 2026-07-28" });
+    await expect(client.listTasks()).rejects.toMatchObject({
+      code: MCP_CODES.METHOD_NOT_FOUND,
+      message: "tasks/list is a method of revision 2025-11-25 only; this connection speaks 2026-07-28",
+    });
   });
 
   it("ends every wait with MCP.TRANSPORT_CLOSED when the client closes, and cancels nothing", async () => {
@@ -195,16 +260,27 @@ describe("tasks in the stateless era", () => {
   });
 
   it("with tasks: false declares no extension, and refuses a task the server makes anyway", async () => {
-    const { client, sent } = await peer(inTurn("tools/call", created()), { tasks: false, elicitation: { form: () => ({ action: "cancel" as const }) } });
+    const { client, sent } = await peer(inTurn("tools/call", created()), {
+      tasks: false,
+      elicitation: { form: () => ({ action: "cancel" as const }) },
+    });
     expect(client.capabilities).toEqual({ elicitation: { form: {} } });
-    await expect(client.callTool("slow")).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, message: "tools/call slow was answered with a task, which this client did not ask for" });
+    await expect(client.callTool("slow")).rejects.toMatchObject({
+      code: MCP_CODES.PROTOCOL_INVALID,
+      message: "tools/call slow was answered with a task, which this client did not ask for",
+    });
     expect(sent("tools/call")[0]?.["_meta"]).toMatchObject({ "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } });
   });
 
   it("lets client layers see the task requests, and lists the tools again on a header mismatch before calling once more", async () => {
     let calls = 0;
     const mismatch: Reply = { error: { code: -32020, message: "Mcp-Name does not match" } };
-    const { client } = await peer(scripts((message: Message) => (message.method === "tools/call" ? (++calls === 1 ? mismatch : created(fast)) : undefined), inTurn("tasks/get", got("completed", { result: text("ok") }))));
+    const { client } = await peer(
+      scripts(
+        (message: Message) => (message.method === "tools/call" ? (++calls === 1 ? mismatch : created(fast)) : undefined),
+        inTurn("tasks/get", got("completed", { result: text("ok") })),
+      ),
+    );
     const seen: string[] = [];
     client.use((next) => (request, context) => (seen.push(request.method), next(request, context)));
     await expect(client.callTool("moved")).resolves.toEqual(text("ok"));

@@ -16,14 +16,29 @@ export interface Message {
 export type Reply = { readonly result: unknown } | { readonly error: { code: number; message: string; data?: unknown } } | "silence";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-const DISCOVERED = { supportedVersions: ["2026-07-28"], capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } }, _meta: { "io.modelcontextprotocol/serverInfo": { name: "scripted", version: "1.0.0" } } };
+const DISCOVERED = {
+  supportedVersions: ["2026-07-28"],
+  capabilities: { tools: {}, extensions: { [TASKS_EXTENSION]: {} } },
+  _meta: { "io.modelcontextprotocol/serverInfo": { name: "scripted", version: "1.0.0" } },
+};
 
-/** A task on the wire (2026-07-28): `CreateTaskResult` with `resultType: "task"`, or with `resultType: "complete"` what `tasks/get` answers. */
+/**
+ * A task on the wire (2026-07-28): `CreateTaskResult` with `resultType: "task"`, or with `resultType: "complete"` what `tasks/get` answers.
+ */
 export function wireTask(status: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { taskId: "t-1", status, createdAt: "2026-07-28T10:00:00.000Z", lastUpdatedAt: "2026-07-28T10:00:01.000Z", ttlMs: 60000, ...extra };
+  return {
+    taskId: "t-1",
+    status,
+    createdAt: "2026-07-28T10:00:00.000Z",
+    lastUpdatedAt: "2026-07-28T10:00:01.000Z",
+    ttlMs: 60000,
+    ...extra,
+  };
 }
 export const created = (extra: Record<string, unknown> = {}): Reply => ({ result: { resultType: "task", ...wireTask("working", extra) } });
-export const got = (status: string, extra: Record<string, unknown> = {}): Reply => ({ result: { resultType: "complete", ...wireTask(status, extra) } });
+export const got = (status: string, extra: Record<string, unknown> = {}): Reply => ({
+  result: { resultType: "complete", ...wireTask(status, extra) },
+});
 export const ack: Reply = { result: { resultType: "complete" } };
 export const text = (value: string): { content: { type: "text"; text: string }[] } => ({ content: [{ type: "text", text: value }] });
 
@@ -39,7 +54,11 @@ export interface ScriptedPeer {
  * A client connected to a peer whose answer to each request is `answer(message)` (tools/list: `tools`
  * unless the script answers it); a notification gets no answer.
  */
-export async function scriptedPeer(answer: (message: Message) => Reply | undefined, options: MCPClientOptions = {}, tools: unknown[] = []): Promise<ScriptedPeer> {
+export async function scriptedPeer(
+  answer: (message: Message) => Reply | undefined,
+  options: MCPClientOptions = {},
+  tools: unknown[] = [],
+): Promise<ScriptedPeer> {
   const [clientEnd, serverEnd] = InMemoryTransport.pair();
   const requests: Message[] = [];
   await serverEnd.start({
@@ -47,7 +66,13 @@ export async function scriptedPeer(answer: (message: Message) => Reply | undefin
       const request = message as Message;
       requests.push(request);
       if (request.id === undefined) return;
-      const reply = request.method === "server/discover" ? { result: DISCOVERED } : (answer(request) ?? (request.method === "tools/list" ? { result: { tools } } : { error: { code: -32601, message: `${String(request.method)} is not scripted` } }));
+      const reply =
+        request.method === "server/discover"
+          ? { result: DISCOVERED }
+          : (answer(request) ??
+            (request.method === "tools/list"
+              ? { result: { tools } }
+              : { error: { code: -32601, message: `${String(request.method)} is not scripted` } }));
       if (reply !== "silence") void serverEnd.send({ jsonrpc: "2.0", id: request.id, ...reply });
     },
     onMalformed: () => undefined,
@@ -55,7 +80,8 @@ export async function scriptedPeer(answer: (message: Message) => Reply | undefin
   });
   const client = new MCPClient({ name: "tasks", version: "1.0.0" }, { telemetry: null, ...options });
   await client.connect(clientEnd);
-  const sent = (method: string): Record<string, unknown>[] => requests.filter((message) => message.method === method).map((message) => message.params ?? {});
+  const sent = (method: string): Record<string, unknown>[] =>
+    requests.filter((message) => message.method === method).map((message) => message.params ?? {});
   return { client, requests, sent };
 }
 
@@ -77,10 +103,18 @@ export function scripts(...all: ((message: Message) => Reply | undefined)[]): (m
 }
 
 /** A client of revision 2025-11-25 connected to a hand-written server declaring `capabilities`, with `handlers` for its requests. */
-export async function sessionPeer(handlers: Readonly<Record<string, RequestHandler>>, capabilities: Record<string, unknown>, options: MCPClientOptions = {}): Promise<MCPClient> {
+export async function sessionPeer(
+  handlers: Readonly<Record<string, RequestHandler>>,
+  capabilities: Record<string, unknown>,
+  options: MCPClientOptions = {},
+): Promise<MCPClient> {
   const [clientEnd, serverEnd] = InMemoryTransport.pair();
   const dispatcher = new JsonRpcDispatcher({ side: "server", telemetry: null });
-  dispatcher.setRequestHandler("initialize", () => ({ protocolVersion: "2025-11-25", capabilities, serverInfo: { name: "raw-tasks", version: "1.0.0" } }));
+  dispatcher.setRequestHandler("initialize", () => ({
+    protocolVersion: "2025-11-25",
+    capabilities,
+    serverInfo: { name: "raw-tasks", version: "1.0.0" },
+  }));
   for (const [method, handler] of Object.entries(handlers)) dispatcher.setRequestHandler(method, handler);
   await dispatcher.connect(serverEnd);
   const client = new MCPClient({ name: "tasks", version: "1.0.0" }, { telemetry: null, ...options });

@@ -2,7 +2,9 @@ import type { CallToolResult, TaskStatus } from "../../schemas/schemas.js";
 import type { JsonObject } from "../../types/types.js";
 import type { CallOptions } from "../mcp-client/mcp-client.types.js";
 
-/** A task as either era describes it, under one set of names (2025-11-25's `ttl` and `pollInterval` are `ttlMs` and `pollIntervalMs` here). */
+/**
+ * A task as either era describes it, under one set of names (2025-11-25's `ttl` and `pollInterval` are `ttlMs` and `pollIntervalMs` here).
+ */
 export interface TaskState {
   readonly taskId: string;
   readonly status: TaskStatus;
@@ -24,7 +26,9 @@ export interface TaskInput {
   readonly params: JsonObject | undefined;
 }
 
-/** What a caller asks of a task: how long the server should keep it (2025-11-25; the 2026-07-28 server decides), and who answers its input. */
+/**
+ * What a caller asks of a task: how long the server should keep it (2025-11-25; the 2026-07-28 server decides), and who answers its input.
+ */
 export interface ToolTaskRequest {
   readonly ttlMs?: number;
   /**

@@ -39,7 +39,9 @@ describe("items (2020-12) and prefixItems", () => {
 
   it("must be schemas", () => {
     expect(compileErrorOf({ prefixItems: [] })).toBe("invalid JSON Schema at #/prefixItems: must be a non-empty array of schemas");
-    expect(compileErrorOf({ prefixItems: [{}], items: [{}] })).toBe("invalid JSON Schema at #/items: must be a schema when prefixItems is present");
+    expect(compileErrorOf({ prefixItems: [{}], items: [{}] })).toBe(
+      "invalid JSON Schema at #/items: must be a schema when prefixItems is present",
+    );
     expect(compileErrorOf({ items: 3 })).toBe("invalid JSON Schema at #/items: must be a schema (an object or a boolean)");
   });
 });
@@ -72,7 +74,9 @@ describe("minItems, maxItems, uniqueItems", () => {
 
   it("uniqueItems compares items deeply and names the first pair", () => {
     expect(passes({ uniqueItems: true }, [1, "1", [1], { a: 1 }, { a: 2 }, null, false])).toBe(true);
-    expect(issuesOf({ uniqueItems: true }, [{ a: 1, b: 2 }, 3, { b: 2, a: 1.0 }])).toBe("must not contain duplicates: items [0] and [2] are equal");
+    expect(issuesOf({ uniqueItems: true }, [{ a: 1, b: 2 }, 3, { b: 2, a: 1.0 }])).toBe(
+      "must not contain duplicates: items [0] and [2] are equal",
+    );
     expect(passes({ uniqueItems: true }, { a: 1 })).toBe(true);
   });
 

@@ -44,11 +44,15 @@ describe("anyOf", () => {
   });
 
   it("reports the branch missing the fewest properties, then the one with the fewest issues", () => {
-    const byMissing = { anyOf: [{ required: ["a", "b"] }, { required: ["c"], properties: { d: { type: "string" }, e: { type: "string" } } }] };
+    const byMissing = {
+      anyOf: [{ required: ["a", "b"] }, { required: ["c"], properties: { d: { type: "string" }, e: { type: "string" } } }],
+    };
     expect(issuesOf(byMissing, { d: 1, e: 2 })).toBe(
       'd: expected string, received number; e: expected string, received number; missing required property "c"',
     );
-    const byCount = { anyOf: [{ properties: { a: { type: "string" }, b: { type: "string" } } }, { properties: { a: { type: "integer" } } }] };
+    const byCount = {
+      anyOf: [{ properties: { a: { type: "string" }, b: { type: "string" } } }, { properties: { a: { type: "integer" } } }],
+    };
     expect(issuesOf(byCount, { a: true, b: 1 })).toBe("a: expected integer, received boolean");
   });
 

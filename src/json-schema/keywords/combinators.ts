@@ -53,5 +53,6 @@ function checkOneOf(branches: readonly SchemaNode[]): KeywordCheck {
 }
 
 function checkNot(node: SchemaNode): KeywordCheck {
-  return (value, at, run) => !validateInto(undefined, node, value, at, run, IGNORED_EVALUATION) || run.fail(at, () => 'must not match the "not" schema');
+  return (value, at, run) =>
+    !validateInto(undefined, node, value, at, run, IGNORED_EVALUATION) || run.fail(at, () => 'must not match the "not" schema');
 }

@@ -36,7 +36,13 @@ function readItemLayout(reader: SchemaReader): ItemLayout {
   };
 }
 
-function checkItems(layout: ItemLayout, items: readonly unknown[], at: InstancePath, run: ValidationRun, evaluation: EvaluationSink): boolean {
+function checkItems(
+  layout: ItemLayout,
+  items: readonly unknown[],
+  at: InstancePath,
+  run: ValidationRun,
+  evaluation: EvaluationSink,
+): boolean {
   const { prefix, rest } = layout;
   if (items.length > prefix.length && layout.rejectsRest) return run.fail(at, () => `must have at most ${countItems(prefix.length)}`);
   let valid = true;

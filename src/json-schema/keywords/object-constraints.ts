@@ -53,7 +53,10 @@ function checkDependentRequired(dependencies: ReadonlyMap<string, readonly strin
     for (const [trigger, names] of dependencies) {
       if (!Object.hasOwn(value, trigger)) continue;
       for (const name of missingNames(value, names)) {
-        valid = run.fail(at, () => ({ message: `missing property ${describeName(name)}, required when ${describeName(trigger)} is present`, missing: true }));
+        valid = run.fail(at, () => ({
+          message: `missing property ${describeName(name)}, required when ${describeName(trigger)} is present`,
+          missing: true,
+        }));
         if (!run.collecting) return false;
       }
     }

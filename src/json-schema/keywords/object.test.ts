@@ -12,7 +12,9 @@ describe("properties, patternProperties, additionalProperties", () => {
 
   it("check each property against every subschema that names it", () => {
     expect(passes(schema, { name: "a", "x-big-one": 150, other: true })).toBe(true);
-    expect(issuesOf(schema, { "x-big-one": 5.5 })).toBe('["x-big-one"]: expected integer, received number; ["x-big-one"]: must be at least 100');
+    expect(issuesOf(schema, { "x-big-one": 5.5 })).toBe(
+      '["x-big-one"]: expected integer, received number; ["x-big-one"]: must be at least 100',
+    );
   });
 
   it("send only the properties nothing else names to additionalProperties", () => {
@@ -43,7 +45,9 @@ describe("properties, patternProperties, additionalProperties", () => {
 
   it("read only own properties, whatever their names", () => {
     const parsed = JSON.parse('{"__proto__": 5, "constructor": 1}') as unknown;
-    const schemaWithOddNames = JSON.parse('{"properties": {"__proto__": {"type": "string"}, "constructor": {"type": "string"}}}') as unknown;
+    const schemaWithOddNames = JSON.parse(
+      '{"properties": {"__proto__": {"type": "string"}, "constructor": {"type": "string"}}}',
+    ) as unknown;
     expect(issuesOf(schemaWithOddNames, parsed)).toBe(
       "__proto__: expected string, received number; constructor: expected string, received number",
     );
@@ -55,7 +59,9 @@ describe("properties, patternProperties, additionalProperties", () => {
     expect(compileErrorOf({ patternProperties: { "(": {} } })).toBe(
       "invalid JSON Schema at #/patternProperties/(: is not a valid regular expression: (",
     );
-    expect(compileErrorOf({ additionalProperties: "no" })).toBe("invalid JSON Schema at #/additionalProperties: must be a schema (an object or a boolean)");
+    expect(compileErrorOf({ additionalProperties: "no" })).toBe(
+      "invalid JSON Schema at #/additionalProperties: must be a schema (an object or a boolean)",
+    );
   });
 });
 
@@ -110,7 +116,9 @@ describe("dependentRequired and the array form of dependencies", () => {
     expect(compileErrorOf({ dependencies: { a: [1] } })).toBe(
       'invalid JSON Schema at #/dependencies: "a" must list property names (an array of strings)',
     );
-    expect(compileErrorOf({ dependencies: { "a/b": 5 } })).toBe("invalid JSON Schema at #/dependencies/a~1b: must be a schema (an object or a boolean)");
+    expect(compileErrorOf({ dependencies: { "a/b": 5 } })).toBe(
+      "invalid JSON Schema at #/dependencies/a~1b: must be a schema (an object or a boolean)",
+    );
   });
 });
 
@@ -138,8 +146,12 @@ describe("propertyNames", () => {
   it("validates each name as a string and reports a failure at the object", () => {
     const schema = { propertyNames: { pattern: "^[a-z]+$", maxLength: 3 } };
     expect(passes(schema, { abc: 1 })).toBe(true);
-    expect(issuesOf(schema, { Abcd: 1, ok: 2 })).toBe('invalid property name "Abcd": must be at most 3 characters long, must match the pattern ^[a-z]+$');
-    expect(issuesOf({ properties: { inner: { propertyNames: false } } }, { inner: { a: 1 } })).toBe('inner: invalid property name "a": is not allowed here');
+    expect(issuesOf(schema, { Abcd: 1, ok: 2 })).toBe(
+      'invalid property name "Abcd": must be at most 3 characters long, must match the pattern ^[a-z]+$',
+    );
+    expect(issuesOf({ properties: { inner: { propertyNames: false } } }, { inner: { a: 1 } })).toBe(
+      'inner: invalid property name "a": is not allowed here',
+    );
   });
 
   it("answers yes or no without collecting reasons when nobody reads them", () => {

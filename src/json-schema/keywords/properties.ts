@@ -34,7 +34,13 @@ export function compilePropertyKeywords(reader: SchemaReader): KeywordCheck[] {
   return [(value, at, run, evaluation) => !isJsonObject(value) || checkProperties(layout, value, at, run, evaluation)];
 }
 
-function checkProperties(layout: PropertyLayout, object: JsonObject, at: InstancePath, run: ValidationRun, evaluation: EvaluationSink): boolean {
+function checkProperties(
+  layout: PropertyLayout,
+  object: JsonObject,
+  at: InstancePath,
+  run: ValidationRun,
+  evaluation: EvaluationSink,
+): boolean {
   let valid = true;
   for (const key of Object.keys(object)) {
     if (checkProperty(layout, object, key, at, run, evaluation)) continue;

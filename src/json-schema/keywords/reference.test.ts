@@ -16,7 +16,9 @@ describe("$ref inside the document", () => {
   it("follows # to the root, for recursive schemas", () => {
     const tree = { type: "object", properties: { value: { type: "number" }, children: { type: "array", items: { $ref: "#" } } } };
     expect(passes(tree, { value: 1, children: [{ value: 2, children: [] }] })).toBe(true);
-    expect(issuesOf(tree, { children: [{ children: [{ value: "x" }] }] })).toBe("children[0].children[0].value: expected number, received string");
+    expect(issuesOf(tree, { children: [{ children: [{ value: "x" }] }] })).toBe(
+      "children[0].children[0].value: expected number, received string",
+    );
   });
 
   it("follows any JSON pointer, with ~0 / ~1 escapes, percent-encoding and array indexes", () => {
@@ -45,15 +47,27 @@ describe("$ref inside the document", () => {
   });
 
   it("ignores the keywords beside a $ref in draft-07 and older", () => {
-    const schema = { $schema: "http://json-schema.org/draft-07/schema#", definitions: { a: { type: "string" } }, $ref: "#/definitions/a", maxLength: 1 };
+    const schema = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      definitions: { a: { type: "string" } },
+      $ref: "#/definitions/a",
+      maxLength: 1,
+    };
     expect(passes(schema, "long")).toBe(true);
     expect(issuesOf(schema, 1)).toBe("expected string, received number");
-    const nested = { $schema: "http://json-schema.org/draft-04/schema#", properties: { a: { $ref: "#/definitions/s", minLength: 9 } }, definitions: { s: { type: "string" } } };
+    const nested = {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      properties: { a: { $ref: "#/definitions/s", minLength: 9 } },
+      definitions: { s: { type: "string" } },
+    };
     expect(passes(nested, { a: "x" })).toBe(true);
   });
 
   it("reaches a schema under a keyword it does not know", () => {
-    const schema = { "x-shared": { nested: { type: "string", $anchor: "inner" } }, properties: { a: { $ref: "#/x-shared/nested" }, b: { $ref: "#inner" } } };
+    const schema = {
+      "x-shared": { nested: { type: "string", $anchor: "inner" } },
+      properties: { a: { $ref: "#/x-shared/nested" }, b: { $ref: "#inner" } },
+    };
     expect(issuesOf(schema, { a: 1 })).toBe("a: expected string, received number");
     expect(compileErrorOf({ "x-shared": { nested: { $anchor: "inner" } }, $ref: "#inner" })).toBe(
       'invalid JSON Schema at #/$ref: cannot resolve "#inner": no $anchor named "inner" in this schema',
@@ -61,11 +75,21 @@ describe("$ref inside the document", () => {
   });
 
   it("refuses a pointer that leads nowhere or to something that is not a schema", () => {
-    expect(compileErrorOf({ $ref: "#/$defs/missing" })).toBe('invalid JSON Schema at #/$ref: cannot resolve "#/$defs/missing": points at nothing: no "$defs"');
-    expect(compileErrorOf({ allOf: [{}], $ref: "#/allOf/1" })).toBe('invalid JSON Schema at #/$ref: cannot resolve "#/allOf/1": points at nothing: no "1"');
-    expect(compileErrorOf({ allOf: [{}], $ref: "#/allOf/01" })).toBe('invalid JSON Schema at #/$ref: cannot resolve "#/allOf/01": points at nothing: no "01"');
-    expect(compileErrorOf({ title: "x", $ref: "#/title" })).toBe("invalid JSON Schema at #/title: must be a schema (an object or a boolean)");
-    expect(compileErrorOf({ $ref: "#/%E0%A4%A" })).toBe('invalid JSON Schema at #/$ref: cannot resolve "#/%E0%A4%A": is not a valid URI fragment');
+    expect(compileErrorOf({ $ref: "#/$defs/missing" })).toBe(
+      'invalid JSON Schema at #/$ref: cannot resolve "#/$defs/missing": points at nothing: no "$defs"',
+    );
+    expect(compileErrorOf({ allOf: [{}], $ref: "#/allOf/1" })).toBe(
+      'invalid JSON Schema at #/$ref: cannot resolve "#/allOf/1": points at nothing: no "1"',
+    );
+    expect(compileErrorOf({ allOf: [{}], $ref: "#/allOf/01" })).toBe(
+      'invalid JSON Schema at #/$ref: cannot resolve "#/allOf/01": points at nothing: no "01"',
+    );
+    expect(compileErrorOf({ title: "x", $ref: "#/title" })).toBe(
+      "invalid JSON Schema at #/title: must be a schema (an object or a boolean)",
+    );
+    expect(compileErrorOf({ $ref: "#/%E0%A4%A" })).toBe(
+      'invalid JSON Schema at #/$ref: cannot resolve "#/%E0%A4%A": is not a valid URI fragment',
+    );
     expect(compileErrorOf({ $ref: 5 })).toBe("invalid JSON Schema at #/$ref: must be a string");
   });
 
@@ -80,19 +104,29 @@ describe("$ref inside the document", () => {
 
   it("refuses $dynamicRef and $recursiveRef rather than ignoring them", () => {
     expect(compileErrorOf({ $dynamicRef: "#meta" })).toBe("invalid JSON Schema at #/$dynamicRef: is not supported (only $ref is)");
-    expect(compileErrorOf({ items: { $recursiveRef: "#" } })).toBe("invalid JSON Schema at #/items/$recursiveRef: is not supported (only $ref is)");
+    expect(compileErrorOf({ items: { $recursiveRef: "#" } })).toBe(
+      "invalid JSON Schema at #/items/$recursiveRef: is not supported (only $ref is)",
+    );
   });
 });
 
 describe("$id, $anchor and embedded resources", () => {
   it("resolves a reference to the root's own $id", () => {
-    const schema = { $id: "https://example.com/schemas/thing.json#", $defs: { a: { type: "string" } }, properties: { x: { $ref: "https://example.com/schemas/thing.json#/$defs/a" } } };
+    const schema = {
+      $id: "https://example.com/schemas/thing.json#",
+      $defs: { a: { type: "string" } },
+      properties: { x: { $ref: "https://example.com/schemas/thing.json#/$defs/a" } },
+    };
     expect(issuesOf(schema, { x: 1 })).toBe("x: expected string, received number");
   });
 
   it("resolves plain-name anchors: $anchor, $dynamicAnchor and draft-07 #ids", () => {
     const schema = {
-      $defs: { a: { $anchor: "text", type: "string" }, b: { $dynamicAnchor: "flag", type: "boolean" }, c: { $id: "#count", type: "integer" } },
+      $defs: {
+        a: { $anchor: "text", type: "string" },
+        b: { $dynamicAnchor: "flag", type: "boolean" },
+        c: { $id: "#count", type: "integer" },
+      },
       properties: { a: { $ref: "#text" }, b: { $ref: "#flag" }, c: { $ref: "#count" } },
     };
     expect(issuesOf(schema, { a: 1, b: 1, c: "x" })).toBe(

@@ -33,7 +33,8 @@ describe("type", () => {
   });
 
   it("refuses unknown type names and empty lists when compiling", () => {
-    const problem = 'invalid JSON Schema at #/type: must be a type name ("null", "boolean", "object", "array", "number", "string", "integer") or a non-empty array of them';
+    const problem =
+      'invalid JSON Schema at #/type: must be a type name ("null", "boolean", "object", "array", "number", "string", "integer") or a non-empty array of them';
     expect(compileErrorOf({ type: "int" })).toBe(problem);
     expect(compileErrorOf({ type: [] })).toBe(problem);
     expect(compileErrorOf({ type: ["string", 5] })).toBe(problem);
@@ -76,7 +77,9 @@ describe("const", () => {
   });
 
   it("refuses a const nested deeper than maxDepth", () => {
-    expect(compileErrorOf({ const: [[[1]]] }, { maxDepth: 2 })).toBe("invalid JSON Schema at #/const: holds a value nested deeper than 2 levels");
+    expect(compileErrorOf({ const: [[[1]]] }, { maxDepth: 2 })).toBe(
+      "invalid JSON Schema at #/const: holds a value nested deeper than 2 levels",
+    );
   });
 });
 

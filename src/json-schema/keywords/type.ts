@@ -14,7 +14,8 @@ export function compileTypeKeywords(reader: SchemaReader): KeywordCheck[] {
   return checks;
 }
 
-const TYPE_PROBLEM = 'must be a type name ("null", "boolean", "object", "array", "number", "string", "integer") or a non-empty array of them';
+const TYPE_PROBLEM =
+  'must be a type name ("null", "boolean", "object", "array", "number", "string", "integer") or a non-empty array of them';
 
 function readTypes(reader: SchemaReader): readonly JsonTypeName[] | undefined {
   const type = reader.raw("type");
@@ -25,7 +26,8 @@ function readTypes(reader: SchemaReader): readonly JsonTypeName[] | undefined {
 }
 
 function checkType(types: readonly JsonTypeName[]): KeywordCheck {
-  return (value, at, run) => types.some((type) => hasJsonType(value, type)) || run.fail(at, () => describeTypeMismatch(types, jsonTypeOf(value)));
+  return (value, at, run) =>
+    types.some((type) => hasJsonType(value, type)) || run.fail(at, () => describeTypeMismatch(types, jsonTypeOf(value)));
 }
 
 function checkValues(reader: SchemaReader, keyword: string, values: readonly unknown[]): KeywordCheck {

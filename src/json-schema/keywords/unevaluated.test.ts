@@ -14,7 +14,10 @@ describe("unevaluatedProperties", () => {
       $defs: { named: { properties: { name: {} } } },
       allOf: [{ $ref: "#/$defs/named" }],
       anyOf: [{ properties: { a: { type: "string" } } }, { properties: { b: {} } }],
-      oneOf: [{ properties: { c: { const: 1 } }, required: ["c"] }, { properties: { d: {} }, required: ["d"] }],
+      oneOf: [
+        { properties: { c: { const: 1 } }, required: ["c"] },
+        { properties: { d: {} }, required: ["d"] },
+      ],
       dependentSchemas: { e: { properties: { f: {} } } },
       unevaluatedProperties: false,
     };
@@ -37,7 +40,9 @@ describe("unevaluatedProperties", () => {
   });
 
   it("does not see what a failing or negated subschema evaluated", () => {
-    expect(issuesOf({ anyOf: [{ properties: { a: {} }, required: ["z"] }, true], unevaluatedProperties: false }, { a: 1 })).toBe('unexpected property "a"');
+    expect(issuesOf({ anyOf: [{ properties: { a: {} }, required: ["z"] }, true], unevaluatedProperties: false }, { a: 1 })).toBe(
+      'unexpected property "a"',
+    );
     expect(issuesOf({ not: { not: { properties: { a: {} } } }, unevaluatedProperties: false }, { a: 1 })).toBe('unexpected property "a"');
   });
 
@@ -64,18 +69,26 @@ describe("unevaluatedItems", () => {
     expect(issuesOf({ prefixItems: [{}], unevaluatedItems: false }, [1, 2])).toBe("[1]: is not allowed here");
     expect(passes({ items: {}, unevaluatedItems: false }, [1, 2])).toBe(true);
     expect(passes({ contains: { type: "string" }, unevaluatedItems: { type: "number" } }, [1, "a", 2])).toBe(true);
-    expect(issuesOf({ contains: { type: "string" }, unevaluatedItems: { type: "number" } }, ["a", true])).toBe("[1]: expected number, received boolean");
+    expect(issuesOf({ contains: { type: "string" }, unevaluatedItems: { type: "number" } }, ["a", true])).toBe(
+      "[1]: expected number, received boolean",
+    );
   });
 
   it("sees through in-place applicators", () => {
-    const schema = { allOf: [{ prefixItems: [{}, {}] }], anyOf: [{ items: { type: "string" } }, { prefixItems: [{}] }], unevaluatedItems: false };
+    const schema = {
+      allOf: [{ prefixItems: [{}, {}] }],
+      anyOf: [{ items: { type: "string" } }, { prefixItems: [{}] }],
+      unevaluatedItems: false,
+    };
     expect(passes(schema, ["a", "b", "c"])).toBe(true);
     expect(issuesOf(schema, [1, 2, 3])).toBe("[2]: is not allowed here");
   });
 
   it("answers yes or no early when nobody reads the issues", () => {
     expect(passes({ not: { unevaluatedItems: { type: "string" } } }, [1, 2])).toBe(true);
-    expect(issuesOf({ unevaluatedItems: { type: "string" } }, [1, 2])).toBe("[0]: expected string, received number; [1]: expected string, received number");
+    expect(issuesOf({ unevaluatedItems: { type: "string" } }, [1, 2])).toBe(
+      "[0]: expected string, received number; [1]: expected string, received number",
+    );
   });
 
   it("counts items a nested unevaluatedItems evaluated", () => {

@@ -23,7 +23,9 @@ function checkUnevaluatedProperties(node: SchemaNode, rejects: boolean): Keyword
     for (const key of Object.keys(value)) {
       if (evaluated.hasProperty(key)) continue;
       evaluated.addProperty(key);
-      const passed = rejects ? run.fail(at, () => `unexpected property ${describeName(key)}`) : validateChild(node, value[key], run.child(at, key), run);
+      const passed = rejects
+        ? run.fail(at, () => `unexpected property ${describeName(key)}`)
+        : validateChild(node, value[key], run.child(at, key), run);
       if (passed) continue;
       if (!run.collecting) return false;
       valid = false;

@@ -54,7 +54,9 @@ describe("cancellation", () => {
     expect(cancel).toMatchObject({ method: "notifications/cancelled", params: { requestId: 1, reason: expect.any(String) } });
     peer.deliver({ jsonrpc: "2.0", id: 1, result: { tooLate: true } });
     await settle();
-    expect(onProtocolError).toHaveBeenCalledWith(expect.objectContaining({ code: MCP_CODES.PROTOCOL_INVALID, message: "Received a response for unknown request id 1" }));
+    expect(onProtocolError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: MCP_CODES.PROTOCOL_INVALID, message: "Received a response for unknown request id 1" }),
+    );
   });
 
   it("leaves no abort listener on the caller's signal once a request settles, however it ends", async () => {

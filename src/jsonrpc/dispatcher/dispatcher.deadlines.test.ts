@@ -39,7 +39,11 @@ describe("outgoing deadlines", () => {
     await vi.advanceTimersByTimeAsync(49);
     expect(call.failure).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
-    expect(call.failure).toMatchObject({ code: MCP_CODES.TIMEOUT, message: "Request test/a exceeded its total timeout of 250 ms", data: { timeoutMs: 100, maxTotalTimeoutMs: 250 } });
+    expect(call.failure).toMatchObject({
+      code: MCP_CODES.TIMEOUT,
+      message: "Request test/a exceeded its total timeout of 250 ms",
+      data: { timeoutMs: 100, maxTotalTimeoutMs: 250 },
+    });
   });
 
   it("says a capped request sent late timed out by its own timeout when that ran out first", async () => {
@@ -49,7 +53,11 @@ describe("outgoing deadlines", () => {
     await vi.advanceTimersByTimeAsync(99);
     expect(call.failure).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
-    expect(call.failure).toMatchObject({ code: MCP_CODES.TIMEOUT, message: "Request test/a timed out after 100 ms", data: { timeoutMs: 100, maxTotalTimeoutMs: 1000 } });
+    expect(call.failure).toMatchObject({
+      code: MCP_CODES.TIMEOUT,
+      message: "Request test/a timed out after 100 ms",
+      data: { timeoutMs: 100, maxTotalTimeoutMs: 1000 },
+    });
   });
 
   it("says how long an uncapped request waited, and tells the peer the same", async () => {
@@ -96,7 +104,11 @@ describe("aborted and progressing calls", () => {
     const controller = new AbortController();
     const pending = rejection(dispatcher.request("test/a", undefined, { signal: controller.signal }));
     controller.abort("user pressed stop");
-    expect(await pending).toMatchObject({ code: MCP_CODES.REQUEST_CANCELLED, message: "Request cancelled: user pressed stop", cause: "user pressed stop" });
+    expect(await pending).toMatchObject({
+      code: MCP_CODES.REQUEST_CANCELLED,
+      message: "Request cancelled: user pressed stop",
+      cause: "user pressed stop",
+    });
     expect(peer.sent).toEqual([
       { jsonrpc: "2.0", id: 1, method: "test/a" },
       { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "user pressed stop" } },

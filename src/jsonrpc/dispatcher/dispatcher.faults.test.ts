@@ -7,7 +7,8 @@ import type { MCPError } from "../../error-codes/mcp-error.js";
 import { connectedPair, scriptedDispatcher, settle } from "./dispatcher.test-helpers.js";
 
 /** The session's dispatcher is private API: read its pending counts for the leak checks. */
-const pendingOf = (session: object) => (session as { dispatcher: { pendingCount: { outgoing: number; incoming: number } } }).dispatcher.pendingCount;
+const pendingOf = (session: object) =>
+  (session as { dispatcher: { pendingCount: { outgoing: number; incoming: number } } }).dispatcher.pendingCount;
 
 /** Waits, bounded, until `done()` holds: at most `turns` macrotasks. */
 async function until(done: () => boolean, turns = 500): Promise<void> {
@@ -52,7 +53,8 @@ describe("dispatcher: adversarial peers", () => {
     peer.deliver({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1 } });
     peer.deliver({ jsonrpc: "2.0", id: sent.id, result: { content: [] } });
     await expect(call).resolves.toEqual({ content: [] });
-    for (let i = 2; i < 50; i++) peer.deliver({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: i } });
+    for (let i = 2; i < 50; i++)
+      peer.deliver({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: i } });
     await settle();
     expect(seen).toEqual([{ progressToken: token, progress: 1 }]);
     expect(dispatcher.pendingCount.outgoing).toBe(0);
@@ -70,7 +72,9 @@ describe("dispatcher: adversarial peers", () => {
     await peer.waitForSent(20);
     await settle();
     expect(received).toEqual(Array.from({ length: 20_000 }, (_, n) => n));
-    expect((peer.sent as Array<{ id: number }>).map((answer) => answer.id).toSorted((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n * 1000));
+    expect((peer.sent as Array<{ id: number }>).map((answer) => answer.id).toSorted((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, n) => n * 1000),
+    );
     expect(dispatcher.pendingCount).toEqual({ outgoing: 0, incoming: 0 });
   });
 
@@ -105,13 +109,26 @@ describe("dispatcher: adversarial peers", () => {
 
 async function stdioServer() {
   const server = new MCPServer({ name: "deep", version: "1" });
-  server.tool("echo", { inputSchema: z.object({ value: z.unknown() }) }, ({ value }) => ({ content: [{ type: "text", text: typeof value }] }));
-  server.tool("schema", { inputSchema: { type: "object", properties: { value: { type: "array", items: { $ref: "#/properties/value" } } } } }, () => ({ content: [] }));
+  server.tool("echo", { inputSchema: z.object({ value: z.unknown() }) }, ({ value }) => ({
+    content: [{ type: "text", text: typeof value }],
+  }));
+  server.tool(
+    "schema",
+    { inputSchema: { type: "object", properties: { value: { type: "array", items: { $ref: "#/properties/value" } } } } },
+    () => ({ content: [] }),
+  );
   const source = new ChunkSource();
   const sink = new RecordingWritable();
   const session = await server.start(new StdioTransport({ readable: source, writable: sink }));
   const send = (message: string) => source.push(`${message}\n`);
-  send(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } }));
+  send(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    }),
+  );
   send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   await until(() => sink.messages().length >= 1);
   return { server, session, source, sink, send };

@@ -23,7 +23,8 @@ function referenceKind(value: unknown): MessageKind {
   if (has("result")) return isId(value["id"]) && isObject(value["result"]) ? "response" : "invalid";
   if (has("error")) {
     const error = value["error"];
-    const errorOk = isObject(error) && typeof error["code"] === "number" && Number.isInteger(error["code"]) && typeof error["message"] === "string";
+    const errorOk =
+      isObject(error) && typeof error["code"] === "number" && Number.isInteger(error["code"]) && typeof error["message"] === "string";
     return errorOk && (isId(value["id"]) || value["id"] === null) ? "error-response" : "invalid";
   }
   return "invalid";
@@ -35,16 +36,30 @@ const unique = (message: unknown, key: string) => (referenceKind(message) === "r
 
 /** Values that are almost JSON-RPC messages: each member drawn from good and bad shapes. */
 const anyJson = fc.jsonValue({ maxDepth: 3 });
-const idLike = fc.oneof(fc.integer(), fc.string({ maxLength: 4 }), fc.constant(null), fc.double(), fc.boolean(), fc.constant(undefined), anyJson);
+const idLike = fc.oneof(
+  fc.integer(),
+  fc.string({ maxLength: 4 }),
+  fc.constant(null),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(undefined),
+  anyJson,
+);
 const envelope = fc
   .record(
     {
       jsonrpc: fc.oneof(fc.constant("2.0"), fc.constant("2.0"), fc.constant("1.0"), fc.constant(2), anyJson),
       id: idLike,
-      method: fc.oneof(fc.constantFrom("echo", "nope", "notifications/cancelled", "notifications/progress", "__proto__", "constructor"), anyJson),
+      method: fc.oneof(
+        fc.constantFrom("echo", "nope", "notifications/cancelled", "notifications/progress", "__proto__", "constructor"),
+        anyJson,
+      ),
       params: fc.oneof(fc.constant(undefined), fc.dictionary(fc.string({ maxLength: 4 }), anyJson, { maxKeys: 3 }), anyJson),
       result: fc.oneof(fc.dictionary(fc.string({ maxLength: 4 }), anyJson, { maxKeys: 2 }), anyJson),
-      error: fc.oneof(fc.record({ code: fc.oneof(fc.integer(), fc.double()), message: fc.oneof(fc.string(), anyJson) }, { requiredKeys: [] }), anyJson),
+      error: fc.oneof(
+        fc.record({ code: fc.oneof(fc.integer(), fc.double()), message: fc.oneof(fc.string(), anyJson) }, { requiredKeys: [] }),
+        anyJson,
+      ),
     },
     { requiredKeys: [] },
   )
@@ -75,7 +90,9 @@ describe("dispatcher under fuzzing: exactly one answer per parseable request", (
         dispatcher.setRequestHandler("echo", async (params) => ({ echoed: params ?? null }));
         // Ids of requests are made unique so that each one's answer can be told apart.
         // A top-level array is a batch; inside a batch, an array is just an invalid element.
-        const sent = messages.map((message, index) => (Array.isArray(message) ? message.map((inner, at) => unique(inner, `r${index}.${at}`)) : unique(message, `r${index}`)));
+        const sent = messages.map((message, index) =>
+          Array.isArray(message) ? message.map((inner, at) => unique(inner, `r${index}.${at}`)) : unique(message, `r${index}`),
+        );
         if (asBatch) peer.deliver(sent);
         else for (const message of sent) peer.deliver(message);
         await settle(50);
@@ -92,12 +109,15 @@ describe("dispatcher under fuzzing: exactly one answer per parseable request", (
         if (asBatch) sent.forEach(expect1);
         for (const message of asBatch ? [] : sent) {
           if (!Array.isArray(message)) expect1(message);
-          else if (message.length === 0) invalids += 1; // an empty batch
+          else if (message.length === 0)
+            invalids += 1; // an empty batch
           else message.forEach(expect1);
         }
         const flat = peer.sent.flat() as Array<{ id: unknown; result?: unknown; error?: { code: number } }>;
         // A batch is answered with one batch (or nothing); single messages one by one.
-        const frames = sent.filter((message) => (Array.isArray(message) ? message.length === 0 || message.some(answered) : answered(message))).length;
+        const frames = sent.filter((message) =>
+          Array.isArray(message) ? message.length === 0 || message.some(answered) : answered(message),
+        ).length;
         expect(peer.sent.length).toBe(asBatch ? (expected.size + invalids > 0 ? 1 : 0) : frames);
         expect(flat.length).toBe(expected.size + invalids);
         for (const [id, code] of expected) {

@@ -141,7 +141,10 @@ describe("notifications through the owner's layers (notificationLayers)", () => 
     peer.deliver({ jsonrpc: "2.0", method: "notifications/message", params: { level: 7 } });
     peer.deliver({ jsonrpc: "2.0", method: "notifications/custom", params: {} });
     await vi.waitFor(() => expect(handled).toEqual([{ uri: "file:///changed" }]));
-    expect(passed).toEqual(["incoming notifications/tools/list_changed null", 'incoming notifications/resources/updated {"uri":"file:///a"}']);
+    expect(passed).toEqual([
+      "incoming notifications/tools/list_changed null",
+      'incoming notifications/resources/updated {"uri":"file:///a"}',
+    ]);
   });
 
   it("sends what the layers pass on, and nothing (no event either) of what they drop", async () => {
@@ -150,7 +153,8 @@ describe("notifications through the owner's layers (notificationLayers)", () => 
     events.on("notification:emitted", ({ method, params }) => emitted.push(`${method} ${JSON.stringify(params)}`));
     const { dispatcher, peer } = await scriptedDispatcher({
       events,
-      notificationLayers: () => (_direction, method, params, way) => (method === "notifications/message" ? Promise.resolve() : Promise.resolve(way({ ...params, seen: true }))),
+      notificationLayers: () => (_direction, method, params, way) =>
+        method === "notifications/message" ? Promise.resolve() : Promise.resolve(way({ ...params, seen: true })),
     });
     await dispatcher.notify("notifications/message", { level: "info", data: "dropped" });
     await dispatcher.notify("notifications/resources/updated", { uri: "file:///a" });

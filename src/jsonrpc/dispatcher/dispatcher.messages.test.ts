@@ -16,17 +16,32 @@ describe("JsonRpcDispatcher: what its errors say", () => {
     dispatcher.setRequestHandler("test/a", () => ({}));
     dispatcher.setNotificationHandler("test/n", () => undefined);
     dispatcher.routeRequests(new Set(["test/routed"]), () => ({}));
-    expect(() => dispatcher.setRequestHandler("test/a", () => ({}))).toThrow(duplicate("A handler for request test/a is already registered"));
-    expect(() => dispatcher.setRequestHandler("test/routed", () => ({}))).toThrow(duplicate("A handler for request test/routed is already registered"));
-    expect(() => dispatcher.setNotificationHandler("test/n", () => undefined)).toThrow(duplicate("A handler for notification test/n is already registered"));
-    expect(() => dispatcher.routeRequests(new Set(["test/other"]), () => ({}))).toThrow(duplicate("Requests are already routed on this dispatcher"));
-    await expect(dispatcher.connect(peer)).rejects.toMatchObject({ code: MCP_CODES.ALREADY_CONNECTED, message: "This dispatcher is already connected" });
+    expect(() => dispatcher.setRequestHandler("test/a", () => ({}))).toThrow(
+      duplicate("A handler for request test/a is already registered"),
+    );
+    expect(() => dispatcher.setRequestHandler("test/routed", () => ({}))).toThrow(
+      duplicate("A handler for request test/routed is already registered"),
+    );
+    expect(() => dispatcher.setNotificationHandler("test/n", () => undefined)).toThrow(
+      duplicate("A handler for notification test/n is already registered"),
+    );
+    expect(() => dispatcher.routeRequests(new Set(["test/other"]), () => ({}))).toThrow(
+      duplicate("Requests are already routed on this dispatcher"),
+    );
+    await expect(dispatcher.connect(peer)).rejects.toMatchObject({
+      code: MCP_CODES.ALREADY_CONNECTED,
+      message: "This dispatcher is already connected",
+    });
   });
 
   it("rejects a request whose signal is already aborted with the signal's reason as cause, and sends nothing", async () => {
     const { dispatcher, peer } = await scriptedDispatcher({ side: "client" });
     const error = await rejection(dispatcher.request("test/a", {}, { signal: AbortSignal.abort("changed my mind") }));
-    expect(error).toMatchObject({ code: MCP_CODES.REQUEST_CANCELLED, message: "Request test/a was cancelled before it was sent", cause: "changed my mind" });
+    expect(error).toMatchObject({
+      code: MCP_CODES.REQUEST_CANCELLED,
+      message: "Request test/a was cancelled before it was sent",
+      cause: "changed my mind",
+    });
     expect(peer.given).toEqual([]);
   });
 
@@ -46,7 +61,11 @@ describe("JsonRpcDispatcher: what its errors say", () => {
     const { peer } = await scriptedDispatcher({ protocolVersion: "2025-03-26" });
     peer.deliver([]);
     const [answer] = await peer.waitForSent(1);
-    expect(answer).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "An empty batch is not a valid JSON-RPC request" } });
+    expect(answer).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "An empty batch is not a valid JSON-RPC request" },
+    });
   });
 
   it("reports a notification's bad params with the method and the issue", async () => {
@@ -55,7 +74,10 @@ describe("JsonRpcDispatcher: what its errors say", () => {
     dispatcher.setNotificationHandler("notifications/resources/updated", () => undefined);
     peer.deliver({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: 42 } });
     expect(reported).toEqual([
-      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "Invalid params for notification notifications/resources/updated: uri: expected string, received number" }),
+      expect.objectContaining({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: "Invalid params for notification notifications/resources/updated: uri: expected string, received number",
+      }),
     ]);
   });
 
@@ -65,7 +87,10 @@ describe("JsonRpcDispatcher: what its errors say", () => {
     await peer.waitForSent(1);
     peer.deliver({ jsonrpc: "2.0", id: 1, result: { tools: "not a list" } });
     const error = await pending;
-    expect(error).toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, message: "Invalid result for tools/list: tools: expected array, received string" });
+    expect(error).toMatchObject({
+      code: MCP_CODES.PROTOCOL_INVALID,
+      message: "Invalid result for tools/list: tools: expected array, received string",
+    });
     expect(error.data).toEqual({ tools: "not a list" });
   });
 

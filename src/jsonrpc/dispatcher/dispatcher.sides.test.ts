@@ -21,7 +21,11 @@ describe("the side a dispatcher speaks for picks the schemas of what arrives", (
     expect(answers).toHaveLength(2);
     expect(answers).toEqual(
       expect.arrayContaining([
-        { jsonrpc: "2.0", id: 1, error: { code: -32602, message: "Invalid params for elicitation/create: message: is required; requestedSchema: is required" } },
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          error: { code: -32602, message: "Invalid params for elicitation/create: message: is required; requestedSchema: is required" },
+        },
         { jsonrpc: "2.0", id: 2, result: {} },
       ]),
     );

@@ -55,7 +55,12 @@ describe("JsonRpcDispatcher with telemetry", () => {
     expect(serverSpan?.name).toBe("tools/call echo");
     expect(serverSpan?.spanContext().traceId).toBe(clientSpan?.spanContext().traceId);
     expect(serverSpan?.parentSpanContext?.spanId).toBe(clientSpan?.spanContext().spanId);
-    expect(serverSpan?.attributes).toMatchObject({ "mcp.method.name": "tools/call", "gen_ai.tool.name": "echo", "jsonrpc.request.id": "1", "mcp.protocol.version": "2025-11-25" });
+    expect(serverSpan?.attributes).toMatchObject({
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": "echo",
+      "jsonrpc.request.id": "1",
+      "mcp.protocol.version": "2025-11-25",
+    });
     expect(seenMeta).toMatchObject({ traceparent: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/) });
   });
 
@@ -78,7 +83,12 @@ describe("JsonRpcDispatcher with telemetry", () => {
     await client.notify("test/note");
     await server.notify("test/from-server");
     await settle();
-    const totals = (await points(METRIC_NAMES.requestTotal)).map((point) => [point.attributes["method"], point.attributes["status"], point.attributes["direction"], point.value]);
+    const totals = (await points(METRIC_NAMES.requestTotal)).map((point) => [
+      point.attributes["method"],
+      point.attributes["status"],
+      point.attributes["direction"],
+      point.value,
+    ]);
     // Both ends record each request; the client initiated all of them.
     expect(totals).toEqual(
       expect.arrayContaining([
@@ -88,8 +98,18 @@ describe("JsonRpcDispatcher with telemetry", () => {
       ]),
     );
     expect((await points(METRIC_NAMES.requestDuration)).length).toBeGreaterThan(0);
-    const notifications = (await points(METRIC_NAMES.notificationTotal)).map((point) => [point.attributes["method"], point.attributes["direction"], point.value]);
-    expect(notifications).toEqual(expect.arrayContaining([["test/note", "client", 2], ["notifications/cancelled", "client", 2], ["test/from-server", "server", 2]]));
+    const notifications = (await points(METRIC_NAMES.notificationTotal)).map((point) => [
+      point.attributes["method"],
+      point.attributes["direction"],
+      point.value,
+    ]);
+    expect(notifications).toEqual(
+      expect.arrayContaining([
+        ["test/note", "client", 2],
+        ["notifications/cancelled", "client", 2],
+        ["test/from-server", "server", 2],
+      ]),
+    );
   });
 
   it("marks the server span of a failed request with the JSON-RPC code", async () => {
@@ -120,7 +140,11 @@ describe("JsonRpcDispatcher with telemetry", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
     const { telemetry, points } = instrumented();
     const { dispatcher, peer } = await scriptedDispatcher({ side: "client", telemetry, timeoutMs: 100 });
-    dispatcher.setResultCheck("test/checked", (result) => Promise.resolve(result), () => undefined);
+    dispatcher.setResultCheck(
+      "test/checked",
+      (result) => Promise.resolve(result),
+      () => undefined,
+    );
     const checked = dispatcher.request("test/checked");
     const controller = new AbortController();
     const aborted = rejection(dispatcher.request("test/aborted", {}, { signal: controller.signal }));
@@ -133,7 +157,11 @@ describe("JsonRpcDispatcher with telemetry", () => {
     await vi.advanceTimersByTimeAsync(100);
     expect((await late).code).toBe(MCP_CODES.TIMEOUT);
     vi.useRealTimers();
-    const totals = (await points(METRIC_NAMES.requestTotal)).map((point) => [point.attributes["method"], point.attributes["status"], point.value]);
+    const totals = (await points(METRIC_NAMES.requestTotal)).map((point) => [
+      point.attributes["method"],
+      point.attributes["status"],
+      point.value,
+    ]);
     expect(totals.toSorted((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
       ["test/aborted", "cancelled", 1],
       ["test/checked", "success", 1],

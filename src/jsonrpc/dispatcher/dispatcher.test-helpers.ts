@@ -49,7 +49,9 @@ export async function settle(turns = 10): Promise<void> {
   for (let i = 0; i < turns; i++) await Promise.resolve();
 }
 
-export async function scriptedDispatcher(options: Partial<DispatcherOptions> = {}): Promise<{ dispatcher: JsonRpcDispatcher; peer: ScriptedPeer }> {
+export async function scriptedDispatcher(
+  options: Partial<DispatcherOptions> = {},
+): Promise<{ dispatcher: JsonRpcDispatcher; peer: ScriptedPeer }> {
   const peer = new ScriptedPeer();
   const dispatcher = new JsonRpcDispatcher({ side: "server", telemetry: null, ...options });
   await dispatcher.connect(peer);

@@ -52,10 +52,14 @@ describe("JsonRpcDispatcher: requests and responses", () => {
 
   it("validates params of a method the codec does not know against the handler's own schema", async () => {
     const { client, server } = await connectedPair();
-    server.setRequestHandler("test/add", (params) => {
-      const { a, b } = params as { a: number; b: number };
-      return { sum: a + b };
-    }, z.object({ a: z.number(), b: z.number() }));
+    server.setRequestHandler(
+      "test/add",
+      (params) => {
+        const { a, b } = params as { a: number; b: number };
+        return { sum: a + b };
+      },
+      z.object({ a: z.number(), b: z.number() }),
+    );
     await expect(client.request("test/add", { a: 2, b: 3 })).resolves.toEqual({ sum: 5 });
     const error = await rejection(client.request("test/add", { a: "2" }));
     expect(error.code).toBe(MCP_CODES.INVALID_PARAMS);
@@ -100,12 +104,16 @@ describe("JsonRpcDispatcher: requests and responses", () => {
   it("refuses a second handler for the same method with MCP.DUPLICATE_REGISTRATION, and allows it after removal", async () => {
     const { server } = await connectedPair();
     server.setRequestHandler("test/a", () => ({}));
-    expect(() => server.setRequestHandler("test/a", () => ({}))).toThrow(expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }));
+    expect(() => server.setRequestHandler("test/a", () => ({}))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }),
+    );
     expect(server.removeRequestHandler("test/a")).toBe(true);
     expect(server.removeRequestHandler("test/a")).toBe(false);
     server.setRequestHandler("test/a", () => ({}));
     server.setNotificationHandler("test/n", () => undefined);
-    expect(() => server.setNotificationHandler("test/n", () => undefined)).toThrow(expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }));
+    expect(() => server.setNotificationHandler("test/n", () => undefined)).toThrow(
+      expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }),
+    );
     expect(server.removeNotificationHandler("test/n")).toBe(true);
     expect(server.removeNotificationHandler("test/n")).toBe(false);
   });
@@ -114,10 +122,16 @@ describe("JsonRpcDispatcher: requests and responses", () => {
     const { client, server } = await connectedPair();
     const methods: ReadonlySet<string> = new Set(["test/a", "test/b"]);
     server.setRequestHandler("test/own", () => ({ own: true }));
-    expect(() => server.routeRequests(new Set(["test/own"]), () => ({}))).toThrow(expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION, message: "A handler for request test/own is already registered" }));
+    expect(() => server.routeRequests(new Set(["test/own"]), () => ({}))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION, message: "A handler for request test/own is already registered" }),
+    );
     server.routeRequests(methods, (params, context) => ({ method: context.method, params }));
-    expect(() => server.routeRequests(new Set(["test/c"]), () => ({}))).toThrow(expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }));
-    expect(() => server.setRequestHandler("test/b", () => ({}))).toThrow(expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }));
+    expect(() => server.routeRequests(new Set(["test/c"]), () => ({}))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }),
+    );
+    expect(() => server.setRequestHandler("test/b", () => ({}))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }),
+    );
     await expect(client.request("test/a", { x: 1 })).resolves.toEqual({ method: "test/a", params: { x: 1 } });
     await expect(client.request("test/b")).resolves.toEqual({ method: "test/b" });
     await expect(client.request("test/own")).resolves.toEqual({ own: true });
@@ -143,9 +157,18 @@ describe("JsonRpcDispatcher: requests and responses", () => {
     );
     await expect(client.request("test/echo", { key: "now" })).resolves.toEqual({ checked: { echoed: { key: "now" } } });
     await expect(client.request("test/echo", { key: "later" })).resolves.toEqual({ checked: "later" });
-    expect(await rejection(client.request("test/echo", { key: "bad" }))).toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, message: "broken result" });
-    expect(await rejection(client.request("test/echo", { key: "mcp" }))).toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: "kept as is" });
-    expect(await rejection(client.request("test/echo", { key: "later-bad" }))).toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, message: "not what was promised" });
+    expect(await rejection(client.request("test/echo", { key: "bad" }))).toMatchObject({
+      code: MCP_CODES.PROTOCOL_INVALID,
+      message: "broken result",
+    });
+    expect(await rejection(client.request("test/echo", { key: "mcp" }))).toMatchObject({
+      code: MCP_CODES.INVALID_PARAMS,
+      message: "kept as is",
+    });
+    expect(await rejection(client.request("test/echo", { key: "later-bad" }))).toMatchObject({
+      code: MCP_CODES.PROTOCOL_INVALID,
+      message: "not what was promised",
+    });
     expect(keys).toEqual(["now", "later", "bad", "mcp", "later-bad"]);
     expect(client.pendingCount.outgoing).toBe(0);
   });
@@ -166,13 +189,60 @@ describe("JsonRpcDispatcher: requests and responses", () => {
 
 describe("JsonRpcDispatcher: handler failures become error responses", () => {
   const cases: Array<[string, () => unknown, { code: number; message: string; data?: unknown }, string]> = [
-    ["an Error", () => { throw new Error("boom"); }, { code: -32603, message: "boom" }, MCP_CODES.INTERNAL_ERROR],
-    ["a rejected promise", () => Promise.reject(new Error("later boom")), { code: -32603, message: "later boom" }, MCP_CODES.INTERNAL_ERROR],
-    ["a string", () => { throw "just a string"; }, { code: -32603, message: "just a string" }, MCP_CODES.INTERNAL_ERROR],
-    ["undefined", () => { throw undefined; }, { code: -32603, message: "undefined" }, MCP_CODES.INTERNAL_ERROR],
-    ["a plain object", () => { throw { why: "no" }; }, { code: -32603, message: '{"why":"no"}' }, MCP_CODES.INTERNAL_ERROR],
-    ["an MCPError", () => { throw new MCPError(MCP_CODES.NOT_FOUND, "no such resource", { data: { uri: "x://y" } }); }, { code: -32002, message: "no such resource", data: { uri: "x://y" } }, MCP_CODES.NOT_FOUND],
-    ["a JsonRpcError", () => { throw new JsonRpcError(-32042, "elicit first", { url: "https://example.com" }); }, { code: -32042, message: "elicit first", data: { url: "https://example.com" } }, MCP_CODES.HANDLER_FAILED],
+    [
+      "an Error",
+      () => {
+        throw new Error("boom");
+      },
+      { code: -32603, message: "boom" },
+      MCP_CODES.INTERNAL_ERROR,
+    ],
+    [
+      "a rejected promise",
+      () => Promise.reject(new Error("later boom")),
+      { code: -32603, message: "later boom" },
+      MCP_CODES.INTERNAL_ERROR,
+    ],
+    [
+      "a string",
+      () => {
+        throw "just a string";
+      },
+      { code: -32603, message: "just a string" },
+      MCP_CODES.INTERNAL_ERROR,
+    ],
+    [
+      "undefined",
+      () => {
+        throw undefined;
+      },
+      { code: -32603, message: "undefined" },
+      MCP_CODES.INTERNAL_ERROR,
+    ],
+    [
+      "a plain object",
+      () => {
+        throw { why: "no" };
+      },
+      { code: -32603, message: '{"why":"no"}' },
+      MCP_CODES.INTERNAL_ERROR,
+    ],
+    [
+      "an MCPError",
+      () => {
+        throw new MCPError(MCP_CODES.NOT_FOUND, "no such resource", { data: { uri: "x://y" } });
+      },
+      { code: -32002, message: "no such resource", data: { uri: "x://y" } },
+      MCP_CODES.NOT_FOUND,
+    ],
+    [
+      "a JsonRpcError",
+      () => {
+        throw new JsonRpcError(-32042, "elicit first", { url: "https://example.com" });
+      },
+      { code: -32042, message: "elicit first", data: { url: "https://example.com" } },
+      MCP_CODES.HANDLER_FAILED,
+    ],
   ];
 
   it.each(cases)("a handler that throws %s answers with the mapped wire error", async (_label, handler, wire, localCode) => {
@@ -272,11 +342,21 @@ describe("JsonRpcDispatcher: malformed input is answered and the connection stay
     ["a non-string method", { jsonrpc: "2.0", id: "a", method: 5 }, "a", 'the "method" member must be a string'],
     ["array params", { jsonrpc: "2.0", id: 3, method: "x", params: [1] }, 3, 'the "params" member must be an object'],
     ["a null request id", { jsonrpc: "2.0", id: null, method: "x" }, null, 'a request "id" must be a string or an integer'],
-    ["a null request id with params", { jsonrpc: "2.0", id: null, method: "x", params: {} }, null, 'a request "id" must be a string or an integer'],
+    [
+      "a null request id with params",
+      { jsonrpc: "2.0", id: null, method: "x", params: {} },
+      null,
+      'a request "id" must be a string or an integer',
+    ],
     ["a fractional request id", { jsonrpc: "2.0", id: 1.5, method: "x" }, null, 'a request "id" must be a string or an integer'],
     ["a result without id", { jsonrpc: "2.0", result: {} }, null, 'a response "id" must be a string or an integer'],
     ["a non-object result", { jsonrpc: "2.0", id: 4, result: 3 }, 4, 'the "result" member must be an object'],
-    ["an error without code", { jsonrpc: "2.0", id: 5, error: { message: "x" } }, 5, 'an error response needs an "error" with an integer "code" and a string "message", and an id'],
+    [
+      "an error without code",
+      { jsonrpc: "2.0", id: 5, error: { message: "x" } },
+      5,
+      'an error response needs an "error" with an integer "code" and a string "message", and an id',
+    ],
     ["nothing recognisable", { jsonrpc: "2.0", id: 6 }, 6, 'a JSON-RPC message needs a "method", a "result" or an "error"'],
   ];
 
@@ -304,24 +384,30 @@ describe("JsonRpcDispatcher: malformed input is answered and the connection stay
 });
 
 describe("JsonRpcDispatcher: batches", () => {
-  it.each(PROTOCOL_VERSIONS.filter((version) => version !== BATCHING_REVISION))("answers a batch in %s with one -32600 and runs none of it", async (protocolVersion) => {
-    const { dispatcher, peer } = await scriptedDispatcher({ protocolVersion });
-    const handler = vi.fn(() => ({}));
-    const note = vi.fn();
-    dispatcher.setRequestHandler("test/run", handler);
-    dispatcher.setNotificationHandler("test/note", note);
-    peer.deliver([
-      { jsonrpc: "2.0", id: 1, method: "test/run" },
-      { jsonrpc: "2.0", method: "test/note" },
-    ]);
-    const [answer] = await peer.waitForSent(1);
-    expect(answer).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `JSON-RPC batches are not part of protocol revision ${protocolVersion}` } });
-    peer.deliver({ jsonrpc: "2.0", id: 2, method: "test/run" });
-    expect(await peer.waitForSent(2)).toEqual([answer, { jsonrpc: "2.0", id: 2, result: {} }]);
-    expect(handler).toHaveBeenCalledTimes(1);
-    expect(note).not.toHaveBeenCalled();
-  });
-
+  it.each(PROTOCOL_VERSIONS.filter((version) => version !== BATCHING_REVISION))(
+    "answers a batch in %s with one -32600 and runs none of it",
+    async (protocolVersion) => {
+      const { dispatcher, peer } = await scriptedDispatcher({ protocolVersion });
+      const handler = vi.fn(() => ({}));
+      const note = vi.fn();
+      dispatcher.setRequestHandler("test/run", handler);
+      dispatcher.setNotificationHandler("test/note", note);
+      peer.deliver([
+        { jsonrpc: "2.0", id: 1, method: "test/run" },
+        { jsonrpc: "2.0", method: "test/note" },
+      ]);
+      const [answer] = await peer.waitForSent(1);
+      expect(answer).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32600, message: `JSON-RPC batches are not part of protocol revision ${protocolVersion}` },
+      });
+      peer.deliver({ jsonrpc: "2.0", id: 2, method: "test/run" });
+      expect(await peer.waitForSent(2)).toEqual([answer, { jsonrpc: "2.0", id: 2, result: {} }]);
+      expect(handler).toHaveBeenCalledTimes(1);
+      expect(note).not.toHaveBeenCalled();
+    },
+  );
 
   it("answers a batch mixing requests and notifications with one batch of the requests' responses", async () => {
     const { dispatcher, peer } = await scriptedDispatcher({ protocolVersion: BATCHING_REVISION });
@@ -352,7 +438,10 @@ describe("JsonRpcDispatcher: batches", () => {
     const { dispatcher, peer } = await scriptedDispatcher({ protocolVersion: BATCHING_REVISION });
     const handler = vi.fn();
     dispatcher.setNotificationHandler("test/note", handler);
-    peer.deliver([{ jsonrpc: "2.0", method: "test/note" }, { jsonrpc: "2.0", method: "test/note" }]);
+    peer.deliver([
+      { jsonrpc: "2.0", method: "test/note" },
+      { jsonrpc: "2.0", method: "test/note" },
+    ]);
     await settle();
     expect(handler).toHaveBeenCalledTimes(2);
     expect(peer.sent).toEqual([]);
@@ -395,7 +484,10 @@ describe("JsonRpcDispatcher: batches", () => {
 describe("JsonRpcDispatcher: connection lifecycle", () => {
   it("rejects a request before connect and after close with MCP.TRANSPORT_CLOSED", async () => {
     const lonely = new JsonRpcDispatcher({ side: "client", telemetry: null });
-    await expect(lonely.request("test/a")).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringContaining("connect()") });
+    await expect(lonely.request("test/a")).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: expect.stringContaining("connect()"),
+    });
     await expect(lonely.notify("test/a")).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
     const { client } = await connectedPair();
     await client.close();
@@ -570,6 +662,11 @@ describe("JsonRpcDispatcher: connection lifecycle", () => {
   it("exposes the session to handlers", async () => {
     const { client, server } = await connectedPair();
     server.setRequestHandler("test/who", (_params, context) => ({ ...context.session, method: context.method, id: context.id }));
-    await expect(client.request("test/who")).resolves.toEqual({ dispatcherId: server.id, protocolVersion: "2025-11-25", method: "test/who", id: 1 });
+    await expect(client.request("test/who")).resolves.toEqual({
+      dispatcherId: server.id,
+      protocolVersion: "2025-11-25",
+      method: "test/who",
+      id: 1,
+    });
   });
 });

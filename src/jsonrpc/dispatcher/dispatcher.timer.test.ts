@@ -17,7 +17,8 @@ const forTimeout = (call: readonly unknown[]): boolean => typeof call[1] === "nu
  */
 function watchTimeoutTimer() {
   const spy = vi.spyOn(globalThis, "setTimeout");
-  const armed = (): NodeJS.Timeout[] => spy.mock.calls.flatMap((call, index) => (forTimeout(call) ? [spy.mock.results[index]?.value as NodeJS.Timeout] : []));
+  const armed = (): NodeJS.Timeout[] =>
+    spy.mock.calls.flatMap((call, index) => (forTimeout(call) ? [spy.mock.results[index]?.value as NodeJS.Timeout] : []));
   return {
     armed,
     holds: (): boolean => armed().at(-1)?.hasRef() ?? false,
@@ -74,7 +75,9 @@ describe("the pending requests' timer", () => {
     const forever = client.request("test/wait", {}, { timeoutMs: Number.POSITIVE_INFINITY, onId: (id) => ids.push(id) });
     await vi.waitFor(() => expect(waiting).toHaveLength(1));
     expect(ids).toEqual([1]);
-    expect(spy.mock.calls.filter((call) => call[1] === Number.POSITIVE_INFINITY || (typeof call[1] === "number" && call[1] >= TIMEOUT_MS))).toEqual([]);
+    expect(
+      spy.mock.calls.filter((call) => call[1] === Number.POSITIVE_INFINITY || (typeof call[1] === "number" && call[1] >= TIMEOUT_MS)),
+    ).toEqual([]);
     // A request with a deadline next to it arms the timer, which lets go once only the endless one is left.
     const timer = watchTimeoutTimer();
     const bounded = client.request("test/wait", {}, { onId: (id) => ids.push(id) });

@@ -1,4 +1,10 @@
-import { LATEST_PROTOCOL_VERSION, JSONRPC_VERSION, NOTIFICATIONS, type AnyProtocolVersion, type ProtocolVersion } from "../../constants/index.js";
+import {
+  LATEST_PROTOCOL_VERSION,
+  JSONRPC_VERSION,
+  NOTIFICATIONS,
+  type AnyProtocolVersion,
+  type ProtocolVersion,
+} from "../../constants/index.js";
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError, toWireError } from "../../error-codes/mcp-error.js";
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
@@ -28,7 +34,8 @@ import { endRequest } from "./request-end.js";
 import { DEFAULT_TIMEOUT_MS, OutgoingRequests, type PendingRequest } from "./outgoing.js";
 import { withFields } from "../../types/objects.js";
 
-type Response = { jsonrpc: "2.0"; id: JsonRpcId | null; result: unknown } | { jsonrpc: "2.0"; id: JsonRpcId | null; error: JsonRpcErrorObject };
+type Response =
+  { jsonrpc: "2.0"; id: JsonRpcId | null; result: unknown } | { jsonrpc: "2.0"; id: JsonRpcId | null; error: JsonRpcErrorObject };
 
 interface HandlerEntry<H> {
   readonly handler: H;
@@ -134,7 +141,8 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   routeRequests(methods: ReadonlySet<string>, handler: RequestHandler): void {
     if (this.#routed) throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, "Requests are already routed on this dispatcher");
     for (const method of methods) {
-      if (this.#requestHandlers.has(method)) throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A handler for request ${method} is already registered`);
+      if (this.#requestHandlers.has(method))
+        throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A handler for request ${method} is already registered`);
     }
     this.#routed = { methods, entry: { handler, schema: undefined } };
   }
@@ -187,14 +195,25 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     const transport = this.#transport;
     if (!transport || this.#closed) return Promise.reject(this.#notConnected());
     const signal = options.signal;
-    if (signal?.aborted) return Promise.reject(new MCPError(MCP_CODES.REQUEST_CANCELLED, `Request ${method} was cancelled before it was sent`, { cause: signal.reason }));
+    if (signal?.aborted)
+      return Promise.reject(
+        new MCPError(MCP_CODES.REQUEST_CANCELLED, `Request ${method} was cancelled before it was sent`, { cause: signal.reason }),
+      );
     const id = this.#nextId++;
     options.onId?.(id);
     let wireParams = options.onProgress ? withProgressToken(params, id) : params;
-    const record = this.#telemetry?.outgoingRequest({ side: this.side, method, id, params: wireParams, sessionId: transport.sessionId, protocolVersion: this.#protocolVersion });
+    const record = this.#telemetry?.outgoingRequest({
+      side: this.side,
+      method,
+      id,
+      params: wireParams,
+      sessionId: transport.sessionId,
+      protocolVersion: this.#protocolVersion,
+    });
     if (record) wireParams = record.params;
     const settled = this.#outgoing.add(id, method, this.#resultChecks.get(method)?.keyOf(wireParams), options, record);
-    const message = wireParams === undefined ? { jsonrpc: JSONRPC_VERSION, id, method } : { jsonrpc: JSONRPC_VERSION, id, method, params: wireParams };
+    const message =
+      wireParams === undefined ? { jsonrpc: JSONRPC_VERSION, id, method } : { jsonrpc: JSONRPC_VERSION, id, method, params: wireParams };
     transport.send(message, sendOptions(options.relatedRequestId)).catch((error: unknown) => {
       const pending = this.#outgoing.get(id);
       if (pending) this.#outgoing.reject(pending, toMCPError(error, MCP_CODES.TRANSPORT_ERROR));
@@ -215,7 +234,10 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   #emit(transport: Transport, method: string, params: JsonObject | undefined, relatedRequestId: JsonRpcId | undefined): Promise<void> {
     this.#telemetry?.notification(this.side, method);
     this.#events?.emit("notification:emitted", { side: this.side, method, params });
-    return transport.send(params === undefined ? { jsonrpc: JSONRPC_VERSION, method } : { jsonrpc: JSONRPC_VERSION, method, params }, sendOptions(relatedRequestId));
+    return transport.send(
+      params === undefined ? { jsonrpc: JSONRPC_VERSION, method } : { jsonrpc: JSONRPC_VERSION, method, params },
+      sendOptions(relatedRequestId),
+    );
   }
 
   /** Closes the transport; pending requests fail with `MCP.TRANSPORT_CLOSED`, handlers are aborted. */
@@ -235,13 +257,18 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   #closeWith(error: MCPError | undefined): void {
     if (this.#closed) return;
     this.#closed = true;
-    const reason = new MCPError(MCP_CODES.TRANSPORT_CLOSED, error ? `The connection closed: ${error.message}` : "The connection closed", { cause: error });
+    const reason = new MCPError(MCP_CODES.TRANSPORT_CLOSED, error ? `The connection closed: ${error.message}` : "The connection closed", {
+      cause: error,
+    });
     this.#outgoing.rejectAll(reason);
     for (const inflight of this.#inflight.values()) {
       inflight.abort(reason);
       this.#complete(inflight, undefined);
     }
-    this.#events?.emit("connection:closed", error ? { side: this.side, dispatcherId: this.id, reason: error.message } : { side: this.side, dispatcherId: this.id });
+    this.#events?.emit(
+      "connection:closed",
+      error ? { side: this.side, dispatcherId: this.id, reason: error.message } : { side: this.side, dispatcherId: this.id },
+    );
     this.#onClose?.(error);
   }
 
@@ -254,7 +281,9 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   }
 
   #sendCancel(id: JsonRpcId, reason: string): void {
-    this.notify(NOTIFICATIONS.cancelled, { requestId: id, reason }).catch((error: unknown) => this.#reportProtocolError(toMCPError(error, MCP_CODES.TRANSPORT_ERROR)));
+    this.notify(NOTIFICATIONS.cancelled, { requestId: id, reason }).catch((error: unknown) =>
+      this.#reportProtocolError(toMCPError(error, MCP_CODES.TRANSPORT_ERROR)),
+    );
   }
 
   #receive(message: unknown, context: InboundContext | undefined): void {
@@ -262,7 +291,8 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
       this.#receiveBatch(message, context);
       return;
     }
-    // Stryker disable next-line BooleanLiteral: with false, the same answer is sent by the `then` below, a microtask later (the flag spares that promise per request)
+    // Stryker disable next-line BooleanLiteral: with false, the same answer is sent by the `then` below, a microtask later (the flag spares
+    // that promise per request)
     const answer = this.#receiveOne(message, context, true);
     if (answer) void answer.then((response) => response && this.#send(response));
   }
@@ -270,11 +300,18 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   #receiveBatch(batch: unknown[], context: InboundContext | undefined): void {
     // Only 2025-03-26 has batches: in any other revision a batch is one invalid request, answered once.
     if (!this.codec.batching) {
-      this.#send(errorResponse(null, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `JSON-RPC batches are not part of protocol revision ${this.#protocolVersion}` }));
+      this.#send(
+        errorResponse(null, {
+          code: JSONRPC_ERROR_CODES.INVALID_REQUEST,
+          message: `JSON-RPC batches are not part of protocol revision ${this.#protocolVersion}`,
+        }),
+      );
       return;
     }
     if (batch.length === 0) {
-      this.#send(errorResponse(null, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: "An empty batch is not a valid JSON-RPC request" }));
+      this.#send(
+        errorResponse(null, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: "An empty batch is not a valid JSON-RPC request" }),
+      );
       return;
     }
     const answers = batch.map((message) => this.#receiveOne(message, context, false) ?? NO_ANSWER);
@@ -303,24 +340,54 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
       case "error-response":
         this.#handleErrorResponse(wire);
         return undefined;
-      // Stryker disable next-line StringLiteral,ConditionalExpression: an invalid message leaves the switch with or without this case (it is here for the exhaustiveness check)
+      // Stryker disable next-line StringLiteral,ConditionalExpression: an invalid message leaves the switch with or without this case (it
+      // is here for the exhaustiveness check)
       case "invalid":
         break;
     }
-    return Promise.resolve(errorResponse(idOfInvalid(message), { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Invalid request: ${describeInvalid(message)}` }));
+    return Promise.resolve(
+      errorResponse(idOfInvalid(message), {
+        code: JSONRPC_ERROR_CODES.INVALID_REQUEST,
+        message: `Invalid request: ${describeInvalid(message)}`,
+      }),
+    );
   }
 
   /** Checks a request and starts its handler; refusals are answered at once. */
-  #handleRequest(message: WireMessage, inbound: InboundContext | undefined, sendsItself: boolean): Promise<Response | undefined> | undefined {
+  #handleRequest(
+    message: WireMessage,
+    inbound: InboundContext | undefined,
+    sendsItself: boolean,
+  ): Promise<Response | undefined> | undefined {
     const id = message.id as JsonRpcId;
     const method = message.method as string;
     const entry = this.#requestHandlers.get(method) ?? (this.#routed?.methods.has(method) ? this.#routed.entry : undefined);
-    if (!entry) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${method}` }));
-    if (this.#inflight.has(id)) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_REQUEST, message: `Request id ${JSON.stringify(id)} is already in use by a request in progress` }));
+    if (!entry)
+      return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${method}` }));
+    if (this.#inflight.has(id))
+      return Promise.resolve(
+        errorResponse(id, {
+          code: JSONRPC_ERROR_CODES.INVALID_REQUEST,
+          message: `Request id ${JSON.stringify(id)} is already in use by a request in progress`,
+        }),
+      );
     // Routed requests are validated by their router, which knows each one's revision (a connection may serve two eras).
-    const checked = entry === this.#routed?.entry ? { ok: true as const, value: message.params } : checkParams(this.#incomingRequestSchema(method) ?? entry.schema, message.params);
-    if (!checked.ok) return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` }));
-    const record = this.#telemetry?.incomingRequest({ side: this.side, method, id, params: message.params, sessionId: this.#transport?.sessionId, protocolVersion: this.#protocolVersion });
+    const checked =
+      entry === this.#routed?.entry
+        ? { ok: true as const, value: message.params }
+        : checkParams(this.#incomingRequestSchema(method) ?? entry.schema, message.params);
+    if (!checked.ok)
+      return Promise.resolve(
+        errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` }),
+      );
+    const record = this.#telemetry?.incomingRequest({
+      side: this.side,
+      method,
+      id,
+      params: message.params,
+      sessionId: this.#transport?.sessionId,
+      protocolVersion: this.#protocolVersion,
+    });
     const inflight = new InflightRequest(this, id, method, message.params, inbound, record, this.#events ? performance.now() : 0);
     if (this.#inflight === NO_INFLIGHT) this.#inflight = new Map();
     this.#inflight.set(id, inflight);
@@ -352,7 +419,12 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   #complete(inflight: InflightRequest, response: Response | undefined): void {
     inflight.done = true;
     this.#inflight.delete(inflight.id);
-    endRequest({ side: this.side, method: inflight.method, id: inflight.id, record: inflight.record, startedAt: inflight.startedAt }, this.#events, response === undefined, response && "error" in response ? response.error : undefined);
+    endRequest(
+      { side: this.side, method: inflight.method, id: inflight.id, record: inflight.record, startedAt: inflight.startedAt },
+      this.#events,
+      response === undefined,
+      response && "error" in response ? response.error : undefined,
+    );
   }
 
   #handleNotification(message: WireMessage, inbound: InboundContext | undefined): void {
@@ -367,15 +439,26 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     if (method !== NOTIFICATIONS.cancelled) {
       const checked = checkParams(schema, params);
       // Reported when this side acts on it; one only the layers would have seen is dropped quietly.
-      if (!checked.ok) return void ((entry || method === NOTIFICATIONS.progress) && this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${method}: ${checked.issues}`)));
+      if (!checked.ok)
+        return void (
+          (entry || method === NOTIFICATIONS.progress) &&
+          this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${method}: ${checked.issues}`))
+        );
       params = checked.value as JsonObject | undefined;
     }
     const pass = this.#notificationLayers?.();
     if (!pass) return this.#handleChecked(method, params, entry, inbound);
-    pass("incoming", method, params, (value) => this.#handleChecked(method, value, entry, inbound)).catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
+    pass("incoming", method, params, (value) => this.#handleChecked(method, value, entry, inbound)).catch((error: unknown) =>
+      this.#reportProtocolError(toMCPError(error)),
+    );
   }
 
-  #handleChecked(method: string, params: JsonObject | undefined, entry: HandlerEntry<NotificationHandler> | undefined, inbound: InboundContext | undefined): void {
+  #handleChecked(
+    method: string,
+    params: JsonObject | undefined,
+    entry: HandlerEntry<NotificationHandler> | undefined,
+    inbound: InboundContext | undefined,
+  ): void {
     if (method === NOTIFICATIONS.cancelled) return this.#handleCancelled(params);
     // Progress for one of our requests goes to its caller; any other goes to a progress handler, if there is one.
     if (method === NOTIFICATIONS.progress && this.#outgoing.progress(params as unknown as ProgressUpdate)) return;
@@ -393,16 +476,25 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     const inflight = this.#inflight.get(requestId as JsonRpcId);
     // An unknown id is ignored, as the spec allows: the request may have finished already.
     if (!inflight) return;
-    inflight.abort(new MCPError(MCP_CODES.REQUEST_CANCELLED, `The peer cancelled ${inflight.method}${typeof reason === "string" ? `: ${reason}` : ""}`));
+    inflight.abort(
+      new MCPError(MCP_CODES.REQUEST_CANCELLED, `The peer cancelled ${inflight.method}${typeof reason === "string" ? `: ${reason}` : ""}`),
+    );
     this.#complete(inflight, undefined);
   }
 
   #handleResult(message: WireMessage): void {
     const pending = this.#outgoing.get(message.id as JsonRpcId);
-    if (!pending) return this.#reportProtocolError(new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received a response for unknown request id ${JSON.stringify(message.id)}`));
+    if (!pending)
+      return this.#reportProtocolError(
+        new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received a response for unknown request id ${JSON.stringify(message.id)}`),
+      );
     const schema = this.#outgoingResultSchema(pending.method);
     const checked = schema ? schema.validate(message.result) : { ok: true as const, value: message.result };
-    if (!checked.ok) return this.#outgoing.reject(pending, new MCPError(MCP_CODES.PROTOCOL_INVALID, `Invalid result for ${pending.method}: ${checked.issues}`, { data: message.result }));
+    if (!checked.ok)
+      return this.#outgoing.reject(
+        pending,
+        new MCPError(MCP_CODES.PROTOCOL_INVALID, `Invalid result for ${pending.method}: ${checked.issues}`, { data: message.result }),
+      );
     const check = this.#resultChecks.get(pending.method)?.check;
     if (!check) return this.#outgoing.resolve(pending, checked.value);
     this.#settleChecked(pending, check, checked.value);
@@ -428,7 +520,13 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
       this.#onErrorResponse?.(rejection);
       return this.#outgoing.reject(pending, rejection);
     }
-    this.#reportProtocolError(new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received an error for ${message.id === null ? "an unidentifiable message" : `unknown request id ${JSON.stringify(message.id)}`}: ${error.message}`, { cause: MCPError.fromWire(error) }));
+    this.#reportProtocolError(
+      new MCPError(
+        MCP_CODES.PROTOCOL_INVALID,
+        `Received an error for ${message.id === null ? "an unidentifiable message" : `unknown request id ${JSON.stringify(message.id)}`}: ${error.message}`,
+        { cause: MCPError.fromWire(error) },
+      ),
+    );
   }
 
   #incomingRequestSchema(method: string): WireSchema | undefined {

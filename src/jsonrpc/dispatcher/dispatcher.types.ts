@@ -45,7 +45,12 @@ export interface DispatcherOptions<V extends AnyProtocolVersion = ProtocolVersio
 }
 
 /** Puts a notification through the layers; settles once they passed it on its way (or dropped it). */
-export type PassNotification = (direction: "incoming" | "outgoing", method: string, params: JsonObject | undefined, way: (params: JsonObject | undefined) => unknown) => Promise<unknown>;
+export type PassNotification = (
+  direction: "incoming" | "outgoing",
+  method: string,
+  params: JsonObject | undefined,
+  way: (params: JsonObject | undefined) => unknown,
+) => Promise<unknown>;
 
 export interface ProgressUpdate {
   readonly progressToken: ProgressToken;
@@ -98,5 +103,8 @@ export interface NotificationContext {
 export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
 export type NotificationHandler = (params: unknown, context: NotificationContext) => void | Promise<void>;
 
-/** A check of a method's results beyond its schema (`setResultCheck`): returns the result, or a promise of it, or throws. `key` is what `keyOf` took from the request. */
+/**
+ * A check of a method's results beyond its schema (`setResultCheck`): returns the result, or a promise of it, or throws. `key` is what
+ * `keyOf` took from the request.
+ */
 export type ResultCheck = (result: unknown, key: unknown) => unknown;

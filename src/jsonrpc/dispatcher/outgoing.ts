@@ -61,10 +61,14 @@ export class OutgoingRequests {
   // Deno's numeric timer), it goes.
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
-  /** Whether the timer keeps the process alive. Only a timer that was let go is held again: a numeric timer (browsers, Deno) has no `ref`. */
+  /**
+   * Whether the timer keeps the process alive. Only a timer that was let go is held again: a numeric timer (browsers, Deno) has no `ref`.
+   */
   // Stryker disable next-line BooleanLiteral: the flag is first read after the first request scheduled the timer, which sets it
   #timerHeld = false;
-  /** How many pending requests have no deadline (they never hold the process: a listen stream may stay open for as long as the connection). */
+  /**
+   * How many pending requests have no deadline (they never hold the process: a listen stream may stay open for as long as the connection).
+   */
   #endless = 0;
 
   constructor(
@@ -85,7 +89,8 @@ export class OutgoingRequests {
     return new Promise((resolve, reject) => {
       const pending = new PendingRequest(id, method, resolve, reject, options, checkKey);
       pending.rare = record ? { record } : NONE;
-      // Stryker disable next-line ConditionalExpression: only a capped request reads its start, so setting it always would only allocate (never setting it fails the cap tests)
+      // Stryker disable next-line ConditionalExpression: only a capped request reads its start, so setting it always would only allocate
+      // (never setting it fails the cap tests)
       if (this.#maxTotalTimeoutMs(pending) !== undefined) this.#rareOf(pending).startedAt = performance.now();
       if (this.#pending === NO_PENDING) this.#pending = new Map();
       this.#pending.set(id, pending);
@@ -105,7 +110,10 @@ export class OutgoingRequests {
     pending.resolve(result);
   }
 
-  /** Answered on the wire; the caller's promise follows `outcome` (a result check that had to wait: its failure is `MCP.PROTOCOL_INVALID` unless it says otherwise). */
+  /**
+   * Answered on the wire; the caller's promise follows `outcome` (a result check that had to wait: its failure is `MCP.PROTOCOL_INVALID`
+   * unless it says otherwise).
+   */
   resolveLater(pending: PendingRequest, outcome: Promise<unknown>): void {
     this.#finish(pending, "success");
     outcome.then(pending.resolve, (error: unknown) => pending.reject(toMCPError(error, MCP_CODES.PROTOCOL_INVALID)));
@@ -150,7 +158,8 @@ export class OutgoingRequests {
     const timeoutMs = this.#timeoutMs(pending);
     const maxTotalTimeoutMs = this.#maxTotalTimeoutMs(pending);
     const now = performance.now();
-    const delay = maxTotalTimeoutMs === undefined ? timeoutMs : Math.min(timeoutMs, maxTotalTimeoutMs - (now - (pending.rare.startedAt as number)));
+    const delay =
+      maxTotalTimeoutMs === undefined ? timeoutMs : Math.min(timeoutMs, maxTotalTimeoutMs - (now - (pending.rare.startedAt as number)));
     // Whole milliseconds: a small integer is stored in the request itself, a fraction would take a heap number.
     pending.deadline = Math.ceil(now + Math.max(0, delay));
     if (pending.deadline < this.#timerAt) this.#schedule(pending.deadline, now);
@@ -161,7 +170,8 @@ export class OutgoingRequests {
   /** A timer kept armed while nothing was pending holds the process again. */
   #hold(): void {
     (this.#timer as unknown as { ref(): void }).ref();
-    // Stryker disable next-line BooleanLiteral: ref() again on a Node timer that holds is a no-op, and a numeric timer never gets here (it is cleared when let go)
+    // Stryker disable next-line BooleanLiteral: ref() again on a Node timer that holds is a no-op, and a numeric timer never gets here (it
+    // is cleared when let go)
     this.#timerHeld = true;
   }
 
@@ -200,7 +210,9 @@ export class OutgoingRequests {
     if (next < this.#timerAt) this.#schedule(next, now);
   }
 
-  /** Whether the total cap ran out. Only a capped request has a start: for any other both sides are undefined and the comparison is false. */
+  /**
+   * Whether the total cap ran out. Only a capped request has a start: for any other both sides are undefined and the comparison is false.
+   */
   #overTotal(pending: PendingRequest, maxTotalTimeoutMs: number | undefined): boolean {
     return performance.now() - (pending.rare.startedAt as number) >= (maxTotalTimeoutMs as number);
   }
@@ -234,6 +246,9 @@ export class OutgoingRequests {
     // A listener was added only to the call's signal.
     if (abortListener) (pending.options.signal as AbortSignal).removeEventListener("abort", abortListener);
     // A peer's error is typed by its JSON-RPC number, a local one (timeout, cancel) by its MCP code.
-    record?.end(outcome, error && { type: error.cause instanceof JsonRpcError ? String(error.wireCode) : error.code, code: error.wireCode });
+    record?.end(
+      outcome,
+      error && { type: error.cause instanceof JsonRpcError ? String(error.wireCode) : error.code, code: error.wireCode },
+    );
   }
 }

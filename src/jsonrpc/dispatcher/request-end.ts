@@ -18,9 +18,25 @@ export interface EndingRequest {
  * way for a connection's dispatcher and for the stateless request path: `error` when it was
  * answered with one, `cancelled` when no answer was due.
  */
-export function endRequest(request: EndingRequest, events: EventBus<MCPEventMap> | undefined, cancelled: boolean, error: JsonRpcErrorObject | undefined): void {
+export function endRequest(
+  request: EndingRequest,
+  events: EventBus<MCPEventMap> | undefined,
+  cancelled: boolean,
+  error: JsonRpcErrorObject | undefined,
+): void {
   const outcome: RequestOutcome = cancelled ? "cancelled" : error ? "error" : "success";
-  if (outcome === "error") request.record?.end("error", { type: String((error as JsonRpcErrorObject).code), code: (error as JsonRpcErrorObject).code, message: (error as JsonRpcErrorObject).message });
+  if (outcome === "error")
+    request.record?.end("error", {
+      type: String((error as JsonRpcErrorObject).code),
+      code: (error as JsonRpcErrorObject).code,
+      message: (error as JsonRpcErrorObject).message,
+    });
   else request.record?.end(outcome);
-  events?.emit("request:completed", { side: request.side, method: request.method, id: request.id, durationMs: performance.now() - request.startedAt, outcome });
+  events?.emit("request:completed", {
+    side: request.side,
+    method: request.method,
+    id: request.id,
+    durationMs: performance.now() - request.startedAt,
+    outcome,
+  });
 }

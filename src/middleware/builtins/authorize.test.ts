@@ -10,7 +10,6 @@ import type { AuthorizeRequest, MCPServerOptions } from "../../server/mcp-server
 import { authorize } from "./authorize.js";
 import { clientAs, ERAS, type TestEra } from "./server-builtins.test-helpers.js";
 
-
 function served(options: MCPServerOptions = {}): MCPServer {
   const server = new MCPServer({ name: "guarded", version: "1.0.0" }, { telemetry: null, ...options });
   server.tool("echo", {}, (args) => ({ content: [{ type: "text", text: JSON.stringify(args) }] }));
@@ -26,14 +25,26 @@ describe("layers over what a server answers itself", () => {
     const seen: string[] = [];
     const server = served();
     for (const method of ["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"] as const) {
-      server.use(method, (next) => (request, context) => (seen.push(`${request.method} ${context.era} ${context.client.info?.name ?? "-"}`), next(request, context)));
+      server.use(
+        method,
+        (next) => (request, context) => (
+          seen.push(`${request.method} ${context.era} ${context.client.info?.name ?? "-"}`),
+          next(request, context)
+        ),
+      );
     }
     const client = await connected(server, "session");
     await client.ping();
     await client.setLoggingLevel("info");
     await client.subscribeResource("file:///readme");
     await client.unsubscribeResource("file:///readme");
-    expect(seen).toEqual(["initialize session -", "ping session builtins-client", "logging/setLevel session builtins-client", "resources/subscribe session builtins-client", "resources/unsubscribe session builtins-client"]);
+    expect(seen).toEqual([
+      "initialize session -",
+      "ping session builtins-client",
+      "logging/setLevel session builtins-client",
+      "resources/subscribe session builtins-client",
+      "resources/unsubscribe session builtins-client",
+    ]);
     await client.close();
   });
 
@@ -65,17 +76,26 @@ describe.each(ERAS)("authorize, %s era", (era) => {
     const asked: string[] = [];
     const ran: string[] = [];
     const hook = (request: AuthorizeRequest) => {
-      asked.push(`${request.method} ${request.session === undefined ? "no session" : "session"} ${JSON.stringify(request.inbound?.authInfo)}`);
+      asked.push(
+        `${request.method} ${request.session === undefined ? "no session" : "session"} ${JSON.stringify(request.inbound?.authInfo)}`,
+      );
       return request.method !== "resources/read";
     };
     const server = served({ authorize: hook }).use((next) => (request, context) => (ran.push(request.method), next(request, context)));
     const client = await connected(server, era);
     await client.callTool("echo", { x: 1 });
-    await expect(client.readResource("file:///readme")).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED, message: expect.stringContaining("Not authorized to call resources/read") });
+    await expect(client.readResource("file:///readme")).rejects.toMatchObject({
+      code: MCP_CODES.UNAUTHORIZED,
+      message: expect.stringContaining("Not authorized to call resources/read"),
+    });
     const first = era === "session" ? "initialize" : "server/discover";
     const session = era === "session" ? "session" : "no session";
     const who = JSON.stringify(ADA);
-    expect(asked.filter((line) => !line.startsWith("tools/list"))).toEqual([`${first} ${session} ${who}`, `tools/call ${session} ${who}`, `resources/read ${session} ${who}`]);
+    expect(asked.filter((line) => !line.startsWith("tools/list"))).toEqual([
+      `${first} ${session} ${who}`,
+      `tools/call ${session} ${who}`,
+      `resources/read ${session} ${who}`,
+    ]);
     // The refused read never reached the layer behind the hook.
     expect(ran.filter((method) => method !== "tools/list")).toEqual([first, "tools/call"]);
     await client.close();
@@ -95,12 +115,18 @@ describe.each(ERAS)("authorize, %s era", (era) => {
   it("asks a mounted server's own hook about its tools, behind the parent's", async () => {
     const asked: string[] = [];
     const child = served({ authorize: (request) => (asked.push(`child ${request.method}`), request.method !== "tools/call") });
-    const parent = new MCPServer({ name: "parent", version: "1.0.0" }, { telemetry: null, authorize: (request) => (asked.push(`parent ${request.method}`), true) });
+    const parent = new MCPServer(
+      { name: "parent", version: "1.0.0" },
+      { telemetry: null, authorize: (request) => (asked.push(`parent ${request.method}`), true) },
+    );
     await mount(parent, "kid", child);
     const client = await connected(parent, era);
     const result = await client.callTool("kid_echo", {});
     // To the parent a mounted tool is a tool: the child's refusal is that tool's failure.
-    expect(result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("Not authorized to call tools/call") }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: expect.stringContaining("Not authorized to call tools/call") }],
+    });
     expect(asked.filter((line) => line.endsWith("tools/call"))).toEqual(["parent tools/call", "child tools/call"]);
     await client.close();
   });

@@ -12,7 +12,8 @@ export function authorize(hook: (request: AuthorizeRequest) => boolean | Promise
   return (next) => async (request, context) => {
     // A session-era context's session is the ServerSession itself.
     const session = context.session as ServerSession | undefined;
-    if (!(await hook({ method: request.method, params: request.params, session, inbound: context.inbound }))) throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${request.method}`);
+    if (!(await hook({ method: request.method, params: request.params, session, inbound: context.inbound })))
+      throw new MCPError(MCP_CODES.UNAUTHORIZED, `Not authorized to call ${request.method}`);
     return next(request, context);
   };
 }

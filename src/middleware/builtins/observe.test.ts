@@ -26,7 +26,9 @@ describe.each(["session", "stateless"] as const)("callLog and timing, %s era", (
   it("logs each request's method, target, era, duration and outcome, and nothing of its arguments or result", async () => {
     const client = await connected(era);
     const entries: CallLogEntry[] = [];
-    client.use(callLog((entry) => entries.push(entry))).use("prompts/get", () => () => Promise.reject(new MCPError(MCP_CODES.NOT_FOUND, `no prompt ${SECRET}`)));
+    client
+      .use(callLog((entry) => entries.push(entry)))
+      .use("prompts/get", () => () => Promise.reject(new MCPError(MCP_CODES.NOT_FOUND, `no prompt ${SECRET}`)));
     const before = performance.now();
     await client.callTool("login", { password: SECRET });
     await client.readResource("file:///readme");
@@ -36,8 +38,21 @@ describe.each(["session", "stateless"] as const)("callLog and timing, %s era", (
     expect(entries.every((entry) => entry.durationMs <= elapsed)).toBe(true);
     const byMethod = (method: string) => entries.find((entry) => entry.method === method);
     expect(byMethod("tools/call")).toEqual({ method: "tools/call", target: "login", era, durationMs: expect.any(Number), outcome: "ok" });
-    expect(byMethod("resources/read")).toEqual({ method: "resources/read", target: "file:///readme", era, durationMs: expect.any(Number), outcome: "ok" });
-    expect(byMethod("prompts/get")).toEqual({ method: "prompts/get", target: "missing", era, durationMs: expect.any(Number), outcome: "error", error: MCP_CODES.NOT_FOUND });
+    expect(byMethod("resources/read")).toEqual({
+      method: "resources/read",
+      target: "file:///readme",
+      era,
+      durationMs: expect.any(Number),
+      outcome: "ok",
+    });
+    expect(byMethod("prompts/get")).toEqual({
+      method: "prompts/get",
+      target: "missing",
+      era,
+      durationMs: expect.any(Number),
+      outcome: "error",
+      error: MCP_CODES.NOT_FOUND,
+    });
     expect(byMethod("tools/list")).not.toHaveProperty("target");
     expect(entries.every((entry) => entry.durationMs >= 0)).toBe(true);
     expect(JSON.stringify(entries)).not.toContain(SECRET);
@@ -47,7 +62,10 @@ describe.each(["session", "stateless"] as const)("callLog and timing, %s era", (
   it("names an error that is no MCPError by its name, or by its type", async () => {
     const client = await connected(era);
     const entries: CallLogEntry[] = [];
-    client.use(callLog((entry) => entries.push(entry))).use("resources/list", () => () => Promise.reject(new TypeError("boom"))).use("prompts/list", () => () => Promise.reject("a string"));
+    client
+      .use(callLog((entry) => entries.push(entry)))
+      .use("resources/list", () => () => Promise.reject(new TypeError("boom")))
+      .use("prompts/list", () => () => Promise.reject("a string"));
     await expect(client.listResources()).rejects.toBeInstanceOf(TypeError);
     await expect(client.listPrompts()).rejects.toBe("a string");
     expect(entries.map((entry) => [entry.method, entry.outcome, entry.error])).toEqual([
@@ -60,7 +78,9 @@ describe.each(["session", "stateless"] as const)("callLog and timing, %s era", (
   it("records the time of every request, failed ones too", async () => {
     const client = await connected(era);
     const times: [string, number, string | undefined][] = [];
-    client.use(timing((method, ms, target) => times.push([method, ms, target]))).use("prompts/list", () => () => Promise.reject(new MCPError(MCP_CODES.TIMEOUT, "slow")));
+    client
+      .use(timing((method, ms, target) => times.push([method, ms, target])))
+      .use("prompts/list", () => () => Promise.reject(new MCPError(MCP_CODES.TIMEOUT, "slow")));
     const before = performance.now();
     await client.callTool("login", {});
     await expect(client.listPrompts()).rejects.toMatchObject({ code: MCP_CODES.TIMEOUT });
@@ -83,7 +103,10 @@ describe.each(["session", "stateless"] as const)("callLog and timing on a server
       server.tool("fail", {}, () => {
         throw new MCPError(MCP_CODES.NOT_FOUND, `nothing for ${SECRET}`);
       });
-      server.use(callLog((entry) => entries.push(entry))).use("tools/call", timing((method, _ms, target) => times.push([method, target])));
+      server.use(callLog((entry) => entries.push(entry))).use(
+        "tools/call",
+        timing((method, _ms, target) => times.push([method, target])),
+      );
     });
     await client.callTool("login", { password: SECRET });
     await client.readResource("file:///readme");

@@ -1,4 +1,5 @@
-// Layers that watch requests without changing them, on either side (a client's `use`, a server's `use`): a structured log line per request, and the
+// Layers that watch requests without changing them, on either side (a client's `use`, a server's `use`): a structured log line per request,
+// and the
 // time each took. What they report names the request (its method, and the tool, prompt or resource
 // it is for) and its outcome; never its arguments or its result, which may carry what must not be
 // logged.
@@ -22,7 +23,9 @@ export interface CallLogEntry {
   readonly era: "session" | "stateless";
   readonly durationMs: number;
   readonly outcome: "ok" | "error";
-  /** A failed request's `MCP.*` code (a wire error's as its client sees it; the error's name when it is neither); its message is left out. */
+  /**
+   * A failed request's `MCP.*` code (a wire error's as its client sees it; the error's name when it is neither); its message is left out.
+   */
   readonly error?: string;
 }
 
@@ -40,7 +43,9 @@ function codeOf(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
 
-/** A structured log entry per request, given to `sink` once the request settled (`(entry) => logger.info(entry)`, or a JSON line to stderr). */
+/**
+ * A structured log entry per request, given to `sink` once the request settled (`(entry) => logger.info(entry)`, or a JSON line to stderr).
+ */
 export function callLog(sink: (entry: CallLogEntry) => void): WatchingMiddleware {
   return (next) => async (request, context) => {
     const started = performance.now();

@@ -31,7 +31,11 @@ describe.each(ERAS)("rateLimit, %s era", (era) => {
     const [asAda, asBob] = [await clientAs(server, era, ada), await clientAs(server, era, bob)];
     await asAda.callTool("search", {});
     await asAda.callTool("search", {});
-    await expect(asAda.callTool("search", {})).rejects.toMatchObject({ code: MCP_CODES.RATE_LIMITED, data: { retryAfterMs: 250 }, message: expect.stringContaining("limited to 2 at once and 4 per second; retry in 250 ms") });
+    await expect(asAda.callTool("search", {})).rejects.toMatchObject({
+      code: MCP_CODES.RATE_LIMITED,
+      data: { retryAfterMs: 250 },
+      message: expect.stringContaining("limited to 2 at once and 4 per second; retry in 250 ms"),
+    });
     // Another caller has a bucket of its own.
     expect(textOf(await asBob.callTool("deploy", {}))).toBe("deploy");
     clock.advance(100);
@@ -44,10 +48,19 @@ describe.each(ERAS)("rateLimit, %s era", (era) => {
 
   it("limits each caller's calls of a tool, without spending the caller's bucket on a refusal", async () => {
     const clock = testClock();
-    const server = limitedServer(rateLimit({ perCaller: { capacity: 3, refillPerSecond: 1 }, perTool: { deploy: { capacity: 1, refillPerSecond: 1 } }, now: clock.now }));
+    const server = limitedServer(
+      rateLimit({
+        perCaller: { capacity: 3, refillPerSecond: 1 },
+        perTool: { deploy: { capacity: 1, refillPerSecond: 1 } },
+        now: clock.now,
+      }),
+    );
     const client = await clientAs(server, era, ada);
     await client.callTool("deploy", {});
-    await expect(client.callTool("deploy", {})).rejects.toMatchObject({ code: MCP_CODES.RATE_LIMITED, message: expect.stringContaining('calls of "deploy"') });
+    await expect(client.callTool("deploy", {})).rejects.toMatchObject({
+      code: MCP_CODES.RATE_LIMITED,
+      message: expect.stringContaining('calls of "deploy"'),
+    });
     await expect(client.callTool("deploy", {})).rejects.toMatchObject({ code: MCP_CODES.RATE_LIMITED });
     // Two refusals later the caller still has two of its three tokens: a tool not named is not limited by tool.
     await client.callTool("search", {});
@@ -60,7 +73,10 @@ describe.each(ERAS)("rateLimit, %s era", (era) => {
     const server = limitedServer(rateLimit({ perTool: { deploy: { capacity: 1, refillPerSecond: 1 } } }));
     const client = await clientAs(server, era);
     for (const name of ["__proto__", "constructor", "toString"]) {
-      await expect(client.callTool(name, {})).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining(`Unknown tool: ${name}`) });
+      await expect(client.callTool(name, {})).rejects.toMatchObject({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: expect.stringContaining(`Unknown tool: ${name}`),
+      });
     }
     // Anonymous callers share one bucket per tool.
     await client.callTool("deploy", {});
@@ -92,7 +108,14 @@ describe.each(ERAS)("rateLimit, %s era", (era) => {
 describe("rateLimit's memory and options", () => {
   it("keeps at most maxBuckets: full buckets go first, then the oldest", async () => {
     const clock = testClock();
-    const server = limitedServer(rateLimit({ perCaller: { capacity: 1, refillPerSecond: 1 }, maxBuckets: 2, callerOf: (context) => (context.principal as { subject: string }).subject, now: clock.now }));
+    const server = limitedServer(
+      rateLimit({
+        perCaller: { capacity: 1, refillPerSecond: 1 },
+        maxBuckets: 2,
+        callerOf: (context) => (context.principal as { subject: string }).subject,
+        now: clock.now,
+      }),
+    );
     const clients = await Promise.all(["a", "b", "c", "d"].map((subject) => clientAs(server, "session", { subject })));
     const [a, b, c, d] = clients as [(typeof clients)[0], (typeof clients)[0], (typeof clients)[0], (typeof clients)[0]];
     await a.callTool("search", {});
@@ -108,13 +131,18 @@ describe("rateLimit's memory and options", () => {
   });
 
   it("limits every request it sees when put in front of all methods (the client's own lists too)", async () => {
-    const server = new MCPServer({ name: "all", version: "1.0.0" }, { telemetry: null }).use(rateLimit({ perCaller: { capacity: 3, refillPerSecond: 0.001 }, perTool: { tools: { capacity: 1, refillPerSecond: 1 } } }));
+    const server = new MCPServer({ name: "all", version: "1.0.0" }, { telemetry: null }).use(
+      rateLimit({ perCaller: { capacity: 3, refillPerSecond: 0.001 }, perTool: { tools: { capacity: 1, refillPerSecond: 1 } } }),
+    );
     server.prompt("hello", {}, () => ({ messages: [] }));
     const client = await clientAs(server, "session", ada);
     await client.listPrompts();
     await client.getPrompt("hello");
     // initialize, the list and the prompt spent the caller's three tokens (a tool's bucket counts tools/call only).
-    await expect(client.listTools()).rejects.toMatchObject({ code: MCP_CODES.RATE_LIMITED, message: expect.stringContaining("this caller's requests") });
+    await expect(client.listTools()).rejects.toMatchObject({
+      code: MCP_CODES.RATE_LIMITED,
+      message: expect.stringContaining("this caller's requests"),
+    });
     await client.close();
   });
 
@@ -132,14 +160,18 @@ describe("rateLimit's memory and options", () => {
   });
 
   it("refuses a layer with no bucket, and buckets that could never give a token", () => {
-    expect(() => rateLimit({})).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "rateLimit: give perCaller, perTool, or both" }));
+    expect(() => rateLimit({})).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: "rateLimit: give perCaller, perTool, or both" }),
+    );
     for (const bucket of [
       { capacity: 0, refillPerSecond: 1 },
       { capacity: 1, refillPerSecond: 0 },
       { capacity: Number.POSITIVE_INFINITY, refillPerSecond: 1 },
       { capacity: 1, refillPerSecond: Number.NaN },
     ]) {
-      expect(() => rateLimit({ perCaller: bucket })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("rateLimit: a bucket needs") }));
+      expect(() => rateLimit({ perCaller: bucket })).toThrow(
+        expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("rateLimit: a bucket needs") }),
+      );
       expect(() => rateLimit({ perTool: { deploy: bucket } })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
     }
   });

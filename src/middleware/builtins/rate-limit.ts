@@ -18,7 +18,9 @@ export interface RateLimitOptions {
   readonly perCaller?: Bucket;
   /** One bucket per caller and tool (tools/call): the same size for every tool, or per tool name (a tool not named is not limited). */
   readonly perTool?: Bucket | Readonly<Record<string, Bucket>>;
-  /** The caller's key (default: the principal's subject, else its client, else the principal as JSON); anonymous callers share one bucket. */
+  /**
+   * The caller's key (default: the principal's subject, else its client, else the principal as JSON); anonymous callers share one bucket.
+   */
   readonly callerOf?: (context: HandlerContext) => string | undefined;
   /** The most buckets kept (default 10 000): past it, full ones are dropped first, then the least recently made. */
   readonly maxBuckets?: number;
@@ -51,7 +53,12 @@ export function rateLimit(options: RateLimitOptions): ServerMiddleware {
     if (toolBucket) checks.push([`${caller}\n${String(tool)}`, toolBucket, `this caller's calls of ${JSON.stringify(tool)}`]);
     for (const [key, bucket, what] of checks) {
       const waitMs = waitFor(refilled(buckets, key, bucket, at), bucket);
-      if (waitMs > 0) throw new MCPError(MCP_CODES.RATE_LIMITED, `Rate limit: ${what} are limited to ${bucket.capacity} at once and ${bucket.refillPerSecond} per second; retry in ${waitMs} ms`, { data: { retryAfterMs: waitMs } });
+      if (waitMs > 0)
+        throw new MCPError(
+          MCP_CODES.RATE_LIMITED,
+          `Rate limit: ${what} are limited to ${bucket.capacity} at once and ${bucket.refillPerSecond} per second; retry in ${waitMs} ms`,
+          { data: { retryAfterMs: waitMs } },
+        );
     }
     for (const [key] of checks) (buckets.get(key) as Tokens).tokens -= 1;
     if (buckets.size > maxBuckets) prune(buckets, maxBuckets, at - refillMs);
@@ -75,7 +82,10 @@ function bucketsOf(perTool: RateLimitOptions["perTool"]): Bucket[] {
 
 function checkBucket({ capacity, refillPerSecond }: Bucket): void {
   if (!(capacity >= 1 && refillPerSecond > 0 && Number.isFinite(capacity) && Number.isFinite(refillPerSecond))) {
-    throw new MCPError(MCP_CODES.INVALID_PARAMS, `rateLimit: a bucket needs a capacity of at least 1 and a positive, finite refillPerSecond, not ${capacity} and ${refillPerSecond}`);
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      `rateLimit: a bucket needs a capacity of at least 1 and a positive, finite refillPerSecond, not ${capacity} and ${refillPerSecond}`,
+    );
   }
 }
 

@@ -24,7 +24,11 @@ describe.each(ERAS)("requireScopes, %s era", (era) => {
     const server = scopedServer();
     server.use(requireScopes({ server }));
     const without = await clientAs(server, era, principal("other"));
-    await expect(without.callTool("deploy", {})).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED, message: 'tools/call of "deploy" needs the scopes deploy:write, which the caller does not hold', data: { missingScopes: ["deploy:write"] } });
+    await expect(without.callTool("deploy", {})).rejects.toMatchObject({
+      code: MCP_CODES.UNAUTHORIZED,
+      message: 'tools/call of "deploy" needs the scopes deploy:write, which the caller does not hold',
+      data: { missingScopes: ["deploy:write"] },
+    });
     await expect(without.getPrompt("review")).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED, data: { missingScopes: ["prompts"] } });
     expect(textOf(await without.callTool("search", {}))).toBe("found");
     // Lists show every entry.
@@ -40,11 +44,22 @@ describe.each(ERAS)("requireScopes, %s era", (era) => {
 
   it("adds rules of its own per tool, prompt and resource, and checks roles through scopesOf", async () => {
     const server = scopedServer();
-    server.use(requireScopes({ server, tools: { deploy: ["admin"], search: ["reader"] }, resources: { "file:///vault": ["treasurer"] }, prompts: { review: ["reviewer"] }, scopesOf: (context) => (context.principal as { roles: string[] }).roles }));
+    server.use(
+      requireScopes({
+        server,
+        tools: { deploy: ["admin"], search: ["reader"] },
+        resources: { "file:///vault": ["treasurer"] },
+        prompts: { review: ["reviewer"] },
+        scopesOf: (context) => (context.principal as { roles: string[] }).roles,
+      }),
+    );
     const reader = await clientAs(server, era, { roles: ["reader", "deploy:write"] });
     expect(textOf(await reader.callTool("search", {}))).toBe("found");
     await expect(reader.callTool("deploy", {})).rejects.toMatchObject({ data: { missingScopes: ["admin"] } });
-    await expect(reader.readResource("file:///vault")).rejects.toMatchObject({ code: MCP_CODES.UNAUTHORIZED, message: expect.stringContaining('resources/read of "file:///vault" needs the scopes treasurer') });
+    await expect(reader.readResource("file:///vault")).rejects.toMatchObject({
+      code: MCP_CODES.UNAUTHORIZED,
+      message: expect.stringContaining('resources/read of "file:///vault" needs the scopes treasurer'),
+    });
     await expect(reader.getPrompt("review")).rejects.toMatchObject({ data: { missingScopes: ["prompts", "reviewer"] } });
     const treasurer = await clientAs(server, era, { roles: ["treasurer"] });
     expect((await treasurer.readResource("file:///vault")).contents).toEqual([{ uri: "file:///vault", text: "gold" }]);
@@ -54,7 +69,11 @@ describe.each(ERAS)("requireScopes, %s era", (era) => {
   it("finds no rule for a name from the wire such as __proto__, and lets the call fail on its own", async () => {
     const server = scopedServer().use(requireScopes({ tools: { deploy: ["admin"] } }));
     const client = await clientAs(server, era, { scopes: "not a list" });
-    for (const name of ["__proto__", "constructor"]) await expect(client.callTool(name, {})).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining(`Unknown tool: ${name}`) });
+    for (const name of ["__proto__", "constructor"])
+      await expect(client.callTool(name, {})).rejects.toMatchObject({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: expect.stringContaining(`Unknown tool: ${name}`),
+      });
     // Methods the rules do not name pass without a look at the caller.
     expect((await client.listTools()).tools).toHaveLength(2);
     expect((await client.getPrompt("review")).messages).toEqual([]);

@@ -30,7 +30,12 @@ export function requireScopes(options: RequireScopesOptions): ServerMiddleware {
     if (needed.length > 0) {
       const held = new Set(scopesOf(context));
       const missing = needed.filter((scope) => !held.has(scope));
-      if (missing.length > 0) throw new MCPError(MCP_CODES.UNAUTHORIZED, `${request.method} of ${targetOf(request.params as JsonObject)} needs the scopes ${missing.join(" ")}, which the caller does not hold`, { data: { missingScopes: missing } });
+      if (missing.length > 0)
+        throw new MCPError(
+          MCP_CODES.UNAUTHORIZED,
+          `${request.method} of ${targetOf(request.params as JsonObject)} needs the scopes ${missing.join(" ")}, which the caller does not hold`,
+          { data: { missingScopes: missing } },
+        );
     }
     return next(request, context);
   };
@@ -38,7 +43,14 @@ export function requireScopes(options: RequireScopesOptions): ServerMiddleware {
 
 /** The scopes a request needs: its entry's, then the layer's rules for its name or URI. */
 function neededFor(options: RequireScopesOptions, method: string, params: JsonObject | undefined): readonly string[] {
-  const rules = method === "tools/call" ? options.tools : method === "prompts/get" ? options.prompts : method === "resources/read" ? options.resources : undefined;
+  const rules =
+    method === "tools/call"
+      ? options.tools
+      : method === "prompts/get"
+        ? options.prompts
+        : method === "resources/read"
+          ? options.resources
+          : undefined;
   if (rules === undefined && options.server === undefined) return [];
   const own = options.server?.registrationOf(method, params)?.config.requiredScopes ?? [];
   const key = String(params?.["name"] ?? params?.["uri"]);

@@ -11,7 +11,10 @@ import { ERAS, clientAs, testClock, text, textOf } from "./server-builtins.test-
 const FRESH = { fresh: true } as const;
 
 function cachedServer(runs: string[], clock: ReturnType<typeof testClock> | undefined, maxEntries?: number): MCPServer {
-  const server = new MCPServer({ name: "cached", version: "1.0.0" }, { telemetry: null, cache: { lists: { ttlMs: 1_000, cacheScope: "public" } } });
+  const server = new MCPServer(
+    { name: "cached", version: "1.0.0" },
+    { telemetry: null, cache: { lists: { ttlMs: 1_000, cacheScope: "public" } } },
+  );
   server.tool("search", {}, () => {
     runs.push("search");
     return text("found");
@@ -33,10 +36,12 @@ function cachedServer(runs: string[], clock: ReturnType<typeof testClock> | unde
     return { contents: [{ uri, text: "now" }] };
   });
   // Counts the list handler's runs from outside the cache: a layer added after it is inside it.
-  return server.use(resultCache(server, { ...(clock && { now: clock.now }), ...(maxEntries === undefined ? {} : { maxEntries }) })).use("tools/list", (next) => (request, context) => {
-    runs.push("tools/list");
-    return next(request, context);
-  });
+  return server
+    .use(resultCache(server, { ...(clock && { now: clock.now }), ...(maxEntries === undefined ? {} : { maxEntries }) }))
+    .use("tools/list", (next) => (request, context) => {
+      runs.push("tools/list");
+      return next(request, context);
+    });
 }
 
 const count = (runs: readonly string[], what: string) => runs.filter((run) => run === what).length;
@@ -69,7 +74,11 @@ describe.each(ERAS)("resultCache, %s era", (era) => {
   it("keeps a private result per caller, and none for a caller it cannot tell apart", async () => {
     const [runs, clock] = [[] as string[], testClock()];
     const server = cachedServer(runs, clock);
-    const [ada, bob, anonymous] = [await clientAs(server, era, { subject: "ada" }), await clientAs(server, era, { subject: "bob" }), await clientAs(server, era)];
+    const [ada, bob, anonymous] = [
+      await clientAs(server, era, { subject: "ada" }),
+      await clientAs(server, era, { subject: "bob" }),
+      await clientAs(server, era),
+    ];
     const inbox = async (client: typeof ada) => textOf({ content: (await client.readResource("file:///inbox", FRESH)).contents });
     expect(await inbox(ada)).toBe('inbox of {"subject":"ada"}');
     expect(await inbox(bob)).toBe('inbox of {"subject":"bob"}');
@@ -130,6 +139,9 @@ describe("resultCache's memory and options", () => {
 
   it("refuses a maxEntries that is no whole number of at least 1", () => {
     const server = new MCPServer({ name: "x", version: "1" });
-    for (const maxEntries of [0, 2.5, Number.NaN]) expect(() => resultCache(server, { maxEntries })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("resultCache: maxEntries") }));
+    for (const maxEntries of [0, 2.5, Number.NaN])
+      expect(() => resultCache(server, { maxEntries })).toThrow(
+        expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("resultCache: maxEntries") }),
+      );
   });
 });

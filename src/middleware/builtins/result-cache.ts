@@ -28,13 +28,20 @@ interface Kept {
 
 /** What of a cacheable request tells its results apart: the list and its page, or the URI read. */
 function cacheable(): Readonly<Record<string, string>> {
-  return { "tools/list": "cursor", "prompts/list": "cursor", "resources/list": "cursor", "resources/templates/list": "cursor", "resources/read": "uri" };
+  return {
+    "tools/list": "cursor",
+    "prompts/list": "cursor",
+    "resources/list": "cursor",
+    "resources/templates/list": "cursor",
+    "resources/read": "uri",
+  };
 }
 
 /** The caching layer: `server.use(resultCache(server))`; cached results are shared, so layers outside it must not change them in place. */
 export function resultCache(server: MCPServer, options: ResultCacheOptions = {}): ServerMiddleware {
   const { maxEntries = 1000, callerOf = callerKey, now = () => performance.now() } = options;
-  if (!(maxEntries >= 1 && Number.isSafeInteger(maxEntries))) throw new MCPError(MCP_CODES.INVALID_PARAMS, `resultCache: maxEntries must be a whole number of at least 1, not ${maxEntries}`);
+  if (!(maxEntries >= 1 && Number.isSafeInteger(maxEntries)))
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, `resultCache: maxEntries must be a whole number of at least 1, not ${maxEntries}`);
   const keys = cacheable();
   const kept = new Map<string, Kept>();
   server.changes.subscribe((change) => dropChanged(kept, change));
@@ -63,6 +70,7 @@ export function resultCache(server: MCPServer, options: ResultCacheOptions = {})
 function dropChanged(kept: Map<string, Kept>, change: Change): void {
   if (change.kind === "task") return;
   for (const [key, { method, target }] of kept) {
-    if (change.kind === "resource" ? method === "resources/read" && target === change.uri : method.startsWith(`${change.list}/`)) kept.delete(key);
+    if (change.kind === "resource" ? method === "resources/read" && target === change.uri : method.startsWith(`${change.list}/`))
+      kept.delete(key);
   }
 }

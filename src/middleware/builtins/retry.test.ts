@@ -18,7 +18,9 @@ async function connected(era: "session" | "stateless" = "session"): Promise<{ cl
   const ran: string[] = [];
   const server = new MCPServer({ name: "retry", version: "1.0.0" }, { telemetry: null });
   for (const name of ["lookup", "charge"]) server.tool(name, {}, () => (ran.push(name), { content: [{ type: "text", text: name }] }));
-  server.prompt("greet", { arguments: { name: { complete: () => ["Ada"] } } }, () => ({ messages: [{ role: "user", content: { type: "text", text: "hi" } }] }));
+  server.prompt("greet", { arguments: { name: { complete: () => ["Ada"] } } }, () => ({
+    messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+  }));
   server.resource("readme", "file:///readme", {}, (uri) => ({ contents: [{ uri, text: "read me" }] }));
   server.resourceTemplate("page", "file:///pages/{id}", {}, (uri) => ({ contents: [{ uri, text: "page" }] }));
   const [clientEnd, serverEnd] = InMemoryTransport.pair();
@@ -126,7 +128,11 @@ describe("retry", () => {
     await client.getPrompt("greet", {});
     await client.complete({ type: "ref/prompt", name: "greet" }, { name: "name", value: "A" });
     await client.ping();
-    expect([...sends.entries()]).toEqual(["resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get", "completion/complete", "ping"].map((method) => [method, 2]));
+    expect([...sends.entries()]).toEqual(
+      ["resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get", "completion/complete", "ping"].map(
+        (method) => [method, 2],
+      ),
+    );
     await expect(client.subscribeResource("file:///readme")).rejects.toMatchObject({ code: MCP_CODES.TIMEOUT });
     expect(sends.get("resources/subscribe")).toBe(1);
     // The stateless era's ping is a server/discover.
@@ -158,7 +164,13 @@ describe("retry", () => {
     client.use(retry({ attempts: 1, delayMs: 1 })).use(layer);
     await expect(client.ping()).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR });
     expect(sends.get("ping")).toBe(1);
-    for (const attempts of [0, 1.5, Number.NaN]) expect(() => retry({ attempts })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: `retry: attempts must be a whole number of at least 1, not ${String(attempts)}` }));
+    for (const attempts of [0, 1.5, Number.NaN])
+      expect(() => retry({ attempts })).toThrow(
+        expect.objectContaining({
+          code: MCP_CODES.INVALID_PARAMS,
+          message: `retry: attempts must be a whole number of at least 1, not ${String(attempts)}`,
+        }),
+      );
     await client.close();
   });
 
@@ -170,7 +182,10 @@ describe("retry", () => {
     expect([sends.get("tools/call charge"), ran]).toEqual([2, ["charge"]]);
     // A negative wait is no wait; a wait of exactly maxDelayMs is still waited.
     for (const retryAfterMs of [-5, 20]) {
-      const { layer: limited, sends: counted } = flaky(1, () => new MCPError(MCP_CODES.RATE_LIMITED, "slow down", { data: { retryAfterMs } }));
+      const { layer: limited, sends: counted } = flaky(
+        1,
+        () => new MCPError(MCP_CODES.RATE_LIMITED, "slow down", { data: { retryAfterMs } }),
+      );
       const other = (await connected()).client;
       other.use(retry({ maxDelayMs: 20 })).use(limited);
       await other.callTool("lookup", {});

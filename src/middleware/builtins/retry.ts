@@ -22,7 +22,17 @@ export interface RetryOptions {
 
 /** The requests that change nothing on the server, and so may be sent again. */
 function idempotent(): ReadonlySet<string> {
-  return new Set<ClientMethod>(["tools/list", "resources/list", "resources/templates/list", "resources/read", "prompts/list", "prompts/get", "completion/complete", "ping", "server/discover"]);
+  return new Set<ClientMethod>([
+    "tools/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "ping",
+    "server/discover",
+  ]);
 }
 
 /** A failure that may pass on another try: the transport's, or a timeout. */
@@ -33,7 +43,8 @@ function passing(error: unknown): boolean {
 /** The retry layer: `client.use(retry({ tools: ["get_weather"] }))`. */
 export function retry(options: RetryOptions = {}): ClientMiddleware {
   const attempts = options.attempts ?? 3;
-  if (!Number.isInteger(attempts) || attempts < 1) throw new MCPError(MCP_CODES.INVALID_PARAMS, `retry: attempts must be a whole number of at least 1, not ${String(attempts)}`);
+  if (!Number.isInteger(attempts) || attempts < 1)
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, `retry: attempts must be a whole number of at least 1, not ${String(attempts)}`);
   const tools = new Set(options.tools);
   const safe = idempotent();
   const retryable = options.retryable ?? passing;

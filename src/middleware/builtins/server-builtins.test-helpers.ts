@@ -8,7 +8,8 @@ export const ERAS = ["session", "stateless"] as const;
 export type TestEra = (typeof ERAS)[number];
 
 /** `authInfo`: the principal each request reaches the server with (none when undefined). */
-export const clientAs = (server: MCPServer, era: TestEra, authInfo?: unknown): Promise<MCPClient> => ourClientOf(server, era, { name: "builtins-client", authInfo });
+export const clientAs = (server: MCPServer, era: TestEra, authInfo?: unknown): Promise<MCPClient> =>
+  ourClientOf(server, era, { name: "builtins-client", authInfo });
 
 export const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 

@@ -9,7 +9,9 @@ import { ERAS, clientAs, text, textOf } from "./server-builtins.test-helpers.js"
 
 function sizedServer(maxBytes: number): MCPServer {
   const server = new MCPServer({ name: "sized", version: "1.0.0" }, { telemetry: null });
-  server.tool("echo", { inputSchema: { type: "object", properties: { value: { type: "string" } } } }, (args) => text(String(args["value"])));
+  server.tool("echo", { inputSchema: { type: "object", properties: { value: { type: "string" } } } }, (args) =>
+    text(String(args["value"])),
+  );
   server.resource("big", "file:///big", {}, (uri) => ({ contents: [{ uri, text: "x".repeat(400) }] }));
   return server.use(sizeLimit({ maxBytes }));
 }
@@ -26,7 +28,11 @@ describe.each(ERAS)("sizeLimit, %s era", (era) => {
 
   it("refuses another method's oversized result with MCP.INTERNAL_ERROR, its size in data", async () => {
     const client = await clientAs(sizedServer(300), era);
-    await expect(client.readResource("file:///big")).rejects.toMatchObject({ code: MCP_CODES.INTERNAL_ERROR, message: expect.stringContaining("The result of resources/read is"), data: { bytes: expect.any(Number), maxBytes: 300 } });
+    await expect(client.readResource("file:///big")).rejects.toMatchObject({
+      code: MCP_CODES.INTERNAL_ERROR,
+      message: expect.stringContaining("The result of resources/read is"),
+      data: { bytes: expect.any(Number), maxBytes: 300 },
+    });
     await client.close();
   });
 
@@ -44,6 +50,9 @@ describe.each(ERAS)("sizeLimit, %s era", (era) => {
 
 describe("sizeLimit's options", () => {
   it("refuses a limit that is no positive whole number", () => {
-    for (const maxBytes of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => sizeLimit({ maxBytes })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("sizeLimit: maxBytes") }));
+    for (const maxBytes of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => sizeLimit({ maxBytes })).toThrow(
+        expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("sizeLimit: maxBytes") }),
+      );
   });
 });

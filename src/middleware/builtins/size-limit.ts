@@ -12,7 +12,8 @@ export interface SizeLimitOptions {
 
 /** The size-limit layer: `server.use(sizeLimit({ maxBytes: 1_000_000 }))`. */
 export function sizeLimit({ maxBytes }: SizeLimitOptions): ServerMiddleware {
-  if (!(maxBytes > 0 && Number.isSafeInteger(maxBytes))) throw new MCPError(MCP_CODES.INVALID_PARAMS, `sizeLimit: maxBytes must be a positive whole number, not ${maxBytes}`);
+  if (!(maxBytes > 0 && Number.isSafeInteger(maxBytes)))
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, `sizeLimit: maxBytes must be a positive whole number, not ${maxBytes}`);
   const encoder = new TextEncoder();
   return (next) => async (request, context) => {
     const result = await next(request, context);

@@ -127,11 +127,7 @@ export const EmbeddedResourceSchema = z.looseObject({
 });
 
 /** What a prompt message or a tool result may carry in this revision. */
-export const ContentBlockSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  EmbeddedResourceSchema,
-]);
+export const ContentBlockSchema = z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema, EmbeddedResourceSchema]);
 
 // ---- Resources ----
 

@@ -26,18 +26,43 @@ const differences: Difference[] = [
     false,
     true,
   ],
-  ["audio content in a sampling result", serverResult("sampling/createMessage"), { role: "assistant", content: audioContent, model: "m" }, false, true],
+  [
+    "audio content in a sampling result",
+    serverResult("sampling/createMessage"),
+    { role: "assistant", content: audioContent, model: "m" },
+    false,
+    true,
+  ],
   ["audio content without mimeType", clientResult("tools/call"), { content: [{ type: "audio", data: "x" }] }, false, false],
   [
     "tool annotations",
     clientResult("tools/list"),
-    { tools: [{ ...tool, annotations: { title: "Search", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true } }] },
+    {
+      tools: [
+        {
+          ...tool,
+          annotations: { title: "Search", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+        },
+      ],
+    },
     true,
     true,
   ],
-  ["tool annotations of the wrong type", clientResult("tools/list"), { tools: [{ ...tool, annotations: { readOnlyHint: "yes" } }] }, true, false],
+  [
+    "tool annotations of the wrong type",
+    clientResult("tools/list"),
+    { tools: [{ ...tool, annotations: { readOnlyHint: "yes" } }] },
+    true,
+    false,
+  ],
   ["a completions capability", clientResult("initialize"), initializeResult({ capabilities: { completions: {} } }), true, true],
-  ["a completions capability that is not an object", clientResult("initialize"), initializeResult({ capabilities: { completions: true } }), true, false],
+  [
+    "a completions capability that is not an object",
+    clientResult("initialize"),
+    initializeResult({ capabilities: { completions: true } }),
+    true,
+    false,
+  ],
   ["a progress message (client)", clientNotification("notifications/progress"), { progressToken: 1, progress: 1, message: 5 }, true, false],
   ["a progress message (server)", serverNotification("notifications/progress"), { progressToken: 1, progress: 1, message: 5 }, true, false],
 ];

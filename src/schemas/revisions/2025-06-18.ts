@@ -116,11 +116,7 @@ export const CompleteRequestParamsSchema = z.extend(previous.CompleteRequestPara
 
 // ---- Sampling ----
 
-export const SamplingContentSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-]);
+export const SamplingContentSchema = z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema, AudioContentSchema]);
 export const SamplingMessageSchema = z.extend(previous.SamplingMessageSchema, { content: SamplingContentSchema });
 export const CreateMessageRequestParamsSchema = z.extend(previous.CreateMessageRequestParamsSchema, {
   messages: z.array(SamplingMessageSchema),
@@ -167,12 +163,7 @@ export const EnumSchemaSchema = z.looseObject({
 });
 
 // Enum before string: both declare type "string", and the enum shape is the stricter one.
-export const PrimitiveSchemaDefinitionSchema = z.union([
-  EnumSchemaSchema,
-  StringSchemaSchema,
-  NumberSchemaSchema,
-  BooleanSchemaSchema,
-]);
+export const PrimitiveSchemaDefinitionSchema = z.union([EnumSchemaSchema, StringSchemaSchema, NumberSchemaSchema, BooleanSchemaSchema]);
 
 export const ElicitRequestedSchemaSchema = z.looseObject({
   type: z.literal("object"),

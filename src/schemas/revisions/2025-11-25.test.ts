@@ -66,9 +66,17 @@ const wrongFields: Probe[] = [
   ["a sampling task request", serverParams("sampling/createMessage"), samplingRequest({ task: { ttl: "1m" } })],
   ["sampling tools", serverParams("sampling/createMessage"), samplingRequest({ tools: [{ name: "search" }] })],
   ["a sampling tool choice", serverParams("sampling/createMessage"), samplingRequest({ toolChoice: { mode: "sometimes" } })],
-  ["a sampling message _meta", serverParams("sampling/createMessage"), { messages: [{ role: "user", content: textContent, _meta: 1 }], maxTokens: 1 }],
+  [
+    "a sampling message _meta",
+    serverParams("sampling/createMessage"),
+    { messages: [{ role: "user", content: textContent, _meta: 1 }], maxTokens: 1 },
+  ],
   ["a server tasks capability", clientResult("initialize"), initializeResult({ capabilities: { tasks: { list: true } } })],
-  ["a client tasks capability", clientParams("initialize"), initializeParams({ capabilities: { tasks: { requests: { sampling: { createMessage: 1 } } } } })],
+  [
+    "a client tasks capability",
+    clientParams("initialize"),
+    initializeParams({ capabilities: { tasks: { requests: { sampling: { createMessage: 1 } } } } }),
+  ],
   ["a client sampling.tools capability", clientParams("initialize"), initializeParams({ capabilities: { sampling: { tools: true } } })],
   ["a client elicitation.url capability", clientParams("initialize"), initializeParams({ capabilities: { elicitation: { url: true } } })],
   ["a string field default", serverParams("elicitation/create"), formElicitation({ type: "string", default: 5 })],
@@ -79,10 +87,22 @@ const wrongFields: Probe[] = [
 const differences: Difference[] = [
   ...wrongIcons.map(newlyTyped("icons")),
   ...wrongFields.map(newlyTyped()),
-  ["icons with every field", clientResult("tools/list"), { tools: [{ ...tool, icons: [{ src: "data:image/png;base64,AA==", mimeType: "image/png", sizes: ["48x48", "any"], theme: "dark" }] }] }, true, true],
+  [
+    "icons with every field",
+    clientResult("tools/list"),
+    { tools: [{ ...tool, icons: [{ src: "data:image/png;base64,AA==", mimeType: "image/png", sizes: ["48x48", "any"], theme: "dark" }] }] },
+    true,
+    true,
+  ],
   ["a URL elicitation", serverParams("elicitation/create"), urlElicitation, false, true],
   ["a URL elicitation without its id", serverParams("elicitation/create"), { ...urlElicitation, elicitationId: undefined }, false, false],
-  ["a form elicitation naming its mode", serverParams("elicitation/create"), { ...formElicitation({ type: "boolean" }), mode: "form" }, true, true],
+  [
+    "a form elicitation naming its mode",
+    serverParams("elicitation/create"),
+    { ...formElicitation({ type: "boolean" }), mode: "form" },
+    true,
+    true,
+  ],
   ["an elicitation result after a URL elicitation", serverResult("elicitation/create"), { action: "accept" }, true, true],
   ["a multi-select answer", serverResult("elicitation/create"), { action: "accept", content: { tags: ["a", "b"] } }, false, true],
   [
@@ -100,22 +120,76 @@ const differences: Difference[] = [
     true,
   ],
   ["a multi-select field without items", serverParams("elicitation/create"), formElicitation({ type: "array" }), false, false],
-  ["an untitled single-select field with a default", serverParams("elicitation/create"), formElicitation({ type: "string", enum: ["a"], default: "a" }), true, true],
+  [
+    "an untitled single-select field with a default",
+    serverParams("elicitation/create"),
+    formElicitation({ type: "string", enum: ["a"], default: "a" }),
+    true,
+    true,
+  ],
   // 2025-06-18 reads a titled single-select as a plain string field; the options come through untyped.
-  ["a titled single-select field", serverParams("elicitation/create"), formElicitation({ type: "string", oneOf: [{ const: "a", title: "A" }] }), true, true],
-  ["a legacy titled enum with a default", serverParams("elicitation/create"), formElicitation({ type: "string", enum: ["a"], enumNames: ["A"], default: "a" }), true, true],
+  [
+    "a titled single-select field",
+    serverParams("elicitation/create"),
+    formElicitation({ type: "string", oneOf: [{ const: "a", title: "A" }] }),
+    true,
+    true,
+  ],
+  [
+    "a legacy titled enum with a default",
+    serverParams("elicitation/create"),
+    formElicitation({ type: "string", enum: ["a"], enumNames: ["A"], default: "a" }),
+    true,
+    true,
+  ],
   ["a tools/call answered with a task", clientResult("tools/call"), createdTask, false, true],
   ["a sampling request answered with a task", serverResult("sampling/createMessage"), createdTask, false, true],
   ["an elicitation answered with a task", serverResult("elicitation/create"), createdTask, false, true],
   ["a created task with an unknown status", clientResult("tools/call"), { task: { ...task, status: "paused" } }, false, false],
   ["a cancellation without a request id (client)", clientNotification("notifications/cancelled"), { reason: "task" }, false, true],
   ["a cancellation without a request id (server)", serverNotification("notifications/cancelled"), {}, false, true],
-  ["a tool use in a sampling request", serverParams("sampling/createMessage"), { messages: [{ role: "assistant", content: toolUse }], maxTokens: 1 }, false, true],
-  ["a tool result in a sampling request", serverParams("sampling/createMessage"), { messages: [{ role: "user", content: toolResult }], maxTokens: 1 }, false, true],
-  ["several blocks in one sampling message", serverParams("sampling/createMessage"), { messages: [{ role: "user", content: [textContent, toolResult] }], maxTokens: 1 }, false, true],
-  ["a tool use without input", serverParams("sampling/createMessage"), { messages: [{ role: "assistant", content: { ...toolUse, input: undefined } }], maxTokens: 1 }, false, false],
-  ["a sampling result asking for a tool", serverResult("sampling/createMessage"), { role: "assistant", content: [toolUse], model: "m", stopReason: "toolUse" }, false, true],
-  ["sampling tools and tool choice", serverParams("sampling/createMessage"), samplingRequest({ tools: [tool], toolChoice: { mode: "required" } }), true, true],
+  [
+    "a tool use in a sampling request",
+    serverParams("sampling/createMessage"),
+    { messages: [{ role: "assistant", content: toolUse }], maxTokens: 1 },
+    false,
+    true,
+  ],
+  [
+    "a tool result in a sampling request",
+    serverParams("sampling/createMessage"),
+    { messages: [{ role: "user", content: toolResult }], maxTokens: 1 },
+    false,
+    true,
+  ],
+  [
+    "several blocks in one sampling message",
+    serverParams("sampling/createMessage"),
+    { messages: [{ role: "user", content: [textContent, toolResult] }], maxTokens: 1 },
+    false,
+    true,
+  ],
+  [
+    "a tool use without input",
+    serverParams("sampling/createMessage"),
+    { messages: [{ role: "assistant", content: { ...toolUse, input: undefined } }], maxTokens: 1 },
+    false,
+    false,
+  ],
+  [
+    "a sampling result asking for a tool",
+    serverResult("sampling/createMessage"),
+    { role: "assistant", content: [toolUse], model: "m", stopReason: "toolUse" },
+    false,
+    true,
+  ],
+  [
+    "sampling tools and tool choice",
+    serverParams("sampling/createMessage"),
+    samplingRequest({ tools: [tool], toolChoice: { mode: "required" } }),
+    true,
+    true,
+  ],
   ["a task status notification (client)", clientNotification("notifications/tasks/status"), task, false, true],
   ["a task status notification (server)", serverNotification("notifications/tasks/status"), task, false, true],
   ["an elicitation complete notification", serverNotification("notifications/elicitation/complete"), { elicitationId: "e-1" }, false, true],
@@ -139,7 +213,9 @@ describe("2025-11-25 against 2025-06-18", () => {
 
   it("describes the error data of a URL elicitation requirement", () => {
     expect(validate(revision.URLElicitationRequiredErrorDataSchema, { elicitations: [urlElicitation] }).ok).toBe(true);
-    expect(validate(revision.URLElicitationRequiredErrorDataSchema, { elicitations: [formElicitation({ type: "boolean" })] }).ok).toBe(false);
+    expect(validate(revision.URLElicitationRequiredErrorDataSchema, { elicitations: [formElicitation({ type: "boolean" })] }).ok).toBe(
+      false,
+    );
   });
 
   it("describes the related-task _meta entry", () => {

@@ -22,9 +22,15 @@ const meta = { [META_KEYS.protocolVersion]: "2026-07-28", [META_KEYS.clientCapab
 const withMeta = (params: object = {}): object => ({ _meta: meta, ...params });
 const LEVELS = '"debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency"';
 
-const formQuestion = { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } };
+const formQuestion = {
+  method: "elicitation/create",
+  params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } },
+};
 const urlQuestion = { method: "elicitation/create", params: { mode: "url", message: "Sign in", url: "https://example.com/sign-in" } };
-const samplingQuestion = { method: "sampling/createMessage", params: { messages: [{ role: "user", content: textContent }], maxTokens: 10 } };
+const samplingQuestion = {
+  method: "sampling/createMessage",
+  params: { messages: [{ role: "user", content: textContent }], maxTokens: 10 },
+};
 const rootsQuestion = { method: "roots/list", params: {} };
 const inputRequired = (inputRequests: object): object => ({ resultType: "input_required", inputRequests });
 const capabilities = (value: object): boolean => validate(revision.ClientCapabilitiesSchema, value).ok;
@@ -44,15 +50,33 @@ const differences: Difference[] = [
   ["a tools/call result without resultType", clientResult("tools/call"), { content: [textContent] }, true, true],
   ["a tools/call result of an unknown resultType", clientResult("tools/call"), { resultType: "task", content: [textContent] }, true, false],
   ["a tools/call result asking for input", clientResult("tools/call"), inputRequired({ q: formQuestion }), false, true],
-  ["a tools/list result asking for input", clientResult("tools/list"), { tools: [], resultType: "input_required", requestState: "s" }, true, false],
+  [
+    "a tools/list result asking for input",
+    clientResult("tools/list"),
+    { tools: [], resultType: "input_required", requestState: "s" },
+    true,
+    false,
+  ],
   ["structured content that is an array", clientResult("tools/call"), { content: [], structuredContent: [1] }, false, true],
-  ["an input schema property that is no object", clientResult("tools/list"), { tools: [{ ...tool, inputSchema: { type: "object", properties: { a: true } } }] }, false, true],
+  [
+    "an input schema property that is no object",
+    clientResult("tools/list"),
+    { tools: [{ ...tool, inputSchema: { type: "object", properties: { a: true } } }] },
+    false,
+    true,
+  ],
   ["an output schema of array type", clientResult("tools/list"), { tools: [{ ...tool, outputSchema: { type: "array" } }] }, false, true],
   ["ttlMs of the wrong type", clientResult("tools/list"), { tools: [], ttlMs: "1m" }, true, false],
   ["an unknown cache scope", clientResult("resources/read"), { contents: [], cacheScope: "shared" }, true, false],
   ["a cancellation without a request id", clientNotification("notifications/cancelled"), { reason: "gone" }, true, false],
   ["a cancellation from the server", serverNotification("notifications/cancelled"), { requestId: "listen-1" }, true, true],
-  ["a subscription id that is no request id", serverNotification("notifications/tools/list_changed"), { _meta: { [META_KEYS.subscriptionId]: {} } }, true, false],
+  [
+    "a subscription id that is no request id",
+    serverNotification("notifications/tools/list_changed"),
+    { _meta: { [META_KEYS.subscriptionId]: {} } },
+    true,
+    false,
+  ],
   ["a tools/call task request", clientParams("tools/call"), withMeta({ name: "search", task: { ttl: "1m" } }), false, true],
   ["server/discover", clientParams("server/discover"), withMeta(), false, true],
   ["subscriptions/listen", clientParams("subscriptions/listen"), withMeta({ notifications: { toolsListChanged: true } }), false, true],
@@ -64,10 +88,41 @@ const differences: Difference[] = [
   ["tasks/result", clientParams("tasks/result"), withMeta({ taskId: "t" }), true, false],
   ["tasks/list", clientParams("tasks/list"), withMeta(), true, false],
   ["tasks/update", clientParams("tasks/update"), withMeta({ taskId: "t", inputResponses: {} }), false, true],
-  ["a task created for a tools/call", clientResult("tools/call"), { resultType: "task", taskId: "t", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: null }, false, true],
-  ["a core task created for a tools/call", clientResult("tools/call"), { task: { taskId: "t", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttl: null } }, true, false],
-  ["tasks/get of a task with a ttl but no ttlMs", clientResult("tasks/get"), { taskId: "t", status: "working", createdAt: "c", lastUpdatedAt: "u", ttl: 5 }, true, false],
-  ["notifications/tasks", serverNotification("notifications/tasks"), { taskId: "t", status: "cancelled", createdAt: "c", lastUpdatedAt: "u", ttlMs: 1000 }, false, true],
+  [
+    "a task created for a tools/call",
+    clientResult("tools/call"),
+    {
+      resultType: "task",
+      taskId: "t",
+      status: "working",
+      createdAt: "2026-01-01T00:00:00Z",
+      lastUpdatedAt: "2026-01-01T00:00:00Z",
+      ttlMs: null,
+    },
+    false,
+    true,
+  ],
+  [
+    "a core task created for a tools/call",
+    clientResult("tools/call"),
+    { task: { taskId: "t", status: "working", createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttl: null } },
+    true,
+    false,
+  ],
+  [
+    "tasks/get of a task with a ttl but no ttlMs",
+    clientResult("tasks/get"),
+    { taskId: "t", status: "working", createdAt: "c", lastUpdatedAt: "u", ttl: 5 },
+    true,
+    false,
+  ],
+  [
+    "notifications/tasks",
+    serverNotification("notifications/tasks"),
+    { taskId: "t", status: "cancelled", createdAt: "c", lastUpdatedAt: "u", ttlMs: 1000 },
+    false,
+    true,
+  ],
   ["an elicitation request from the server", serverParams("elicitation/create"), formQuestion.params, true, false],
   ["progress from the client", clientNotification("notifications/progress"), { progressToken: 1, progress: 1 }, true, false],
   ["roots list_changed", clientNotification("notifications/roots/list_changed"), {}, true, false],
@@ -88,8 +143,14 @@ describe("the per-request _meta", () => {
     const schema = revision.codec.clientRequests[method as keyof typeof revision.codec.clientRequests].params;
     const { [META_KEYS.protocolVersion]: _version, ...noVersion } = meta;
     const { [META_KEYS.clientCapabilities]: _capabilities, ...noCapabilities } = meta;
-    expect(validate(schema, { _meta: noVersion })).toMatchObject({ ok: false, issues: expect.stringContaining('_meta["io.modelcontextprotocol/protocolVersion"]: is required') });
-    expect(validate(schema, { _meta: noCapabilities })).toMatchObject({ ok: false, issues: expect.stringContaining('_meta["io.modelcontextprotocol/clientCapabilities"]: is required') });
+    expect(validate(schema, { _meta: noVersion })).toMatchObject({
+      ok: false,
+      issues: expect.stringContaining('_meta["io.modelcontextprotocol/protocolVersion"]: is required'),
+    });
+    expect(validate(schema, { _meta: noCapabilities })).toMatchObject({
+      ok: false,
+      issues: expect.stringContaining('_meta["io.modelcontextprotocol/clientCapabilities"]: is required'),
+    });
     expect(validate(schema, {})).toMatchObject({ ok: false, issues: expect.stringContaining("_meta: is required") });
   });
 
@@ -100,16 +161,31 @@ describe("the per-request _meta", () => {
       baggage: "k=v",
       [META_KEYS.clientInfo]: { ...implementation, title: "Example", websiteUrl: "https://example.com" },
       [META_KEYS.logLevel]: "debug",
-      [META_KEYS.clientCapabilities]: { roots: {}, sampling: { context: {}, tools: {} }, elicitation: { form: {}, url: {} }, extensions: { "com.example/x": {} }, experimental: { y: {} } },
+      [META_KEYS.clientCapabilities]: {
+        roots: {},
+        sampling: { context: {}, tools: {} },
+        elicitation: { form: {}, url: {} },
+        extensions: { "com.example/x": {} },
+        experimental: { y: {} },
+      },
       "com.example/trace": { id: 1 },
     };
     expect(validate(revision.RequestMetaSchema, full)).toEqual({ ok: true, value: full });
   });
 
   it("refuses an unknown log level and a client info without a name", () => {
-    expect(validate(revision.RequestMetaSchema, { ...meta, [META_KEYS.logLevel]: "trace" })).toStrictEqual({ ok: false, issues: `["io.modelcontextprotocol/logLevel"]: expected ${LEVELS}` });
-    expect(validate(revision.RequestMetaSchema, { ...meta, [META_KEYS.logLevel]: 3 })).toStrictEqual({ ok: false, issues: `["io.modelcontextprotocol/logLevel"]: expected ${LEVELS}` });
-    expect(validate(revision.RequestMetaSchema, { ...meta, [META_KEYS.clientInfo]: { version: "1" } })).toStrictEqual({ ok: false, issues: '["io.modelcontextprotocol/clientInfo"].name: is required' });
+    expect(validate(revision.RequestMetaSchema, { ...meta, [META_KEYS.logLevel]: "trace" })).toStrictEqual({
+      ok: false,
+      issues: `["io.modelcontextprotocol/logLevel"]: expected ${LEVELS}`,
+    });
+    expect(validate(revision.RequestMetaSchema, { ...meta, [META_KEYS.logLevel]: 3 })).toStrictEqual({
+      ok: false,
+      issues: `["io.modelcontextprotocol/logLevel"]: expected ${LEVELS}`,
+    });
+    expect(validate(revision.RequestMetaSchema, { ...meta, [META_KEYS.clientInfo]: { version: "1" } })).toStrictEqual({
+      ok: false,
+      issues: '["io.modelcontextprotocol/clientInfo"].name: is required',
+    });
   });
 
   it("types the capabilities of this revision: extensions, roots without listChanged, no tasks", () => {
@@ -130,7 +206,10 @@ describe("results", () => {
   it("accept only the result types the core protocol defines", () => {
     expect(revision.ResultTypeSchema.def.entries).toEqual({ complete: "complete", input_required: "input_required" });
     expect(validate(revision.ResultSchema, { resultType: "complete" }).ok).toBe(true);
-    expect(validate(revision.ResultSchema, { resultType: "input_required" })).toStrictEqual({ ok: false, issues: 'resultType: expected "complete"' });
+    expect(validate(revision.ResultSchema, { resultType: "input_required" })).toStrictEqual({
+      ok: false,
+      issues: 'resultType: expected "complete"',
+    });
   });
 
   it.each(RETRYABLE)("%s: its own result, or input asked for with each kind of request", (method, _params, result) => {
@@ -155,8 +234,14 @@ describe("results", () => {
       ok: false,
       issues: "inputRequests.q.params.url: is required",
     });
-    expect(validate(schema, inputRequired({ q: { method: "sampling/createMessage" } }))).toStrictEqual({ ok: false, issues: "inputRequests.q.params: is required" });
-    expect(validate(schema, { resultType: "complete", requestState: "s" })).toStrictEqual({ ok: false, issues: 'resultType: expected "input_required"' });
+    expect(validate(schema, inputRequired({ q: { method: "sampling/createMessage" } }))).toStrictEqual({
+      ok: false,
+      issues: "inputRequests.q.params: is required",
+    });
+    expect(validate(schema, { resultType: "complete", requestState: "s" })).toStrictEqual({
+      ok: false,
+      issues: 'resultType: expected "input_required"',
+    });
   });
 
   it("types the caching hints and the listen result", () => {
@@ -166,7 +251,10 @@ describe("results", () => {
     expect(validate(revision.CacheScopeSchema, "public").ok).toBe(true);
     expect(validate(revision.CacheScopeSchema, "shared").ok).toBe(false);
     expect(validate(revision.SubscriptionsListenResultSchema, { _meta: { [META_KEYS.subscriptionId]: "listen-1" } }).ok).toBe(true);
-    expect(validate(revision.SubscriptionsListenResultSchema, { _meta: {} })).toStrictEqual({ ok: false, issues: '_meta["io.modelcontextprotocol/subscriptionId"]: is required' });
+    expect(validate(revision.SubscriptionsListenResultSchema, { _meta: {} })).toStrictEqual({
+      ok: false,
+      issues: '_meta["io.modelcontextprotocol/subscriptionId"]: is required',
+    });
   });
 });
 
@@ -180,8 +268,14 @@ describe("retries", () => {
     };
     const retry = { ...params, inputResponses, requestState: "opaque" };
     expect(validate(schema, retry)).toEqual({ ok: true, value: retry });
-    expect(validate(schema, { ...params, requestState: 5 })).toStrictEqual({ ok: false, issues: "requestState: expected string, received number" });
-    expect(validate(schema, { ...params, inputResponses: { name: "yes" } })).toStrictEqual({ ok: false, issues: "inputResponses.name: expected object, received string" });
+    expect(validate(schema, { ...params, requestState: 5 })).toStrictEqual({
+      ok: false,
+      issues: "requestState: expected string, received number",
+    });
+    expect(validate(schema, { ...params, inputResponses: { name: "yes" } })).toStrictEqual({
+      ok: false,
+      issues: "inputResponses.name: expected object, received string",
+    });
   });
 
   it("leaves the retry fields off the methods that cannot ask for input", () => {
@@ -193,20 +287,32 @@ describe("retries", () => {
     expect(validate(revision.InputResponsesSchema, { a: { action: "accept" }, b: { roots: [] } }).ok).toBe(true);
     expect(validate(revision.ElicitResultSchema, { roots: [] }).ok).toBe(false);
     expect(validate(revision.ListRootsResultSchema, { roots: [] }).ok).toBe(true);
-    expect(validate(revision.CreateMessageResultSchema, { role: "assistant", content: { type: "tool_result", toolUseId: "u", content: [], structuredContent: "x" }, model: "m" }).ok).toBe(true);
+    expect(
+      validate(revision.CreateMessageResultSchema, {
+        role: "assistant",
+        content: { type: "tool_result", toolUseId: "u", content: [], structuredContent: "x" },
+        model: "m",
+      }).ok,
+    ).toBe(true);
   });
 });
 
 describe("error data", () => {
   it("says which capabilities were missing and which versions the server speaks", () => {
     expect(validate(revision.MissingRequiredClientCapabilityErrorDataSchema, { requiredCapabilities: { elicitation: {} } }).ok).toBe(true);
-    expect(validate(revision.MissingRequiredClientCapabilityErrorDataSchema, {})).toStrictEqual({ ok: false, issues: "requiredCapabilities: is required" });
-    expect(validate(revision.UnsupportedProtocolVersionErrorDataSchema, { supported: ["2026-07-28"], requested: "1900-01-01" }).ok).toBe(true);
+    expect(validate(revision.MissingRequiredClientCapabilityErrorDataSchema, {})).toStrictEqual({
+      ok: false,
+      issues: "requiredCapabilities: is required",
+    });
+    expect(validate(revision.UnsupportedProtocolVersionErrorDataSchema, { supported: ["2026-07-28"], requested: "1900-01-01" }).ok).toBe(
+      true,
+    );
     expect(validate(revision.UnsupportedProtocolVersionErrorDataSchema, { supported: "2026-07-28", requested: "x" })).toStrictEqual({
       ok: false,
       issues: "supported: expected array, received string",
     });
-    for (const data of [undefined, "header", { header: "Mcp-Name" }]) expect(validate(revision.HeaderMismatchErrorDataSchema, data)).toEqual({ ok: true, value: data });
+    for (const data of [undefined, "header", { header: "Mcp-Name" }])
+      expect(validate(revision.HeaderMismatchErrorDataSchema, data)).toEqual({ ok: true, value: data });
   });
 });
 
@@ -223,7 +329,9 @@ describe("the codec", () => {
     const { clientRequests, serverNotifications } = revision.codec;
     expect(clientRequests["server/discover"]).toEqual({ params: revision.RequestParamsSchema, result: revision.DiscoverResultSchema });
     expect(clientRequests["subscriptions/listen"].params).toBe(revision.SubscriptionsListenRequestParamsSchema);
-    expect(serverNotifications["notifications/subscriptions/acknowledged"]).toBe(revision.SubscriptionsAcknowledgedNotificationParamsSchema);
+    expect(serverNotifications["notifications/subscriptions/acknowledged"]).toBe(
+      revision.SubscriptionsAcknowledgedNotificationParamsSchema,
+    );
     expect(revision.RequestParamsSchema.shape["_meta"]).toBe(revision.RequestMetaSchema);
     expect(revision.InputRequestsSchema.def.valueType).toBe(revision.InputRequestSchema);
     expect(revision.InputResponsesSchema.def.valueType).toBe(revision.InputResponseSchema);

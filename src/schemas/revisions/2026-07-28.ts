@@ -154,7 +154,10 @@ export const CompleteResultSchema = z.extend(previous.CompleteResultSchema, resu
 
 export const ListPromptsRequestParamsSchema = PaginatedRequestParamsSchema;
 export const ListPromptsResultSchema = z.extend(previous.ListPromptsResultSchema, { ...resultFields, ...cacheFields });
-export const GetPromptRequestParamsSchema = z.extend(previous.GetPromptRequestParamsSchema, { _meta: RequestMetaSchema, ...inputResponseFields });
+export const GetPromptRequestParamsSchema = z.extend(previous.GetPromptRequestParamsSchema, {
+  _meta: RequestMetaSchema,
+  ...inputResponseFields,
+});
 // The results a method may answer instead with an input-required one declare resultType before their
 // required fields, so a pre-check tells the two forms apart by it (src/schemas/precheck.ts).
 export const GetPromptResultSchema = z.extend(ResultSchema, {
@@ -166,8 +169,14 @@ export const ListResourcesRequestParamsSchema = PaginatedRequestParamsSchema;
 export const ListResourcesResultSchema = z.extend(previous.ListResourcesResultSchema, { ...resultFields, ...cacheFields });
 export const ListResourceTemplatesRequestParamsSchema = PaginatedRequestParamsSchema;
 export const ListResourceTemplatesResultSchema = z.extend(previous.ListResourceTemplatesResultSchema, { ...resultFields, ...cacheFields });
-export const ReadResourceRequestParamsSchema = z.extend(previous.ReadResourceRequestParamsSchema, { _meta: RequestMetaSchema, ...inputResponseFields });
-export const ReadResourceResultSchema = z.extend(ResultSchema, { contents: previous.ReadResourceResultSchema.shape.contents, ...cacheFields });
+export const ReadResourceRequestParamsSchema = z.extend(previous.ReadResourceRequestParamsSchema, {
+  _meta: RequestMetaSchema,
+  ...inputResponseFields,
+});
+export const ReadResourceResultSchema = z.extend(ResultSchema, {
+  contents: previous.ReadResourceResultSchema.shape.contents,
+  ...cacheFields,
+});
 
 export const ListToolsRequestParamsSchema = PaginatedRequestParamsSchema;
 export const ListToolsResultSchema = z.extend(PaginatedResultSchema, { tools: z.array(ToolSchema), ...cacheFields });
@@ -252,7 +261,9 @@ export const ProgressNotificationParamsSchema = z.extend(previous.ProgressNotifi
 export const LoggingMessageNotificationParamsSchema = z.extend(previous.LoggingMessageNotificationParamsSchema, notificationMetaField);
 export const ResourceUpdatedNotificationParamsSchema = z.extend(previous.ResourceUpdatedNotificationParamsSchema, notificationMetaField);
 export const ListChangedNotificationParamsSchema = z.optional(NotificationParamsSchema);
-export const SubscriptionsAcknowledgedNotificationParamsSchema = z.extend(NotificationParamsSchema, { notifications: SubscriptionFilterSchema });
+export const SubscriptionsAcknowledgedNotificationParamsSchema = z.extend(NotificationParamsSchema, {
+  notifications: SubscriptionFilterSchema,
+});
 export const TasksNotificationParamsSchema = detailed(notificationMetaField);
 
 // ---- Error data ----
@@ -279,7 +290,10 @@ export const codec = {
     [METHODS.resourcesRead]: { params: ReadResourceRequestParamsSchema, result: orInputRequired(ReadResourceResultSchema) },
     [METHODS.subscriptionsListen]: { params: SubscriptionsListenRequestParamsSchema, result: SubscriptionsListenResultSchema },
     [METHODS.toolsList]: { params: ListToolsRequestParamsSchema, result: ListToolsResultSchema },
-    [METHODS.toolsCall]: { params: CallToolRequestParamsSchema, result: z.union([CallToolResultSchema, InputRequiredWithRequestsSchema, InputRequiredWithStateSchema, CreateTaskResultSchema]) },
+    [METHODS.toolsCall]: {
+      params: CallToolRequestParamsSchema,
+      result: z.union([CallToolResultSchema, InputRequiredWithRequestsSchema, InputRequiredWithStateSchema, CreateTaskResultSchema]),
+    },
     [METHODS.tasksGet]: { params: GetTaskRequestParamsSchema, result: GetTaskResultSchema },
     [METHODS.tasksUpdate]: { params: UpdateTaskRequestParamsSchema, result: UpdateTaskResultSchema },
     [METHODS.tasksCancel]: { params: CancelTaskRequestParamsSchema, result: CancelTaskResultSchema },

@@ -10,12 +10,30 @@ import { validate } from "../validate.js";
 /** Picks one schema out of a codec; undefined when the revision lacks the method. */
 export type SchemaPicker = (codec: RevisionCodec) => z.core.$ZodType | undefined;
 
-export const clientParams = (method: string): SchemaPicker => (codec) => codec.clientRequests[method]?.params;
-export const clientResult = (method: string): SchemaPicker => (codec) => codec.clientRequests[method]?.result;
-export const serverParams = (method: string): SchemaPicker => (codec) => codec.serverRequests[method]?.params;
-export const serverResult = (method: string): SchemaPicker => (codec) => codec.serverRequests[method]?.result;
-export const clientNotification = (method: string): SchemaPicker => (codec) => codec.clientNotifications[method];
-export const serverNotification = (method: string): SchemaPicker => (codec) => codec.serverNotifications[method];
+export const clientParams =
+  (method: string): SchemaPicker =>
+  (codec) =>
+    codec.clientRequests[method]?.params;
+export const clientResult =
+  (method: string): SchemaPicker =>
+  (codec) =>
+    codec.clientRequests[method]?.result;
+export const serverParams =
+  (method: string): SchemaPicker =>
+  (codec) =>
+    codec.serverRequests[method]?.params;
+export const serverResult =
+  (method: string): SchemaPicker =>
+  (codec) =>
+    codec.serverRequests[method]?.result;
+export const clientNotification =
+  (method: string): SchemaPicker =>
+  (codec) =>
+    codec.clientNotifications[method];
+export const serverNotification =
+  (method: string): SchemaPicker =>
+  (codec) =>
+    codec.serverNotifications[method];
 
 /** Whether `version` accepts `value` at `pick`; a method the revision lacks accepts nothing. */
 export function accepts(version: AnyProtocolVersion, pick: SchemaPicker, value: unknown): boolean {

@@ -5,7 +5,16 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import { profileOf } from "../../protocol/profiles.js";
-import type { CallToolResult, CompleteRequestParams, CompleteResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool } from "../../schemas/schemas.js";
+import type {
+  CallToolResult,
+  CompleteRequestParams,
+  CompleteResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+} from "../../schemas/schemas.js";
 import type { JsonObject } from "../../types/types.js";
 import { UriTemplate } from "../../uri-template/uri-template.js";
 import type { MCPServer } from "../mcp-server/mcp-server.js";
@@ -107,7 +116,9 @@ export async function wantedEntries(scope: MountScope): Promise<Map<string, Want
   const entries: (readonly [string, Wanted] | undefined)[] = [
     ...tools.map((tool) => toolEntry(scope, tool)),
     ...prompts.map((prompt) => promptEntry(scope, prompt, completes)),
-    ...templates.filter((template) => prefixUri(template.uriTemplate, scope.prefix) !== undefined).map((template, index) => templateEntry(scope, template, index === 0, completes)),
+    ...templates
+      .filter((template) => prefixUri(template.uriTemplate, scope.prefix) !== undefined)
+      .map((template, index) => templateEntry(scope, template, index === 0, completes)),
     ...resources.filter((resource) => scope.statics.has(resource.uri)).map((resource) => resourceEntry(scope, resource)),
   ];
   return new Map(entries.filter((entry) => entry !== undefined));
@@ -121,7 +132,9 @@ function isStatic(child: MCPServer, uri: string): boolean {
 
 /** The fields of `object` that are not undefined. */
 export function defined<T extends object>(object: T): { [K in keyof T]: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
 }
 
 /** What only the child's registration knows of an entry (lists do not show it): its scopes and caching hint. */
@@ -155,8 +168,13 @@ function advertisedInput(schema: Tool["inputSchema"], { fixed = {}, defaults = {
   return defined({ ...schema, properties: Object.fromEntries(properties), required });
 }
 
-function toolHandler(child: MCPServer, original: string, transform: ToolTransform): (args: Record<string, unknown>, context: HandlerContext) => Promise<CallToolResult> {
-  const callWith = (context: HandlerContext) => (args: Record<string, unknown>) => callChild<CallToolResult>(child, "tools/call", { name: original, arguments: args }, context);
+function toolHandler(
+  child: MCPServer,
+  original: string,
+  transform: ToolTransform,
+): (args: Record<string, unknown>, context: HandlerContext) => Promise<CallToolResult> {
+  const callWith = (context: HandlerContext) => (args: Record<string, unknown>) =>
+    callChild<CallToolResult>(child, "tools/call", { name: original, arguments: args }, context);
   return (args, context) => {
     const full = { ...transform.defaults, ...args, ...transform.fixed };
     return transform.wrap ? transform.wrap(callWith(context), full, context) : callWith(context)(full);
@@ -166,7 +184,12 @@ function toolHandler(child: MCPServer, original: string, transform: ToolTransfor
 /** A completer that asks the child's `completion/complete` for the same argument of its own entry. */
 function completer(child: MCPServer, ref: CompleteRequestParams["ref"], argument: string): Completer {
   return async (value, { arguments: given, handler }) => {
-    const result = await callChild<CompleteResult>(child, "completion/complete", { ref, argument: { name: argument, value }, context: { arguments: given } }, handler);
+    const result = await callChild<CompleteResult>(
+      child,
+      "completion/complete",
+      { ref, argument: { name: argument, value }, context: { arguments: given } },
+      handler,
+    );
     return result.completion.values;
   };
 }
@@ -175,25 +198,41 @@ function promptEntry(scope: MountScope, prompt: Prompt, completes: boolean): rea
   const name = `${scope.prefix}${scope.separator}${prompt.name}`;
   const { name: original, arguments: args, ...described } = prompt;
   const ref = { type: "ref/prompt", name: original } as const;
-  const argumentConfigs = args?.map(({ name: argument, ...rest }) => [argument, completes ? { ...rest, complete: completer(scope.child, ref, argument) } : rest]);
-  const config = defined({ ...described, ...ownSettings(scope.child, "prompts/get", { name: original }), arguments: argumentConfigs && Object.fromEntries(argumentConfigs) });
-  const get = (given: Readonly<Record<string, string>>, context: HandlerContext) => callChild<never>(scope.child, "prompts/get", { name: original, arguments: given }, context);
-  return [`prompt ${name}`, { signature: JSON.stringify([original, config, completes]), register: () => scope.parent.prompt(name, config, get) }];
+  const argumentConfigs = args?.map(({ name: argument, ...rest }) => [
+    argument,
+    completes ? { ...rest, complete: completer(scope.child, ref, argument) } : rest,
+  ]);
+  const config = defined({
+    ...described,
+    ...ownSettings(scope.child, "prompts/get", { name: original }),
+    arguments: argumentConfigs && Object.fromEntries(argumentConfigs),
+  });
+  const get = (given: Readonly<Record<string, string>>, context: HandlerContext) =>
+    callChild<never>(scope.child, "prompts/get", { name: original, arguments: given }, context);
+  return [
+    `prompt ${name}`,
+    { signature: JSON.stringify([original, config, completes]), register: () => scope.parent.prompt(name, config, get) },
+  ];
 }
 
 /** Reads the child's URI; the contents name the parent's URIs. */
 async function readChild(scope: MountScope, uri: string, context: HandlerContext): Promise<ReadResourceResult> {
   const result = await callChild<ReadResourceResult>(scope.child, "resources/read", { uri }, context);
-  return { ...result, contents: result.contents.map((content) => ({ ...content, uri: prefixUri(content.uri, scope.prefix) ?? content.uri })) };
+  return {
+    ...result,
+    contents: result.contents.map((content) => ({ ...content, uri: prefixUri(content.uri, scope.prefix) ?? content.uri })),
+  };
 }
 
 /** What the child's templates enumerate for this request (its list less its static resources), under the prefix. */
 async function listedByTemplates(scope: MountScope, context: HandlerContext): Promise<Resource[]> {
   const listed = await listAll<Resource>(scope.child, "resources/list", "resources", context);
-  return listed.filter((resource) => !scope.statics.has(resource.uri)).flatMap((resource) => {
-    const uri = prefixUri(resource.uri, scope.prefix);
-    return uri === undefined ? [] : [{ ...resource, uri }];
-  });
+  return listed
+    .filter((resource) => !scope.statics.has(resource.uri))
+    .flatMap((resource) => {
+      const uri = prefixUri(resource.uri, scope.prefix);
+      return uri === undefined ? [] : [{ ...resource, uri }];
+    });
 }
 
 function resourceEntry(scope: MountScope, resource: Resource): readonly [string, Wanted] | undefined {
@@ -201,7 +240,13 @@ function resourceEntry(scope: MountScope, resource: Resource): readonly [string,
   if (uri === undefined) return undefined;
   const { uri: original, name, ...described } = resource;
   const config = defined({ ...described, ...ownSettings(scope.child, "resources/read", { uri: original }) });
-  return [`resource ${uri}`, { signature: JSON.stringify([original, name, config]), register: () => scope.parent.resource(name, uri, config, (_uri, context) => readChild(scope, original, context)) }];
+  return [
+    `resource ${uri}`,
+    {
+      signature: JSON.stringify([original, name, config]),
+      register: () => scope.parent.resource(name, uri, config, (_uri, context) => readChild(scope, original, context)),
+    },
+  ];
 }
 
 /** A template (with `scheme://`); the first one also lists, per request, what all of the child's templates enumerate. */
@@ -217,5 +262,11 @@ function templateEntry(scope: MountScope, template: ResourceTemplate, lists: boo
     complete: completes ? Object.fromEntries(variables.map((variable) => [variable, completer(scope.child, ref, variable)])) : undefined,
   });
   const read = (uri: string, _variables: unknown, context: HandlerContext) => readChild(scope, unprefixUri(uri, scope.prefix), context);
-  return [`template ${name}`, { signature: JSON.stringify([original, described, lists, completes]), register: () => scope.parent.resourceTemplate(name, uriTemplate, config, read) }];
+  return [
+    `template ${name}`,
+    {
+      signature: JSON.stringify([original, described, lists, completes]),
+      register: () => scope.parent.resourceTemplate(name, uriTemplate, config, read),
+    },
+  ];
 }

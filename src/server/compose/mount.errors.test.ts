@@ -7,21 +7,31 @@ import { MCPServer } from "../mcp-server/mcp-server.js";
 import { mount } from "./mount.js";
 import { notesServer, weatherServer } from "./mount.test-helpers.js";
 
-const parentServer = (onProtocolError?: (error: MCPError) => void) => new MCPServer({ name: "parent", version: "1.0.0" }, onProtocolError ? { telemetry: null, onProtocolError } : { telemetry: null });
+const parentServer = (onProtocolError?: (error: MCPError) => void) =>
+  new MCPServer({ name: "parent", version: "1.0.0" }, onProtocolError ? { telemetry: null, onProtocolError } : { telemetry: null });
 const has = (server: MCPServer, name: string) => server.registrationOf("tools/call", { name }) !== undefined;
 
 /** A child whose template list fails while `failing.now` is true. */
 function failingChild(failing: { now: boolean }): MCPServer {
   const child = notesServer();
-  child.resourceTemplate("page", "memo://pages/{n}", { list: () => (failing.now ? Promise.reject(new Error("the list is down")) : []) }, (uri) => ({ contents: [{ uri, text: "page" }] }));
+  child.resourceTemplate(
+    "page",
+    "memo://pages/{n}",
+    { list: () => (failing.now ? Promise.reject(new Error("the list is down")) : []) },
+    (uri) => ({ contents: [{ uri, text: "page" }] }),
+  );
   return child;
 }
 
 describe("mount refusals", () => {
   it("refuses a prefix or separator that is no name segment", async () => {
     const parent = parentServer();
-    for (const prefix of ["", "a/b", "x".repeat(65), "a b"]) await expect(mount(parent, prefix, notesServer())).rejects.toMatchObject({ code: "MCP.INVALID_PARAMS" });
-    await expect(mount(parent, "n", notesServer(), { separator: "/" })).rejects.toMatchObject({ code: "MCP.INVALID_PARAMS", message: expect.stringMatching(/separator/) });
+    for (const prefix of ["", "a/b", "x".repeat(65), "a b"])
+      await expect(mount(parent, prefix, notesServer())).rejects.toMatchObject({ code: "MCP.INVALID_PARAMS" });
+    await expect(mount(parent, "n", notesServer(), { separator: "/" })).rejects.toMatchObject({
+      code: "MCP.INVALID_PARAMS",
+      message: expect.stringMatching(/separator/),
+    });
     expect(has(parent, "n_add")).toBe(false);
   });
 
@@ -86,7 +96,9 @@ describe("mount failures after mounting", () => {
     await mount(parent, "w", child, { onError: (error) => errors.push(error) });
     await child.markResourceUpdated("urn:isbn:1");
     await child.markResourceUpdated("file:///README.md");
-    expect(heard.filter((change) => (change as { kind: string }).kind === "resource")).toEqual([{ kind: "resource", uri: "file://w//README.md" }]);
+    expect(heard.filter((change) => (change as { kind: string }).kind === "resource")).toEqual([
+      { kind: "resource", uri: "file://w//README.md" },
+    ]);
     parent.changes.subscribe(() => {
       throw new Error("listener down");
     });

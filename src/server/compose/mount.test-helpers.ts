@@ -20,26 +20,60 @@ const text = (value: string) => ({ content: [{ type: "text" as const, text: valu
 
 export function weatherServer(seen: Seen = { args: [], syncAsks: [] }): MCPServer {
   const server = new MCPServer({ name: "weather", version: "1.0.0" }, { telemetry: null, pageSize: 2 });
-  const input = { type: "object", properties: { city: { type: "string" }, days: { type: "number" }, units: { type: "string" } }, required: ["city", "days", "units"] };
-  server.tool("forecast", { description: "Forecast for a city", inputSchema: input, outputSchema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] } }, async (args, ctx) => {
-    seen.args.push(args);
-    await ctx.progress(1, 2, "asking the sky");
-    await ctx.log("info", { city: args["city"] });
-    return { content: [], structuredContent: { celsius: 21 } };
-  });
-  server.tool("echo", { inputSchema: { type: "object", properties: { word: { type: "string" } } } }, (args, ctx) => text(JSON.stringify({ args, era: ctx.era })));
+  const input = {
+    type: "object",
+    properties: { city: { type: "string" }, days: { type: "number" }, units: { type: "string" } },
+    required: ["city", "days", "units"],
+  };
+  server.tool(
+    "forecast",
+    {
+      description: "Forecast for a city",
+      inputSchema: input,
+      outputSchema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] },
+    },
+    async (args, ctx) => {
+      seen.args.push(args);
+      await ctx.progress(1, 2, "asking the sky");
+      await ctx.log("info", { city: args["city"] });
+      return { content: [], structuredContent: { celsius: 21 } };
+    },
+  );
+  server.tool("echo", { inputSchema: { type: "object", properties: { word: { type: "string" } } } }, (args, ctx) =>
+    text(JSON.stringify({ args, era: ctx.era })),
+  );
   server.tool("secret", { requiredScopes: ["weather:admin"], cache: { ttlMs: 5, cacheScope: "private" } }, () => text("classified"));
-  server.tool("broken", { outputSchema: { type: "object", properties: { celsius: { type: "number" } } } }, () => ({ content: [], structuredContent: { celsius: "hot" } }));
-  server.tool("bare", { inputSchema: { type: "object" } }, () => text("bare"));
-  server.prompt("review", { description: "Review code", arguments: { language: { required: true, complete: (typed) => ["go", "ts"].filter((value) => value.startsWith(typed)) } } }, ({ language }) => ({
-    messages: [{ role: "user", content: { type: "text", text: `Review ${language}` } }],
+  server.tool("broken", { outputSchema: { type: "object", properties: { celsius: { type: "number" } } } }, () => ({
+    content: [],
+    structuredContent: { celsius: "hot" },
   }));
+  server.tool("bare", { inputSchema: { type: "object" } }, () => text("bare"));
+  server.prompt(
+    "review",
+    {
+      description: "Review code",
+      arguments: { language: { required: true, complete: (typed) => ["go", "ts"].filter((value) => value.startsWith(typed)) } },
+    },
+    ({ language }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `Review ${language}` } }],
+    }),
+  );
   server.resource("readme", "file:///README.md", { mimeType: "text/markdown" }, (uri) => ({ contents: [{ uri, text: "# Weather" }] }));
   server.resource("isbn", "urn:isbn:1", {}, (uri) => ({ contents: [{ uri, text: "no scheme://" }] }));
-  server.resourceTemplate("book", "library://books/{id}", { list: (ctx) => bookList(ctx, seen), complete: { id: (typed) => ["1", "2", "12"].filter((id) => id.startsWith(typed)) } }, (uri, { id }) => ({
-    contents: [{ uri, text: `book ${String(id)}` }, { uri: "urn:isbn:1", text: "its number" }],
+  server.resourceTemplate(
+    "book",
+    "library://books/{id}",
+    { list: (ctx) => bookList(ctx, seen), complete: { id: (typed) => ["1", "2", "12"].filter((id) => id.startsWith(typed)) } },
+    (uri, { id }) => ({
+      contents: [
+        { uri, text: `book ${String(id)}` },
+        { uri: "urn:isbn:1", text: "its number" },
+      ],
+    }),
+  );
+  server.resourceTemplate("shelf", "library://shelves/{shelf}", { description: "A shelf" }, (uri) => ({
+    contents: [{ uri, text: "shelf" }],
   }));
-  server.resourceTemplate("shelf", "library://shelves/{shelf}", { description: "A shelf" }, (uri) => ({ contents: [{ uri, text: "shelf" }] }));
   // After the book template, which reads its URIs first.
   server.resourceTemplate("anywhere", "{+path}", {}, (uri) => ({ contents: [{ uri, text: "anywhere" }] }));
   return server;
@@ -50,7 +84,15 @@ async function bookList(ctx: HandlerContext, seen: Seen) {
   if (ctx.requestId === "mount") {
     await ctx.progress(1);
     await ctx.log("info", "syncing");
-    seen.syncAsks.push(...(await Promise.all([ctx.listRoots(), ctx.createMessage({ messages: [], maxTokens: 1 }), ctx.elicitInput({ message: "?", requestedSchema: { type: "object", properties: {} } })].map((ask) => ask.catch((error: { code: string }) => error.code)))));
+    seen.syncAsks.push(
+      ...(await Promise.all(
+        [
+          ctx.listRoots(),
+          ctx.createMessage({ messages: [], maxTokens: 1 }),
+          ctx.elicitInput({ message: "?", requestedSchema: { type: "object", properties: {} } }),
+        ].map((ask) => ask.catch((error: { code: string }) => error.code)),
+      )),
+    );
   }
   return [
     { uri: "library://books/1", name: "Dune" },
@@ -61,9 +103,13 @@ async function bookList(ctx: HandlerContext, seen: Seen) {
 
 export function notesServer(): MCPServer {
   const server = new MCPServer({ name: "notes", version: "1.0.0" }, { telemetry: null });
-  server.tool("add", { inputSchema: { type: "object", properties: { note: { type: "string" } }, required: ["note"] } }, ({ note }) => text(`added ${String(note)}`));
+  server.tool("add", { inputSchema: { type: "object", properties: { note: { type: "string" } }, required: ["note"] } }, ({ note }) =>
+    text(`added ${String(note)}`),
+  );
   server.tool("forecast", {}, () => text("notes have no weather"));
-  server.prompt("today", { arguments: { day: { description: "Which day" } } }, () => ({ messages: [{ role: "user", content: { type: "text", text: "today's notes" } }] }));
+  server.prompt("today", { arguments: { day: { description: "Which day" } } }, () => ({
+    messages: [{ role: "user", content: { type: "text", text: "today's notes" } }],
+  }));
   server.resource("today", "memo://today", {}, (uri) => ({ contents: [{ uri, text: "memo" }] }));
   return server;
 }

@@ -20,7 +20,9 @@ async function composed(era: (typeof ERAS)[number]) {
     tools: {
       forecast: { name: "weather", description: "Forecast (mounted)", fixed: { units: "metric" }, defaults: { days: 1 } },
       bare: { hidden: true },
-      echo: { wrap: async (call, args, ctx) => ({ ...(await call({ ...args, word: `${String(args["word"])}!` })), _meta: { wrapped: ctx.era } }) },
+      echo: {
+        wrap: async (call, args, ctx) => ({ ...(await call({ ...args, word: `${String(args["word"])}!` })), _meta: { wrapped: ctx.era } }),
+      },
     },
   });
   const n = await mount(parent, "n", notes, { separator: "." });
@@ -69,7 +71,11 @@ describe.each(ERAS)("mount, %s era", (era) => {
     const tools = (await client.listTools()).tools;
     const weather = tools.find((tool) => tool.name === "w_weather");
     expect(weather?.description).toBe("Forecast (mounted)");
-    expect(weather?.inputSchema).toEqual({ type: "object", properties: { city: { type: "string" }, days: { type: "number", default: 1 } }, required: ["city"] });
+    expect(weather?.inputSchema).toEqual({
+      type: "object",
+      properties: { city: { type: "string" }, days: { type: "number", default: 1 } },
+      required: ["city"],
+    });
     expect(weather?.outputSchema).toEqual({ type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] });
     await client.callTool("w_weather", { city: "Rome", days: 3, units: "imperial" });
     expect(seen.args).toEqual([{ city: "Rome", days: 3, units: "metric" }]);
@@ -77,14 +83,19 @@ describe.each(ERAS)("mount, %s era", (era) => {
     expect(JSON.parse(textOf(echoed))).toEqual({ args: { word: "hi!" }, era });
     expect(echoed).toMatchObject({ _meta: { wrapped: era } });
     await expect(client.callTool("w_bare")).rejects.toThrow(/Unknown tool: w_bare/);
-    expect(parent.registrationOf("tools/call", { name: "w_secret" })?.config).toMatchObject({ requiredScopes: ["weather:admin"], cache: { ttlMs: 5, cacheScope: "private" } });
+    expect(parent.registrationOf("tools/call", { name: "w_secret" })?.config).toMatchObject({
+      requiredScopes: ["weather:admin"],
+      cache: { ttlMs: 5, cacheScope: "private" },
+    });
     await client.close();
   });
 
   it("checks arguments as the revision says, and the child still checks its output", async () => {
     const { client } = await composed(era);
     // The child's own check names the child's tool.
-    await expect(client.callTool("w_broken")).rejects.toThrow(/Tool broken returned structuredContent that does not match its output schema/);
+    await expect(client.callTool("w_broken")).rejects.toThrow(
+      /Tool broken returned structuredContent that does not match its output schema/,
+    );
     const refused = await client.callTool("w_weather", { city: 3 });
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toMatch(/Invalid arguments for tool w_weather/);
@@ -93,8 +104,12 @@ describe.each(ERAS)("mount, %s era", (era) => {
 
   it("routes prompts, reads and completions, the contents naming the parent's URIs", async () => {
     const { client } = await composed(era);
-    expect((await client.getPrompt("w_review", { language: "go" })).messages).toEqual([{ role: "user", content: { type: "text", text: "Review go" } }]);
-    expect((await client.listPrompts()).prompts.find((prompt) => prompt.name === "n.today")?.arguments).toEqual([{ name: "day", description: "Which day" }]);
+    expect((await client.getPrompt("w_review", { language: "go" })).messages).toEqual([
+      { role: "user", content: { type: "text", text: "Review go" } },
+    ]);
+    expect((await client.listPrompts()).prompts.find((prompt) => prompt.name === "n.today")?.arguments).toEqual([
+      { name: "day", description: "Which day" },
+    ]);
     expect((await client.getPrompt("n.today")).messages[0]?.content).toEqual({ type: "text", text: "today's notes" });
     expect((await client.readResource("file://w//README.md")).contents).toEqual([{ uri: "file://w//README.md", text: "# Weather" }]);
     expect((await client.readResource("library://w/shelves/top")).contents).toEqual([{ uri: "library://w/shelves/top", text: "shelf" }]);
@@ -104,8 +119,12 @@ describe.each(ERAS)("mount, %s era", (era) => {
       { uri: "urn:isbn:1", text: "its number" },
     ]);
     await expect(client.readResource("library://books/7")).rejects.toMatchObject({ code: "MCP.NOT_FOUND" });
-    expect((await client.complete({ type: "ref/prompt", name: "w_review" }, { name: "language", value: "t" })).completion.values).toEqual(["ts"]);
-    expect((await client.complete({ type: "ref/resource", uri: "library://w/books/{id}" }, { name: "id", value: "1" })).completion.values).toEqual(["1", "12"]);
+    expect((await client.complete({ type: "ref/prompt", name: "w_review" }, { name: "language", value: "t" })).completion.values).toEqual([
+      "ts",
+    ]);
+    expect(
+      (await client.complete({ type: "ref/resource", uri: "library://w/books/{id}" }, { name: "id", value: "1" })).completion.values,
+    ).toEqual(["1", "12"]);
     expect((await client.complete({ type: "ref/prompt", name: "n.today" }, { name: "day", value: "" })).completion.values).toEqual([]);
     await client.close();
   });

@@ -22,11 +22,22 @@ const SEPARATOR = /^[A-Za-z0-9_.-]{1,8}$/;
  */
 export async function mount(parent: MCPServer, prefix: string, child: MCPServer, options: MountOptions = {}): Promise<MountHandle> {
   const separator = options.separator ?? "_";
-  if (!NAME_SEGMENT.test(prefix)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `mount: the prefix ${JSON.stringify(prefix)} is not a name segment (1 to 64 letters, digits, "_", "-" or ".")`);
-  if (!SEPARATOR.test(separator)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `mount: the separator ${JSON.stringify(separator)} is not 1 to 8 letters, digits, "_", "-" or "."`);
-  if (child.changes === parent.changes) throw new MCPError(MCP_CODES.INVALID_PARAMS, "mount: the child must be another server than the parent, with a change feed of its own");
+  if (!NAME_SEGMENT.test(prefix))
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      `mount: the prefix ${JSON.stringify(prefix)} is not a name segment (1 to 64 letters, digits, "_", "-" or ".")`,
+    );
+  if (!SEPARATOR.test(separator))
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      `mount: the separator ${JSON.stringify(separator)} is not 1 to 8 letters, digits, "_", "-" or "."`,
+    );
+  if (child.changes === parent.changes)
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, "mount: the child must be another server than the parent, with a change feed of its own");
   const onError = options.onError ?? ((error: MCPError) => parent.options.onProtocolError?.(error, undefined));
-  const mounted = new Mounted({ parent, child, prefix, separator, tools: options.tools ?? {}, statics: new Set() }, (error) => onError(toMCPError(error, MCP_CODES.INTERNAL_ERROR)));
+  const mounted = new Mounted({ parent, child, prefix, separator, tools: options.tools ?? {}, statics: new Set() }, (error) =>
+    onError(toMCPError(error, MCP_CODES.INTERNAL_ERROR)),
+  );
   await mounted.start();
   return { prefix, synced: () => mounted.synced(), unmount: () => mounted.unmount() };
 }

@@ -17,13 +17,20 @@ const ANSWER_SHAPES = "2025-11-25";
  */
 export function checkInputAnswer(method: string, params: JsonObject | undefined, answer: unknown, shapeChecked = false): unknown {
   // Asked for input, a server asks one of the three methods, each with an answer schema.
-  const shaped = shapeChecked ? { ok: true as const, value: answer } : (wireLayer().codecFor(ANSWER_SHAPES).serverRequests[method] as WireMethodSchemas).result.validate(answer);
+  const shaped = shapeChecked
+    ? { ok: true as const, value: answer }
+    : (wireLayer().codecFor(ANSWER_SHAPES).serverRequests[method] as WireMethodSchemas).result.validate(answer);
   if (!shaped.ok) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The client's answer to ${method} is malformed: ${shaped.issues}`);
   if (method !== METHODS.elicitationCreate || params?.["mode"] === "url") return shaped.value;
   const result = shaped.value as ElicitResult;
   if (result.action === "accept") {
     const checked = compileJsonSchema((params as unknown as ElicitRequestFormParams).requestedSchema).validate(result.content ?? {});
-    if (!checked.ok) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The client's elicitation answer does not match the requested schema: ${checked.issues}`, { data: result });
+    if (!checked.ok)
+      throw new MCPError(
+        MCP_CODES.INVALID_PARAMS,
+        `The client's elicitation answer does not match the requested schema: ${checked.issues}`,
+        { data: result },
+      );
   }
   return result;
 }

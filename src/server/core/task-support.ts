@@ -14,7 +14,10 @@ export type TaskSupportLevel = "forbidden" | "optional" | "required";
 
 /** A task tool's own settings (`task` in its configuration; never on the wire). */
 export interface ToolTaskConfig<A = never> {
-  /** How long its tasks are kept from creation, in milliseconds (default: the server's; a client's request is clamped to the server's maximum). */
+  /**
+   * How long its tasks are kept from creation, in milliseconds (default: the server's; a client's request is clamped to the server's
+   * maximum).
+   */
   readonly ttlMs?: number;
   /** How often its clients should poll, in milliseconds (default: the server's). */
   readonly pollIntervalMs?: number;
@@ -69,7 +72,10 @@ export interface TaskWatcher {
 export interface TaskSupport {
   /** Called once, by the server given it. */
   attach(host: TaskHost): void;
-  /** A tools/call of a tool that may run as a task: the revision's answer when it becomes one, undefined to run it in the request; throws the revision's refusal. */
+  /**
+   * A tools/call of a tool that may run as a task: the revision's answer when it becomes one, undefined to run it in the request; throws
+   * the revision's refusal.
+   */
   callTool(call: TaskCall, context: HandlerContext, profile: RevisionProfile): Promise<JsonObject> | undefined;
   /** The `tasks/*` methods, each answering as the request's revision has it (its codec admits only its own). */
   methods(): ReadonlyMap<string, FeatureHandler>;

@@ -15,7 +15,11 @@ interface CompletionSources {
 }
 
 /** Runs `completion/complete` for a prompt argument or a template variable; an unknown reference is -32602. */
-export async function complete(params: CompleteRequestParams, sources: CompletionSources, handler: HandlerContext): Promise<CompleteResult> {
+export async function complete(
+  params: CompleteRequestParams,
+  sources: CompletionSources,
+  handler: HandlerContext,
+): Promise<CompleteResult> {
   const completer = findCompleter(params, sources);
   const values = completer ? await completer(params.argument.value, { arguments: params.context?.arguments ?? {}, handler }) : [];
   const shown = values.slice(0, MAX_COMPLETION_VALUES);
@@ -24,7 +28,12 @@ export async function complete(params: CompleteRequestParams, sources: Completio
 
 /** True when anything registered can complete (decides the `completions` capability). */
 export function hasCompleters(sources: CompletionSources): boolean {
-  return sources.prompts.enabled().some(({ config }) => config.complete || Object.values(config.arguments ?? {}).some((argument) => argument.complete)) || sources.templates.enabled().some((template) => template.config.complete !== undefined);
+  return (
+    sources.prompts
+      .enabled()
+      .some(({ config }) => config.complete || Object.values(config.arguments ?? {}).some((argument) => argument.complete)) ||
+    sources.templates.enabled().some((template) => template.config.complete !== undefined)
+  );
 }
 
 function findCompleter(params: CompleteRequestParams, sources: CompletionSources): Completer | undefined {

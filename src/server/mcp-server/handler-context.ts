@@ -1,13 +1,29 @@
 import type { RequestContext } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import { revisionHas } from "../../protocol/downgrade.js";
 import type { ProtocolVersion } from "../../constants/index.js";
-import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult, LoggingLevel } from "../../schemas/schemas.js";
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  ListRootsResult,
+  LoggingLevel,
+} from "../../schemas/schemas.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
-import type { HandlerContext, InputOptions, RequestClient, StandardElicitParams, StandardElicitResult, StandardSchemaV1 } from "./mcp-server.types.js";
+import type {
+  HandlerContext,
+  InputOptions,
+  RequestClient,
+  StandardElicitParams,
+  StandardElicitResult,
+  StandardSchemaV1,
+} from "./mcp-server.types.js";
 import { elicitWith } from "./schema-support.js";
 import type { ServerSession } from "./session.js";
 
-/** Session era: the context of one request a session serves — the dispatcher's request context plus the session's ways back to its client. */
+/**
+ * Session era: the context of one request a session serves — the dispatcher's request context plus the session's ways back to its client.
+ */
 export class SessionHandlerContext implements HandlerContext {
   readonly era = "session";
 

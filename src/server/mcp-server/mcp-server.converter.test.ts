@@ -9,13 +9,19 @@ import { MCPClient } from "../../client/mcp-client/mcp-client.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { MCPServer } from "./mcp-server.js";
 
-const notAnObject = (io: string) => expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: `The ${io} schema of tool "text" must describe an object (type "object")` });
+const notAnObject = (io: string) =>
+  expect.objectContaining({
+    code: MCP_CODES.INVALID_PARAMS,
+    message: `The ${io} schema of tool "text" must describe an object (type "object")`,
+  });
 
 describe("a zod/mini tool registered before the first start", () => {
   it("refuses a zod schema that has no parse of its own (neither classic nor zod/mini), before and after the converter loads", () => {
     const server = new MCPServer({ name: "s", version: "1" });
     const bare = { _zod: zm.object({})["_zod"] } as unknown as zm.ZodMiniObject;
-    expect(() => server.tool("bare", { inputSchema: bare }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("classic zod or zod/mini") }));
+    expect(() => server.tool("bare", { inputSchema: bare }, () => ({ content: [] }))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("classic zod or zod/mini") }),
+    );
     expect(loadedJsonSchemaConverter()).toBeUndefined();
   });
 
@@ -42,8 +48,13 @@ describe("a zod/mini tool registered before the first start", () => {
     await later;
     const client = new MCPClient({ name: "c", version: "1" });
     await client.connect(clientEnd);
-    expect((await client.listTools()).tools).toEqual([{ name: "mini", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } }]);
-    await expect(client.callTool("mini", { text: 1 })).resolves.toMatchObject({ isError: true, content: [{ text: "Invalid arguments for tool mini: text: expected string, received number" }] });
+    expect((await client.listTools()).tools).toEqual([
+      { name: "mini", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+    ]);
+    await expect(client.callTool("mini", { text: 1 })).resolves.toMatchObject({
+      isError: true,
+      content: [{ text: "Invalid arguments for tool mini: text: expected string, received number" }],
+    });
     await client.close();
     await server.close();
   });
@@ -51,6 +62,8 @@ describe("a zod/mini tool registered before the first start", () => {
   it("refuses a parse-less zod schema after the converter loaded too", () => {
     const server = new MCPServer({ name: "s", version: "1" });
     const bare = { _zod: zm.object({})["_zod"] } as unknown as zm.ZodMiniObject;
-    expect(() => server.tool("bare", { inputSchema: bare }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("classic zod or zod/mini") }));
+    expect(() => server.tool("bare", { inputSchema: bare }, () => ({ content: [] }))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("classic zod or zod/mini") }),
+    );
   });
 });

@@ -8,7 +8,8 @@ import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
 import { MCPServer } from "./mcp-server.js";
 
 /** The session's dispatcher is private API: read its pending counts for the leak checks. */
-const pendingOf = (session: object) => (session as { dispatcher: { pendingCount: { outgoing: number; incoming: number } } }).dispatcher.pendingCount;
+const pendingOf = (session: object) =>
+  (session as { dispatcher: { pendingCount: { outgoing: number; incoming: number } } }).dispatcher.pendingCount;
 
 /** Runs per property: small in `npm test`, `FUZZ_RUNS=<n>` for a longer campaign. */
 const runs = (normal: number): number => Number(process.env["FUZZ_RUNS"]) || normal;
@@ -20,13 +21,22 @@ type Answer = { id?: unknown; result?: Record<string, unknown>; error?: { code: 
 function fullServer(): MCPServer {
   const server = new MCPServer({ name: "fuzzed", version: "1.0.0" }, { pageSize: 2 });
   server.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
-  server.tool("json", { inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 0 } }, required: ["n"] } }, () => ({ content: [] }));
+  server.tool("json", { inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 0 } }, required: ["n"] } }, () => ({
+    content: [],
+  }));
   for (let i = 0; i < 5; i++) server.tool(`t${i}`, {}, () => ({ content: [] }));
   server.resource("readme", "file:///README.md", {}, (uri) => ({ contents: [{ uri, text: "hi" }] }));
-  server.resourceTemplate("book", "library://books/{id}{?format}", { complete: { id: (value) => ["1", "2"].filter((id) => id.startsWith(value)) } }, (uri, variables) => ({
-    contents: [{ uri, text: String(variables["id"]) }],
+  server.resourceTemplate(
+    "book",
+    "library://books/{id}{?format}",
+    { complete: { id: (value) => ["1", "2"].filter((id) => id.startsWith(value)) } },
+    (uri, variables) => ({
+      contents: [{ uri, text: String(variables["id"]) }],
+    }),
+  );
+  server.prompt("review", { arguments: { topic: { complete: (value) => [value] } } }, ({ topic }) => ({
+    messages: [{ role: "user", content: { type: "text", text: String(topic) } }],
   }));
-  server.prompt("review", { arguments: { topic: { complete: (value) => [value] } } }, ({ topic }) => ({ messages: [{ role: "user", content: { type: "text", text: String(topic) } }] }));
   return server;
 }
 
@@ -53,7 +63,12 @@ async function rawSession(server: MCPServer, version: ProtocolVersion) {
       });
     }
   };
-  await clientEnd.send({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "fuzz", version: "1" } } });
+  await clientEnd.send({
+    jsonrpc: "2.0",
+    id: "init",
+    method: "initialize",
+    params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "fuzz", version: "1" } },
+  });
   await until(1);
   await clientEnd.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   return { clientEnd, answers, until, session };
@@ -88,7 +103,9 @@ describe("MCPServer under fuzzing: every method's params", () => {
         fc.asyncProperty(fc.array(call, { minLength: 1, maxLength: 6 }), async (calls) => {
           const ids = calls.map((_, index) => `q${sent + index}`);
           for (const [index, [method, params]] of calls.entries()) {
-            await clientEnd.send(params === undefined ? { jsonrpc: "2.0", id: ids[index], method } : { jsonrpc: "2.0", id: ids[index], method, params });
+            await clientEnd.send(
+              params === undefined ? { jsonrpc: "2.0", id: ids[index], method } : { jsonrpc: "2.0", id: ids[index], method, params },
+            );
           }
           sent += calls.length;
           await until(sent);
@@ -102,7 +119,13 @@ describe("MCPServer under fuzzing: every method's params", () => {
             const envelopeOk = params === undefined || (typeof params === "object" && params !== null && !Array.isArray(params));
             const known = method in codec.clientRequests;
             // A second initialize is refused as an invalid request.
-            const allowed = !envelopeOk ? [-32600] : method === "initialize" ? [-32600, -32602] : known ? [-32602, -32002, -32601] : [-32601];
+            const allowed = !envelopeOk
+              ? [-32600]
+              : method === "initialize"
+                ? [-32600, -32602]
+                : known
+                  ? [-32602, -32002, -32601]
+                  : [-32601];
             expect(allowed).toContain(error.code);
             expect(error.code).not.toBe(-32603);
           }
@@ -125,17 +148,25 @@ describe("pagination cursors under fuzzing", () => {
     const server = fullServer();
     const { clientEnd, answers, until } = await rawSession(server, "2025-06-18");
     let sent = answers.length;
-    const cursor = fc.oneof(fc.string({ maxLength: 12 }), fc.string({ maxLength: 10 }).map((tail) => `c1.${tail}`), fc.nat().map((n) => `c1.${n.toString(36)}`));
+    const cursor = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.string({ maxLength: 10 }).map((tail) => `c1.${tail}`),
+      fc.nat().map((n) => `c1.${n.toString(36)}`),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("tools/list", "resources/list", "prompts/list", "resources/templates/list"), cursor, async (method, text) => {
-        const id = `p${sent}`;
-        await clientEnd.send({ jsonrpc: "2.0", id, method, params: { cursor: text } });
-        sent += 1;
-        await until(sent);
-        const mine = answers.filter((answer) => answer.id === id);
-        expect(mine).toHaveLength(1);
-        expect(mine[0]?.error?.code ?? typeof mine[0]?.result).toBe(mine[0]?.error ? -32602 : "object");
-      }),
+      fc.asyncProperty(
+        fc.constantFrom("tools/list", "resources/list", "prompts/list", "resources/templates/list"),
+        cursor,
+        async (method, text) => {
+          const id = `p${sent}`;
+          await clientEnd.send({ jsonrpc: "2.0", id, method, params: { cursor: text } });
+          sent += 1;
+          await until(sent);
+          const mine = answers.filter((answer) => answer.id === id);
+          expect(mine).toHaveLength(1);
+          expect(mine[0]?.error?.code ?? typeof mine[0]?.result).toBe(mine[0]?.error ? -32602 : "object");
+        },
+      ),
       { numRuns: runs(200), seed: SEED + 10 },
     );
     // Walking with the cursors the server issues yields each tool exactly once.

@@ -4,7 +4,12 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPServer } from "./mcp-server.js";
 import { initializedRawClientOf, rawClientOf, sdkClientOf, tappedClientOf } from "./mcp-server.test-helpers.js";
 
-const info = { name: "test-server", version: "1.2.3", title: "Test Server", icons: [{ src: "https://example.com/icon.png", mimeType: "image/png" }] };
+const info = {
+  name: "test-server",
+  version: "1.2.3",
+  title: "Test Server",
+  icons: [{ src: "https://example.com/icon.png", mimeType: "image/png" }],
+};
 
 const noContents = () => ({ contents: [] });
 const refusal = (message: string) => expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION, message });
@@ -12,7 +17,11 @@ const refusal = (message: string) => expect.objectContaining({ code: MCP_CODES.D
 /** The capabilities `server` declares to a client of `version`. */
 async function declaredBy(server: MCPServer, version: ProtocolVersion = "2025-11-25"): Promise<Record<string, unknown>> {
   const { client } = await rawClientOf(server);
-  const result = (await client.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } })) as { capabilities: Record<string, unknown> };
+  const result = (await client.request("initialize", {
+    protocolVersion: version,
+    capabilities: {},
+    clientInfo: { name: "raw", version: "1" },
+  })) as { capabilities: Record<string, unknown> };
   return result.capabilities;
 }
 
@@ -24,7 +33,12 @@ describe("MCPServer: initialize", () => {
     const { client, session } = await sdkClientOf(server);
     expect(client.getServerVersion()).toEqual(info);
     expect(client.getInstructions()).toBe("Use the tools wisely.");
-    expect(client.getServerCapabilities()).toEqual({ logging: {}, tools: { listChanged: true }, prompts: { listChanged: true }, completions: {} });
+    expect(client.getServerCapabilities()).toEqual({
+      logging: {},
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+    });
     expect(session.protocolVersion).toBe("2025-11-25");
     expect(session.client?.info.name).toBe("sdk-client");
   });
@@ -33,12 +47,19 @@ describe("MCPServer: initialize", () => {
     const server = new MCPServer(info, { capabilities: { tools: {}, experimental: { x: {} } } });
     server.resourceTemplate("files", "file:///{path}", {}, () => ({ contents: [] }));
     const { client } = await sdkClientOf(server);
-    expect(client.getServerCapabilities()).toEqual({ logging: {}, tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, experimental: { x: {} } });
+    expect(client.getServerCapabilities()).toEqual({
+      logging: {},
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      experimental: { x: {} },
+    });
   });
 
   it("has no instructions member in its answer when it has none to give", async () => {
     const { sent } = await tappedClientOf(new MCPServer(info), "2025-11-25");
-    expect(sent).toStrictEqual([{ jsonrpc: "2.0", id: expect.anything(), result: { protocolVersion: "2025-11-25", capabilities: { logging: {} }, serverInfo: info } }]);
+    expect(sent).toStrictEqual([
+      { jsonrpc: "2.0", id: expect.anything(), result: { protocolVersion: "2025-11-25", capabilities: { logging: {} }, serverInfo: info } },
+    ]);
   });
 
   it("declares only logging when nothing is registered, and resources for a static resource alone", async () => {
@@ -55,7 +76,11 @@ describe("MCPServer: initialize", () => {
     const templates = new MCPServer(info);
     templates.resourceTemplate("plain", "x://plain/{a}", {}, () => ({ contents: [] }));
     templates.resourceTemplate("completed", "x://completed/{a}", { complete: { a: () => [] } }, () => ({ contents: [] }));
-    await expect(declaredBy(templates)).resolves.toEqual({ logging: {}, resources: { subscribe: true, listChanged: true }, completions: {} });
+    await expect(declaredBy(templates)).resolves.toEqual({
+      logging: {},
+      resources: { subscribe: true, listChanged: true },
+      completions: {},
+    });
     const declared = new MCPServer(info, { capabilities: { completions: { "example.com/fuzzy": true } } });
     declared.prompt("p", { arguments: { a: { complete: () => [] } } }, () => ({ messages: [] }));
     await expect(declaredBy(declared)).resolves.toMatchObject({ completions: { "example.com/fuzzy": true } });
@@ -69,37 +94,55 @@ describe("MCPServer: initialize", () => {
     server.prompt("p", {}, () => ({ messages: [] }));
     expect(() => server.tool("t", {}, () => ({ content: [] }))).toThrow(refusal('A tool named "t" is already registered'));
     expect(() => server.resource("other", "x://r", {}, noContents)).toThrow(refusal('A resource named "x://r" is already registered'));
-    expect(() => server.resourceTemplate("rt", "x://u/{a}", {}, noContents)).toThrow(refusal('A resource template named "rt" is already registered'));
+    expect(() => server.resourceTemplate("rt", "x://u/{a}", {}, noContents)).toThrow(
+      refusal('A resource template named "rt" is already registered'),
+    );
     expect(() => server.prompt("p", {}, () => ({ messages: [] }))).toThrow(refusal('A prompt named "p" is already registered'));
   });
 
-  it.each(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const)("answers a client asking for %s with that revision", async (version) => {
-    const server = new MCPServer(info);
-    server.prompt("p", { arguments: { a: { complete: () => [] } } }, () => ({ messages: [] }));
-    const { client, session } = await rawClientOf(server);
-    const result = await client.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } });
-    expect(result).toMatchObject({ protocolVersion: version });
-    expect(session.protocolVersion).toBe(version);
-    // completions is a capability from 2025-03-26 on.
-    expect("completions" in (result as { capabilities: object }).capabilities).toBe(version !== "2024-11-05");
-  });
+  it.each(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const)(
+    "answers a client asking for %s with that revision",
+    async (version) => {
+      const server = new MCPServer(info);
+      server.prompt("p", { arguments: { a: { complete: () => [] } } }, () => ({ messages: [] }));
+      const { client, session } = await rawClientOf(server);
+      const result = await client.request("initialize", {
+        protocolVersion: version,
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      });
+      expect(result).toMatchObject({ protocolVersion: version });
+      expect(session.protocolVersion).toBe(version);
+      // completions is a capability from 2025-03-26 on.
+      expect("completions" in (result as { capabilities: object }).capabilities).toBe(version !== "2024-11-05");
+    },
+  );
 
   it.each([
     ["2024-11-05", ["experimental", "logging"], { name: "test-server", version: "1.2.3" }],
     ["2025-03-26", ["completions", "experimental", "logging"], { name: "test-server", version: "1.2.3" }],
     ["2025-06-18", ["completions", "experimental", "logging"], { name: "test-server", version: "1.2.3", title: "Test Server" }],
     ["2025-11-25", ["completions", "experimental", "logging", "tasks"], info],
-  ] as const)("declares to %s only the capabilities and server info that revision defines, also from options.capabilities", async (version, capabilities, serverInfo) => {
-    const server = new MCPServer(info, { capabilities: { completions: {}, tasks: { list: {} }, experimental: { x: {} } } });
-    const { client } = await rawClientOf(server);
-    const result = (await client.request("initialize", { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } })) as { capabilities: object; serverInfo: object };
-    expect(Object.keys(result.capabilities).toSorted()).toEqual(capabilities);
-    expect(result.serverInfo).toEqual(serverInfo);
-  });
+  ] as const)(
+    "declares to %s only the capabilities and server info that revision defines, also from options.capabilities",
+    async (version, capabilities, serverInfo) => {
+      const server = new MCPServer(info, { capabilities: { completions: {}, tasks: { list: {} }, experimental: { x: {} } } });
+      const { client } = await rawClientOf(server);
+      const result = (await client.request("initialize", {
+        protocolVersion: version,
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      })) as { capabilities: object; serverInfo: object };
+      expect(Object.keys(result.capabilities).toSorted()).toEqual(capabilities);
+      expect(result.serverInfo).toEqual(serverInfo);
+    },
+  );
 
   it("answers a revision it does not speak with its newest", async () => {
     const { client } = await rawClientOf(new MCPServer(info));
-    await expect(client.request("initialize", { protocolVersion: "1999-01-01", capabilities: {}, clientInfo: { name: "raw", version: "1" } })).resolves.toMatchObject({ protocolVersion: "2025-11-25" });
+    await expect(
+      client.request("initialize", { protocolVersion: "1999-01-01", capabilities: {}, clientInfo: { name: "raw", version: "1" } }),
+    ).resolves.toMatchObject({ protocolVersion: "2025-11-25" });
   });
 
   it("refuses requests before initialize with MCP.NOT_INITIALIZED (ping excepted) and a second initialize", async () => {
@@ -108,11 +151,17 @@ describe("MCPServer: initialize", () => {
     const { client, session } = await rawClientOf(server);
     await expect(client.request("ping")).resolves.toEqual({});
     const early = await client.request("tools/list").catch((error: unknown) => error);
-    expect(early).toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, wireCode: -32600, message: expect.stringContaining("not initialized") });
+    expect(early).toMatchObject({
+      code: MCP_CODES.PROTOCOL_INVALID,
+      wireCode: -32600,
+      message: expect.stringContaining("not initialized"),
+    });
     expect(session.client).toBeUndefined();
     await client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
     await expect(client.request("tools/list")).resolves.toMatchObject({ tools: [{ name: "t" }] });
-    await expect(client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } })).rejects.toMatchObject({ wireCode: -32600, message: expect.stringContaining("already initialized") });
+    await expect(
+      client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } }),
+    ).rejects.toMatchObject({ wireCode: -32600, message: expect.stringContaining("already initialized") });
   });
 
   it.each([
@@ -121,7 +170,10 @@ describe("MCPServer: initialize", () => {
     ["resources/unsubscribe", { uri: "x://r" }],
   ])("refuses %s before initialize too", async (method, params) => {
     const { client, session } = await rawClientOf(new MCPServer(info));
-    await expect(client.request(method, params)).rejects.toMatchObject({ wireCode: -32600, message: `${method} before initialize: the session is not initialized` });
+    await expect(client.request(method, params)).rejects.toMatchObject({
+      wireCode: -32600,
+      message: `${method} before initialize: the session is not initialized`,
+    });
     expect({ level: session.logLevel, subscriptions: [...session.subscriptions] }).toEqual({ level: undefined, subscriptions: [] });
   });
 });

@@ -15,7 +15,10 @@ describe("a zod/mini argsSchema", () => {
     server.prompt("listed", { arguments: { topic: {} } }, () => ({ messages: [] }));
     const clients = [await connected(server, "session"), await connected(server, "stateless")];
     expect(() => server.prompt("text", { argsSchema: zm.string() }, () => ({ messages: [] }))).toThrow(
-      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: 'The input schema of prompt "text" must describe an object (type "object")' }),
+      expect.objectContaining({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: 'The input schema of prompt "text" must describe an object (type "object")',
+      }),
     );
     expect(loadedJsonSchemaConverter()).toBeUndefined();
     server.prompt("mini", { argsSchema: zm.object({ topic: zm.string(), depth: zm.optional(zm.string()) }) }, ({ topic, depth }) => {
@@ -24,11 +27,23 @@ describe("a zod/mini argsSchema", () => {
     });
     expect(loadedJsonSchemaConverter()).toBeUndefined();
     // Asked before the converter is there: each request waits for it.
-    const [lists, texts] = await Promise.all([Promise.all(clients.map((client) => client.listPrompts())), Promise.all(clients.map((client) => client.getPrompt("mini", { topic: "ai" })))]);
-    for (const { prompts } of lists) expect(prompts[1]).toEqual({ name: "mini", arguments: [{ name: "topic", required: true }, { name: "depth", required: false }] });
+    const [lists, texts] = await Promise.all([
+      Promise.all(clients.map((client) => client.listPrompts())),
+      Promise.all(clients.map((client) => client.getPrompt("mini", { topic: "ai" }))),
+    ]);
+    for (const { prompts } of lists)
+      expect(prompts[1]).toEqual({
+        name: "mini",
+        arguments: [
+          { name: "topic", required: true },
+          { name: "depth", required: false },
+        ],
+      });
     for (const result of texts) expect(result.messages[0]?.content).toEqual({ type: "text", text: "ai shallow" });
     expect(loadedJsonSchemaConverter()).toBeDefined();
-    await expect(clients[0]?.getPrompt("mini", { topic: "ai", depth: "1" })).resolves.toMatchObject({ messages: [{ content: { text: "ai 1" } }] });
+    await expect(clients[0]?.getPrompt("mini", { topic: "ai", depth: "1" })).resolves.toMatchObject({
+      messages: [{ content: { text: "ai 1" } }],
+    });
     for (const client of clients) await client.close();
   });
 
@@ -36,7 +51,10 @@ describe("a zod/mini argsSchema", () => {
     await loadJsonSchemaConverter();
     const server = new MCPServer({ name: "s", version: "1" });
     expect(() => server.prompt("count", { argsSchema: zm.object({ count: zm.number() }) }, () => ({ messages: [] }))).toThrow(
-      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: 'The input schema of prompt "count" must describe strings, as prompt arguments are: "count" is not one' }),
+      expect.objectContaining({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: 'The input schema of prompt "count" must describe strings, as prompt arguments are: "count" is not one',
+      }),
     );
   });
 });

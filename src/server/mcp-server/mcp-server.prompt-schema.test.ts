@@ -23,14 +23,14 @@ const said = (text: string): GetPromptResult => ({ messages: [{ role: "user", co
 
 const Review = z.object({
   language: z.enum(["go", "ts"]).describe("The language"),
-  lines: z
-    .string()
-    .regex(/^\d+$/)
-    .transform(Number)
-    .optional()
-    .meta({ title: "Lines", description: "How many lines" }),
+  lines: z.string().regex(/^\d+$/).transform(Number).optional().meta({ title: "Lines", description: "How many lines" }),
 });
-const Trip = toStandardJsonSchema(v.object({ city: v.pipe(v.string(), v.minLength(2), v.title("City"), v.description("Where to")), unit: v.optional(v.picklist(["C", "F"]), "C") }));
+const Trip = toStandardJsonSchema(
+  v.object({
+    city: v.pipe(v.string(), v.minLength(2), v.title("City"), v.description("Where to")),
+    unit: v.optional(v.picklist(["C", "F"]), "C"),
+  }),
+);
 const Batch = type({ count: "string.numeric.parse", "mode?": "'fast' | 'slow'" });
 
 /** A validator of its own: async `validate`, JSON Schema through `toJsonSchema()`, a literal without `type`. */
@@ -39,7 +39,12 @@ function greeting(): StandardSchemaV1<{ name: string; tone: "warm" }> & { toJson
     "~standard": {
       version: 1,
       vendor: "hand-made",
-      validate: (value) => Promise.resolve((value as { name?: unknown }).name === "nobody" ? { issues: [{ message: "a real name, please", path: [{ key: "name" }] }] } : { value: { ...(value as { name: string }), tone: "warm" as const } }),
+      validate: (value) =>
+        Promise.resolve(
+          (value as { name?: unknown }).name === "nobody"
+            ? { issues: [{ message: "a real name, please", path: [{ key: "name" }] }] }
+            : { value: { ...(value as { name: string }), tone: "warm" as const } },
+        ),
     },
     toJsonSchema: () => ({ type: "object", properties: { name: { type: "string" }, tone: { const: "warm" } }, required: ["name"] }),
   };
@@ -47,15 +52,27 @@ function greeting(): StandardSchemaV1<{ name: string; tone: "warm" }> & { toJson
 
 function promptServer(): MCPServer {
   const server = new MCPServer(info, { telemetry: null });
-  server.prompt("review", { title: "Review", argsSchema: Review, complete: { language: (typed) => ["go", "ts"].filter((language) => language.startsWith(typed)) } }, ({ language, lines }) => {
-    expectTypeOf(language).toEqualTypeOf<"go" | "ts">();
-    expectTypeOf(lines).toEqualTypeOf<number | undefined>();
-    return said(`Review ${lines ?? "all"} lines of ${language}`);
-  });
-  server.prompt("trip", { argsSchema: Trip, complete: { city: (typed, { arguments: given }) => [`${typed}ville (${given["unit"] ?? "?"})`] } }, ({ city, unit }) => {
-    expectTypeOf(unit).toEqualTypeOf<"C" | "F">();
-    return said(`${city} in °${unit}`);
-  });
+  server.prompt(
+    "review",
+    {
+      title: "Review",
+      argsSchema: Review,
+      complete: { language: (typed) => ["go", "ts"].filter((language) => language.startsWith(typed)) },
+    },
+    ({ language, lines }) => {
+      expectTypeOf(language).toEqualTypeOf<"go" | "ts">();
+      expectTypeOf(lines).toEqualTypeOf<number | undefined>();
+      return said(`Review ${lines ?? "all"} lines of ${language}`);
+    },
+  );
+  server.prompt(
+    "trip",
+    { argsSchema: Trip, complete: { city: (typed, { arguments: given }) => [`${typed}ville (${given["unit"] ?? "?"})`] } },
+    ({ city, unit }) => {
+      expectTypeOf(unit).toEqualTypeOf<"C" | "F">();
+      return said(`${city} in °${unit}`);
+    },
+  );
   server.prompt("batch", { argsSchema: Batch }, ({ count, mode }) => {
     expectTypeOf(count).toEqualTypeOf<number>();
     expectTypeOf(mode).toEqualTypeOf<"fast" | "slow" | undefined>();
@@ -70,8 +87,12 @@ const connected = (server: MCPServer, era: "session" | "stateless") => ourClient
 const textOf = (result: GetPromptResult) => (result.messages[0] as { content: { text: string } }).content.text;
 const ref = (name: string) => ({ type: "ref/prompt" as const, name });
 const refusal = (prompt: string, property: string) =>
-  expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: `The input schema of prompt "${prompt}" must describe strings, as prompt arguments are: "${property}" is not one` });
-const invalid = (message: string) => expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, wireCode: -32602, message: expect.stringContaining(message) });
+  expect.objectContaining({
+    code: MCP_CODES.INVALID_PARAMS,
+    message: `The input schema of prompt "${prompt}" must describe strings, as prompt arguments are: "${property}" is not one`,
+  });
+const invalid = (message: string) =>
+  expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, wireCode: -32602, message: expect.stringContaining(message) });
 
 describe.each(ERAS)("prompts with an argsSchema (%s era)", (era) => {
   it("lists each schema's properties as the prompt's arguments: title and description from the JSON Schema, required from `required`", async () => {
@@ -122,13 +143,23 @@ describe.each(ERAS)("prompts with an argsSchema (%s era)", (era) => {
 
   it("refuses arguments the validator refuses with -32602, its issues named by path", async () => {
     const client = await connected(promptServer(), era);
-    await expect(client.getPrompt("review", { language: "rust" })).rejects.toEqual(invalid('Invalid arguments for prompt review: language: expected "go" | "ts"'));
-    await expect(client.getPrompt("review", { language: "go", lines: "many" })).rejects.toEqual(invalid("Invalid arguments for prompt review: lines: expected regex format"));
-    await expect(client.getPrompt("trip", { city: "L", unit: "K" })).rejects.toEqual(
-      invalid('Invalid arguments for prompt trip: city: Invalid length: Expected >=2 but received 1; unit: Invalid type: Expected ("C" | "F") but received "K"'),
+    await expect(client.getPrompt("review", { language: "rust" })).rejects.toEqual(
+      invalid('Invalid arguments for prompt review: language: expected "go" | "ts"'),
     );
-    await expect(client.getPrompt("batch", { count: "x" })).rejects.toEqual(invalid("Invalid arguments for prompt batch: count: count must be a well-formed numeric string"));
-    await expect(client.getPrompt("greet", { name: "nobody" })).rejects.toEqual(invalid("Invalid arguments for prompt greet: name: a real name, please"));
+    await expect(client.getPrompt("review", { language: "go", lines: "many" })).rejects.toEqual(
+      invalid("Invalid arguments for prompt review: lines: expected regex format"),
+    );
+    await expect(client.getPrompt("trip", { city: "L", unit: "K" })).rejects.toEqual(
+      invalid(
+        'Invalid arguments for prompt trip: city: Invalid length: Expected >=2 but received 1; unit: Invalid type: Expected ("C" | "F") but received "K"',
+      ),
+    );
+    await expect(client.getPrompt("batch", { count: "x" })).rejects.toEqual(
+      invalid("Invalid arguments for prompt batch: count: count must be a well-formed numeric string"),
+    );
+    await expect(client.getPrompt("greet", { name: "nobody" })).rejects.toEqual(
+      invalid("Invalid arguments for prompt greet: name: a real name, please"),
+    );
     await client.close();
   });
 
@@ -141,8 +172,14 @@ describe.each(ERAS)("prompts with an argsSchema (%s era)", (era) => {
 
   it("completes a schema's arguments with the completers beside it, and nothing for the others", async () => {
     const client = await connected(promptServer(), era);
-    expect((await client.complete(ref("review"), { name: "language", value: "t" })).completion).toEqual({ values: ["ts"], total: 1, hasMore: false });
-    expect((await client.complete(ref("trip"), { name: "city", value: "Lyon" }, { arguments: { unit: "F" } })).completion.values).toEqual(["Lyonville (F)"]);
+    expect((await client.complete(ref("review"), { name: "language", value: "t" })).completion).toEqual({
+      values: ["ts"],
+      total: 1,
+      hasMore: false,
+    });
+    expect((await client.complete(ref("trip"), { name: "city", value: "Lyon" }, { arguments: { unit: "F" } })).completion.values).toEqual([
+      "Lyonville (F)",
+    ]);
     expect((await client.complete(ref("trip"), { name: "unit", value: "" })).completion.values).toEqual([]);
     expect((await client.complete(ref("batch"), { name: "count", value: "" })).completion.values).toEqual([]);
     await client.close();
@@ -153,9 +190,18 @@ describe("prompts with an argsSchema: what the server declares and refuses", () 
   it("serves the official SDK's client: listed arguments it accepts, its gets checked", async () => {
     const { client } = await sdkClientOf(promptServer());
     // Its schema of a prompt argument has no title (it strips what it does not know).
-    expect((await client.listPrompts()).prompts[1]).toEqual({ name: "trip", arguments: [{ name: "city", description: "Where to", required: true }, { name: "unit", required: false }] });
+    expect((await client.listPrompts()).prompts[1]).toEqual({
+      name: "trip",
+      arguments: [
+        { name: "city", description: "Where to", required: true },
+        { name: "unit", required: false },
+      ],
+    });
     expect(textOf(await client.getPrompt({ name: "batch", arguments: { count: "9" } }))).toBe("10 any");
-    await expect(client.getPrompt({ name: "batch", arguments: { count: "nine" } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Invalid arguments for prompt batch: count:") });
+    await expect(client.getPrompt({ name: "batch", arguments: { count: "nine" } })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Invalid arguments for prompt batch: count:"),
+    });
     await client.close();
   });
 
@@ -174,15 +220,30 @@ describe("prompts with an argsSchema: what the server declares and refuses", () 
 
   it("refuses a schema with a property that is no string, naming it: the wire carries strings only", () => {
     const server = new MCPServer(info);
-    expect(() => server.prompt("count", { argsSchema: z.object({ topic: z.string(), count: z.number() }) }, () => said(""))).toThrow(refusal("count", "count"));
+    expect(() => server.prompt("count", { argsSchema: z.object({ topic: z.string(), count: z.number() }) }, () => said(""))).toThrow(
+      refusal("count", "count"),
+    );
     // zod's coercion takes any input: its input side is no string.
-    expect(() => server.prompt("coerced", { argsSchema: z.object({ count: z.coerce.number() }) }, () => said(""))).toThrow(refusal("coerced", "count"));
-    expect(() => server.prompt("nullable", { argsSchema: z.object({ note: z.string().nullable() }) }, () => said(""))).toThrow(refusal("nullable", "note"));
-    expect(() => server.prompt("flag", { argsSchema: toStandardJsonSchema(v.object({ on: v.boolean() })) }, () => said(""))).toThrow(refusal("flag", "on"));
+    expect(() => server.prompt("coerced", { argsSchema: z.object({ count: z.coerce.number() }) }, () => said(""))).toThrow(
+      refusal("coerced", "count"),
+    );
+    expect(() => server.prompt("nullable", { argsSchema: z.object({ note: z.string().nullable() }) }, () => said(""))).toThrow(
+      refusal("nullable", "note"),
+    );
+    expect(() => server.prompt("flag", { argsSchema: toStandardJsonSchema(v.object({ on: v.boolean() })) }, () => said(""))).toThrow(
+      refusal("flag", "on"),
+    );
     expect(() => server.prompt("level", { argsSchema: type({ level: "1 | 2" }) }, () => said(""))).toThrow(refusal("level", "level"));
-    expect(() => server.prompt("anything", { argsSchema: z.object({ value: z.unknown() }) }, () => said(""))).toThrow(refusal("anything", "value"));
+    expect(() => server.prompt("anything", { argsSchema: z.object({ value: z.unknown() }) }, () => said(""))).toThrow(
+      refusal("anything", "value"),
+    );
     const mixed: StandardSchemaV1<{ pick: string | number }> = {
-      "~standard": { version: 1, vendor: "hand-made", validate: (value) => ({ value: value as { pick: string } }), jsonSchema: { input: () => ({ type: "object", properties: { pick: { enum: ["a", 1] } } }), output: () => ({}) } },
+      "~standard": {
+        version: 1,
+        vendor: "hand-made",
+        validate: (value) => ({ value: value as { pick: string } }),
+        jsonSchema: { input: () => ({ type: "object", properties: { pick: { enum: ["a", 1] } } }), output: () => ({}) },
+      },
     };
     expect(() => server.prompt("mixed", { argsSchema: mixed }, () => said(""))).toThrow(refusal("mixed", "pick"));
     expect(server.registrationOf("prompts/get", { name: "count" })).toBeUndefined();
@@ -190,20 +251,33 @@ describe("prompts with an argsSchema: what the server declares and refuses", () 
 
   it("refuses a validator that gives no JSON Schema, and one that is no object, naming the prompt", () => {
     const server = new MCPServer(info);
-    const bare: StandardSchemaV1<{ topic: string }> = { "~standard": { version: 1, vendor: "bare", validate: (value) => ({ value: value as { topic: string } }) } };
+    const bare: StandardSchemaV1<{ topic: string }> = {
+      "~standard": { version: 1, vendor: "bare", validate: (value) => ({ value: value as { topic: string } }) },
+    };
     expect(() => server.prompt("bare", { argsSchema: bare }, () => said(""))).toThrow(
-      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: 'The input schema of prompt "bare" (bare) has no JSON Schema: wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)' }),
+      expect.objectContaining({
+        code: MCP_CODES.INVALID_PARAMS,
+        message:
+          'The input schema of prompt "bare" (bare) has no JSON Schema: wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)',
+      }),
     );
-    expect(() => server.prompt("raw", { argsSchema: v.object({ topic: v.string() }) }, () => said(""))).toThrow(expect.objectContaining({ message: expect.stringContaining('The input schema of prompt "raw" (valibot) has no JSON Schema') }));
+    expect(() => server.prompt("raw", { argsSchema: v.object({ topic: v.string() }) }, () => said(""))).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('The input schema of prompt "raw" (valibot) has no JSON Schema') }),
+    );
     expect(() => server.prompt("text", { argsSchema: type("string") }, () => said(""))).toThrow(
-      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: 'The input schema of prompt "text" must describe an object (type "object")' }),
+      expect.objectContaining({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: 'The input schema of prompt "text" must describe an object (type "object")',
+      }),
     );
   });
 
   it("types the configuration: no listed arguments beside a schema, completers only for its arguments", () => {
     const server = new MCPServer(info);
-    // @ts-expect-error -- the schema gives the arguments
-    expect(() => server.prompt("both", { argsSchema: Trip, arguments: { city: { required: true } } }, ({ city }) => said(city))).not.toThrow();
+    expect(() =>
+      // @ts-expect-error -- the schema gives the arguments
+      server.prompt("both", { argsSchema: Trip, arguments: { city: { required: true } } }, ({ city }) => said(city)),
+    ).not.toThrow();
     // @ts-expect-error -- `country` is none of the schema's arguments
     server.prompt("typo", { argsSchema: Trip, complete: { country: () => [] } }, ({ city }) => said(city));
     // @ts-expect-error -- completers beside a schema only; a listed argument carries its own
@@ -248,11 +322,18 @@ describe.each(ERAS)("prompts with an argsSchema: update and mount (%s era)", (er
     expect((await client.listPrompts()).prompts[0]?.arguments).toEqual([{ name: "topic", required: true }]);
     handle.update({ arguments: undefined, argsSchema: z.object({ topic: z.string().min(3) }) } as never);
     expect((await client.listPrompts()).prompts[0]?.arguments).toEqual([{ name: "topic", required: true }]);
-    await expect(client.getPrompt("topic", { topic: "ai" })).rejects.toEqual(invalid("Invalid arguments for prompt topic: topic: length must be at least 3"));
-    handle.update({ argsSchema: z.object({ subject: z.string().optional() }), handler: ({ subject }: { subject?: string }) => said(`on ${subject ?? "anything"}`) } as never);
+    await expect(client.getPrompt("topic", { topic: "ai" })).rejects.toEqual(
+      invalid("Invalid arguments for prompt topic: topic: length must be at least 3"),
+    );
+    handle.update({
+      argsSchema: z.object({ subject: z.string().optional() }),
+      handler: ({ subject }: { subject?: string }) => said(`on ${subject ?? "anything"}`),
+    } as never);
     expect((await client.listPrompts()).prompts[0]?.arguments).toEqual([{ name: "subject", required: false }]);
     expect(textOf(await client.getPrompt("topic", {}))).toBe("on anything");
-    expect(() => handle.update({ argsSchema: z.object({ n: z.number() }) } as never)).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining('"n" is not one') }));
+    expect(() => handle.update({ argsSchema: z.object({ n: z.number() }) } as never)).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining('"n" is not one') }),
+    );
     expect((await client.listPrompts()).prompts[0]?.arguments).toEqual([{ name: "subject", required: false }]);
     await client.close();
   });
@@ -268,7 +349,9 @@ describe.each(ERAS)("prompts with an argsSchema: update and mount (%s era)", (er
       { name: "unit", required: false },
     ]);
     expect(textOf(await client.getPrompt("p_batch", { count: "1" }))).toBe("2 any");
-    await expect(client.getPrompt("p_trip", { city: "L" })).rejects.toEqual(invalid("Invalid arguments for prompt trip: city: Invalid length"));
+    await expect(client.getPrompt("p_trip", { city: "L" })).rejects.toEqual(
+      invalid("Invalid arguments for prompt trip: city: Invalid length"),
+    );
     expect((await client.complete(ref("p_review"), { name: "language", value: "g" })).completion.values).toEqual(["go"]);
     await client.close();
   });

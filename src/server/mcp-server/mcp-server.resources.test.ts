@@ -8,14 +8,22 @@ const info = { name: "resources-server", version: "1.0.0" };
 
 function library(): MCPServer {
   const server = new MCPServer(info, { pageSize: 50 });
-  server.resource("readme", "file:///README.md", { title: "Read me", mimeType: "text/markdown", size: 5, annotations: { audience: ["user"] } }, (uri) => ({ contents: [{ uri, text: "# Hi", mimeType: "text/markdown" }] }));
+  server.resource(
+    "readme",
+    "file:///README.md",
+    { title: "Read me", mimeType: "text/markdown", size: 5, annotations: { audience: ["user"] } },
+    (uri) => ({ contents: [{ uri, text: "# Hi", mimeType: "text/markdown" }] }),
+  );
   server.resourceTemplate(
     "book",
     "library://books/{id}{?format}",
     {
       description: "A book by id",
       mimeType: "text/plain",
-      list: () => [{ uri: "library://books/1", name: "Dune" }, { uri: "library://books/2", name: "Emma" }],
+      list: () => [
+        { uri: "library://books/1", name: "Dune" },
+        { uri: "library://books/2", name: "Emma" },
+      ],
       complete: { id: (value) => ["1", "2", "10"].filter((id) => id.startsWith(value)) },
     },
     (uri, variables) => ({ contents: [{ uri, text: `book ${String(variables["id"])} as ${String(variables["format"] ?? "text")}` }] }),
@@ -28,7 +36,14 @@ describe("MCPServer: resources", () => {
     const { client } = await sdkClientOf(library());
     const { resources } = await client.listResources();
     expect(resources).toEqual([
-      { uri: "file:///README.md", name: "readme", title: "Read me", mimeType: "text/markdown", size: 5, annotations: { audience: ["user"] } },
+      {
+        uri: "file:///README.md",
+        name: "readme",
+        title: "Read me",
+        mimeType: "text/markdown",
+        size: 5,
+        annotations: { audience: ["user"] },
+      },
       { uri: "library://books/1", name: "Dune" },
       { uri: "library://books/2", name: "Emma" },
     ]);
@@ -36,24 +51,39 @@ describe("MCPServer: resources", () => {
 
   it("lists templates", async () => {
     const { client } = await sdkClientOf(library());
-    await expect(client.listResourceTemplates()).resolves.toEqual({ resourceTemplates: [{ name: "book", uriTemplate: "library://books/{id}{?format}", description: "A book by id", mimeType: "text/plain" }] });
+    await expect(client.listResourceTemplates()).resolves.toEqual({
+      resourceTemplates: [
+        { name: "book", uriTemplate: "library://books/{id}{?format}", description: "A book by id", mimeType: "text/plain" },
+      ],
+    });
   });
 
   it("reads a static resource and a templated one with its variables", async () => {
     const { client } = await sdkClientOf(library());
-    await expect(client.readResource({ uri: "file:///README.md" })).resolves.toEqual({ contents: [{ uri: "file:///README.md", text: "# Hi", mimeType: "text/markdown" }] });
-    await expect(client.readResource({ uri: "library://books/42?format=epub" })).resolves.toEqual({ contents: [{ uri: "library://books/42?format=epub", text: "book 42 as epub" }] });
+    await expect(client.readResource({ uri: "file:///README.md" })).resolves.toEqual({
+      contents: [{ uri: "file:///README.md", text: "# Hi", mimeType: "text/markdown" }],
+    });
+    await expect(client.readResource({ uri: "library://books/42?format=epub" })).resolves.toEqual({
+      contents: [{ uri: "library://books/42?format=epub", text: "book 42 as epub" }],
+    });
     await expect(client.readResource({ uri: "library://books/7" })).resolves.toMatchObject({ contents: [{ text: "book 7 as text" }] });
   });
 
   it("answers an unknown URI with -32002 and the uri in data", async () => {
     const { client } = await sdkClientOf(library());
-    await expect(client.readResource({ uri: "file:///nope" })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("Resource not found: file:///nope"), data: { uri: "file:///nope" } });
+    await expect(client.readResource({ uri: "file:///nope" })).rejects.toMatchObject({
+      code: -32002,
+      message: expect.stringContaining("Resource not found: file:///nope"),
+      data: { uri: "file:///nope" },
+    });
   });
 
   it("raises MCP.NOT_FOUND for our own client", async () => {
     const { client } = await initializedRawClientOf(library(), "2025-06-18");
-    await expect(client.request("resources/read", { uri: "file:///nope" })).rejects.toMatchObject({ code: MCP_CODES.NOT_FOUND, wireCode: -32002 });
+    await expect(client.request("resources/read", { uri: "file:///nope" })).rejects.toMatchObject({
+      code: MCP_CODES.NOT_FOUND,
+      wireCode: -32002,
+    });
   });
 
   it("tells subscribed sessions of updates, and stops after unsubscribe", async () => {
@@ -75,9 +105,15 @@ describe("MCPServer: resources", () => {
 
   it("completes template variables", async () => {
     const { client } = await sdkClientOf(library());
-    await expect(client.complete({ ref: { type: "ref/resource", uri: "library://books/{id}{?format}" }, argument: { name: "id", value: "1" } })).resolves.toEqual({ completion: { values: ["1", "10"], total: 2, hasMore: false } });
-    await expect(client.complete({ ref: { type: "ref/resource", uri: "library://books/{id}{?format}" }, argument: { name: "format", value: "" } })).resolves.toEqual({ completion: { values: [], total: 0, hasMore: false } });
-    await expect(client.complete({ ref: { type: "ref/resource", uri: "nope://{x}" }, argument: { name: "x", value: "" } })).rejects.toMatchObject({
+    await expect(
+      client.complete({ ref: { type: "ref/resource", uri: "library://books/{id}{?format}" }, argument: { name: "id", value: "1" } }),
+    ).resolves.toEqual({ completion: { values: ["1", "10"], total: 2, hasMore: false } });
+    await expect(
+      client.complete({ ref: { type: "ref/resource", uri: "library://books/{id}{?format}" }, argument: { name: "format", value: "" } }),
+    ).resolves.toEqual({ completion: { values: [], total: 0, hasMore: false } });
+    await expect(
+      client.complete({ ref: { type: "ref/resource", uri: "nope://{x}" }, argument: { name: "x", value: "" } }),
+    ).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("Unknown resource template: nope://{x}"),
     });
@@ -87,13 +123,19 @@ describe("MCPServer: resources", () => {
     const server = new MCPServer(info);
     server.resourceTemplate("plain", "x://plain/{a}", {}, () => ({ contents: [] }));
     const { client } = await sdkClientOf(server);
-    await expect(client.complete({ ref: { type: "ref/resource", uri: "x://plain/{a}" }, argument: { name: "a", value: "" } })).resolves.toEqual({ completion: { values: [], total: 0, hasMore: false } });
+    await expect(
+      client.complete({ ref: { type: "ref/resource", uri: "x://plain/{a}" }, argument: { name: "a", value: "" } }),
+    ).resolves.toEqual({ completion: { values: [], total: 0, hasMore: false } });
   });
 
   it("refuses a second resource at the same URI and a malformed template", () => {
     const server = library();
-    expect(() => server.resource("again", "file:///README.md", {}, () => ({ contents: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }));
-    expect(() => server.resourceTemplate("broken", "x://{unclosed", {}, () => ({ contents: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+    expect(() => server.resource("again", "file:///README.md", {}, () => ({ contents: [] }))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }),
+    );
+    expect(() => server.resourceTemplate("broken", "x://{unclosed", {}, () => ({ contents: [] }))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }),
+    );
   });
 });
 
@@ -105,8 +147,15 @@ function prompts(): MCPServer {
       title: "Code review",
       description: "Review a change",
       arguments: {
-        language: { description: "Language", required: true, complete: (value) => ["go", "rust", "ruby", "python"].filter((l) => l.startsWith(value)) },
-        framework: { complete: (value, context) => (context.arguments["language"] === "ruby" ? ["rails", "sinatra"] : ["none"]).filter((f) => f.startsWith(value)) },
+        language: {
+          description: "Language",
+          required: true,
+          complete: (value) => ["go", "rust", "ruby", "python"].filter((l) => l.startsWith(value)),
+        },
+        framework: {
+          complete: (value, context) =>
+            (context.arguments["language"] === "ruby" ? ["rails", "sinatra"] : ["none"]).filter((f) => f.startsWith(value)),
+        },
         many: { complete: () => Array.from({ length: 150 }, (_, i) => `v${i}`) },
       },
     },
@@ -125,7 +174,6 @@ function prompts(): MCPServer {
 }
 
 describe("MCPServer: prompts and completion", () => {
-
   it("lists prompts with their arguments (completers not shown)", async () => {
     const { client } = await sdkClientOf(prompts());
     const { prompts: listed } = await client.listPrompts();
@@ -148,35 +196,62 @@ describe("MCPServer: prompts and completion", () => {
 
   it("gets a prompt without arguments when none is required", async () => {
     const server = new MCPServer(info);
-    server.prompt("hello", { arguments: { name: { description: "optional" } } }, (args) => ({ messages: [{ role: "user", content: { type: "text", text: `hello ${args["name"] ?? "you"}` } }] }));
+    server.prompt("hello", { arguments: { name: { description: "optional" } } }, (args) => ({
+      messages: [{ role: "user", content: { type: "text", text: `hello ${args["name"] ?? "you"}` } }],
+    }));
     server.prompt("plain", {}, () => ({ messages: [{ role: "assistant", content: { type: "text", text: "plain" } }] }));
     const { client } = await sdkClientOf(server);
-    await expect(client.getPrompt({ name: "hello" })).resolves.toEqual({ messages: [{ role: "user", content: { type: "text", text: "hello you" } }] });
-    await expect(client.getPrompt({ name: "plain", arguments: { extra: "ignored" } })).resolves.toMatchObject({ messages: [{ content: { text: "plain" } }] });
+    await expect(client.getPrompt({ name: "hello" })).resolves.toEqual({
+      messages: [{ role: "user", content: { type: "text", text: "hello you" } }],
+    });
+    await expect(client.getPrompt({ name: "plain", arguments: { extra: "ignored" } })).resolves.toMatchObject({
+      messages: [{ content: { text: "plain" } }],
+    });
   });
 
   it("names every missing required argument", async () => {
     const server = new MCPServer(info);
     server.prompt("pair", { arguments: { a: { required: true }, b: { required: true } } }, () => ({ messages: [] }));
     const { client } = await sdkClientOf(server);
-    await expect(client.getPrompt({ name: "pair", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Missing required arguments for prompt pair: a, b") });
+    await expect(client.getPrompt({ name: "pair", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Missing required arguments for prompt pair: a, b"),
+    });
   });
 
   it("answers an unknown prompt and a missing required argument with -32602", async () => {
     const { client } = await sdkClientOf(prompts());
-    await expect(client.getPrompt({ name: "nope" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown prompt: nope") });
-    await expect(client.getPrompt({ name: "review", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Missing required argument for prompt review: language$/) });
+    await expect(client.getPrompt({ name: "nope" })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Unknown prompt: nope"),
+    });
+    await expect(client.getPrompt({ name: "review", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/Missing required argument for prompt review: language$/),
+    });
   });
 
   it("completes prompt arguments using the context of the others, capped at 100 values", async () => {
     const { client } = await sdkClientOf(prompts());
-    await expect(client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "language", value: "r" } })).resolves.toEqual({ completion: { values: ["rust", "ruby"], total: 2, hasMore: false } });
-    await expect(client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "framework", value: "" }, context: { arguments: { language: "ruby" } } })).resolves.toEqual({ completion: { values: ["rails", "sinatra"], total: 2, hasMore: false } });
-    await expect(client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "framework", value: "" } })).resolves.toEqual({ completion: { values: ["none"], total: 1, hasMore: false } });
+    await expect(
+      client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "language", value: "r" } }),
+    ).resolves.toEqual({ completion: { values: ["rust", "ruby"], total: 2, hasMore: false } });
+    await expect(
+      client.complete({
+        ref: { type: "ref/prompt", name: "review" },
+        argument: { name: "framework", value: "" },
+        context: { arguments: { language: "ruby" } },
+      }),
+    ).resolves.toEqual({ completion: { values: ["rails", "sinatra"], total: 2, hasMore: false } });
+    await expect(
+      client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "framework", value: "" } }),
+    ).resolves.toEqual({ completion: { values: ["none"], total: 1, hasMore: false } });
     const many = await client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "many", value: "" } });
     expect(many.completion).toMatchObject({ total: 150, hasMore: true });
     expect(many.completion.values).toHaveLength(100);
-    await expect(client.complete({ ref: { type: "ref/prompt", name: "missing" }, argument: { name: "x", value: "" } })).rejects.toMatchObject({
+    await expect(
+      client.complete({ ref: { type: "ref/prompt", name: "missing" }, argument: { name: "x", value: "" } }),
+    ).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("Unknown prompt: missing"),
     });
@@ -187,7 +262,11 @@ describe("MCPServer: prompts and completion", () => {
     server.prompt("bare", {}, () => ({ messages: [] }));
     const { client } = await sdkClientOf(server);
     const nothing = { completion: { values: [], total: 0, hasMore: false } };
-    await expect(client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "unknown", value: "" } })).resolves.toEqual(nothing);
-    await expect(client.complete({ ref: { type: "ref/prompt", name: "bare" }, argument: { name: "any", value: "" } })).resolves.toEqual(nothing);
+    await expect(
+      client.complete({ ref: { type: "ref/prompt", name: "review" }, argument: { name: "unknown", value: "" } }),
+    ).resolves.toEqual(nothing);
+    await expect(client.complete({ ref: { type: "ref/prompt", name: "bare" }, argument: { name: "any", value: "" } })).resolves.toEqual(
+      nothing,
+    );
   });
 });

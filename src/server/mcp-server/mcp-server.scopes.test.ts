@@ -8,15 +8,23 @@ function scopedServer(): MCPServer {
   const server = new MCPServer({ name: "scoped", version: "1.0.0" });
   server.tool("write", { description: "writes", requiredScopes: ["files:write"] }, () => ({ content: [] }));
   server.prompt("write", { requiredScopes: ["prompts:write"] }, () => ({ messages: [] }));
-  server.resource("vault", "file:///vault", { mimeType: "text/plain", requiredScopes: ["vault"] }, (uri) => ({ contents: [{ uri, text: "" }] }));
-  server.resourceTemplate("book", "library://books/{id}", { requiredScopes: ["books"], list: () => [{ uri: "library://books/1", name: "one" }] }, (uri) => ({ contents: [{ uri, text: "" }] }));
+  server.resource("vault", "file:///vault", { mimeType: "text/plain", requiredScopes: ["vault"] }, (uri) => ({
+    contents: [{ uri, text: "" }],
+  }));
+  server.resourceTemplate(
+    "book",
+    "library://books/{id}",
+    { requiredScopes: ["books"], list: () => [{ uri: "library://books/1", name: "one" }] },
+    (uri) => ({ contents: [{ uri, text: "" }] }),
+  );
   return server;
 }
 
 describe("requiredScopes", () => {
   it("is what registrationOf finds for the entry a request names, enabled entries only", () => {
     const server = scopedServer();
-    const scopesOf = (method: string, params: Record<string, unknown> | undefined) => server.registrationOf(method, params)?.config.requiredScopes;
+    const scopesOf = (method: string, params: Record<string, unknown> | undefined) =>
+      server.registrationOf(method, params)?.config.requiredScopes;
     expect(scopesOf("tools/call", { name: "write" })).toEqual(["files:write"]);
     expect(scopesOf("prompts/get", { name: "write" })).toEqual(["prompts:write"]);
     expect(scopesOf("resources/read", { uri: "file:///vault" })).toEqual(["vault"]);
@@ -47,7 +55,9 @@ describe("requiredScopes", () => {
     ];
     expect(JSON.stringify(lists)).not.toContain("requiredScopes");
     expect(lists[0]).toMatchObject({ tools: [{ name: "write", description: "writes" }] });
-    expect(lists[2]).toMatchObject({ resources: [{ uri: "file:///vault", name: "vault", mimeType: "text/plain" }, { uri: "library://books/1" }] });
+    expect(lists[2]).toMatchObject({
+      resources: [{ uri: "file:///vault", name: "vault", mimeType: "text/plain" }, { uri: "library://books/1" }],
+    });
     await client.close();
   });
 });

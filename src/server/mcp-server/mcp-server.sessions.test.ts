@@ -1,4 +1,8 @@
-import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { InMemoryTransport } from "../../transport/in-memory/in-memory.js";
@@ -39,7 +43,9 @@ describe("MCPServer: one server, many sessions", () => {
     expect(updates.second).toHaveBeenCalledWith("file:///shared");
 
     const controller = new AbortController();
-    const cancelled = first.client.callTool({ name: "wait", arguments: {} }, undefined, { signal: controller.signal }).catch(() => "cancelled");
+    const cancelled = first.client
+      .callTool({ name: "wait", arguments: {} }, undefined, { signal: controller.signal })
+      .catch(() => "cancelled");
     void second.client.callTool({ name: "wait", arguments: {} }).catch(() => undefined);
     await vi.waitFor(() => expect(signals).toHaveLength(2));
     controller.abort();
@@ -61,7 +67,10 @@ describe("MCPServer: one server, many sessions", () => {
     await server.log("info", "hello");
     await settle();
     expect(heard).toHaveBeenCalledTimes(1);
-    expect(onProtocolError).toHaveBeenCalledWith(expect.objectContaining({ code: MCP_CODES.TRANSPORT_ERROR, message: "socket reset" }), broken.session);
+    expect(onProtocolError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: MCP_CODES.TRANSPORT_ERROR, message: "socket reset" }),
+      broken.session,
+    );
     broken.session.log = original;
   });
 });
@@ -110,12 +119,18 @@ describe("MCPServer: protocol errors", () => {
     await clientEnd.start({ onMessage: () => undefined, onMalformed: () => undefined, onClose: () => undefined });
     await clientEnd.send({ jsonrpc: "2.0", id: 77, result: {} });
     await settle();
-    expect(onProtocolError).toHaveBeenCalledWith(expect.objectContaining({ code: MCP_CODES.PROTOCOL_INVALID, message: "Received a response for unknown request id 77" }), session);
+    expect(onProtocolError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: MCP_CODES.PROTOCOL_INVALID, message: "Received a response for unknown request id 77" }),
+      session,
+    );
   });
 
   it("answers a stateless-era method asked without the era's _meta, in a session, as a method its revision lacks", async () => {
     const { client } = await initializedRawClientOf(new MCPServer(info), "2025-11-25");
-    await expect(client.request("server/discover")).rejects.toMatchObject({ code: MCP_CODES.METHOD_NOT_FOUND, message: "Method not found: server/discover" });
+    await expect(client.request("server/discover")).rejects.toMatchObject({
+      code: MCP_CODES.METHOD_NOT_FOUND,
+      message: "Method not found: server/discover",
+    });
   });
 });
 
@@ -142,7 +157,11 @@ describe("MCPServer: list_changed", () => {
     await settle();
     handle.update({ description: "now described" });
     await settle();
-    expect((await one.client.listTools()).tools[0]).toEqual({ name: "first", description: "now described", inputSchema: { type: "object", properties: {} } });
+    expect((await one.client.listTools()).tools[0]).toEqual({
+      name: "first",
+      description: "now described",
+      inputSchema: { type: "object", properties: {} },
+    });
     expect(() => handle.update({ inputSchema: { type: "string" } })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
     expect((await one.client.listTools()).tools[0]?.inputSchema).toEqual({ type: "object", properties: {} });
     handle.update({ handler: () => ({ content: [{ type: "text", text: "new behaviour" }] }) });
@@ -163,7 +182,8 @@ describe("MCPServer: list_changed", () => {
     server.prompt("first", {}, () => ({ messages: [] }));
     const { client } = await initializedRawClientOf(server, "2025-11-25");
     const heard: string[] = [];
-    for (const kind of ["tools", "resources", "prompts"]) client.setNotificationHandler(`notifications/${kind}/list_changed`, () => void heard.push(kind));
+    for (const kind of ["tools", "resources", "prompts"])
+      client.setNotificationHandler(`notifications/${kind}/list_changed`, () => void heard.push(kind));
     server.resourceTemplate("template", "x://t/{a}", {}, noContents);
     await vi.waitFor(() => expect(heard).toEqual(["resources"]));
     server.prompt("second", {}, () => ({ messages: [] }));
@@ -178,7 +198,8 @@ describe("MCPServer: list_changed", () => {
     server.tool("first", {}, () => ({ content: [] }));
     const { client } = await initializedRawClientOf(server, "2025-11-25");
     const heard: string[] = [];
-    for (const kind of ["tools", "prompts"]) client.setNotificationHandler(`notifications/${kind}/list_changed`, () => void heard.push(kind));
+    for (const kind of ["tools", "prompts"])
+      client.setNotificationHandler(`notifications/${kind}/list_changed`, () => void heard.push(kind));
     // One tick, so one flush: the prompts list (not declared to this session) comes first, then the tools list.
     server.prompt("late", {}, () => ({ messages: [] }));
     server.tool("second", {}, () => ({ content: [] }));
@@ -200,7 +221,10 @@ describe("MCPServer: pagination", () => {
     const last = await client.listTools({ cursor: second.nextCursor as string });
     expect(last.tools.map((tool) => tool.name)).toEqual(["e"]);
     expect(last.nextCursor).toBeUndefined();
-    await expect(client.listTools({ cursor: "not-a-cursor" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Invalid cursor") });
+    await expect(client.listTools({ cursor: "not-a-cursor" })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Invalid cursor"),
+    });
     await expect(client.listTools({ cursor: "c1.zzzzzzzzz" })).rejects.toMatchObject({ code: -32602 });
     await expect(client.listTools({ cursor: "c1.zz" })).resolves.toEqual({ tools: [] });
   });

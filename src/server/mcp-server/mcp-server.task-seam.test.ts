@@ -32,7 +32,10 @@ class RecordingTasks implements TaskSupport {
   methods(): ReadonlyMap<string, FeatureHandler> {
     // A task named by the request, its status message saying which revision's view it is.
     const get = ((params: JsonObject, _context: HandlerContext, profile: RevisionProfile) =>
-      task(params["taskId"] as string, profile.tasks === "core" ? { ttl: null, statusMessage: profile.version } : { ttlMs: null, statusMessage: profile.version })) as unknown as FeatureHandler;
+      task(
+        params["taskId"] as string,
+        profile.tasks === "core" ? { ttl: null, statusMessage: profile.version } : { ttlMs: null, statusMessage: profile.version },
+      )) as unknown as FeatureHandler;
     return new Map([["tasks/get", get]]);
   }
 
@@ -63,9 +66,15 @@ function serverWith(tasks: RecordingTasks | undefined): MCPServer {
 describe("MCPServer's tasks seam", () => {
   it("refuses a tool that may run as a task on a server without tasks, and a support level that does not exist", () => {
     const server = serverWith(undefined);
-    expect(() => server.tool("build", { execution: { taskSupport: "optional" } }, () => ({ content: [] }))).toThrow(/give the server the tasks option/);
-    expect(() => server.tool("deploy", { execution: { taskSupport: "required" } }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: "MCP.INVALID_PARAMS" }));
-    expect(() => serverWith(new RecordingTasks()).tool("odd", { execution: { taskSupport: "sometimes" as "optional" } }, () => ({ content: [] }))).toThrow(/must be "forbidden", "optional" or "required"/);
+    expect(() => server.tool("build", { execution: { taskSupport: "optional" } }, () => ({ content: [] }))).toThrow(
+      /give the server the tasks option/,
+    );
+    expect(() => server.tool("deploy", { execution: { taskSupport: "required" } }, () => ({ content: [] }))).toThrow(
+      expect.objectContaining({ code: "MCP.INVALID_PARAMS" }),
+    );
+    expect(() =>
+      serverWith(new RecordingTasks()).tool("odd", { execution: { taskSupport: "sometimes" as "optional" } }, () => ({ content: [] })),
+    ).toThrow(/must be "forbidden", "optional" or "required"/);
     // Forbidden is what every tool is without a word about it.
     expect(() => server.tool("never", { execution: { taskSupport: "forbidden" } }, () => ({ content: [] }))).not.toThrow();
   });
@@ -85,20 +94,35 @@ describe("MCPServer's tasks seam", () => {
     const tasks = new RecordingTasks();
     const server = serverWith(tasks);
     const ran: string[] = [];
-    server.tool("build", { execution: { taskSupport: "optional" }, task: { ttlMs: 5000 }, inputSchema: z.object({ target: z.string() }) }, ({ target }, context) => {
-      ran.push(`${target} as ${context.task?.id ?? "no task"}`);
-      return { content: [{ type: "text", text: target }] };
-    });
+    server.tool(
+      "build",
+      { execution: { taskSupport: "optional" }, task: { ttlMs: 5000 }, inputSchema: z.object({ target: z.string() }) },
+      ({ target }, context) => {
+        ran.push(`${target} as ${context.task?.id ?? "no task"}`);
+        return { content: [{ type: "text", text: target }] };
+      },
+    );
     const { client } = await initializedRawClientOf(server, "2025-11-25");
-    expect(await client.request("tools/call", { name: "build", arguments: { target: "web" }, task: { ttl: 100 } })).toEqual({ task: task("t-1", { ttl: null }) });
+    expect(await client.request("tools/call", { name: "build", arguments: { target: "web" }, task: { ttl: 100 } })).toEqual({
+      task: task("t-1", { ttl: null }),
+    });
     const [{ call, profile }] = tasks.calls as [(typeof tasks.calls)[number]];
-    expect([call.name, call.support, call.tool, call.args, call.params.task, profile.version]).toEqual(["build", "optional", { ttlMs: 5000 }, { target: "web" }, { ttl: 100 }, "2025-11-25"]);
+    expect([call.name, call.support, call.tool, call.args, call.params.task, profile.version]).toEqual([
+      "build",
+      "optional",
+      { ttlMs: 5000 },
+      { target: "web" },
+      { ttl: 100 },
+      "2025-11-25",
+    ]);
     const own = { task: { id: "t-9", prepared: undefined } } as HandlerContext;
     expect(await call.run(own)).toEqual({ content: [{ type: "text", text: "web" }] });
     expect(ran).toEqual(["web as t-9"]);
     // Undefined from tasks: the call runs in the request, as any other.
     tasks.answer = undefined;
-    expect(await client.request("tools/call", { name: "build", arguments: { target: "api" } })).toEqual({ content: [{ type: "text", text: "api" }] });
+    expect(await client.request("tools/call", { name: "build", arguments: { target: "api" } })).toEqual({
+      content: [{ type: "text", text: "api" }],
+    });
     expect(ran).toEqual(["web as t-9", "api as no task"]);
     // A tool that says nothing of tasks is handed over as forbidden.
     tasks.answer = { content: [{ type: "text", text: "from tasks" }] };
@@ -109,7 +133,9 @@ describe("MCPServer's tasks seam", () => {
   it("refuses bad arguments as the revision does, before tasks see the call", async () => {
     const tasks = new RecordingTasks();
     const server = serverWith(tasks);
-    server.tool("build", { execution: { taskSupport: "required" }, inputSchema: z.object({ target: z.string() }) }, () => ({ content: [] }));
+    server.tool("build", { execution: { taskSupport: "required" }, inputSchema: z.object({ target: z.string() }) }, () => ({
+      content: [],
+    }));
     const { client } = await initializedRawClientOf(server, "2025-11-25");
     expect(await client.request("tools/call", { name: "build", arguments: { target: 7 }, task: {} })).toMatchObject({ isError: true });
     expect(tasks.calls).toEqual([]);
@@ -132,7 +158,10 @@ describe("MCPServer's tasks seam", () => {
 
   it("leaves a revision without tasks to its codec: tasks methods are not found there", async () => {
     const { client } = await initializedRawClientOf(serverWith(new RecordingTasks()), "2025-06-18");
-    await expect(client.request("tasks/get", { taskId: "t-1" })).rejects.toMatchObject({ code: "MCP.METHOD_NOT_FOUND", message: "Method not found: tasks/get" });
+    await expect(client.request("tasks/get", { taskId: "t-1" })).rejects.toMatchObject({
+      code: "MCP.METHOD_NOT_FOUND",
+      message: "Method not found: tasks/get",
+    });
   });
 
   it("lists a task tool with execution where the revision has it, and without in the tasks extension's revision", async () => {
@@ -140,9 +169,16 @@ describe("MCPServer's tasks seam", () => {
     server.tool("build", { execution: { taskSupport: "optional" }, task: { ttlMs: 5 } }, () => ({ content: [] }));
     const { client } = await initializedRawClientOf(server, "2025-11-25");
     const listed = (await client.request("tools/list", {})) as { tools: JsonObject[] };
-    expect(listed.tools.find(({ name }) => name === "build")).toEqual({ name: "build", execution: { taskSupport: "optional" }, inputSchema: { type: "object", properties: {} } });
+    expect(listed.tools.find(({ name }) => name === "build")).toEqual({
+      name: "build",
+      execution: { taskSupport: "optional" },
+      inputSchema: { type: "object", properties: {} },
+    });
     const stateless = (await server.serveStateless(3, "tools/list", { _meta: meta() }, channel())) as { result: { tools: JsonObject[] } };
-    expect(stateless.result.tools.find(({ name }) => name === "build")).toEqual({ name: "build", inputSchema: { type: "object", properties: {} } });
+    expect(stateless.result.tools.find(({ name }) => name === "build")).toEqual({
+      name: "build",
+      inputSchema: { type: "object", properties: {} },
+    });
   });
 
   it("declares what tasks add to the capabilities, per revision", async () => {
@@ -152,7 +188,9 @@ describe("MCPServer's tasks seam", () => {
     expect(client).toBeDefined();
     const session = [...server.sessions][0];
     expect(session?.client).toBeDefined();
-    const discovered = (await server.serveStateless(4, "server/discover", { _meta: meta() }, channel())) as { result: { capabilities: ServerCapabilities } };
+    const discovered = (await server.serveStateless(4, "server/discover", { _meta: meta() }, channel())) as {
+      result: { capabilities: ServerCapabilities };
+    };
     expect(discovered.result.capabilities.experimental).toEqual({ tasksFor: { revision: "2026-07-28", taskTools: true } });
   });
 
@@ -160,7 +198,8 @@ describe("MCPServer's tasks seam", () => {
     const server = serverWith(new RecordingTasks());
     const { client } = await initializedRawClientOf(server, "2025-11-25");
     const heard: string[] = [];
-    for (const method of ["notifications/tools/list_changed", "notifications/resources/updated", "notifications/tasks/status"]) client.setNotificationHandler(method, () => void heard.push(method));
+    for (const method of ["notifications/tools/list_changed", "notifications/resources/updated", "notifications/tasks/status"])
+      client.setNotificationHandler(method, () => void heard.push(method));
     await client.request("resources/subscribe", { uri: "file:///a" });
     await server.changes.publish({ kind: "task", taskId: "t-1" });
     await server.markResourceUpdated("file:///a");

@@ -44,7 +44,11 @@ export async function tappedClientOf(server: MCPServer, version: ProtocolVersion
   const sent: unknown[] = [];
   const serverEnd: Transport = {
     start: (receiver) =>
-      inner.start({ onMessage: (message) => receiver.onMessage(message, inbound), onMalformed: (error) => receiver.onMalformed(error), onClose: (error) => receiver.onClose(error) }),
+      inner.start({
+        onMessage: (message) => receiver.onMessage(message, inbound),
+        onMalformed: (error) => receiver.onMalformed(error),
+        onClose: (error) => receiver.onClose(error),
+      }),
     send: (message) => {
       sent.push(message);
       return inner.send(message);

@@ -39,10 +39,18 @@ describe("MCPServer: tools/list", () => {
         description: "Current weather for a city",
         inputSchema: {
           type: "object",
-          properties: { city: { type: "string", description: "City name" }, days: { type: "integer", minimum: 1, default: 1, maximum: Number.MAX_SAFE_INTEGER } },
+          properties: {
+            city: { type: "string", description: "City name" },
+            days: { type: "integer", minimum: 1, default: 1, maximum: Number.MAX_SAFE_INTEGER },
+          },
           required: ["city"],
         },
-        outputSchema: { type: "object", properties: { city: { type: "string" }, celsius: { type: "number" } }, required: ["city", "celsius"], additionalProperties: false },
+        outputSchema: {
+          type: "object",
+          properties: { city: { type: "string" }, celsius: { type: "number" } },
+          required: ["city", "celsius"],
+          additionalProperties: false,
+        },
         annotations: { readOnlyHint: true },
         icons: [{ src: "https://example.com/sun.png" }],
         _meta: { "example.com/tier": "free" },
@@ -62,10 +70,16 @@ describe("MCPServer: tools/list", () => {
 
   it("refuses a schema that does not describe an object, and a duplicate name", () => {
     const server = new MCPServer(info);
-    expect(() => server.tool("bad", { inputSchema: z.string() }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining('tool "bad"') }));
-    expect(() => server.tool("bad", { outputSchema: { type: "array" } }, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }));
+    expect(() => server.tool("bad", { inputSchema: z.string() }, () => ({ content: [] }))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining('tool "bad"') }),
+    );
+    expect(() => server.tool("bad", { outputSchema: { type: "array" } }, () => ({ content: [] }))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }),
+    );
     server.tool("once", {}, () => ({ content: [] }));
-    expect(() => server.tool("once", {}, () => ({ content: [] }))).toThrow(expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }));
+    expect(() => server.tool("once", {}, () => ({ content: [] }))).toThrow(
+      expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION }),
+    );
   });
 });
 
@@ -107,7 +121,10 @@ describe("MCPServer: tools/call", () => {
     const handle = server.tool("off", {}, () => ({ content: [] }));
     handle.disable();
     const { client } = await sdkClientOf(server);
-    await expect(client.callTool({ name: "missing", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown tool: missing") });
+    await expect(client.callTool({ name: "missing", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Unknown tool: missing"),
+    });
     await expect(client.callTool({ name: "off", arguments: {} })).rejects.toMatchObject({ code: -32602 });
   });
 
@@ -115,25 +132,47 @@ describe("MCPServer: tools/call", () => {
     const { client } = await sdkClientOf(weatherServer());
     const result = await client.callTool({ name: "weather", arguments: { city: 7 } });
     expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: "text", text: expect.stringMatching(/Invalid arguments for tool weather: city: expected string/) }]);
+    expect(result.content).toEqual([
+      { type: "text", text: expect.stringMatching(/Invalid arguments for tool weather: city: expected string/) },
+    ]);
   });
 
-  it.each(["2024-11-05", "2025-03-26", "2025-06-18"] as const)("reports invalid arguments as a -32602 protocol error on %s", async (version) => {
-    const { client } = await initializedRawClientOf(weatherServer(), version);
-    await expect(client.request("tools/call", { name: "weather", arguments: { city: 7 } })).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("city") });
-  });
+  it.each(["2024-11-05", "2025-03-26", "2025-06-18"] as const)(
+    "reports invalid arguments as a -32602 protocol error on %s",
+    async (version) => {
+      const { client } = await initializedRawClientOf(weatherServer(), version);
+      await expect(client.request("tools/call", { name: "weather", arguments: { city: 7 } })).rejects.toMatchObject({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: expect.stringContaining("city"),
+      });
+    },
+  );
 
   it("checks arguments against a plain JSON Schema too", async () => {
     const server = new MCPServer(info);
-    server.tool("sum", { inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }, (args) => ({ content: [{ type: "text", text: String(args["a"]) }] }));
+    server.tool("sum", { inputSchema: { type: "object", properties: { a: { type: "number" } }, required: ["a"] } }, (args) => ({
+      content: [{ type: "text", text: String(args["a"]) }],
+    }));
     const { client } = await sdkClientOf(server);
     await expect(client.callTool({ name: "sum", arguments: { a: 2 } })).resolves.toMatchObject({ content: [{ text: "2" }] });
     await expect(client.callTool({ name: "sum", arguments: {} })).resolves.toMatchObject({ isError: true });
   });
 
   it.each([
-    ["an Error", () => { throw new Error("disk full"); }, "disk full"],
-    ["a string", () => { throw "plain string"; }, "plain string"],
+    [
+      "an Error",
+      () => {
+        throw new Error("disk full");
+      },
+      "disk full",
+    ],
+    [
+      "a string",
+      () => {
+        throw "plain string";
+      },
+      "plain string",
+    ],
     ["a rejected promise of an object", () => Promise.reject({ reason: "odd" }), '{"reason":"odd"}'],
   ])("turns a handler that throws %s into an isError result; the session goes on", async (_label, handler, text) => {
     const server = new MCPServer(info);
@@ -154,7 +193,10 @@ describe("MCPServer: tools/call", () => {
       throw new JsonRpcError(-32099, "custom refusal");
     });
     const { client } = await sdkClientOf(server);
-    await expect(client.callTool({ name: "needs-auth", arguments: {} })).rejects.toMatchObject({ code: -32042, data: { elicitations: [elicitation] } });
+    await expect(client.callTool({ name: "needs-auth", arguments: {} })).rejects.toMatchObject({
+      code: -32042,
+      data: { elicitations: [elicitation] },
+    });
     await expect(client.callTool({ name: "custom", arguments: {} })).rejects.toMatchObject({ code: -32099 });
     expect(urlElicitationRequired([elicitation]).message).toBe("This request needs the user to complete an interaction first");
   });
@@ -176,20 +218,37 @@ describe("MCPServer: tools/call", () => {
   it("refuses structured output that does not match the output schema, or is missing, with -32603", async () => {
     const server = new MCPServer(info);
     let structured: unknown = { count: "three" };
-    server.tool("count", { outputSchema: { type: "object", properties: { count: { type: "integer" } }, required: ["count"] } }, () => (structured === undefined ? { content: [] } : { content: [], structuredContent: structured as Record<string, unknown> }));
+    server.tool("count", { outputSchema: { type: "object", properties: { count: { type: "integer" } }, required: ["count"] } }, () =>
+      structured === undefined ? { content: [] } : { content: [], structuredContent: structured as Record<string, unknown> },
+    );
     const { client } = await initializedRawClientOf(server, "2025-11-25");
-    await expect(client.request("tools/call", { name: "count" })).rejects.toMatchObject({ code: MCP_CODES.INTERNAL_ERROR, message: expect.stringContaining("does not match its output schema") });
+    await expect(client.request("tools/call", { name: "count" })).rejects.toMatchObject({
+      code: MCP_CODES.INTERNAL_ERROR,
+      message: expect.stringContaining("does not match its output schema"),
+    });
     structured = undefined;
-    await expect(client.request("tools/call", { name: "count" })).rejects.toMatchObject({ code: MCP_CODES.INTERNAL_ERROR, message: expect.stringContaining("no structuredContent") });
+    await expect(client.request("tools/call", { name: "count" })).rejects.toMatchObject({
+      code: MCP_CODES.INTERNAL_ERROR,
+      message: expect.stringContaining("no structuredContent"),
+    });
     structured = { count: 3 };
-    await expect(client.request("tools/call", { name: "count" })).resolves.toEqual({ content: [{ type: "text", text: '{"count":3}' }], structuredContent: { count: 3 } });
+    await expect(client.request("tools/call", { name: "count" })).resolves.toEqual({
+      content: [{ type: "text", text: '{"count":3}' }],
+      structuredContent: { count: 3 },
+    });
   });
 
   it("does not check the output of an isError result", async () => {
     const server = new MCPServer(info);
-    server.tool("flaky", { outputSchema: { type: "object", required: ["x"] } }, () => ({ content: [{ type: "text", text: "upstream down" }], isError: true }));
+    server.tool("flaky", { outputSchema: { type: "object", required: ["x"] } }, () => ({
+      content: [{ type: "text", text: "upstream down" }],
+      isError: true,
+    }));
     const { client } = await sdkClientOf(server);
-    await expect(client.callTool({ name: "flaky", arguments: {} })).resolves.toEqual({ content: [{ type: "text", text: "upstream down" }], isError: true });
+    await expect(client.callTool({ name: "flaky", arguments: {} })).resolves.toEqual({
+      content: [{ type: "text", text: "upstream down" }],
+      isError: true,
+    });
   });
 
   it("reports progress to the SDK client and aborts the handler when the client cancels", async () => {

@@ -45,16 +45,37 @@ import type {
 import { paginate } from "./pagination.js";
 import { checkPrompt, getPrompt, promptOnTheWire } from "./prompts.js";
 import { Registry } from "./registry.js";
-import { listAllResources, readResource, resourceEntryOf, templateOnTheWire, type StaticResourceConfig, type TemplateConfig } from "./resources.js";
+import {
+  listAllResources,
+  readResource,
+  resourceEntryOf,
+  templateOnTheWire,
+  type StaticResourceConfig,
+  type TemplateConfig,
+} from "./resources.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { FeatureHandler } from "./server-host.js";
 import { ServerSession } from "./session.js";
-import { callTool, checkTaskSupport, checkTool, toolHeaderParams, toolOnTheWire, type AnyToolConfig, type AnyToolHandler, type ToolEntry } from "./tools.js";
+import {
+  callTool,
+  checkTaskSupport,
+  checkTool,
+  toolHeaderParams,
+  toolOnTheWire,
+  type AnyToolConfig,
+  type AnyToolHandler,
+  type ToolEntry,
+} from "./tools.js";
 import type { HeaderParam } from "../../protocol/mcp-headers.js";
 import { layered, OWN_METHODS, type ServerMethod, type ServerMiddleware } from "../../middleware/server-middleware.js";
 import { authorize } from "../../middleware/builtins/authorize.js";
 import { MiddlewareStack, type MethodLayers, type Middleware } from "../../middleware/chain.js";
-import { notificationLayers, passNotification, type NotificationLayerContext, type NotificationMiddleware } from "../../middleware/notification-middleware.js";
+import {
+  notificationLayers,
+  passNotification,
+  type NotificationLayerContext,
+  type NotificationMiddleware,
+} from "../../middleware/notification-middleware.js";
 
 const DEFAULT_PAGE_SIZE = 100;
 
@@ -73,13 +94,21 @@ export class MCPServer implements StatelessHost {
   #stateless: StatelessRequests | undefined;
   /** zod's JSON Schema converter on its way, for a zod/mini tool or prompt schema; starts and the tools and prompts methods wait for it. */
   #converterLoading: Promise<void> | undefined;
-  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>("tool", () => this.#listChanged("tools"), (name, config) => {
-    checkTaskSupport(name, config, this.options.tasks);
-    return checkTool(name, config) && this.#loadConverter();
-  });
+  readonly #tools = new Registry<AnyToolConfig, AnyToolHandler>(
+    "tool",
+    () => this.#listChanged("tools"),
+    (name, config) => {
+      checkTaskSupport(name, config, this.options.tasks);
+      return checkTool(name, config) && this.#loadConverter();
+    },
+  );
   readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
   readonly #templates = new Registry<TemplateConfig, TemplateReader>("resource template", () => this.#listChanged("resources"));
-  readonly #prompts = new Registry<AnyPromptConfig, AnyPromptHandler>("prompt", () => this.#listChanged("prompts"), (name, config) => checkPrompt(name, config) && this.#loadConverter());
+  readonly #prompts = new Registry<AnyPromptConfig, AnyPromptHandler>(
+    "prompt",
+    () => this.#listChanged("prompts"),
+    (name, config) => checkPrompt(name, config) && this.#loadConverter(),
+  );
   #features: ReadonlyMap<string, FeatureHandler> | undefined;
   /** The methods the server answers itself, behind the layers that see them: one handler per method and server. */
   readonly #own = new Map<string, FeatureHandler>();
@@ -99,7 +128,10 @@ export class MCPServer implements StatelessHost {
     options.tasks?.attach(this);
     // One listener per server: it fans each change out to the sessions connected now.
     this.changes.subscribe((change) => {
-      if (change.kind !== "task") void this.#toEverySession((session) => (change.kind === "list" ? session.listChanged(change.list) : session.resourceUpdated(change.uri)));
+      if (change.kind !== "task")
+        void this.#toEverySession((session) =>
+          change.kind === "list" ? session.listChanged(change.list) : session.resourceUpdated(change.uri),
+        );
     });
   }
 
@@ -110,7 +142,10 @@ export class MCPServer implements StatelessHost {
   /** Stateless era: seals and opens `requestState` (with the configured keys, or a key of this process). */
   get sealer(): RequestStateSealer {
     const settings = this.options.requestState;
-    return (this.#sealer ??= new RequestStateSealer(settings?.keys ?? new InMemoryRequestStateKeys(), settings?.ttlMs === undefined ? {} : { ttlMs: settings.ttlMs }));
+    return (this.#sealer ??= new RequestStateSealer(
+      settings?.keys ?? new InMemoryRequestStateKeys(),
+      settings?.ttlMs === undefined ? {} : { ttlMs: settings.ttlMs },
+    ));
   }
 
   /**
@@ -120,11 +155,24 @@ export class MCPServer implements StatelessHost {
   serveStateless(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
     const layers = this.#notifications;
     // A channel on a connection sends through its dispatcher, whose notifications pass the layers already.
-    const passing: RequestChannel | undefined = layers && !channel.recorded ? { signal: channel.signal, inbound: channel.inbound, notify: (name, body) => passNotification(layers, "stateless", "outgoing", name, body, (wire) => channel.notify(name, wire as JsonObject)) as Promise<never> } : undefined;
+    const passing: RequestChannel | undefined =
+      layers && !channel.recorded
+        ? {
+            signal: channel.signal,
+            inbound: channel.inbound,
+            notify: (name, body) =>
+              passNotification(layers, "stateless", "outgoing", name, body, (wire) =>
+                channel.notify(name, wire as JsonObject),
+              ) as Promise<never>,
+          }
+        : undefined;
     return (this.#stateless ??= new StatelessRequests(this)).serve(id, method, params, passing ?? channel);
   }
 
-  /** Stateless era over HTTP: the `Mcp-Param-*` headers a request must carry: a tools/call's, from its tool (none for an unknown tool: the call fails on its own). */
+  /**
+   * Stateless era over HTTP: the `Mcp-Param-*` headers a request must carry: a tools/call's, from its tool (none for an unknown tool: the
+   * call fails on its own).
+   */
   headerParamsOf(method: string, params: JsonObject | undefined): readonly HeaderParam[] | undefined {
     const entry = method === "tools/call" ? this.registrationOf(method, params) : undefined;
     return entry && toolHeaderParams(entry as ToolEntry);
@@ -135,9 +183,13 @@ export class MCPServer implements StatelessHost {
    * resource or template (resources/read) by URI; undefined for other methods and for names nothing
    * enabled answers to. The HTTP `authorization` option reads `requiredScopes` from it.
    */
-  registrationOf(method: string, params: JsonObject | undefined): { readonly config: Readonly<Pick<ToolConfig<undefined, undefined>, "requiredScopes" | "cache">> } | undefined {
+  registrationOf(
+    method: string,
+    params: JsonObject | undefined,
+  ): { readonly config: Readonly<Pick<ToolConfig<undefined, undefined>, "requiredScopes" | "cache">> } | undefined {
     if (method === "resources/read") return resourceEntryOf(String(params?.["uri"]), this.#resources, this.#templates);
-    const named: Registry<AnyToolConfig | AnyPromptConfig, unknown> | undefined = method === "tools/call" ? this.#tools : method === "prompts/get" ? this.#prompts : undefined;
+    const named: Registry<AnyToolConfig | AnyPromptConfig, unknown> | undefined =
+      method === "tools/call" ? this.#tools : method === "prompts/get" ? this.#prompts : undefined;
     return named?.get(params?.["name"] as string);
   }
 
@@ -152,9 +204,16 @@ export class MCPServer implements StatelessHost {
   cacheHintFor(method: string, params: JsonObject | undefined): CacheHint {
     const hints = this.options.cache;
     if (method === METHODS.serverDiscover) return hints?.discover ?? this.#listDefault();
-    if (method === METHODS.resourcesRead) return this.registrationOf(method, params)?.config.cache ?? hints?.read ?? { ttlMs: 0, cacheScope: "private" };
+    if (method === METHODS.resourcesRead)
+      return this.registrationOf(method, params)?.config.cache ?? hints?.read ?? { ttlMs: 0, cacheScope: "private" };
     const entries: readonly { readonly config: { readonly cache?: CacheHint } }[] =
-      method === METHODS.toolsList ? this.#tools.enabled() : method === METHODS.promptsList ? this.#prompts.enabled() : method === METHODS.resourcesTemplatesList ? this.#templates.enabled() : [...this.#resources.enabled(), ...this.#templates.enabled()];
+      method === METHODS.toolsList
+        ? this.#tools.enabled()
+        : method === METHODS.promptsList
+          ? this.#prompts.enabled()
+          : method === METHODS.resourcesTemplatesList
+            ? this.#templates.enabled()
+            : [...this.#resources.enabled(), ...this.#templates.enabled()];
     return narrowest(hints?.lists ?? this.#listDefault(), entries);
   }
 
@@ -180,17 +239,31 @@ export class MCPServer implements StatelessHost {
   }
 
   /** Registers a resource at a fixed URI. */
-  resource(name: string, uri: string, config: ResourceConfig, reader: ResourceReader): RegisteredEntry<StaticResourceConfig & { handler: ResourceReader }> {
+  resource(
+    name: string,
+    uri: string,
+    config: ResourceConfig,
+    reader: ResourceReader,
+  ): RegisteredEntry<StaticResourceConfig & { handler: ResourceReader }> {
     return this.#resources.add(uri, { name, ...config }, reader);
   }
 
   /** Registers a family of resources under an RFC 6570 URI template. */
-  resourceTemplate(name: string, uriTemplate: string, config: ResourceTemplateConfig, reader: TemplateReader): RegisteredEntry<TemplateConfig & { handler: TemplateReader }> {
+  resourceTemplate(
+    name: string,
+    uriTemplate: string,
+    config: ResourceTemplateConfig,
+    reader: TemplateReader,
+  ): RegisteredEntry<TemplateConfig & { handler: TemplateReader }> {
     return this.#templates.add(name, { ...config, uriTemplate: UriTemplate.parse(uriTemplate) }, reader);
   }
 
   /** Registers a prompt; an `argsSchema` (zod or another Standard Schema validator) types the handler's arguments. */
-  prompt<A extends PromptArgsSchema | undefined = undefined>(name: string, config: PromptConfig<A>, handler: PromptHandler<A>): RegisteredEntry<PromptConfig<A> & { handler: PromptHandler<A> }> {
+  prompt<A extends PromptArgsSchema | undefined = undefined>(
+    name: string,
+    config: PromptConfig<A>,
+    handler: PromptHandler<A>,
+  ): RegisteredEntry<PromptConfig<A> & { handler: PromptHandler<A> }> {
     return this.#prompts.add(name, config, handler);
   }
 
@@ -200,7 +273,15 @@ export class MCPServer implements StatelessHost {
     let session: ServerSession;
     const { timeoutMs, maxTotalTimeoutMs, resetTimeoutOnProgress, telemetry, events } = this.options;
     // A connection that never initialized serves stateless-era requests (stdio).
-    const pass: PassNotification = (direction, method, params, way) => passNotification(this.#notifications as MethodLayers<NotificationLayerContext>, session.client ? "session" : "stateless", direction, method, params, way);
+    const pass: PassNotification = (direction, method, params, way) =>
+      passNotification(
+        this.#notifications as MethodLayers<NotificationLayerContext>,
+        session.client ? "session" : "stateless",
+        direction,
+        method,
+        params,
+        way,
+      );
     const dispatcher = new JsonRpcDispatcher({
       side: "server",
       timeoutMs,
@@ -250,9 +331,11 @@ export class MCPServer implements StatelessHost {
     const declared = encodeCapabilitiesFor(rules.version, this.options.capabilities ?? {});
     const capabilities: ServerCapabilities = { ...declared, logging: declared.logging ?? {} };
     if (this.#tools.size > 0 || declared.tools) capabilities.tools = { listChanged: true, ...declared.tools };
-    if (this.#resources.size > 0 || this.#templates.size > 0 || declared.resources) capabilities.resources = { subscribe: true, listChanged: true, ...declared.resources };
+    if (this.#resources.size > 0 || this.#templates.size > 0 || declared.resources)
+      capabilities.resources = { subscribe: true, listChanged: true, ...declared.resources };
     if (this.#prompts.size > 0 || declared.prompts) capabilities.prompts = { listChanged: true, ...declared.prompts };
-    if (rules.declaresCompletions && (hasCompleters({ prompts: this.#prompts, templates: this.#templates }) || declared.completions)) capabilities.completions = { ...declared.completions };
+    if (rules.declaresCompletions && (hasCompleters({ prompts: this.#prompts, templates: this.#templates }) || declared.completions))
+      capabilities.completions = { ...declared.completions };
     const tasks = this.options.tasks;
     return tasks ? tasks.capabilities(rules, capabilities) : capabilities;
   }
@@ -273,7 +356,8 @@ export class MCPServer implements StatelessHost {
   use(first: unknown, second?: unknown): this {
     const method = second === undefined ? undefined : (first as string);
     const methods = [...this.featureHandlers().keys(), ...OWN_METHODS];
-    if (method !== undefined && !methods.includes(method)) throw new MCPError(MCP_CODES.INVALID_PARAMS, `No server middleware sees ${method}: layers see ${methods.join(", ")}`);
+    if (method !== undefined && !methods.includes(method))
+      throw new MCPError(MCP_CODES.INVALID_PARAMS, `No server middleware sees ${method}: layers see ${methods.join(", ")}`);
     const remove = this.#layers.add(method, (second ?? first) as Middleware<HandlerContext>);
     this.#features = undefined;
     this.#own.clear();
@@ -281,7 +365,8 @@ export class MCPServer implements StatelessHost {
       // Composed now, so a layer that gives no handler is refused here rather than on every request.
       this.featureHandlers();
       // An own method's chain has its base only when a request comes: any function does to ask whether each layer gives a handler.
-      // Stryker disable next-line ConditionalExpression: composing for no method too refuses nothing more (the feature table just composed every layer that sees all)
+      // Stryker disable next-line ConditionalExpression: composing for no method too refuses nothing more (the feature table just composed
+      // every layer that sees all)
       if (method !== undefined) this.#layers.compose(method, Object);
     } catch (error) {
       remove();
@@ -302,29 +387,76 @@ export class MCPServer implements StatelessHost {
     return this;
   }
 
-  /** The handlers of the feature methods, behind the middleware: built once and shared by every session (a session holds none of its own). */
+  /**
+   * The handlers of the feature methods, behind the middleware: built once and shared by every session (a session holds none of its own).
+   */
   featureHandlers(): ReadonlyMap<string, FeatureHandler> {
-    return (this.#features ??= new Map(Array.from(this.#featureHandlers(), ([method, feature]) => [method, layered(this.#layers, method, feature)])));
+    return (this.#features ??= new Map(
+      Array.from(this.#featureHandlers(), ([method, feature]) => [method, layered(this.#layers, method, feature)]),
+    ));
   }
 
-  /** `own`, the server's answer to one of its own methods, behind the layers that see `method` (composed once per server until they change). */
+  /**
+   * `own`, the server's answer to one of its own methods, behind the layers that see `method` (composed once per server until they change).
+   */
   layeredOwn(method: string, own: FeatureHandler): FeatureHandler {
     let handler = this.#own.get(method);
-    // Stryker disable next-line ConditionalExpression: composing again for every request gives the same chain (the map only spares the work)
+    // Stryker disable next-line ConditionalExpression: composing again for every request gives the same chain (the map only spares the
+    // work)
     if (!handler) this.#own.set(method, (handler = layered(this.#layers, method, own)));
     return handler;
   }
 
   *#featureHandlers(): Iterable<readonly [string, FeatureHandler]> {
-    const page = <T>(items: readonly T[], params: PaginatedRequestParams | undefined) => paginate(items, params?.cursor, this.options.pageSize ?? DEFAULT_PAGE_SIZE);
-    yield [METHODS.toolsList, (params: PaginatedRequestParams | undefined, _context: HandlerContext, profile: RevisionProfile) => this.#whenConverted(() => listResult("tools", page(this.#tools.enabled().map((entry) => toolOnTheWire(entry, profile)), params)))];
-    yield [METHODS.toolsCall, (params: CallToolRequestParams, context: HandlerContext, profile: RevisionProfile) => this.#whenConverted(() => callTool(this.#tools.get(params.name), params, context, profile, this.options.tasks))];
-    yield [METHODS.resourcesList, async (params: PaginatedRequestParams | undefined, context: HandlerContext) => listResult("resources", page(await listAllResources(this.#resources, this.#templates, context), params))];
-    yield [METHODS.resourcesTemplatesList, (params: PaginatedRequestParams | undefined) => listResult("resourceTemplates", page(this.#templates.enabled().map(templateOnTheWire), params))];
-    yield [METHODS.resourcesRead, (params: { uri: string }, context: HandlerContext) => readResource(params.uri, this.#resources, this.#templates, context)];
-    yield [METHODS.promptsList, (params: PaginatedRequestParams | undefined) => this.#whenConverted(() => listResult("prompts", page(this.#prompts.enabled().map(promptOnTheWire), params)))];
-    yield [METHODS.promptsGet, (params: GetPromptRequestParams, context: HandlerContext) => this.#whenConverted(() => getPrompt(this.#prompts.get(params.name), params, context))];
-    yield [METHODS.completionComplete, (params: CompleteRequestParams, context: HandlerContext) => complete(params, { prompts: this.#prompts, templates: this.#templates }, context)];
+    const page = <T>(items: readonly T[], params: PaginatedRequestParams | undefined) =>
+      paginate(items, params?.cursor, this.options.pageSize ?? DEFAULT_PAGE_SIZE);
+    yield [
+      METHODS.toolsList,
+      (params: PaginatedRequestParams | undefined, _context: HandlerContext, profile: RevisionProfile) =>
+        this.#whenConverted(() =>
+          listResult(
+            "tools",
+            page(
+              this.#tools.enabled().map((entry) => toolOnTheWire(entry, profile)),
+              params,
+            ),
+          ),
+        ),
+    ];
+    yield [
+      METHODS.toolsCall,
+      (params: CallToolRequestParams, context: HandlerContext, profile: RevisionProfile) =>
+        this.#whenConverted(() => callTool(this.#tools.get(params.name), params, context, profile, this.options.tasks)),
+    ];
+    yield [
+      METHODS.resourcesList,
+      async (params: PaginatedRequestParams | undefined, context: HandlerContext) =>
+        listResult("resources", page(await listAllResources(this.#resources, this.#templates, context), params)),
+    ];
+    yield [
+      METHODS.resourcesTemplatesList,
+      (params: PaginatedRequestParams | undefined) =>
+        listResult("resourceTemplates", page(this.#templates.enabled().map(templateOnTheWire), params)),
+    ];
+    yield [
+      METHODS.resourcesRead,
+      (params: { uri: string }, context: HandlerContext) => readResource(params.uri, this.#resources, this.#templates, context),
+    ];
+    yield [
+      METHODS.promptsList,
+      (params: PaginatedRequestParams | undefined) =>
+        this.#whenConverted(() => listResult("prompts", page(this.#prompts.enabled().map(promptOnTheWire), params))),
+    ];
+    yield [
+      METHODS.promptsGet,
+      (params: GetPromptRequestParams, context: HandlerContext) =>
+        this.#whenConverted(() => getPrompt(this.#prompts.get(params.name), params, context)),
+    ];
+    yield [
+      METHODS.completionComplete,
+      (params: CompleteRequestParams, context: HandlerContext) =>
+        complete(params, { prompts: this.#prompts, templates: this.#templates }, context),
+    ];
     // Each answers as the request's revision has tasks: its codec admits only its own methods.
     if (this.options.tasks) yield* this.options.tasks.methods();
   }
@@ -343,7 +475,8 @@ export class MCPServer implements StatelessHost {
 
   /** Collects changes made in one tick into one notification per list per session. */
   #listChanged(kind: ListKind): void {
-    // Stryker disable next-line ConditionalExpression: a flush queued for every change finds the changes gone with the first, and sends nothing more
+    // Stryker disable next-line ConditionalExpression: a flush queued for every change finds the changes gone with the first, and sends
+    // nothing more
     if (this.#changed.size === 0) queueMicrotask(() => this.#flushListChanged());
     this.#changed.add(kind);
   }
@@ -351,7 +484,10 @@ export class MCPServer implements StatelessHost {
   #flushListChanged(): void {
     const kinds = [...this.#changed];
     this.#changed.clear();
-    for (const kind of kinds) this.changes.publish({ kind: "list", list: kind }).catch((error: unknown) => this.options.onProtocolError?.(toMCPError(error, MCP_CODES.TRANSPORT_ERROR), undefined));
+    for (const kind of kinds)
+      this.changes
+        .publish({ kind: "list", list: kind })
+        .catch((error: unknown) => this.options.onProtocolError?.(toMCPError(error, MCP_CODES.TRANSPORT_ERROR), undefined));
   }
 
   /** Fan-out: a session whose connection fails does not stop the others; its failure is reported. */

@@ -15,7 +15,11 @@ import { MCPServer } from "./mcp-server.js";
 import type { StructuredContentOf, ToolHandler, ToolResult } from "./mcp-server.types.js";
 
 const City = z.object({ city: z.string() });
-const Weather = z.object({ sky: z.enum(["clear", "rain"]), celsius: z.number().optional(), place: z.object({ city: z.string(), country: z.string() }) });
+const Weather = z.object({
+  sky: z.enum(["clear", "rain"]),
+  celsius: z.number().optional(),
+  place: z.object({ city: z.string(), country: z.string() }),
+});
 const ValibotWeather = toStandardJsonSchema(v.object({ sky: v.picklist(["clear", "rain"]), celsius: v.optional(v.number()) }));
 const ArkWeather = type({ sky: "'clear' | 'rain'", "celsius?": "number" });
 const JsonWeather = { type: "object", properties: { sky: { type: "string", enum: ["clear", "rain"] } }, required: ["sky"] };
@@ -35,15 +39,27 @@ const missing = (tool: string) => `Tool ${tool} has an output schema but returne
 describe("typed tool results: zod", () => {
   it("takes an enum literal, an optional field and a nested object, from sync, async and block-bodied handlers", async () => {
     const server = newServer();
-    server.tool("sync", { inputSchema: City, outputSchema: Weather }, ({ city }) => ({ content: [], structuredContent: { sky: "clear", place: { city, country: "NO" } } }));
+    server.tool("sync", { inputSchema: City, outputSchema: Weather }, ({ city }) => ({
+      content: [],
+      structuredContent: { sky: "clear", place: { city, country: "NO" } },
+    }));
     server.tool("async", { inputSchema: City, outputSchema: Weather }, async ({ city }, ctx) => {
       await ctx.progress(1, 1);
-      return { content: [{ type: "text", text: `${city}: rain` }], structuredContent: { sky: "rain", celsius: 4, place: { city, country: "NO" } } };
+      return {
+        content: [{ type: "text", text: `${city}: rain` }],
+        structuredContent: { sky: "rain", celsius: 4, place: { city, country: "NO" } },
+      };
     });
     // No parameters: the handler is not context-sensitive, and is typed all the same.
-    server.tool("bare", { outputSchema: Weather }, () => ({ content: [], structuredContent: { sky: "clear", place: { city: "Lima", country: "PE" } } }));
+    server.tool("bare", { outputSchema: Weather }, () => ({
+      content: [],
+      structuredContent: { sky: "clear", place: { city: "Lima", country: "PE" } },
+    }));
     const client = await clientOf(server);
-    expect((await client.callTool("sync", { city: "Oslo" })).structuredContent).toEqual({ sky: "clear", place: { city: "Oslo", country: "NO" } });
+    expect((await client.callTool("sync", { city: "Oslo" })).structuredContent).toEqual({
+      sky: "clear",
+      place: { city: "Oslo", country: "NO" },
+    });
     expect(await client.callTool("async", { city: "Bergen" })).toMatchObject({
       content: [{ type: "text", text: "Bergen: rain" }],
       structuredContent: { sky: "rain", celsius: 4, place: { city: "Bergen", country: "NO" } },
@@ -56,22 +72,36 @@ describe("typed tool results: zod", () => {
     const server = newServer();
     server.tool("refuse", { outputSchema: Weather }, () => ({ content: [{ type: "text", text: "no sky today" }], isError: true }));
     server.tool("either", { inputSchema: City, outputSchema: Weather }, async ({ city }) =>
-      city === "" ? { content: [{ type: "text", text: "a city is needed" }], isError: true } : { content: [], structuredContent: { sky: "clear", place: { city, country: "FR" } } },
+      city === ""
+        ? { content: [{ type: "text", text: "a city is needed" }], isError: true }
+        : { content: [], structuredContent: { sky: "clear", place: { city, country: "FR" } } },
     );
     const client = await clientOf(server);
     const [refused, either] = [await client.callTool("refuse"), await client.callTool("either", { city: "" })];
-    expect([refused, either]).toMatchObject([{ content: [{ type: "text", text: "no sky today" }], isError: true }, { content: [{ type: "text", text: "a city is needed" }], isError: true }]);
+    expect([refused, either]).toMatchObject([
+      { content: [{ type: "text", text: "no sky today" }], isError: true },
+      { content: [{ type: "text", text: "a city is needed" }], isError: true },
+    ]);
     expect([refused.structuredContent, either.structuredContent]).toEqual([undefined, undefined]);
-    expect((await client.callTool("either", { city: "Lyon" })).structuredContent).toEqual({ sky: "clear", place: { city: "Lyon", country: "FR" } });
+    expect((await client.callTool("either", { city: "Lyon" })).structuredContent).toEqual({
+      sky: "clear",
+      place: { city: "Lyon", country: "FR" },
+    });
     await client.close();
   });
 
   it("refuses at compile time a wrong literal, a wrong optional or nested field, and a result without structuredContent; so does the run-time check", async () => {
     const server = newServer();
     // @ts-expect-error: "snow" is not one of the enum's values
-    server.tool("literal", { inputSchema: City, outputSchema: Weather }, ({ city }) => ({ content: [], structuredContent: { sky: "snow", place: { city, country: "NO" } } }));
+    server.tool("literal", { inputSchema: City, outputSchema: Weather }, ({ city }) => ({
+      content: [],
+      structuredContent: { sky: "snow", place: { city, country: "NO" } },
+    }));
     // @ts-expect-error: celsius is a number when given
-    server.tool("optional", { outputSchema: Weather }, async () => ({ content: [], structuredContent: { sky: "clear", celsius: "4", place: { city: "Oslo", country: "NO" } } }));
+    server.tool("optional", { outputSchema: Weather }, async () => ({
+      content: [],
+      structuredContent: { sky: "clear", celsius: "4", place: { city: "Oslo", country: "NO" } },
+    }));
     // @ts-expect-error: the nested object lacks country
     server.tool("nested", { outputSchema: Weather }, () => ({ content: [], structuredContent: { sky: "clear", place: { city: "Oslo" } } }));
     // @ts-expect-error: a result that is not an error must carry structuredContent
@@ -96,12 +126,18 @@ describe("typed tool results: zod", () => {
 describe("typed tool results: other Standard Schema validators", () => {
   it("types valibot's and arktype's output the same way, at compile time and at run time", async () => {
     const server = newServer();
-    server.tool("valibot", { inputSchema: City, outputSchema: ValibotWeather }, ({ city }) => ({ content: [{ type: "text", text: city }], structuredContent: { sky: "rain", celsius: 3 } }));
+    server.tool("valibot", { inputSchema: City, outputSchema: ValibotWeather }, ({ city }) => ({
+      content: [{ type: "text", text: city }],
+      structuredContent: { sky: "rain", celsius: 3 },
+    }));
     server.tool("arktype", { outputSchema: ArkWeather }, async () => ({ content: [], structuredContent: { sky: "clear" } }));
     // @ts-expect-error: valibot's picklist has no "snow"
     server.tool("valibot-wrong", { outputSchema: ValibotWeather }, () => ({ content: [], structuredContent: { sky: "snow" } }));
     // @ts-expect-error: arktype's celsius is a number
-    server.tool("arktype-wrong", { outputSchema: ArkWeather }, async () => ({ content: [], structuredContent: { sky: "clear", celsius: "3" } }));
+    server.tool("arktype-wrong", { outputSchema: ArkWeather }, async () => ({
+      content: [],
+      structuredContent: { sky: "clear", celsius: "3" },
+    }));
     const client = await clientOf(server);
     expect((await client.callTool("valibot", { city: "Oslo" })).structuredContent).toEqual({ sky: "rain", celsius: 3 });
     expect((await client.callTool("arktype")).structuredContent).toEqual({ sky: "clear" });
@@ -127,26 +163,40 @@ describe("untyped tool results", () => {
   });
 });
 
-const forecast: ToolHandler<typeof City, typeof Weather> = async ({ city }) => ({ content: [], structuredContent: { sky: "clear", place: { city, country: "IT" } } });
+const forecast: ToolHandler<typeof City, typeof Weather> = async ({ city }) => ({
+  content: [],
+  structuredContent: { sky: "clear", place: { city, country: "IT" } },
+});
 // @ts-expect-error: a handler written apart is checked too
-const wrong: ToolHandler<typeof City, typeof Weather> = ({ city }) => ({ content: [], structuredContent: { sky: "fog", place: { city, country: "IT" } } });
+const wrong: ToolHandler<typeof City, typeof Weather> = ({ city }) => ({
+  content: [],
+  structuredContent: { sky: "fog", place: { city, country: "IT" } },
+});
 
 describe("ToolHandler, ToolResult and StructuredContentOf", () => {
   it("type a handler written apart (and name each schema's result and structuredContent types); update() stays untyped", async () => {
     const server = newServer();
     const entry = server.tool("forecast", { inputSchema: City, outputSchema: Weather }, forecast);
     const client = await clientOf(server);
-    expect((await client.callTool("forecast", { city: "Rome" })).structuredContent).toEqual({ sky: "clear", place: { city: "Rome", country: "IT" } });
+    expect((await client.callTool("forecast", { city: "Rome" })).structuredContent).toEqual({
+      sky: "clear",
+      place: { city: "Rome", country: "IT" },
+    });
     // update() keeps the untyped configuration type: the new handler is the caller's word, checked at run time.
     entry.update({ handler: wrong });
     await expect(client.callTool("forecast", { city: "Rome" })).rejects.toThrow(mismatch("forecast"));
     await client.close();
     type Out = z.output<typeof Weather>;
-    expectTypeOf<ToolResult<typeof Weather>>().toEqualTypeOf<CallToolResult & ({ readonly isError?: false | undefined; readonly structuredContent: Out } | { readonly isError: true })>();
+    expectTypeOf<ToolResult<typeof Weather>>().toEqualTypeOf<
+      CallToolResult & ({ readonly isError?: false | undefined; readonly structuredContent: Out } | { readonly isError: true })
+    >();
     expectTypeOf<ToolResult<typeof JsonWeather>>().toEqualTypeOf<CallToolResult>();
     expectTypeOf<ToolResult>().toEqualTypeOf<CallToolResult>();
     expectTypeOf<StructuredContentOf<typeof Weather>>().toEqualTypeOf<Out>();
-    expectTypeOf<StructuredContentOf<{ inputSchema: typeof City; outputSchema: typeof ArkWeather }>>().toEqualTypeOf<{ sky: "clear" | "rain"; celsius?: number }>();
+    expectTypeOf<StructuredContentOf<{ inputSchema: typeof City; outputSchema: typeof ArkWeather }>>().toEqualTypeOf<{
+      sky: "clear" | "rain";
+      celsius?: number;
+    }>();
     expectTypeOf<StructuredContentOf<typeof ValibotWeather>>().toEqualTypeOf<{ sky: "clear" | "rain"; celsius?: number | undefined }>();
     expectTypeOf<StructuredContentOf<typeof JsonWeather>>().toEqualTypeOf<Record<string, unknown>>();
     expectTypeOf<StructuredContentOf<{ inputSchema: typeof City }>>().toEqualTypeOf<Record<string, unknown>>();

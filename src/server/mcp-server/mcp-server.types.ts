@@ -47,13 +47,17 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
 export interface StandardSchemaProps<Input = unknown, Output = Input> {
   readonly version: 1;
   readonly vendor: string;
-  readonly validate: (value: unknown, options?: { readonly libraryOptions?: Record<string, unknown> | undefined }) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
+  readonly validate: (
+    value: unknown,
+    options?: { readonly libraryOptions?: Record<string, unknown> | undefined },
+  ) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
   readonly types?: { readonly input: Input; readonly output: Output } | undefined;
   /** Standard JSON Schema: the validator's own JSON Schema of either side (valibot through `toStandardJsonSchema`). */
   readonly jsonSchema?: StandardJSONSchemaConverter | undefined;
 }
 
-export type StandardSchemaResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardSchemaIssue[] };
+export type StandardSchemaResult<Output> =
+  { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardSchemaIssue[] };
 
 export interface StandardSchemaIssue {
   readonly message: string;
@@ -61,15 +65,25 @@ export interface StandardSchemaIssue {
 }
 
 export interface StandardJSONSchemaConverter {
-  readonly input: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> | undefined }) => Record<string, unknown>;
-  readonly output: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> | undefined }) => Record<string, unknown>;
+  readonly input: (options: {
+    readonly target: string;
+    readonly libraryOptions?: Record<string, unknown> | undefined;
+  }) => Record<string, unknown>;
+  readonly output: (options: {
+    readonly target: string;
+    readonly libraryOptions?: Record<string, unknown> | undefined;
+  }) => Record<string, unknown>;
 }
 
 /** A form elicitation whose `requestedSchema` is a Standard Schema validator. */
-export type StandardElicitParams<S extends StandardSchemaV1> = { readonly [K in keyof ElicitRequestFormParams]: K extends "requestedSchema" ? S : ElicitRequestFormParams[K] };
+export type StandardElicitParams<S extends StandardSchemaV1> = {
+  readonly [K in keyof ElicitRequestFormParams]: K extends "requestedSchema" ? S : ElicitRequestFormParams[K];
+};
 
 /** The answer to it: an accepted `content` is the validator's output. */
-export type StandardElicitResult<S extends StandardSchemaV1> = { [K in keyof ElicitResult]: K extends "content" ? ArgumentsOf<S> : ElicitResult[K] };
+export type StandardElicitResult<S extends StandardSchemaV1> = {
+  [K in keyof ElicitResult]: K extends "content" ? ArgumentsOf<S> : ElicitResult[K];
+};
 
 /** A tool's argument or result schema: a Zod schema, another Standard Schema validator (typed handler) or plain JSON Schema. */
 export type ArgumentsSchema = $ZodType | StandardSchemaV1 | JsonSchemaObject;
@@ -98,13 +112,22 @@ export interface MCPServerOptions extends TimeoutOptions {
   readonly onProtocolError?: (error: MCPError, session: ServerSession | undefined) => void;
   /** The eras served (default both): `["stateless"]` serves 2026-07-28 only, `["session"]` the handshake revisions only. */
   readonly eras?: readonly Era[];
-  /** Where the server's changes go and its sessions and listen streams hear them (default: a feed of this process). Processes that serve one deployment share one. */
+  /**
+   * Where the server's changes go and its sessions and listen streams hear them (default: a feed of this process). Processes that serve one
+   * deployment share one.
+   */
   readonly changeFeed?: ChangeFeed;
-  /** Stateless era: how `requestState` is sealed (default: a key of this process, made on first use; several processes configure shared keys). */
+  /**
+   * Stateless era: how `requestState` is sealed (default: a key of this process, made on first use; several processes configure shared
+   * keys).
+   */
   readonly requestState?: { readonly keys?: RequestStateKeys; readonly ttlMs?: number };
   /** Stateless era: the principal a `requestState` is bound to (default: the transport's `authInfo` as JSON; none without it). */
   readonly principalOf?: (inbound: InboundContext | undefined) => string | undefined;
-  /** Stateless era: caching hints of discover and the lists; per registration, `cache` on a tool, prompt, resource or template narrows its list's. */
+  /**
+   * Stateless era: caching hints of discover and the lists; per registration, `cache` on a tool, prompt, resource or template narrows its
+   * list's.
+   */
   readonly cache?: CacheHints;
   /** Tasks (`serverTasks()`): what lets a tool declare `execution: { taskSupport: "optional" | "required" }`. */
   readonly tasks?: TaskSupport;
@@ -147,7 +170,10 @@ export interface RequestScope {
   readonly protocolVersion: AnyProtocolVersion;
   readonly era: Era;
   readonly client: RequestClient;
-  /** The least severe level the client wants log messages of; undefined: every level (session era before `logging/setLevel`), or none (stateless era without `logLevel`). */
+  /**
+   * The least severe level the client wants log messages of; undefined: every level (session era before `logging/setLevel`), or none
+   * (stateless era without `logLevel`).
+   */
   readonly logLevel: LoggingLevel | undefined;
   /** What the transport's authentication established (`InboundContext.authInfo`). */
   readonly principal: unknown;
@@ -206,7 +232,10 @@ export interface HandlerContext extends RequestScope {
 }
 
 interface Described {
-  /** Stateless era: this entry's caching hint; its list takes the shortest ttl and "private" if any entry is private (a resource's also applies to reading it). */
+  /**
+   * Stateless era: this entry's caching hint; its list takes the shortest ttl and "private" if any entry is private (a resource's also
+   * applies to reading it).
+   */
   readonly cache?: CacheHint;
   /**
    * OAuth scopes a call of this entry needs (tools/call, resources/read, prompts/get), checked by
@@ -240,7 +269,10 @@ export interface ToolConfig<I extends ArgumentsSchema | undefined, O extends Arg
 // plain function type, a literal the handler returns (`sky: "clear"`) is widened to `string` before
 // it is checked against the schema's `"clear" | "rain"`, and a correct handler is refused.
 export type ToolHandler<I, O = undefined> = [O] extends [unknown]
-  ? (args: I extends ArgumentsSchema ? ArgumentsOf<I> : Record<string, never>, context: HandlerContext) => ToolResult<O> | Promise<ToolResult<O>>
+  ? (
+      args: I extends ArgumentsSchema ? ArgumentsOf<I> : Record<string, never>,
+      context: HandlerContext,
+    ) => ToolResult<O> | Promise<ToolResult<O>>
   : never;
 
 /**
@@ -248,13 +280,21 @@ export type ToolHandler<I, O = undefined> = [O] extends [unknown]
  * result that is not `isError: true` carries `structuredContent` of its output type (an error
  * result need not); for plain JSON Schema, none, or a schema cast to `never`, any `CallToolResult`.
  */
-export type ToolResult<O = undefined> = [O] extends [never] ? CallToolResult : O extends $ZodType | StandardSchemaV1 ? CallToolResult & ({ readonly isError?: false | undefined; readonly structuredContent: ArgumentsOf<O> } | { readonly isError: true }) : CallToolResult;
+export type ToolResult<O = undefined> = [O] extends [never]
+  ? CallToolResult
+  : O extends $ZodType | StandardSchemaV1
+    ? CallToolResult & ({ readonly isError?: false | undefined; readonly structuredContent: ArgumentsOf<O> } | { readonly isError: true })
+    : CallToolResult;
 
 /**
  * The type of a tool's `structuredContent` by its output schema, or by its configuration (whose
  * `outputSchema` is read): Zod's or the validator's output; a plain object for JSON Schema or none.
  */
-export type StructuredContentOf<D> = D extends $ZodType | StandardSchemaV1 ? ArgumentsOf<D> : D extends { readonly outputSchema?: infer O } ? StructuredContentOf<Exclude<O, undefined>> : Record<string, unknown>;
+export type StructuredContentOf<D> = D extends $ZodType | StandardSchemaV1
+  ? ArgumentsOf<D>
+  : D extends { readonly outputSchema?: infer O }
+    ? StructuredContentOf<Exclude<O, undefined>>
+    : Record<string, unknown>;
 
 export interface ResourceConfig extends Described {
   readonly mimeType?: string;
@@ -280,7 +320,11 @@ export interface ResourceTemplateConfig extends ResourceConfig {
   readonly complete?: Readonly<Record<string, Completer>>;
 }
 
-export type TemplateReader = (uri: string, variables: Readonly<Record<string, UriVariableValue>>, context: HandlerContext) => ReadResourceResult | Promise<ReadResourceResult>;
+export type TemplateReader = (
+  uri: string,
+  variables: Readonly<Record<string, UriVariableValue>>,
+  context: HandlerContext,
+) => ReadResourceResult | Promise<ReadResourceResult>;
 
 export interface PromptArgumentConfig {
   readonly description?: string;
@@ -289,7 +333,10 @@ export interface PromptArgumentConfig {
   readonly complete?: Completer;
 }
 
-/** A prompt's arguments schema: zod or another Standard Schema validator of an object whose properties are strings on the input side (its output may be anything). */
+/**
+ * A prompt's arguments schema: zod or another Standard Schema validator of an object whose properties are strings on the input side (its
+ * output may be anything).
+ */
 export type PromptArgsSchema = $ZodType | StandardSchemaV1;
 
 /** The input side of a schema: the arguments a client sends. */

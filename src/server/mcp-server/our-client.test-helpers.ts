@@ -14,7 +14,11 @@ export interface OurClientOptions extends MCPClientOptions {
 }
 
 /** Connects a new MCPClient (no telemetry) to `server` in `era`. */
-export async function ourClientOf(server: MCPServer, era: "session" | "stateless", { name = "test-client", authInfo, ...options }: OurClientOptions = {}): Promise<MCPClient> {
+export async function ourClientOf(
+  server: MCPServer,
+  era: "session" | "stateless",
+  { name = "test-client", authInfo, ...options }: OurClientOptions = {},
+): Promise<MCPClient> {
   const [clientEnd, inner] = InMemoryTransport.pair();
   await server.start(authInfo === undefined ? inner : authenticated(inner, { authInfo }));
   const client = new MCPClient({ name, version: "1.0.0" }, { era, telemetry: null, ...options });
@@ -24,7 +28,12 @@ export async function ourClientOf(server: MCPServer, era: "session" | "stateless
 
 function authenticated(inner: Transport, inbound: { readonly authInfo: unknown }): Transport {
   return {
-    start: (receiver) => inner.start({ onMessage: (message) => receiver.onMessage(message, inbound), onMalformed: (error) => receiver.onMalformed(error), onClose: (error) => receiver.onClose(error) }),
+    start: (receiver) =>
+      inner.start({
+        onMessage: (message) => receiver.onMessage(message, inbound),
+        onMalformed: (error) => receiver.onMalformed(error),
+        onClose: (error) => receiver.onClose(error),
+      }),
     send: (message) => inner.send(message),
     close: () => inner.close(),
   };

@@ -13,11 +13,15 @@ describe("paginate", () => {
 
   it("refuses a cursor without its prefix, even when what follows would be an offset", () => {
     const [, digits] = (paginate(items, undefined, 1).nextCursor as string).split(".");
-    expect(() => paginate(items, `x1.${digits}`, 1)).toThrow(expect.objectContaining({ code: -32602, message: `Invalid cursor: "x1.${digits}"` }));
+    expect(() => paginate(items, `x1.${digits}`, 1)).toThrow(
+      expect.objectContaining({ code: -32602, message: `Invalid cursor: "x1.${digits}"` }),
+    );
   });
 
   it("quotes at most 64 characters of a refused cursor", () => {
     const long = `c1.${"!".repeat(100)}`;
-    expect(() => paginate(items, long, 1)).toThrow(expect.objectContaining({ message: `Invalid cursor: ${JSON.stringify(long.slice(0, 64))}` }));
+    expect(() => paginate(items, long, 1)).toThrow(
+      expect.objectContaining({ message: `Invalid cursor: ${JSON.stringify(long.slice(0, 64))}` }),
+    );
   });
 });

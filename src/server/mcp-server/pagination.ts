@@ -13,7 +13,8 @@ export function paginate<T>(items: readonly T[], cursor: string | undefined, pag
 
 function offsetOf(cursor: string, length: number): number {
   const digits = cursor.slice(CURSOR_PREFIX.length);
-  if (!cursor.startsWith(CURSOR_PREFIX) || !/^[0-9a-z]{1,8}$/.test(digits)) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid cursor: ${JSON.stringify(cursor.slice(0, 64))}`);
+  if (!cursor.startsWith(CURSOR_PREFIX) || !/^[0-9a-z]{1,8}$/.test(digits))
+    throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid cursor: ${JSON.stringify(cursor.slice(0, 64))}`);
   // A cursor past the end is stale (the list shrank), not forged: it yields an empty last page.
   return Math.min(Number.parseInt(digits, 36), length);
 }

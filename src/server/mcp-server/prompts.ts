@@ -16,7 +16,9 @@ interface PreparedPrompt {
 // Keyed by the config object: `update()` replaces it, so a changed schema is prepared afresh.
 const prepared = new WeakMap<AnyPromptConfig, PreparedPrompt>();
 
-/** A prompt's `argsSchema`, prepared once per configuration: its properties (input side) must be strings, the only thing the wire carries. */
+/**
+ * A prompt's `argsSchema`, prepared once per configuration: its properties (input side) must be strings, the only thing the wire carries.
+ */
 function preparePrompt(name: string, config: AnyPromptConfig): PreparedPrompt | undefined {
   let prompt = prepared.get(config);
   if (!prompt && config.argsSchema) {
@@ -26,8 +28,14 @@ function preparePrompt(name: string, config: AnyPromptConfig): PreparedPrompt | 
     const { properties = {}, required = [] } = schema.jsonSchema as { properties?: Record<string, JsonSchemaObject>; required?: string[] };
     const args = Object.entries(properties).map(([argument, property]) => {
       // A string, or a choice among strings (an enum or a constant without `type`, as valibot and arktype write them).
-      if (property["type"] !== "string" && !((property["enum"] as unknown[] | undefined) ?? [property["const"]]).every((choice) => typeof choice === "string")) {
-        throw new MCPError(MCP_CODES.INVALID_PARAMS, `The input schema of ${owner} must describe strings, as prompt arguments are: ${JSON.stringify(argument)} is not one`);
+      if (
+        property["type"] !== "string" &&
+        !((property["enum"] as unknown[] | undefined) ?? [property["const"]]).every((choice) => typeof choice === "string")
+      ) {
+        throw new MCPError(
+          MCP_CODES.INVALID_PARAMS,
+          `The input schema of ${owner} must describe strings, as prompt arguments are: ${JSON.stringify(argument)} is not one`,
+        );
       }
       const described: PromptArgument = { name: argument, required: required.includes(argument) };
       for (const key of ["title", "description"] as const) if (property[key] !== undefined) described[key] = property[key] as string;
@@ -63,16 +71,27 @@ export function promptOnTheWire(entry: PromptEntry): Prompt {
 }
 
 /** Runs `prompts/get`: an unknown prompt, a missing required argument, or arguments the prompt's schema refuses are -32602. */
-export async function getPrompt(entry: PromptEntry | undefined, params: GetPromptRequestParams, context: HandlerContext): Promise<GetPromptResult> {
+export async function getPrompt(
+  entry: PromptEntry | undefined,
+  params: GetPromptRequestParams,
+  context: HandlerContext,
+): Promise<GetPromptResult> {
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown prompt: ${params.name}`);
   const given = params.arguments ?? {};
   const prompt = preparePrompt(entry.key, entry.config);
-  const missing = argumentsOf(entry, prompt)?.filter((argument) => argument.required && given[argument.name] === undefined).map((argument) => argument.name) ?? [];
+  const missing =
+    argumentsOf(entry, prompt)
+      ?.filter((argument) => argument.required && given[argument.name] === undefined)
+      .map((argument) => argument.name) ?? [];
   if (missing.length > 0) {
-    throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Missing required argument${missing.length > 1 ? "s" : ""} for prompt ${params.name}: ${missing.join(", ")}`);
+    throw new JsonRpcError(
+      JSONRPC_ERROR_CODES.INVALID_PARAMS,
+      `Missing required argument${missing.length > 1 ? "s" : ""} for prompt ${params.name}: ${missing.join(", ")}`,
+    );
   }
   // The handler gets the validator's output (a transform may turn a string into another type).
   const checked = await (prompt?.schema.check(given) ?? { ok: true, value: given });
-  if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid arguments for prompt ${params.name}: ${checked.issues}`);
+  if (!checked.ok)
+    throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid arguments for prompt ${params.name}: ${checked.issues}`);
   return entry.handler(checked.value as never, context);
 }

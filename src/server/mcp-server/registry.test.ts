@@ -16,7 +16,9 @@ describe("Registry", () => {
   it("refuses a second entry under a key, naming its kind and the key", () => {
     const { widgets } = registry();
     widgets.add("a", {}, () => "a");
-    expect(() => widgets.add("a", {}, () => "again")).toThrow(expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION, message: 'A widget named "a" is already registered' }));
+    expect(() => widgets.add("a", {}, () => "again")).toThrow(
+      expect.objectContaining({ code: MCP_CODES.DUPLICATE_REGISTRATION, message: 'A widget named "a" is already registered' }),
+    );
   });
 
   it("keeps the handler when an update changes only the configuration", () => {

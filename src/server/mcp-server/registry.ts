@@ -29,7 +29,8 @@ export class Registry<C, H> {
   }
 
   add(key: string, config: C, handler: H): RegisteredEntry<C & { handler: H }> {
-    if (this.#entries.has(key)) throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A ${this.kind} named ${JSON.stringify(key)} is already registered`);
+    if (this.#entries.has(key))
+      throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A ${this.kind} named ${JSON.stringify(key)} is already registered`);
     this.check(key, config);
     const entry: Entry<C, H> = { key, config, handler, enabled: true };
     this.#entries.set(key, entry);

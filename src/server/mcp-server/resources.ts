@@ -21,7 +21,11 @@ export function templateOnTheWire(entry: TemplateEntry): ResourceTemplate {
 }
 
 /** Static resources first, then what each template enumerates. */
-export async function listAllResources(resources: Registry<StaticResourceConfig, ResourceReader>, templates: Registry<TemplateConfig, TemplateReader>, context: HandlerContext): Promise<Resource[]> {
+export async function listAllResources(
+  resources: Registry<StaticResourceConfig, ResourceReader>,
+  templates: Registry<TemplateConfig, TemplateReader>,
+  context: HandlerContext,
+): Promise<Resource[]> {
   const listed = resources.enabled().map(resourceOnTheWire);
   for (const template of templates.enabled()) {
     if (template.config.list) listed.push(...(await template.config.list(context)));
@@ -30,12 +34,23 @@ export async function listAllResources(resources: Registry<StaticResourceConfig,
 }
 
 /** The registration a URI reads from: a static resource by exact URI, else the first template that matches. */
-export function resourceEntryOf(uri: string, resources: Registry<StaticResourceConfig, ResourceReader>, templates: Registry<TemplateConfig, TemplateReader>): ResourceEntry | TemplateEntry | undefined {
+export function resourceEntryOf(
+  uri: string,
+  resources: Registry<StaticResourceConfig, ResourceReader>,
+  templates: Registry<TemplateConfig, TemplateReader>,
+): ResourceEntry | TemplateEntry | undefined {
   return resources.get(uri) ?? templates.enabled().find((template) => template.config.uriTemplate.match(uri) !== undefined);
 }
 
-/** A static resource by exact URI, else the first template that matches; not found (-32002, or -32602 in the stateless era) when none does. */
-export async function readResource(uri: string, resources: Registry<StaticResourceConfig, ResourceReader>, templates: Registry<TemplateConfig, TemplateReader>, context: HandlerContext): Promise<ReadResourceResult> {
+/**
+ * A static resource by exact URI, else the first template that matches; not found (-32002, or -32602 in the stateless era) when none does.
+ */
+export async function readResource(
+  uri: string,
+  resources: Registry<StaticResourceConfig, ResourceReader>,
+  templates: Registry<TemplateConfig, TemplateReader>,
+  context: HandlerContext,
+): Promise<ReadResourceResult> {
   const resource = resources.get(uri);
   if (resource) return resource.handler(uri, context);
   for (const template of templates.enabled()) {

@@ -7,9 +7,17 @@ import { ownParse, validateWithZod } from "../../schemas/zod-validation.js";
 import type { ValidationResult } from "../../wire/wire-schema.js";
 import { summarizeIssues } from "../../wire/issues.js";
 import type { ElicitRequestParams, ElicitResult } from "../../schemas/schemas.js";
-import type { ArgumentsSchema, JsonSchemaObject, StandardElicitParams, StandardSchemaResult, StandardSchemaV1 } from "./mcp-server.types.js";
+import type {
+  ArgumentsSchema,
+  JsonSchemaObject,
+  StandardElicitParams,
+  StandardSchemaResult,
+  StandardSchemaV1,
+} from "./mcp-server.types.js";
 
-/** A schema given at registration, ready for the wire (JSON Schema) and for checking values (a Standard Schema validator may answer later). */
+/**
+ * A schema given at registration, ready for the wire (JSON Schema) and for checking values (a Standard Schema validator may answer later).
+ */
 export interface PreparedSchema {
   readonly jsonSchema: JsonSchemaObject;
   check(value: unknown): ValidationResult<unknown> | Promise<ValidationResult<unknown>>;
@@ -47,7 +55,8 @@ export function waitsForConverter(schema: ArgumentsSchema | undefined, io: "inpu
 
 /** A zod schema is checked through its own `safeParse`, which classic and zod/mini schemas carry. */
 function checkParsable(schema: $ZodType, io: "input" | "output"): void {
-  if (typeof (schema as { safeParse?: unknown }).safeParse !== "function") throw new MCPError(MCP_CODES.INVALID_PARAMS, `The ${io} schema must be a classic zod or zod/mini schema, or JSON Schema`);
+  if (typeof (schema as { safeParse?: unknown }).safeParse !== "function")
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, `The ${io} schema must be a classic zod or zod/mini schema, or JSON Schema`);
 }
 
 function notAnObjectSchema(io: "input" | "output", owner: string): MCPError {
@@ -62,7 +71,12 @@ function notAnObjectSchema(io: "input" | "output", owner: string): MCPError {
  */
 export function prepareObjectSchema(schema: ArgumentsSchema, io: "input" | "output", owner: string): PreparedSchema {
   // A zod/mini schema before the converter loads (only an elicitation's gets here) is one without Standard JSON Schema.
-  const prepared = isZodSchema(schema) && converterOf(schema) ? fromZod(schema, io) : "~standard" in schema ? fromStandard(schema as StandardSchemaV1, io, owner) : fromJsonSchema(schema);
+  const prepared =
+    isZodSchema(schema) && converterOf(schema)
+      ? fromZod(schema, io)
+      : "~standard" in schema
+        ? fromStandard(schema as StandardSchemaV1, io, owner)
+        : fromJsonSchema(schema);
   if (prepared.jsonSchema["type"] !== "object") throw notAnObjectSchema(io, owner);
   return prepared;
 }
@@ -74,7 +88,10 @@ const preparedElicitations = new WeakMap<object, PreparedSchema>();
  * the validator's JSON Schema, and an accepted answer is checked by it (zod's through zod's own
  * converter and parse, as a tool's are).
  */
-export async function elicitWith(ask: (params: ElicitRequestParams) => Promise<ElicitResult>, params: ElicitRequestParams | StandardElicitParams<StandardSchemaV1>): Promise<ElicitResult> {
+export async function elicitWith(
+  ask: (params: ElicitRequestParams) => Promise<ElicitResult>,
+  params: ElicitRequestParams | StandardElicitParams<StandardSchemaV1>,
+): Promise<ElicitResult> {
   const schema = params.requestedSchema as object | undefined;
   if (!schema || !("~standard" in schema)) return ask(params as ElicitRequestParams);
   // Converted once per validator: a handler asks with the same one on every call (and, in the stateless era, every round).
@@ -86,7 +103,10 @@ export async function elicitWith(ask: (params: ElicitRequestParams) => Promise<E
   const result = await ask({ ...params, requestedSchema: prepared.jsonSchema } as ElicitRequestParams);
   if (result.action !== "accept") return result;
   const checked = await prepared.check(result.content ?? {});
-  if (!checked.ok) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The client's elicitation answer does not match the requested schema: ${checked.issues}`, { data: result });
+  if (!checked.ok)
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, `The client's elicitation answer does not match the requested schema: ${checked.issues}`, {
+      data: result,
+    });
   return { ...result, content: checked.value as ElicitResult["content"] };
 }
 
@@ -103,12 +123,22 @@ function fromStandard(schema: StandardSchemaV1, io: "input" | "output", owner: s
   const standard = schema["~standard"];
   let converted: JsonSchemaObject | undefined;
   try {
-    converted = standard.jsonSchema ? standard.jsonSchema[io]({ target: "draft-2020-12" }) : (schema as { toJsonSchema?: () => JsonSchemaObject }).toJsonSchema?.();
+    converted = standard.jsonSchema
+      ? standard.jsonSchema[io]({ target: "draft-2020-12" })
+      : (schema as { toJsonSchema?: () => JsonSchemaObject }).toJsonSchema?.();
   } catch (error) {
     // A converter refuses what JSON Schema cannot say (valibot: a transform, a custom check).
-    throw new MCPError(MCP_CODES.INVALID_PARAMS, `The ${io} schema of ${owner} (${standard.vendor}) cannot be given as JSON Schema: ${describeThrown(error)}`, { cause: error });
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      `The ${io} schema of ${owner} (${standard.vendor}) cannot be given as JSON Schema: ${describeThrown(error)}`,
+      { cause: error },
+    );
   }
-  if (!converted) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The ${io} schema of ${owner} (${standard.vendor}) has no JSON Schema: wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)`);
+  if (!converted)
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      `The ${io} schema of ${owner} (${standard.vendor}) has no JSON Schema: wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)`,
+    );
   const { $schema: _dialect, ...jsonSchema } = converted;
   return { jsonSchema, check: async (value) => fromResult(await standard.validate(value)) };
 }
@@ -116,7 +146,16 @@ function fromStandard(schema: StandardSchemaV1, io: "input" | "output", owner: s
 function fromResult(result: StandardSchemaResult<unknown>): ValidationResult<unknown> {
   if (!result.issues) return { ok: true, value: result.value };
   // A path segment is a key or an object with one.
-  return { ok: false, issues: summarizeIssues(result.issues.map(({ message, path = [] }) => ({ code: "custom", message, path: path.map((key) => (key as { key?: PropertyKey }).key ?? (key as PropertyKey)) }))) };
+  return {
+    ok: false,
+    issues: summarizeIssues(
+      result.issues.map(({ message, path = [] }) => ({
+        code: "custom",
+        message,
+        path: path.map((key) => (key as { key?: PropertyKey }).key ?? (key as PropertyKey)),
+      })),
+    ),
+  };
 }
 
 function fromJsonSchema(schema: JsonSchemaObject): PreparedSchema {

@@ -25,7 +25,10 @@ export interface ServerHost {
   capabilitiesFor(profile: RevisionProfile): ServerCapabilities;
   /** The handlers of the tools, resources, prompts and completion methods. */
   featureHandlers(): ReadonlyMap<string, FeatureHandler>;
-  /** The handler of one of the methods the server answers itself, behind the layers that see it (`own` is the same function for a method every time). */
+  /**
+   * The handler of one of the methods the server answers itself, behind the layers that see it (`own` is the same function for a method
+   * every time).
+   */
   layeredOwn(method: string, own: FeatureHandler): FeatureHandler;
   /** Whether the session era is served (`initialize` is answered). */
   readonly servesSessions: boolean;
@@ -43,4 +46,3 @@ export function checkedParams(codec: Pick<WireCodec, "clientRequests">, method: 
   if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Invalid params for ${method}: ${checked.issues}`);
   return checked.value;
 }
-

@@ -72,7 +72,10 @@ export class ServerSession implements SessionHandle {
    */
   static #buildOwnMethods(): ReadonlyMap<string, SessionMethod> {
     return new Map<string, SessionMethod>([
-      [METHODS.initialize, { beforeInitialize: true, run: (params: InitializeRequestParams, context) => context.session.#initialize(params) }],
+      [
+        METHODS.initialize,
+        { beforeInitialize: true, run: (params: InitializeRequestParams, context) => context.session.#initialize(params) },
+      ],
       // Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {} as well
       [METHODS.ping, { beforeInitialize: true, run: () => ({}) }],
       [
@@ -114,10 +117,14 @@ export class ServerSession implements SessionHandle {
   /** What the sessions of `host` answer: one table and one set per server, shared by its sessions. */
   static #servedBy(host: ServerHost): Served {
     let entry = served.get(host);
-    // Stryker disable next-line ConditionalExpression: tables built afresh for every session hold the same methods (the server's handlers are built once)
+    // Stryker disable next-line ConditionalExpression: tables built afresh for every session hold the same methods (the server's handlers
+    // are built once)
     if (!entry) {
       const own = ServerSession.#buildOwnMethods();
-      entry = { own, methods: new Set([...own.keys(), ...host.featureHandlers().keys(), METHODS.serverDiscover, METHODS.subscriptionsListen]) };
+      entry = {
+        own,
+        methods: new Set([...own.keys(), ...host.featureHandlers().keys(), METHODS.serverDiscover, METHODS.subscriptionsListen]),
+      };
       served.set(host, entry);
     }
     return entry;
@@ -162,7 +169,12 @@ export class ServerSession implements SessionHandle {
   get state(): SessionState | undefined {
     const client = this.#client;
     if (!client) return undefined;
-    const state = { protocolVersion: client.protocolVersion, clientInfo: client.info as JsonObject, clientCapabilities: client.capabilities as JsonObject, subscriptions: [...this.subscriptions] };
+    const state = {
+      protocolVersion: client.protocolVersion,
+      clientInfo: client.info as JsonObject,
+      clientCapabilities: client.capabilities as JsonObject,
+      subscriptions: [...this.subscriptions],
+    };
     return this.#logLevel === undefined ? state : { ...state, logLevel: this.#logLevel };
   }
 
@@ -172,10 +184,15 @@ export class ServerSession implements SessionHandle {
    * server does not serve.
    */
   restore(state: SessionState): void {
-    if (this.#era !== undefined || !isProtocolVersion(state.protocolVersion)) throw new MCPError(MCP_CODES.INVALID_PARAMS, "Only a fresh session of a known revision can be restored");
+    if (this.#era !== undefined || !isProtocolVersion(state.protocolVersion))
+      throw new MCPError(MCP_CODES.INVALID_PARAMS, "Only a fresh session of a known revision can be restored");
     this.#era = "session";
     this.dispatcher.setProtocolVersion(state.protocolVersion);
-    this.#client = { protocolVersion: state.protocolVersion, capabilities: state.clientCapabilities, info: state.clientInfo as NegotiatedClient["info"] };
+    this.#client = {
+      protocolVersion: state.protocolVersion,
+      capabilities: state.clientCapabilities,
+      info: state.clientInfo as NegotiatedClient["info"],
+    };
     this.#declared = this.host.capabilitiesFor(this.rules);
     this.#logLevel = state.logLevel as LoggingLevel | undefined;
     for (const uri of state.subscriptions) this.subscriptions.add(uri);
@@ -206,7 +223,12 @@ export class ServerSession implements SessionHandle {
   }
 
   /** A request for input: refused unless the client declared what it needs; its answer checked. */
-  async #askClient(method: string, params: JsonObject | undefined, options: ClientCallOptions | undefined, via: RequestContext | undefined): Promise<unknown> {
+  async #askClient(
+    method: string,
+    params: JsonObject | undefined,
+    options: ClientCallOptions | undefined,
+    via: RequestContext | undefined,
+  ): Promise<unknown> {
     const lacking = missingCapabilityFor(method, params, this.#client?.capabilities ?? {}, this.rules);
     if (lacking) throw new MCPError(MCP_CODES.METHOD_NOT_FOUND, `The client did not declare the ${lacking.name} capability`);
     // The dispatcher checked the answer's shape against the session's revision.
@@ -249,7 +271,11 @@ export class ServerSession implements SessionHandle {
     const stateless = this.host.statelessVersions;
     // A server of the stateless era only names its versions: an old client may have nothing else to show its user.
     if (!this.host.servesSessions || this.#era === "stateless") {
-      throw new JsonRpcError(JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION, `This server speaks only ${stateless.join(", ")}: no initialize, each request carries _meta`, { supported: [...stateless], requested: params.protocolVersion });
+      throw new JsonRpcError(
+        JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION,
+        `This server speaks only ${stateless.join(", ")}: no initialize, each request carries _meta`,
+        { supported: [...stateless], requested: params.protocolVersion },
+      );
     }
     this.#era = "session";
     const version = isProtocolVersion(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
@@ -269,11 +295,15 @@ export class ServerSession implements SessionHandle {
    * allowed, then run behind the server's layers (`authorize` the first of them).
    */
   #serve(params: unknown, request: RequestContext): unknown {
-    if (this.#era !== "session" && this.host.statelessVersions.length > 0 && claimsStatelessEra(params)) return this.#serveStateless(params as JsonObject, request);
+    if (this.#era !== "session" && this.host.statelessVersions.length > 0 && claimsStatelessEra(params))
+      return this.#serveStateless(params as JsonObject, request);
     return this.#run(checkedParams(this.dispatcher.codec, request.method, params, `Method not found: ${request.method}`), request);
   }
 
-  /** Stateless era on this connection (stdio): notifications of the request go out on it, tied to the request; `notifications/cancelled` aborts it. */
+  /**
+   * Stateless era on this connection (stdio): notifications of the request go out on it, tied to the request; `notifications/cancelled`
+   * aborts it.
+   */
   async #serveStateless(params: JsonObject, request: RequestContext): Promise<unknown> {
     // Discover is answered without pinning: a client probes with it before it knows the era.
     if (request.method !== METHODS.serverDiscover) this.#era = "stateless";
@@ -286,20 +316,29 @@ export class ServerSession implements SessionHandle {
   #run(params: unknown, request: RequestContext): unknown {
     const method = request.method;
     const own = this.#served.own.get(method);
-    if (!own?.beforeInitialize && !this.#client) throw new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} before initialize: the session is not initialized`);
+    if (!own?.beforeInitialize && !this.#client)
+      throw new MCPError(MCP_CODES.NOT_INITIALIZED, `${method} before initialize: the session is not initialized`);
     const context = new SessionHandlerContext(this, request);
     // Only the methods of the two tables are registered, so a method not in the first is in the second; both behind the server's layers.
-    const handler = own ? this.host.layeredOwn(method, own.run as unknown as FeatureHandler) : (this.host.featureHandlers().get(method) as FeatureHandler);
+    const handler = own
+      ? this.host.layeredOwn(method, own.run as unknown as FeatureHandler)
+      : (this.host.featureHandlers().get(method) as FeatureHandler);
     const result = handler(params as never, context, this.rules);
     // Revision downgrade of results (after the handler: initialize settles the version it is read from).
     return encodedResult(this.dispatcher.codec.version, method, result);
   }
 
-  #request(method: string, params: JsonObject | undefined, options: ClientCallOptions = {}, via: RequestContext | undefined): Promise<unknown> {
+  #request(
+    method: string,
+    params: JsonObject | undefined,
+    options: ClientCallOptions = {},
+    via: RequestContext | undefined,
+  ): Promise<unknown> {
     // Revision downgrade of the server's own requests.
     const version = this.dispatcher.codec.version;
     const encoded = encodeServerRequestFor(version, method, params);
-    if (encoded === NOT_IN_REVISION) return Promise.reject(new MCPError(MCP_CODES.METHOD_NOT_FOUND, `${method} does not exist in protocol revision ${version}`));
+    if (encoded === NOT_IN_REVISION)
+      return Promise.reject(new MCPError(MCP_CODES.METHOD_NOT_FOUND, `${method} does not exist in protocol revision ${version}`));
     const wire = encoded as JsonObject | undefined;
     return via ? via.request(method, wire, options) : this.dispatcher.request(method, wire, options);
   }
@@ -312,13 +351,14 @@ export class ServerSession implements SessionHandle {
     const wire = encoded as JsonObject | undefined;
     await (via ? via.notify(method, wire) : this.dispatcher.notify(method, wire));
   }
-
 }
 
 /** A result in the session's revision; the newest takes it as it is, without waiting on it. */
 function encodedResult(version: ProtocolVersion, method: string, result: unknown): unknown {
   if (version === LATEST_PROTOCOL_VERSION) return result;
-  return result instanceof Promise ? result.then((value: unknown) => encodeResultFor(version, method, value)) : encodeResultFor(version, method, result);
+  return result instanceof Promise
+    ? result.then((value: unknown) => encodeResultFor(version, method, value))
+    : encodeResultFor(version, method, result);
 }
 
 function passes(level: LoggingLevel, threshold: LoggingLevel | undefined): boolean {

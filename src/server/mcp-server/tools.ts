@@ -32,13 +32,15 @@ const prepared = new WeakMap<AnyToolConfig, PreparedTool>();
 /** Checks a tool's configuration at registration (schemas must describe objects). */
 export function prepareTool(name: string, config: AnyToolConfig): PreparedTool {
   let tool = prepared.get(config);
-  // Stryker disable next-line ConditionalExpression: preparing the same configuration again gives the same schemas and checks; the cache only saves the work
+  // Stryker disable next-line ConditionalExpression: preparing the same configuration again gives the same schemas and checks; the cache
+  // only saves the work
   if (!tool) {
     const owner = `tool ${JSON.stringify(name)}`;
     const input = config.inputSchema ? prepareObjectSchema(config.inputSchema, "input", owner) : EMPTY_INPUT;
     const output = config.outputSchema ? prepareObjectSchema(config.outputSchema, "output", owner) : undefined;
     const headers = headerParamsOf(input.jsonSchema);
-    if (!headers.ok) throw new MCPError(MCP_CODES.INVALID_PARAMS, `The x-mcp-header annotations of ${owner} are invalid: ${headers.reason}`);
+    if (!headers.ok)
+      throw new MCPError(MCP_CODES.INVALID_PARAMS, `The x-mcp-header annotations of ${owner} are invalid: ${headers.reason}`);
     const wire = describeTool(name, config, input, output);
     const { execution: _execution, ...extensionWire } = wire;
     tool = { input, output, wire, extensionWire: config.execution ? extensionWire : wire, headers: headers.params };
@@ -86,39 +88,84 @@ export function toolOnTheWire(entry: ToolEntry, rules: RevisionProfile): Tool {
 export function checkTaskSupport(name: string, config: AnyToolConfig, tasks: TaskSupport | undefined): void {
   const support: unknown = config.execution?.taskSupport;
   if (support === undefined || support === "forbidden") return;
-  if (support !== "optional" && support !== "required") throw new MCPError(MCP_CODES.INVALID_PARAMS, `Tool ${JSON.stringify(name)}: execution.taskSupport must be "forbidden", "optional" or "required"`);
-  if (!tasks) throw new MCPError(MCP_CODES.INVALID_PARAMS, `Tool ${JSON.stringify(name)} may run as a task: give the server the tasks option (new MCPServer(info, { tasks: serverTasks() }))`);
+  if (support !== "optional" && support !== "required")
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      `Tool ${JSON.stringify(name)}: execution.taskSupport must be "forbidden", "optional" or "required"`,
+    );
+  if (!tasks)
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      `Tool ${JSON.stringify(name)} may run as a task: give the server the tasks option (new MCPServer(info, { tasks: serverTasks() }))`,
+    );
 }
 
 /**
  * Runs `tools/call`: unknown tool and bad arguments as the revision says, a throwing handler as an
  * `isError` result; with `tasks`, a call that becomes a task is answered as the revision has it.
  */
-export function callTool(entry: ToolEntry | undefined, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile, tasks?: TaskSupport): Promise<JsonObject> | JsonObject {
+export function callTool(
+  entry: ToolEntry | undefined,
+  params: CallToolRequestParams,
+  context: HandlerContext,
+  rules: RevisionProfile,
+  tasks?: TaskSupport,
+): Promise<JsonObject> | JsonObject {
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown tool: ${params.name}`);
   const tool = prepareTool(entry.key, entry.config);
   const args = tool.input.check(params.arguments ?? {});
   // A Standard Schema validator answers later; zod and JSON Schema at once (a refusal thrown as it is found), with no closure per call.
-  return args instanceof Promise ? args.then((checked) => withArguments(checked, entry, params, context, rules, tool.output, tasks)) : withArguments(args, entry, params, context, rules, tool.output, tasks);
+  return args instanceof Promise
+    ? args.then((checked) => withArguments(checked, entry, params, context, rules, tool.output, tasks))
+    : withArguments(args, entry, params, context, rules, tool.output, tasks);
 }
 
 /** The handler run with the checked arguments (in the request, or as a task), or their refusal as the revision says. */
-function withArguments(checked: ValidationResult<unknown>, entry: ToolEntry, params: CallToolRequestParams, context: HandlerContext, rules: RevisionProfile, output: PreparedSchema | undefined, tasks: TaskSupport | undefined): Promise<JsonObject> | JsonObject {
-  if (checked.ok) return (tasks && asTask(tasks, entry, params, checked.value, context, rules, output)) ?? runTool(entry, checked.value, context, output);
+function withArguments(
+  checked: ValidationResult<unknown>,
+  entry: ToolEntry,
+  params: CallToolRequestParams,
+  context: HandlerContext,
+  rules: RevisionProfile,
+  output: PreparedSchema | undefined,
+  tasks: TaskSupport | undefined,
+): Promise<JsonObject> | JsonObject {
+  if (checked.ok)
+    return (tasks && asTask(tasks, entry, params, checked.value, context, rules, output)) ?? runTool(entry, checked.value, context, output);
   const message = `Invalid arguments for tool ${params.name}: ${checked.issues}`;
   if (rules.invalidToolArguments === "protocol-error") throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, message);
   return toolError(message);
 }
 
 /** The call as the tasks implementation sees it: its answer when the call becomes a task. */
-function asTask(tasks: TaskSupport, entry: ToolEntry, params: CallToolRequestParams, args: unknown, context: HandlerContext, rules: RevisionProfile, output: PreparedSchema | undefined): Promise<JsonObject> | undefined {
+function asTask(
+  tasks: TaskSupport,
+  entry: ToolEntry,
+  params: CallToolRequestParams,
+  args: unknown,
+  context: HandlerContext,
+  rules: RevisionProfile,
+  output: PreparedSchema | undefined,
+): Promise<JsonObject> | undefined {
   const { execution, task } = entry.config;
-  const call: TaskCall = { name: entry.key, support: execution?.taskSupport ?? "forbidden", tool: task, params, args, run: (own) => runTool(entry, args, own, output) };
+  const call: TaskCall = {
+    name: entry.key,
+    support: execution?.taskSupport ?? "forbidden",
+    tool: task,
+    params,
+    args,
+    run: (own) => runTool(entry, args, own, output),
+  };
   return tasks.callTool(call, context, rules);
 }
 
 // Kept apart from the checks so that a tool call in progress holds only what it needs.
-async function runTool(entry: ToolEntry, args: unknown, context: HandlerContext, output: PreparedSchema | undefined): Promise<CallToolResult> {
+async function runTool(
+  entry: ToolEntry,
+  args: unknown,
+  context: HandlerContext,
+  output: PreparedSchema | undefined,
+): Promise<CallToolResult> {
   let result: CallToolResult;
   try {
     result = await entry.handler(args as never, context);
@@ -139,7 +186,11 @@ async function checkStructuredOutput(name: string, output: PreparedSchema, resul
     throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `Tool ${name} has an output schema but returned no structuredContent`);
   }
   const checked = await output.check(result.structuredContent);
-  if (!checked.ok) throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, `Tool ${name} returned structuredContent that does not match its output schema: ${checked.issues}`);
+  if (!checked.ok)
+    throw new JsonRpcError(
+      JSONRPC_ERROR_CODES.INTERNAL_ERROR,
+      `Tool ${name} returned structuredContent that does not match its output schema: ${checked.issues}`,
+    );
   return withTextFallback(result);
 }
 

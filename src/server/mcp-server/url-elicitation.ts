@@ -7,6 +7,11 @@ import type { ElicitRequestURLParams } from "../../schemas/schemas.js";
  * -32042 with the elicitations in `data`. It reaches the client as a protocol error, not as an
  * `isError` result, so the client can open the URLs and retry.
  */
-export function urlElicitationRequired(elicitations: readonly ElicitRequestURLParams[], message = "This request needs the user to complete an interaction first"): JsonRpcError {
-  return new JsonRpcError(JSONRPC_ERROR_CODES.URL_ELICITATION_REQUIRED, message, { elicitations: elicitations.map((elicitation) => ({ ...elicitation, mode: "url" })) });
+export function urlElicitationRequired(
+  elicitations: readonly ElicitRequestURLParams[],
+  message = "This request needs the user to complete an interaction first",
+): JsonRpcError {
+  return new JsonRpcError(JSONRPC_ERROR_CODES.URL_ELICITATION_REQUIRED, message, {
+    elicitations: elicitations.map((elicitation) => ({ ...elicitation, mode: "url" })),
+  });
 }

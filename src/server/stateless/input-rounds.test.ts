@@ -30,15 +30,28 @@ function askingServer(options: MCPServerOptions = {}) {
       ctx.createMessage({ messages: [{ role: "user", content: { type: "text", text: "Capital of France?" } }], maxTokens: 10 }),
       ctx.listRoots(),
     ]);
-    return { content: [{ type: "text", text: `${String(who.content?.["name"])} ${Array.isArray(model.content) ? "many" : model.content.type} ${roots.roots.length}` }] };
+    return {
+      content: [
+        {
+          type: "text",
+          text: `${String(who.content?.["name"])} ${Array.isArray(model.content) ? "many" : model.content.type} ${roots.roots.length}`,
+        },
+      ],
+    };
   });
   server.tool("two-rounds", { description: "asks twice, one after the other" }, async (_args, ctx) => {
     const first = await ctx.elicitInput({ message: "Name?", requestedSchema: NAME_SCHEMA }, { key: "step1" });
-    const second = await ctx.elicitInput({ message: "Colour?", requestedSchema: { type: "object", properties: { color: { type: "string" } } } }, { key: "step2" });
+    const second = await ctx.elicitInput(
+      { message: "Colour?", requestedSchema: { type: "object", properties: { color: { type: "string" } } } },
+      { key: "step2" },
+    );
     return { content: [{ type: "text", text: `${String(first.content?.["name"])} likes ${String(second.content?.["color"])}` }] };
   });
   server.prompt("contextual", { description: "asks for context" }, async (_args, ctx) => {
-    const answer = await ctx.elicitInput({ message: "Context?", requestedSchema: { type: "object", properties: { context: { type: "string" } } } }, { key: "ctx" });
+    const answer = await ctx.elicitInput(
+      { message: "Context?", requestedSchema: { type: "object", properties: { context: { type: "string" } } } },
+      { key: "ctx" },
+    );
     return { messages: [{ role: "user", content: { type: "text", text: `with ${String(answer.content?.["context"])}` } }] };
   });
   const handler = streamableHttpHandler(server);
@@ -46,20 +59,41 @@ function askingServer(options: MCPServerOptions = {}) {
   return handler;
 }
 
-type Result = Record<string, unknown> & { inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>; requestState?: string };
+type Result = Record<string, unknown> & {
+  inputRequests?: Record<string, { method: string; params: Record<string, unknown> }>;
+  requestState?: string;
+};
 
-async function call(handler: ReturnType<typeof askingServer>, id: number, params: Record<string, unknown>, capabilities: Record<string, unknown> = FULL, method = "tools/call") {
+async function call(
+  handler: ReturnType<typeof askingServer>,
+  id: number,
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = FULL,
+  method = "tools/call",
+) {
   const response = await handler.fetch(modernRequest(id, method, params, { capabilities }));
-  return { status: response.status, answer: (await answerOf(response)) as { result?: Result; error?: { code: number; message: string; data?: unknown } } };
+  return {
+    status: response.status,
+    answer: (await answerOf(response)) as { result?: Result; error?: { code: number; message: string; data?: unknown } },
+  };
 }
 
 describe("multi-round-trip requests (2026-07-28): one input API, the handler run again with the answers", () => {
   it("answers input_required with the request for input and a sealed state, then completes on the retry", async () => {
     const handler = askingServer();
     const first = await call(handler, 1, { name: "hello", arguments: {} });
-    expect(first.answer.result).toMatchObject({ resultType: "input_required", inputRequests: { user_name: { method: "elicitation/create", params: { message: "Your name?" } } }, requestState: expect.any(String) });
+    expect(first.answer.result).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { user_name: { method: "elicitation/create", params: { message: "Your name?" } } },
+      requestState: expect.any(String),
+    });
     expect(first.answer.result).not.toHaveProperty("ttlMs");
-    const second = await call(handler, 2, { name: "hello", arguments: {}, inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } }, requestState: first.answer.result?.requestState });
+    const second = await call(handler, 2, {
+      name: "hello",
+      arguments: {},
+      inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } },
+      requestState: first.answer.result?.requestState,
+    });
     expect(second.answer.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "Hello, Alice!" }] });
     expect(runs).toEqual(["hello", "hello"]);
   });
@@ -70,17 +104,35 @@ describe("multi-round-trip requests (2026-07-28): one input API, the handler run
     const asked = first.answer.result?.inputRequests ?? {};
     expect(Object.values(asked).map((request) => request.method)).toEqual(["elicitation/create", "sampling/createMessage", "roots/list"]);
     const keys = Object.keys(asked);
-    const partly = await call(handler, 2, { name: "all-at-once", arguments: {}, inputResponses: { [keys[0] as string]: { action: "accept", content: { name: "Bo" } } }, requestState: first.answer.result?.requestState });
+    const partly = await call(handler, 2, {
+      name: "all-at-once",
+      arguments: {},
+      inputResponses: { [keys[0] as string]: { action: "accept", content: { name: "Bo" } } },
+      requestState: first.answer.result?.requestState,
+    });
     expect(Object.keys(partly.answer.result?.inputRequests ?? {})).toEqual(keys.slice(1));
-    const answers = { [keys[1] as string]: { role: "assistant", content: { type: "text", text: "Paris" }, model: "m" }, [keys[2] as string]: { roots: [{ uri: "file:///a" }] } };
-    const done = await call(handler, 3, { name: "all-at-once", arguments: {}, inputResponses: answers, requestState: partly.answer.result?.requestState });
+    const answers = {
+      [keys[1] as string]: { role: "assistant", content: { type: "text", text: "Paris" }, model: "m" },
+      [keys[2] as string]: { roots: [{ uri: "file:///a" }] },
+    };
+    const done = await call(handler, 3, {
+      name: "all-at-once",
+      arguments: {},
+      inputResponses: answers,
+      requestState: partly.answer.result?.requestState,
+    });
     expect(done.answer.result).toMatchObject({ resultType: "complete", content: [{ text: "Bo text 1" }] });
   });
 
   it("goes round after round for inputs asked one after the other, with a new state each time", async () => {
     const handler = askingServer();
     const r1 = await call(handler, 1, { name: "two-rounds", arguments: {} });
-    const r2 = await call(handler, 2, { name: "two-rounds", arguments: {}, inputResponses: { step1: { action: "accept", content: { name: "Al" } } }, requestState: r1.answer.result?.requestState });
+    const r2 = await call(handler, 2, {
+      name: "two-rounds",
+      arguments: {},
+      inputResponses: { step1: { action: "accept", content: { name: "Al" } } },
+      requestState: r1.answer.result?.requestState,
+    });
     expect(Object.keys(r2.answer.result?.inputRequests ?? {})).toEqual(["step2"]);
     expect(r2.answer.result?.requestState).not.toBe(r1.answer.result?.requestState);
     // A retry that brings the state but no answer is asked again what it left open.
@@ -88,7 +140,12 @@ describe("multi-round-trip requests (2026-07-28): one input API, the handler run
     expect(Object.keys(empty.answer.result?.inputRequests ?? {})).toEqual(["step2"]);
     // An answer to what the round did not ask (step1 again, forged) is ignored: the sealed one stands.
     const forged = { step1: { action: "accept", content: { name: "Mallory" } }, step2: { action: "accept", content: { color: "blue" } } };
-    const r3 = await call(handler, 3, { name: "two-rounds", arguments: {}, inputResponses: forged, requestState: r2.answer.result?.requestState });
+    const r3 = await call(handler, 3, {
+      name: "two-rounds",
+      arguments: {},
+      inputResponses: forged,
+      requestState: r2.answer.result?.requestState,
+    });
     expect(r3.answer.result).toMatchObject({ resultType: "complete", content: [{ text: "Al likes blue" }] });
   });
 
@@ -102,7 +159,11 @@ describe("multi-round-trip requests (2026-07-28): one input API, the handler run
       [{ name: "hello", arguments: { x: 1 }, inputResponses: answers, requestState: state }, "other-request"],
     ] as const) {
       const refused = await call(handler, 2, params);
-      expect([refused.status, refused.answer.error?.code, refused.answer.error?.message]).toEqual([400, -32602, expect.stringContaining("requestState rejected")]);
+      expect([refused.status, refused.answer.error?.code, refused.answer.error?.message]).toEqual([
+        400,
+        -32602,
+        expect.stringContaining("requestState rejected"),
+      ]);
       expect(refused.answer.error?.message).toMatch(reason === "malformed" ? /malformed|forged/ : /other-request/);
     }
   });
@@ -110,14 +171,21 @@ describe("multi-round-trip requests (2026-07-28): one input API, the handler run
   it("never asks for an undeclared capability: -32021 naming it, with HTTP 400", async () => {
     const handler = askingServer();
     const refused = await call(handler, 1, { name: "all-at-once", arguments: {} }, { elicitation: {}, roots: {} });
-    expect([refused.status, refused.answer.error]).toEqual([400, { code: -32021, message: expect.stringContaining("sampling"), data: { requiredCapabilities: { sampling: {} } } }]);
+    expect([refused.status, refused.answer.error]).toEqual([
+      400,
+      { code: -32021, message: expect.stringContaining("sampling"), data: { requiredCapabilities: { sampling: {} } } },
+    ]);
   });
 
   it("checks answers: an accepted form against its schema, a malformed answer, are -32602", async () => {
     const handler = askingServer();
     const wrongShape = await call(handler, 1, { name: "hello", arguments: {}, inputResponses: { user_name: 12345 } });
     expect(wrongShape.answer.error).toMatchObject({ code: -32602 });
-    const offSchema = await call(handler, 2, { name: "hello", arguments: {}, inputResponses: { user_name: { action: "accept", content: { nickname: "x" } } } });
+    const offSchema = await call(handler, 2, {
+      name: "hello",
+      arguments: {},
+      inputResponses: { user_name: { action: "accept", content: { nickname: "x" } } },
+    });
     expect(offSchema.answer.error).toMatchObject({ code: -32602, message: expect.stringContaining("requested schema") });
     const otherKind = await call(handler, 3, { name: "hello", arguments: {}, inputResponses: { user_name: { roots: [] } } });
     expect(otherKind.answer.error).toMatchObject({ code: -32602, message: expect.stringContaining("malformed") });
@@ -125,9 +193,17 @@ describe("multi-round-trip requests (2026-07-28): one input API, the handler run
 
   it("asks again for an answer under the wrong key, and ignores keys it did not ask for", async () => {
     const handler = askingServer();
-    const wrongKey = await call(handler, 1, { name: "hello", arguments: {}, inputResponses: { other: { action: "accept", content: { name: "x" } } } });
+    const wrongKey = await call(handler, 1, {
+      name: "hello",
+      arguments: {},
+      inputResponses: { other: { action: "accept", content: { name: "x" } } },
+    });
     expect(wrongKey.answer.result).toMatchObject({ resultType: "input_required", inputRequests: { user_name: expect.any(Object) } });
-    const extra = await call(handler, 2, { name: "hello", arguments: {}, inputResponses: { user_name: { action: "accept", content: { name: "Al" } }, extra: { action: "decline" } } });
+    const extra = await call(handler, 2, {
+      name: "hello",
+      arguments: {},
+      inputResponses: { user_name: { action: "accept", content: { name: "Al" } }, extra: { action: "decline" } },
+    });
     expect(extra.answer.result).toMatchObject({ resultType: "complete" });
   });
 
@@ -145,16 +221,42 @@ describe("multi-round-trip requests (2026-07-28): one input API, the handler run
     const handler = streamableHttpHandler(server);
     handlers.push(handler);
     const answered = { who: { action: "accept", content: { name: "Al" } } };
-    const first = await call(handler, 1, { name: "connect", arguments: {}, inputResponses: answered }, { elicitation: { form: {}, url: {} } });
-    expect(first.answer.result).toMatchObject({ resultType: "input_required", inputRequests: { "url-0": { method: "elicitation/create", params: { mode: "url", url: "https://example.com/login", message: "Sign in" } } } });
+    const first = await call(
+      handler,
+      1,
+      { name: "connect", arguments: {}, inputResponses: answered },
+      { elicitation: { form: {}, url: {} } },
+    );
+    expect(first.answer.result).toMatchObject({
+      resultType: "input_required",
+      inputRequests: {
+        "url-0": { method: "elicitation/create", params: { mode: "url", url: "https://example.com/login", message: "Sign in" } },
+      },
+    });
     expect(first.answer.result?.inputRequests?.["url-0"]?.params).not.toHaveProperty("elicitationId");
     done = true;
-    const second = await call(handler, 2, { name: "connect", arguments: {}, inputResponses: { "url-0": { action: "accept" } }, requestState: first.answer.result?.requestState }, { elicitation: { form: {}, url: {} } });
+    const second = await call(
+      handler,
+      2,
+      {
+        name: "connect",
+        arguments: {},
+        inputResponses: { "url-0": { action: "accept" } },
+        requestState: first.answer.result?.requestState,
+      },
+      { elicitation: { form: {}, url: {} } },
+    );
     expect(second.answer.result).toMatchObject({ resultType: "complete", content: [{ text: "connected" }] });
     done = false;
     const formOnly = await call(handler, 3, { name: "connect", arguments: {}, inputResponses: answered }, { elicitation: { form: {} } });
-    expect([formOnly.status, formOnly.answer.error]).toEqual([400, { code: -32021, message: expect.stringContaining("elicitation.url"), data: { requiredCapabilities: { elicitation: { url: {} } } } }]);
-    expect((await call(handler, 4, { name: "plain-error", arguments: {} })).answer.error).toMatchObject({ code: -32602, message: "bad input" });
+    expect([formOnly.status, formOnly.answer.error]).toEqual([
+      400,
+      { code: -32021, message: expect.stringContaining("elicitation.url"), data: { requiredCapabilities: { elicitation: { url: {} } } } },
+    ]);
+    expect((await call(handler, 4, { name: "plain-error", arguments: {} })).answer.error).toMatchObject({
+      code: -32602,
+      message: "bad input",
+    });
   });
 
   it("fires the signal of an abandoned run: a handler that looks after its round went out sees it aborted", async () => {
@@ -178,7 +280,17 @@ describe("multi-round-trip requests (2026-07-28): one input API, the handler run
     const handler = askingServer();
     const first = await call(handler, 1, { name: "contextual" }, FULL, "prompts/get");
     expect(first.answer.result).toMatchObject({ resultType: "input_required", inputRequests: { ctx: { method: "elicitation/create" } } });
-    const done = await call(handler, 2, { name: "contextual", inputResponses: { ctx: { action: "accept", content: { context: "tests" } } }, requestState: first.answer.result?.requestState }, FULL, "prompts/get");
+    const done = await call(
+      handler,
+      2,
+      {
+        name: "contextual",
+        inputResponses: { ctx: { action: "accept", content: { context: "tests" } } },
+        requestState: first.answer.result?.requestState,
+      },
+      FULL,
+      "prompts/get",
+    );
     expect(done.answer.result).toMatchObject({ resultType: "complete", messages: [{ content: { text: "with tests" } }] });
   });
 
@@ -188,7 +300,12 @@ describe("multi-round-trip requests (2026-07-28): one input API, the handler run
     handlers.push(handler);
     const first = await call(handler, 1, { name: "hello", arguments: {} });
     caller = "mallory";
-    const stolen = await call(handler, 2, { name: "hello", arguments: {}, inputResponses: { user_name: { action: "accept", content: { name: "M" } } }, requestState: first.answer.result?.requestState });
+    const stolen = await call(handler, 2, {
+      name: "hello",
+      arguments: {},
+      inputResponses: { user_name: { action: "accept", content: { name: "M" } } },
+      requestState: first.answer.result?.requestState,
+    });
     expect(stolen.answer.error?.message).toContain("other-principal");
   });
 });

@@ -22,7 +22,11 @@ const NOTHING_KNOWN: ReadonlyMap<string, unknown> = /* @__PURE__ */ new Map();
 
 /** The refusal of a request for input the client cannot answer: -32021 naming what it lacks. */
 export function missingCapabilityError(lacking: MissingCapability): JsonRpcError {
-  return new JsonRpcError(JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY, `The request did not declare the ${lacking.name} client capability`, { requiredCapabilities: lacking.required });
+  return new JsonRpcError(
+    JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY,
+    `The request did not declare the ${lacking.name} client capability`,
+    { requiredCapabilities: lacking.required },
+  );
 }
 
 /** What the handler's pending requests for input are rejected with once the round's answer is decided. */
@@ -54,7 +58,9 @@ export class InputRounds {
     this.#known = known;
   }
 
-  /** The known answers: those of earlier rounds, and this request's `inputResponses` to what the last round asked (extra keys are ignored). */
+  /**
+   * The known answers: those of earlier rounds, and this request's `inputResponses` to what the last round asked (extra keys are ignored).
+   */
   static known(state: RoundState | undefined, responses: Readonly<Record<string, unknown>> | undefined): ReadonlyMap<string, unknown> {
     // Most calls are first rounds: nothing known, nothing to build.
     if (!state && !responses) return NOTHING_KNOWN;

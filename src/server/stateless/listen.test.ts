@@ -29,7 +29,11 @@ const tagged = (id: number) => ({ [META_KEYS.subscriptionId]: id });
 describe("subscriptions/listen (2026-07-28)", () => {
   it("acknowledges first with what it honours, then sends only the requested changes, each tagged with the listen id", async () => {
     const { server, handler } = listening();
-    const response = await handler.fetch(modernRequest(7, "subscriptions/listen", { notifications: { toolsListChanged: true, resourceSubscriptions: ["test://watched"], unknownKind: true } }));
+    const response = await handler.fetch(
+      modernRequest(7, "subscriptions/listen", {
+        notifications: { toolsListChanged: true, resourceSubscriptions: ["test://watched"], unknownKind: true },
+      }),
+    );
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const stream = new SseReader(response.body);
     expect(await stream.nextMessage()).toEqual({
@@ -40,17 +44,33 @@ describe("subscriptions/listen (2026-07-28)", () => {
     server.prompt("another", { description: "not asked for" }, () => ({ messages: [] }));
     await server.markResourceUpdated("test://elsewhere");
     server.tool("second", { description: "asked for" }, () => ({ content: [] }));
-    expect(await stream.nextMessage()).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: tagged(7) } });
+    expect(await stream.nextMessage()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/tools/list_changed",
+      params: { _meta: tagged(7) },
+    });
     await server.markResourceUpdated("test://watched");
-    expect(await stream.nextMessage()).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://watched", _meta: tagged(7) } });
+    expect(await stream.nextMessage()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri: "test://watched", _meta: tagged(7) },
+    });
     await server.close();
-    expect(await stream.rest()).toEqual([{ jsonrpc: "2.0", id: 7, result: { resultType: "complete", _meta: { ...tagged(7), [META_KEYS.serverInfo]: { name: "live", version: "1" } } } }]);
+    expect(await stream.rest()).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 7,
+        result: { resultType: "complete", _meta: { ...tagged(7), [META_KEYS.serverInfo]: { name: "live", version: "1" } } },
+      },
+    ]);
   });
 
   it("stops listening when the client closes the stream", async () => {
     const { handler, changes } = listening();
     const before = changes.listenerCount;
-    const stream = new SseReader((await handler.fetch(modernRequest(1, "subscriptions/listen", { notifications: { promptsListChanged: true } }))).body);
+    const stream = new SseReader(
+      (await handler.fetch(modernRequest(1, "subscriptions/listen", { notifications: { promptsListChanged: true } }))).body,
+    );
     await stream.nextMessage();
     expect(changes.listenerCount).toBe(before + 1);
     await stream.cancel();
@@ -63,7 +83,9 @@ describe("subscriptions/listen (2026-07-28)", () => {
     const session = opened.headers.get("mcp-session-id") as string;
     await handler.fetch(httpRequest({ body: notification("notifications/initialized"), session }));
     const get = new SseReader((await handler.fetch(httpRequest({ method: "GET", session }))).body);
-    const modern = new SseReader((await handler.fetch(modernRequest(2, "subscriptions/listen", { notifications: { toolsListChanged: true } }))).body);
+    const modern = new SseReader(
+      (await handler.fetch(modernRequest(2, "subscriptions/listen", { notifications: { toolsListChanged: true } }))).body,
+    );
     await modern.nextMessage();
     server.tool("late", { description: "new" }, () => ({ content: [] }));
     expect(await get.nextMessage()).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });

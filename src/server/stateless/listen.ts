@@ -30,8 +30,14 @@ function honoured(host: StatelessHost, asked: NotificationFilter): NotificationF
 }
 
 /** The notification a change becomes on a stream with this filter, if it asked for it. */
-function notificationOf(change: Exclude<Change, { kind: "task" }>, filter: NotificationFilter): { method: string; params: JsonObject } | undefined {
-  if (change.kind === "resource") return filter.resourceSubscriptions?.includes(change.uri) ? { method: NOTIFICATIONS.resourcesUpdated, params: { uri: change.uri } } : undefined;
+function notificationOf(
+  change: Exclude<Change, { kind: "task" }>,
+  filter: NotificationFilter,
+): { method: string; params: JsonObject } | undefined {
+  if (change.kind === "resource")
+    return filter.resourceSubscriptions?.includes(change.uri)
+      ? { method: NOTIFICATIONS.resourcesUpdated, params: { uri: change.uri } }
+      : undefined;
   return filter[`${change.list}ListChanged`] ? { method: LIST_CHANGED[change.list], params: {} } : undefined;
 }
 

@@ -24,18 +24,27 @@ describe("a request's _meta, on anything a client may send", () => {
     server.tool("t", { description: "a tool" }, () => ({ content: [] }));
     const channel = { signal: new AbortController().signal, inbound: undefined, notify: () => Promise.resolve() };
     await fc.assert(
-      fc.asyncProperty(fc.oneof(anything, nearMeta.map((meta) => ({ _meta: meta }))), async (params) => {
-        expect(typeof claimsStatelessEra(params)).toBe("boolean");
-        const version = requestedVersion(params);
-        expect(version === undefined || typeof version === "string").toBe(true);
-        const answer = await server.serveStateless(1, "tools/list", params as Record<string, unknown>, channel);
-        // A refusal quotes at most 64 characters of what it was sent.
-        const verdict = "result" in answer ? ["served", answer.result["resultType"]] : ["refused", answer.envelope, [-32602, -32022].includes(answer.error.code), answer.error.message.length < 600];
-        expect([
-          ["served", "complete"],
-          ["refused", true, true, true],
-        ]).toContainEqual(verdict);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          anything,
+          nearMeta.map((meta) => ({ _meta: meta })),
+        ),
+        async (params) => {
+          expect(typeof claimsStatelessEra(params)).toBe("boolean");
+          const version = requestedVersion(params);
+          expect(version === undefined || typeof version === "string").toBe(true);
+          const answer = await server.serveStateless(1, "tools/list", params as Record<string, unknown>, channel);
+          // A refusal quotes at most 64 characters of what it was sent.
+          const verdict =
+            "result" in answer
+              ? ["served", answer.result["resultType"]]
+              : ["refused", answer.envelope, [-32602, -32022].includes(answer.error.code), answer.error.message.length < 600];
+          expect([
+            ["served", "complete"],
+            ["refused", true, true, true],
+          ]).toContainEqual(verdict);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

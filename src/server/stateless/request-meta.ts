@@ -28,9 +28,17 @@ export function requestedVersion(params: unknown): string | undefined {
  */
 export function servedVersionOf(params: unknown, served: readonly string[]): StatelessProtocolVersion {
   const version = metaOf(params)?.[META_KEYS.protocolVersion];
-  if (typeof version !== "string") throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `params._meta["${META_KEYS.protocolVersion}"] is required: the protocol version of this request`);
+  if (typeof version !== "string")
+    throw new JsonRpcError(
+      JSONRPC_ERROR_CODES.INVALID_PARAMS,
+      `params._meta["${META_KEYS.protocolVersion}"] is required: the protocol version of this request`,
+    );
   if (!isStatelessProtocolVersion(version) || !served.includes(version)) {
-    throw new JsonRpcError(JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${JSON.stringify(version.slice(0, 64))}`, { supported: [...served], requested: version });
+    throw new JsonRpcError(
+      JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION,
+      `Unsupported protocol version: ${JSON.stringify(version.slice(0, 64))}`,
+      { supported: [...served], requested: version },
+    );
   }
   return version;
 }

@@ -17,7 +17,11 @@ const CALL = { name: "book_flight", arguments: { to: "Lisbon", seats: 2 } };
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const REASONS = ["malformed", "unknown-key", "forged", "expired", "other-principal", "other-request"];
 
-async function bindingFor(method: string, params: Record<string, unknown>, principal: string | undefined = PRINCIPAL): Promise<StateBinding> {
+async function bindingFor(
+  method: string,
+  params: Record<string, unknown>,
+  principal: string | undefined = PRINCIPAL,
+): Promise<StateBinding> {
   return { principal, method, digest: await requestDigest(method, params) };
 }
 
@@ -58,7 +62,8 @@ describe("RequestStateSealer: sealing and opening", () => {
     const sub = macOf(SECRET, JSON.stringify(["principal", PRINCIPAL]));
     const req = macOf(SECRET, JSON.stringify(["request", BINDING.method, BINDING.digest]));
     expect(JSON.parse(payloadText(STATE))).toEqual({ exp: T0 + 10 * 60 * 1000, sub, req, data: DATA });
-    for (const clear of [PRINCIPAL, "alice", "Lisbon", "book_flight", BINDING.digest]) expect(`${STATE} ${payloadText(STATE)}`).not.toContain(clear);
+    for (const clear of [PRINCIPAL, "alice", "Lisbon", "book_flight", BINDING.digest])
+      expect(`${STATE} ${payloadText(STATE)}`).not.toContain(clear);
   });
 
   it("opens a state written by hand to the documented format", async () => {
@@ -95,7 +100,13 @@ describe("RequestStateSealer: what it refuses", () => {
   });
 
   it("refuses every state with a bit flipped or a character replaced anywhere", async () => {
-    const change = fc.tuple(fc.nat({ max: STATE.length - 1 }), fc.oneof(fc.nat({ max: 15 }).map((bit) => ({ bit })), fc.string({ minLength: 1, maxLength: 2 }).map((text) => ({ text }))));
+    const change = fc.tuple(
+      fc.nat({ max: STATE.length - 1 }),
+      fc.oneof(
+        fc.nat({ max: 15 }).map((bit) => ({ bit })),
+        fc.string({ minLength: 1, maxLength: 2 }).map((text) => ({ text })),
+      ),
+    );
     await fc.assert(
       fc.asyncProperty(change, async ([index, how]) => {
         const original = STATE.charCodeAt(index);
@@ -133,7 +144,8 @@ describe("RequestStateSealer: what it refuses", () => {
       bindingFor("tools/call", { ...CALL, arguments: { to: "Porto", seats: 2 } }),
       bindingFor("tools/call", { name: CALL.name }),
     ]);
-    for (const other of [...others, { ...BINDING, method: "prompts/get" }]) expect(await sealer.open(STATE, other)).toEqual(refusal("other-request"));
+    for (const other of [...others, { ...BINDING, method: "prompts/get" }])
+      expect(await sealer.open(STATE, other)).toEqual(refusal("other-request"));
     const read = await bindingFor("resources/read", { uri: "file:///a" });
     const state = await sealer.seal(0, read);
     expect(await sealer.open(state, await bindingFor("resources/read", { uri: "file:///b" }))).toEqual(refusal("other-request"));
@@ -219,10 +231,14 @@ describe("RequestStateSealer: what it refuses", () => {
   });
 
   it("calls anything but a string, or a string over maxLength, malformed", async () => {
-    for (const value of [undefined, null, 42, {}, [STATE], new String(STATE)]) expect(await sealer.open(value, BINDING)).toEqual(refusal("malformed"));
+    for (const value of [undefined, null, 42, {}, [STATE], new String(STATE)])
+      expect(await sealer.open(value, BINDING)).toEqual(refusal("malformed"));
     const small = new RequestStateSealer(KEYS, { maxLength: STATE.length - 1, now: () => T0 });
     expect(await small.open(STATE, BINDING)).toEqual(refusal("malformed"));
-    expect(await new RequestStateSealer(KEYS, { maxLength: STATE.length, now: () => T0 }).open(STATE, BINDING)).toEqual({ ok: true, data: DATA });
+    expect(await new RequestStateSealer(KEYS, { maxLength: STATE.length, now: () => T0 }).open(STATE, BINDING)).toEqual({
+      ok: true,
+      data: DATA,
+    });
   });
 });
 
@@ -241,22 +257,36 @@ describe("RequestStateSealer: keys", () => {
   });
 
   it("lets processes configured with the same keys open each other's states, old keys included", async () => {
-    const [a, b] = [new RequestStateSealer(staticRequestStateKeys([{ id: "k1", secret: SECRET }])), new RequestStateSealer(staticRequestStateKeys([{ id: "k1", secret: SECRET }]))];
+    const [a, b] = [
+      new RequestStateSealer(staticRequestStateKeys([{ id: "k1", secret: SECRET }])),
+      new RequestStateSealer(staticRequestStateKeys([{ id: "k1", secret: SECRET }])),
+    ];
     expect(await b.open(await a.seal("from a", BINDING), BINDING)).toEqual({ ok: true, data: "from a" });
     expect(await a.open(await b.seal("from b", BINDING), BINDING)).toEqual({ ok: true, data: "from b" });
-    const rotated = new RequestStateSealer(staticRequestStateKeys([{ id: "k2", secret: `${SECRET} (new)` }, { id: "k1", secret: SECRET }]));
+    const rotated = new RequestStateSealer(
+      staticRequestStateKeys([
+        { id: "k2", secret: `${SECRET} (new)` },
+        { id: "k1", secret: SECRET },
+      ]),
+    );
     expect(await rotated.open(await a.seal("old", BINDING), BINDING)).toEqual({ ok: true, data: "old" });
     expect(await a.open(await rotated.seal("new", BINDING), BINDING)).toEqual(refusal("unknown-key"));
   });
 
   it("imports the store's key for each seal and open, keeping none between calls", async () => {
     const importKey = vi.spyOn(crypto.subtle, "importKey");
-    const keys = staticRequestStateKeys([{ id: "n1", secret: SECRET }, { id: "n0", secret: `${SECRET}0` }]);
+    const keys = staticRequestStateKeys([
+      { id: "n1", secret: SECRET },
+      { id: "n0", secret: `${SECRET}0` },
+    ]);
     const local = new RequestStateSealer(keys);
     const states = await Promise.all([1, 2, 3].map((data) => local.seal(data, BINDING)));
     for (const state of states) expect((await local.open(state, BINDING)).ok).toBe(true);
     expect(await local.open(craft("{}", "n0", `${SECRET}0`), BINDING)).toEqual(refusal("malformed"));
-    expect(importKey.mock.calls.map(([, secret]) => new TextDecoder().decode(secret as Uint8Array))).toEqual([...Array<string>(6).fill(SECRET), `${SECRET}0`]);
+    expect(importKey.mock.calls.map(([, secret]) => new TextDecoder().decode(secret as Uint8Array))).toEqual([
+      ...Array<string>(6).fill(SECRET),
+      `${SECRET}0`,
+    ]);
   });
 
   it("imports again when the store gives another secret under a known id", async () => {
@@ -317,15 +347,20 @@ describe("RequestStateSealer: configuration and data", () => {
 });
 
 const digestOf = (value: unknown): string => createHash("sha256").update(JSON.stringify(value)).digest("base64url");
-const shuffle = <T>(entries: T[], seed: number): T[] => entries.map((entry, index) => [entry, (index * 7919 + seed) % 101] as const).toSorted((a, b) => a[1] - b[1]).map(([entry]) => entry);
+const shuffle = <T>(entries: T[], seed: number): T[] =>
+  entries
+    .map((entry, index) => [entry, (index * 7919 + seed) % 101] as const)
+    .toSorted((a, b) => a[1] - b[1])
+    .map(([entry]) => entry);
 
 const METHOD = fc.constantFrom("tools/call", "prompts/get", "resources/read", "x/y");
 
 describe("requestDigest", () => {
-
   it("is SHA-256 (base64url) of the canonical JSON of [method, salient params]", async () => {
     const params = { arguments: { b: [2, { z: 1, a: 0 }], a: "é" }, name: "t", _meta: { k: 1 } };
-    expect(await requestDigest("tools/call", params)).toBe(digestOf(["tools/call", { arguments: { a: "é", b: [2, { a: 0, z: 1 }] }, name: "t" }]));
+    expect(await requestDigest("tools/call", params)).toBe(
+      digestOf(["tools/call", { arguments: { a: "é", b: [2, { a: 0, z: 1 }] }, name: "t" }]),
+    );
     expect(await requestDigest("resources/read", { uri: "u", extra: 1 })).toBe(digestOf(["resources/read", { uri: "u" }]));
     expect(await requestDigest("tools/call", undefined)).toBe(digestOf(["tools/call", {}]));
   });
@@ -337,19 +372,27 @@ describe("requestDigest", () => {
       return Object.fromEntries(shuffle(Object.entries(value), seed).map(([key, inner]) => [key, reorder(inner, seed)]));
     };
     await fc.assert(
-      fc.asyncProperty(METHOD, fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 3 })), fc.nat(), async (method, args, seed) => {
-        const params = { name: "n", uri: "u", arguments: args, other: args };
-        expect(await requestDigest(method, reorder(params, seed) as Record<string, unknown>)).toBe(await requestDigest(method, params));
-      }),
+      fc.asyncProperty(
+        METHOD,
+        fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 3 })),
+        fc.nat(),
+        async (method, args, seed) => {
+          const params = { name: "n", uri: "u", arguments: args, other: args };
+          expect(await requestDigest(method, reorder(params, seed) as Record<string, unknown>)).toBe(await requestDigest(method, params));
+        },
+      ),
       { numRuns: runs(100), seed: SEED + 4 },
     );
   });
 
-  it.each(["tools/call", "prompts/get", "resources/read", "custom/method"])("ignores _meta, inputResponses and requestState on %s", async (method) => {
-    const params = { name: "n", arguments: { a: 1 }, uri: "u" };
-    const retry = { ...params, _meta: { progressToken: 1 }, inputResponses: { q: { action: "accept" } }, requestState: STATE };
-    expect(await requestDigest(method, retry)).toBe(await requestDigest(method, params));
-  });
+  it.each(["tools/call", "prompts/get", "resources/read", "custom/method"])(
+    "ignores _meta, inputResponses and requestState on %s",
+    async (method) => {
+      const params = { name: "n", arguments: { a: 1 }, uri: "u" };
+      const retry = { ...params, _meta: { progressToken: 1 }, inputResponses: { q: { action: "accept" } }, requestState: STATE };
+      expect(await requestDigest(method, retry)).toBe(await requestDigest(method, params));
+    },
+  );
 
   it("counts every other param of a method it has no rule for", async () => {
     expect(await requestDigest("custom/method", { a: 1 })).not.toBe(await requestDigest("custom/method", { a: 2 }));
@@ -358,14 +401,23 @@ describe("requestDigest", () => {
 
   it("differs when the method, name, arguments or uri differ", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string(), fc.string(), fc.jsonValue({ maxDepth: 2 }), fc.jsonValue({ maxDepth: 2 }), async (name1, name2, args1, args2) => {
-        const [one, two] = [{ name: name1, arguments: args1, uri: name1 }, { name: name2, arguments: args2, uri: name2 }];
-        const same = JSON.stringify([name1, args1]) === JSON.stringify([name2, args2]);
-        fc.pre(!same);
-        expect(await requestDigest("tools/call", one)).not.toBe(await requestDigest("tools/call", two));
-        expect((await requestDigest("resources/read", one)) === (await requestDigest("resources/read", two))).toBe(name1 === name2);
-        expect(await requestDigest("prompts/get", one)).not.toBe(await requestDigest("tools/call", one));
-      }),
+      fc.asyncProperty(
+        fc.string(),
+        fc.string(),
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.jsonValue({ maxDepth: 2 }),
+        async (name1, name2, args1, args2) => {
+          const [one, two] = [
+            { name: name1, arguments: args1, uri: name1 },
+            { name: name2, arguments: args2, uri: name2 },
+          ];
+          const same = JSON.stringify([name1, args1]) === JSON.stringify([name2, args2]);
+          fc.pre(!same);
+          expect(await requestDigest("tools/call", one)).not.toBe(await requestDigest("tools/call", two));
+          expect((await requestDigest("resources/read", one)) === (await requestDigest("resources/read", two))).toBe(name1 === name2);
+          expect(await requestDigest("prompts/get", one)).not.toBe(await requestDigest("tools/call", one));
+        },
+      ),
       { numRuns: runs(200), seed: SEED + 5 },
     );
   });

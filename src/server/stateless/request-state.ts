@@ -2,7 +2,12 @@ import { METHODS } from "../../constants/index.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import { decodeBase64, encodeBase64 } from "../../protocol/bytes-text.js";
-import { MIN_REQUEST_STATE_SECRET_BYTES, REQUEST_STATE_KEY_ID, type RequestStateKey, type RequestStateKeys } from "../../stores/request-state-keys.js";
+import {
+  MIN_REQUEST_STATE_SECRET_BYTES,
+  REQUEST_STATE_KEY_ID,
+  type RequestStateKey,
+  type RequestStateKeys,
+} from "../../stores/request-state-keys.js";
 
 export interface StateBinding {
   /** Who the state belongs to (undefined when the server knows no principal). */
@@ -49,8 +54,10 @@ export class RequestStateSealer {
 
   constructor(keys: RequestStateKeys, options: { ttlMs?: number; now?: () => number; maxLength?: number } = {}) {
     const { ttlMs = DEFAULT_TTL_MS, now = Date.now, maxLength = DEFAULT_MAX_LENGTH } = options;
-    if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw new MCPError(MCP_CODES.INVALID_PARAMS, "RequestStateSealer: ttlMs must be a positive number of milliseconds");
-    if (!Number.isSafeInteger(maxLength) || maxLength <= 0) throw new MCPError(MCP_CODES.INVALID_PARAMS, "RequestStateSealer: maxLength must be a positive whole number");
+    if (!Number.isFinite(ttlMs) || ttlMs <= 0)
+      throw new MCPError(MCP_CODES.INVALID_PARAMS, "RequestStateSealer: ttlMs must be a positive number of milliseconds");
+    if (!Number.isSafeInteger(maxLength) || maxLength <= 0)
+      throw new MCPError(MCP_CODES.INVALID_PARAMS, "RequestStateSealer: maxLength must be a positive whole number");
     this.#keys = keys;
     this.#ttlMs = ttlMs;
     this.#now = now;
@@ -66,7 +73,10 @@ export class RequestStateSealer {
     const signed = `v1.${key.id}.${encodeBase64(utf8(payloadJson(payload)), true)}`;
     const state = `${signed}.${await tag(hmac, signed)}`;
     if (state.length > this.#maxLength) {
-      throw new MCPError(MCP_CODES.INTERNAL_ERROR, `requestState would be ${state.length} characters, more than the ${this.#maxLength} allowed: keep less data in it`);
+      throw new MCPError(
+        MCP_CODES.INTERNAL_ERROR,
+        `requestState would be ${state.length} characters, more than the ${this.#maxLength} allowed: keep less data in it`,
+      );
     }
     return state;
   }
@@ -91,7 +101,10 @@ export class RequestStateSealer {
   }
 }
 
-/** SHA-256 (base64url) of the method and the params that identify the request: name + arguments for tools/call and prompts/get, uri for resources/read; canonical JSON (sorted keys) so key order does not matter; `_meta`, `inputResponses` and `requestState` never count. */
+/**
+ * SHA-256 (base64url) of the method and the params that identify the request: name + arguments for tools/call and prompts/get, uri for
+ * resources/read; canonical JSON (sorted keys) so key order does not matter; `_meta`, `inputResponses` and `requestState` never count.
+ */
 export async function requestDigest(method: string, params: Record<string, unknown> | undefined): Promise<string> {
   const canonical = canonicalJson([method, salientParams(method, params ?? {})]);
   return encodeBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(canonical))), true);
@@ -114,7 +127,11 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_name, inner: unknown) => {
     if (typeof inner !== "object" || inner === null || Array.isArray(inner)) return inner;
     const record = inner as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(record).toSorted().map((name) => [name, record[name]]));
+    return Object.fromEntries(
+      Object.keys(record)
+        .toSorted()
+        .map((name) => [name, record[name]]),
+    );
   });
 }
 
@@ -154,7 +171,10 @@ function importKey(key: RequestStateKey): Promise<HmacKey> {
   if (idFits && key.secret instanceof Uint8Array && key.secret.length >= MIN_REQUEST_STATE_SECRET_BYTES) {
     return crypto.subtle.importKey("raw", key.secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
   }
-  throw new MCPError(MCP_CODES.INTERNAL_ERROR, `the request-state key store gave a key without a valid id or with a secret under ${MIN_REQUEST_STATE_SECRET_BYTES} bytes`);
+  throw new MCPError(
+    MCP_CODES.INTERNAL_ERROR,
+    `the request-state key store gave a key without a valid id or with a secret under ${MIN_REQUEST_STATE_SECRET_BYTES} bytes`,
+  );
 }
 
 function utf8(text: string): Uint8Array {

@@ -1,9 +1,25 @@
 import { LOGGING_LEVELS, META_KEYS, METHODS, NOTIFICATIONS, type StatelessProtocolVersion } from "../../constants/index.js";
-import type { ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, Implementation, ListRootsResult, LoggingLevel } from "../../schemas/schemas.js";
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  ListRootsResult,
+  LoggingLevel,
+} from "../../schemas/schemas.js";
 import type { RequestContext } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import type { InboundContext } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId, ProgressToken } from "../../types/types.js";
-import type { HandlerContext, InputOptions, RequestClient, StandardElicitParams, StandardElicitResult, StandardSchemaV1 } from "../mcp-server/mcp-server.types.js";
+import type {
+  HandlerContext,
+  InputOptions,
+  RequestClient,
+  StandardElicitParams,
+  StandardElicitResult,
+  StandardSchemaV1,
+} from "../mcp-server/mcp-server.types.js";
 import { elicitWith } from "../mcp-server/schema-support.js";
 import type { InputRounds } from "./input-rounds.js";
 
@@ -60,7 +76,10 @@ export class StatelessHandlerContext implements HandlerContext {
     readonly channel: RequestChannel,
     private readonly rounds: InputRounds | undefined,
   ) {
-    this.client = { info: meta[META_KEYS.clientInfo] as Implementation | undefined, capabilities: meta[META_KEYS.clientCapabilities] as ClientCapabilities };
+    this.client = {
+      info: meta[META_KEYS.clientInfo] as Implementation | undefined,
+      capabilities: meta[META_KEYS.clientCapabilities] as ClientCapabilities,
+    };
     this.logLevel = meta[META_KEYS.logLevel] as LoggingLevel | undefined;
     const token = meta["progressToken"];
     this.#progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
@@ -127,7 +146,8 @@ export class StatelessHandlerContext implements HandlerContext {
   }
 
   #ask(method: string, params: JsonObject | undefined, options: InputOptions | undefined): Promise<unknown> {
-    if (!this.rounds) return Promise.reject(new Error(`${method}: only tools/call, prompts/get and resources/read may ask the client for input`));
+    if (!this.rounds)
+      return Promise.reject(new Error(`${method}: only tools/call, prompts/get and resources/read may ask the client for input`));
     return this.rounds.ask(method, params, options?.key);
   }
 }

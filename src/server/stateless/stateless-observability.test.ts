@@ -13,7 +13,10 @@ import { modernMessage, modernRequest } from "./stateless.test-helpers.js";
 describe("stateless-era requests are observed as session requests are", () => {
   it("records a SERVER span per request (the trace context from _meta) and the server's request events", async () => {
     const exporter = new InMemorySpanExporter();
-    const telemetry = new Telemetry({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }), propagator: new W3CTraceContextPropagator() });
+    const telemetry = new Telemetry({
+      tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+      propagator: new W3CTraceContextPropagator(),
+    });
     const events = new EventBus<MCPEventMap>();
     const seen: string[] = [];
     events.on("request:received", ({ method, id }) => seen.push(`received ${method} ${String(id)}`));
@@ -25,7 +28,12 @@ describe("stateless-era requests are observed as session requests are", () => {
     await (await handler.fetch(modernRequest(1, "tools/call", { name: "ok", arguments: {} }, { extra: { traceparent } }))).text();
     await (await handler.fetch(modernRequest(2, "tools/call", { name: "missing", arguments: {} }))).text();
     await handler.close();
-    expect(seen).toEqual(["received tools/call 1", "completed tools/call success number", "received tools/call 2", "completed tools/call error number"]);
+    expect(seen).toEqual([
+      "received tools/call 1",
+      "completed tools/call success number",
+      "received tools/call 2",
+      "completed tools/call error number",
+    ]);
     const spans = exporter.getFinishedSpans();
     expect(spans.map((span) => [span.name, span.attributes["mcp.protocol.version"], span.attributes["error.type"]])).toEqual([
       ["tools/call ok", "2026-07-28", undefined],
@@ -85,4 +93,3 @@ describe("stateless-era requests are observed as session requests are", () => {
     await handler.close();
   });
 });
-

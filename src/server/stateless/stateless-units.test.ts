@@ -26,7 +26,9 @@ describe("the request's _meta", () => {
   });
 
   it("refuses a version it speaks but does not serve, naming the ones it serves", () => {
-    expect(() => servedVersionOf({ _meta: meta() }, [])).toThrow(expect.objectContaining({ code: -32022, data: { supported: [], requested: "2026-07-28" } }));
+    expect(() => servedVersionOf({ _meta: meta() }, [])).toThrow(
+      expect.objectContaining({ code: -32022, data: { supported: [], requested: "2026-07-28" } }),
+    );
   });
 });
 
@@ -38,7 +40,9 @@ describe("InMemoryChangeFeed", () => {
       throw new Error("first broke");
     });
     const stop = feed.subscribe((change) => heard.push(change.kind));
-    await expect(feed.publish({ kind: "list", list: "tools" })).rejects.toMatchObject({ errors: [expect.objectContaining({ message: "first broke" })] });
+    await expect(feed.publish({ kind: "list", list: "tools" })).rejects.toMatchObject({
+      errors: [expect.objectContaining({ message: "first broke" })],
+    });
     expect(heard).toEqual(["list"]);
     stop();
     expect(feed.listenerCount).toBe(1);
@@ -52,7 +56,11 @@ describe("MCPServer: stateless-era settings", () => {
     expect(server.principalOf({ authInfo: { sub: "a" } })).toBe('{"sub":"a"}');
     expect(server.principalOf({ authInfo: { big: 1n } })).toBe("[object Object]");
     expect(server.principalOf({ authInfo: Symbol.for("who") })).toBe("Symbol(who)");
-    expect(new MCPServer(info, { principalOf: (inbound) => `p:${String(inbound?.headers?.["x-user"])}` }).principalOf({ headers: { "x-user": "u" } })).toBe("p:u");
+    expect(
+      new MCPServer(info, { principalOf: (inbound) => `p:${String(inbound?.headers?.["x-user"])}` }).principalOf({
+        headers: { "x-user": "u" },
+      }),
+    ).toBe("p:u");
   });
 
   it("reports a change feed that fails to take a change to onProtocolError, with no session", async () => {
@@ -61,16 +69,25 @@ describe("MCPServer: stateless-era settings", () => {
       throw new Error("feed is down");
     });
     const reported: unknown[] = [];
-    const server = new MCPServer(info, { changeFeed: changes, onProtocolError: (error, session) => reported.push([error.message, session]) });
+    const server = new MCPServer(info, {
+      changeFeed: changes,
+      onProtocolError: (error, session) => reported.push([error.message, session]),
+    });
     server.tool("t", {}, () => ({ content: [] }));
     await vi.waitFor(() => expect(reported).toEqual([["A change listener failed", undefined]]));
   });
 
   it("gives caching hints from the server's settings and the entries behind each result", () => {
-    const server = new MCPServer(info, { cache: { discover: { ttlMs: 9, cacheScope: "public" }, read: { ttlMs: 3, cacheScope: "private" } } });
+    const server = new MCPServer(info, {
+      cache: { discover: { ttlMs: 9, cacheScope: "public" }, read: { ttlMs: 3, cacheScope: "private" } },
+    });
     server.resource("plain", "test://plain", {}, (uri) => ({ contents: [{ uri, text: "" }] }));
-    server.resource("hinted", "test://hinted", { cache: { ttlMs: 50, cacheScope: "public" } }, (uri) => ({ contents: [{ uri, text: "" }] }));
-    server.resourceTemplate("items", "test://items/{id}", { cache: { ttlMs: 7, cacheScope: "private" } }, (uri) => ({ contents: [{ uri, text: "" }] }));
+    server.resource("hinted", "test://hinted", { cache: { ttlMs: 50, cacheScope: "public" } }, (uri) => ({
+      contents: [{ uri, text: "" }],
+    }));
+    server.resourceTemplate("items", "test://items/{id}", { cache: { ttlMs: 7, cacheScope: "private" } }, (uri) => ({
+      contents: [{ uri, text: "" }],
+    }));
     expect(server.cacheHintFor("server/discover", undefined)).toEqual({ ttlMs: 9, cacheScope: "public" });
     expect(server.cacheHintFor("resources/read", { uri: "test://plain" })).toEqual({ ttlMs: 3, cacheScope: "private" });
     expect(server.cacheHintFor("resources/read", { uri: "test://hinted" })).toEqual({ ttlMs: 50, cacheScope: "public" });
@@ -78,12 +95,19 @@ describe("MCPServer: stateless-era settings", () => {
     expect(server.cacheHintFor("resources/templates/list", undefined)).toEqual({ ttlMs: 0, cacheScope: "private" });
     expect(server.cacheHintFor("resources/list", undefined)).toEqual({ ttlMs: 0, cacheScope: "private" });
     expect(new MCPServer(info).cacheHintFor("resources/read", { uri: "test://none" })).toEqual({ ttlMs: 0, cacheScope: "private" });
-    expect(new MCPServer(info, { authorize: () => true }).cacheHintFor("tools/list", undefined)).toEqual({ ttlMs: 0, cacheScope: "private" });
+    expect(new MCPServer(info, { authorize: () => true }).cacheHintFor("tools/list", undefined)).toEqual({
+      ttlMs: 0,
+      cacheScope: "private",
+    });
   });
 
   it("offers the key stores from the universal entry, for deployments that share keys", async () => {
     const entry = await import("../../index.js");
-    expect([typeof entry.staticRequestStateKeys, typeof entry.InMemoryRequestStateKeys, typeof entry.InMemoryChangeFeed]).toEqual(["function", "function", "function"]);
+    expect([typeof entry.staticRequestStateKeys, typeof entry.InMemoryRequestStateKeys, typeof entry.InMemoryChangeFeed]).toEqual([
+      "function",
+      "function",
+      "function",
+    ]);
   });
 
   it("seals requestState with the configured keys and lifetime: shared keys open each other's states, a lifetime ends one", async () => {
@@ -108,9 +132,17 @@ describe("MCPServer: stateless-era settings", () => {
 
   it("refuses a tool whose x-mcp-header annotations are invalid, at registration", () => {
     const server = new MCPServer(info);
-    expect(() => server.tool("bad", { inputSchema: { type: "object", properties: { list: { type: "array", "x-mcp-header": "List" } } } }, () => ({ content: [] }))).toThrow(/x-mcp-header annotations of tool "bad" are invalid/);
-    server.tool("good", { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } }, () => ({ content: [] }));
-    expect(server.headerParamsOf("tools/call", { name: "good" })).toEqual([expect.objectContaining({ property: "region", header: "Region", type: "string" })]);
+    expect(() =>
+      server.tool("bad", { inputSchema: { type: "object", properties: { list: { type: "array", "x-mcp-header": "List" } } } }, () => ({
+        content: [],
+      })),
+    ).toThrow(/x-mcp-header annotations of tool "bad" are invalid/);
+    server.tool("good", { inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } }, () => ({
+      content: [],
+    }));
+    expect(server.headerParamsOf("tools/call", { name: "good" })).toEqual([
+      expect.objectContaining({ property: "region", header: "Region", type: "string" }),
+    ]);
     expect(server.headerParamsOf("tools/call", { name: "missing" })).toBeUndefined();
     expect(server.headerParamsOf("tools/call", { name: 42 })).toBeUndefined();
     expect(server.headerParamsOf("tools/call", undefined)).toBeUndefined();
@@ -127,7 +159,11 @@ function contextOf(signal: AbortSignal): StatelessHandlerContext {
 
 function recording(logLevel: "info" | undefined, signal: AbortSignal = new AbortController().signal) {
   const sent: unknown[] = [];
-  const channel = { signal, inbound: undefined, notify: (method: string, params: Record<string, unknown>) => Promise.resolve(void sent.push([method, params])) };
+  const channel = {
+    signal,
+    inbound: undefined,
+    notify: (method: string, params: Record<string, unknown>) => Promise.resolve(void sent.push([method, params])),
+  };
   const context = new StatelessHandlerContext(1, logLevel === undefined ? meta() : meta({ logLevel }), "2026-07-28", channel, undefined);
   return { context, sent };
 }
@@ -157,7 +193,9 @@ describe("StatelessHandlerContext", () => {
   it("refuses input requests outside tools/call, prompts/get and resources/read", async () => {
     const { context } = recording(undefined);
     await expect(context.listRoots()).rejects.toThrow("roots/list: only");
-    await expect(context.elicitInput({ message: "?", requestedSchema: { type: "object", properties: {} } })).rejects.toThrow("elicitation/create: only");
+    await expect(context.elicitInput({ message: "?", requestedSchema: { type: "object", properties: {} } })).rejects.toThrow(
+      "elicitation/create: only",
+    );
     await expect(context.createMessage({ messages: [], maxTokens: 1 })).rejects.toThrow("sampling/createMessage: only");
   });
 });
@@ -177,8 +215,15 @@ describe("serveListen", () => {
     const context = contextOf(new AbortController().signal);
     const sent: unknown[] = [];
     context.channel.notify = (method, params) => Promise.resolve(void sent.push({ method, params }));
-    await expect(serveListen(server, { notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } }, context)).resolves.toEqual({ _meta: { [META_KEYS.subscriptionId]: 3 } });
-    expect(sent).toEqual([{ method: "notifications/subscriptions/acknowledged", params: { notifications: { resourcesListChanged: true }, _meta: { [META_KEYS.subscriptionId]: 3 } } }]);
+    await expect(
+      serveListen(server, { notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } }, context),
+    ).resolves.toEqual({ _meta: { [META_KEYS.subscriptionId]: 3 } });
+    expect(sent).toEqual([
+      {
+        method: "notifications/subscriptions/acknowledged",
+        params: { notifications: { resourcesListChanged: true }, _meta: { [META_KEYS.subscriptionId]: 3 } },
+      },
+    ]);
     expect(changes.listenerCount).toBe(1);
   });
 
@@ -193,7 +238,10 @@ describe("serveListen", () => {
     // A channel that can no longer carry the acknowledgement does not fail the request.
     context.channel.notify = () => Promise.reject(new Error("connection closed"));
     await expect(serveListen(server, {}, context)).resolves.toEqual({ _meta: { [META_KEYS.subscriptionId]: 3 } });
-    const empty = { method: "notifications/subscriptions/acknowledged", params: { notifications: {}, _meta: { [META_KEYS.subscriptionId]: 3 } } };
+    const empty = {
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: {}, _meta: { [META_KEYS.subscriptionId]: 3 } },
+    };
     expect(sent).toEqual([empty, empty]);
   });
 });

@@ -28,7 +28,12 @@ export function meta(parts: MetaParts = {}): Record<string, unknown> {
 }
 
 /** A JSON-RPC request of the stateless era: params with `_meta`. */
-export function modernMessage(id: JsonRpcId, method: string, params: Record<string, unknown> = {}, parts: MetaParts = {}): Record<string, unknown> {
+export function modernMessage(
+  id: JsonRpcId,
+  method: string,
+  params: Record<string, unknown> = {},
+  parts: MetaParts = {},
+): Record<string, unknown> {
   return { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta(parts) } };
 }
 
@@ -39,28 +44,46 @@ export interface ModernRequestParts extends MetaParts {
 }
 
 /** A 2026-07-28 POST: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` as a client sends them. */
-export function modernRequest(id: JsonRpcId, method: string, params: Record<string, unknown> = {}, parts: ModernRequestParts = {}): Request {
+export function modernRequest(
+  id: JsonRpcId,
+  method: string,
+  params: Record<string, unknown> = {},
+  parts: ModernRequestParts = {},
+): Request {
   const message = modernMessage(id, method, params, parts);
   return postOf(message, parts);
 }
 
 /** POSTs any body with the standard headers derived from it (when it is a request). */
 export function postOf(message: Record<string, unknown>, parts: ModernRequestParts = {}): Request {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", [STATELESS_HEADERS.protocolVersion]: parts.version ?? STATELESS_VERSION };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    [STATELESS_HEADERS.protocolVersion]: parts.version ?? STATELESS_VERSION,
+  };
   if (typeof message["method"] === "string") headers[STATELESS_HEADERS.method] = message["method"];
-  const name = typeof message["method"] === "string" ? expectedMcpName(message["method"], message["params"] as Record<string, unknown> | undefined) : undefined;
+  const name =
+    typeof message["method"] === "string"
+      ? expectedMcpName(message["method"], message["params"] as Record<string, unknown> | undefined)
+      : undefined;
   if (name !== undefined) headers[STATELESS_HEADERS.name] = encodeHeaderValue(name);
   for (const [header, value] of Object.entries(parts.headers ?? {})) {
     if (value === null) delete headers[header];
     else headers[header] = value;
   }
-  return new Request(URL_2026, { method: "POST", headers, body: JSON.stringify(message), ...(parts.signal ? { signal: parts.signal } : {}) });
+  return new Request(URL_2026, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(message),
+    ...(parts.signal ? { signal: parts.signal } : {}),
+  });
 }
 
 /** The JSON-RPC messages of a response: its JSON body, or each SSE event's data. */
 export async function messagesIn(response: Response): Promise<Record<string, unknown>[]> {
   const text = await response.text();
-  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) return text === "" ? [] : [JSON.parse(text) as Record<string, unknown>];
+  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream"))
+    return text === "" ? [] : [JSON.parse(text) as Record<string, unknown>];
   return text
     .split("\n")
     .filter((line) => line.startsWith("data: "))

@@ -15,12 +15,19 @@ async function connection(options: MCPServerOptions = {}) {
   server.tool("echo", { description: "echoes" }, (args) => ({ content: [{ type: "text", text: JSON.stringify(args) }] }));
   server.tool("hold", { description: "waits to be released or cancelled" }, async (_args, ctx) => {
     await ctx.progress(1);
-    await Promise.race([held, new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason as Error)))]);
+    await Promise.race([
+      held,
+      new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason as Error))),
+    ]);
     return { content: [] };
   });
   const [clientEnd, serverEnd] = InMemoryTransport.pair();
   const received: Message[] = [];
-  await clientEnd.start({ onMessage: (message) => received.push(message as Message), onMalformed: () => undefined, onClose: () => undefined });
+  await clientEnd.start({
+    onMessage: (message) => received.push(message as Message),
+    onMalformed: () => undefined,
+    onClose: () => undefined,
+  });
   await server.start(serverEnd);
   const answerTo = async (id: unknown): Promise<Message> => {
     await vi.waitFor(() => expect(received.some((message) => message["id"] === id && !("method" in message))).toBe(true));
@@ -30,7 +37,12 @@ async function connection(options: MCPServerOptions = {}) {
   return { server, received, send, answerTo, release: () => release?.() };
 }
 
-const INITIALIZE = { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } };
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: "init",
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+};
 
 describe("stdio (one connection): the era pinned per connection", () => {
   it("serves 2026-07-28 requests without initialize, each with the result encoded for the revision", async () => {
@@ -63,7 +75,9 @@ describe("stdio (one connection): the era pinned per connection", () => {
     await peer.send(modernMessage(1, "tools/list"));
     await peer.answerTo(1);
     await peer.send(INITIALIZE);
-    expect(await peer.answerTo("init")).toMatchObject({ error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2025-11-25" } } });
+    expect(await peer.answerTo("init")).toMatchObject({
+      error: { code: -32022, data: { supported: ["2026-07-28"], requested: "2025-11-25" } },
+    });
   });
 
   it("cancels a request on notifications/cancelled: its handler is aborted and nothing more is sent for it", async () => {

@@ -20,7 +20,12 @@ interface InputRequest {
  * session) goes to the task. When the client leaves (the request's signal), it rejects with the
  * signal's reason, and what was not answered stays outstanding for the next `tasks/result`.
  */
-export async function carryUntilTerminal(host: TaskSurfaceHost, owner: string, taskId: string, context: HandlerContext): Promise<TaskRecord | undefined> {
+export async function carryUntilTerminal(
+  host: TaskSurfaceHost,
+  owner: string,
+  taskId: string,
+  context: HandlerContext,
+): Promise<TaskRecord | undefined> {
   const { engine, server } = host;
   const { signal } = context;
   const sent = new Set<string>();
@@ -43,7 +48,10 @@ export async function carryUntilTerminal(host: TaskSurfaceHost, owner: string, t
         sent.add(key);
         // The answer reaches the task (its run wakes up); a request the client refused or left unanswered stays outstanding.
         ask(context, taskId, request as InputRequest).then(
-          (answer) => engine.answer(owner, taskId, { [key]: answer }, (_method, _params, checked) => checked).catch((error: unknown) => engine.options.onError?.(error)),
+          (answer) =>
+            engine
+              .answer(owner, taskId, { [key]: answer }, (_method, _params, checked) => checked)
+              .catch((error: unknown) => engine.options.onError?.(error)),
           () => undefined,
         );
       }
@@ -55,7 +63,10 @@ export async function carryUntilTerminal(host: TaskSurfaceHost, owner: string, t
   }
 }
 
-/** One input request of the task, sent through `context` (its capability check and answer check included), without a deadline: the carrier's end cancels it. */
+/**
+ * One input request of the task, sent through `context` (its capability check and answer check included), without a deadline: the carrier's
+ * end cancels it.
+ */
 function ask(context: HandlerContext, taskId: string, { method, params }: InputRequest): Promise<unknown> {
   const options: InputOptions = { timeoutMs: Number.POSITIVE_INFINITY };
   const related = { ...params, _meta: relatedTaskMeta(taskId, params?.["_meta"]) };

@@ -33,7 +33,8 @@ export class TaskStatusWatch {
   }
 
   sessionClosed(session: SessionHandle): void {
-    for (const [taskId, { sessions }] of this.#watched) if (sessions.delete(session as ServerSession) && sessions.size === 0) this.#drop(taskId);
+    for (const [taskId, { sessions }] of this.#watched)
+      if (sessions.delete(session as ServerSession) && sessions.size === 0) this.#drop(taskId);
   }
 
   #changed(taskId: string): void {

@@ -1,6 +1,11 @@
 // 2025-11-25's tasks/result (it blocks, then answers as the tool call would have; meanwhile it
 // carries the task's input), the isError → failed view, and what the creating session is told.
-import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it, vi } from "vitest";
 import { JsonRpcError } from "../../error-codes/mcp-error.js";
 import { InMemoryTaskStore } from "../../stores/in-memory-task-store.js";
@@ -15,7 +20,9 @@ function running(body: (context: HandlerContext) => Promise<unknown>, options: P
   const server = taskServer(options);
   server.tool("run", { execution: { taskSupport: "optional" } }, async (_args, context) => {
     const value = await body(context);
-    return Array.isArray((value as { content?: unknown } | undefined)?.content) ? (value as never) : { content: [{ type: "text", text: JSON.stringify(value) }] };
+    return Array.isArray((value as { content?: unknown } | undefined)?.content)
+      ? (value as never)
+      : { content: [{ type: "text", text: JSON.stringify(value) }] };
   });
   return server;
 }
@@ -40,19 +47,30 @@ describe("2025-11-25 tasks/result: the outcome, once terminal", () => {
     // Once terminal, at once, with the tool's own _meta kept.
     const traced = await startTask(client, "traced");
     await until(async () => (await client.experimental.tasks.getTask(traced.taskId)).status === "completed");
-    await expect(client.experimental.tasks.getTaskResult(traced.taskId, CallToolResultSchema)).resolves.toEqual({ content: [], _meta: { trace: "t-1", [RELATED]: { taskId: traced.taskId } } });
+    await expect(client.experimental.tasks.getTaskResult(traced.taskId, CallToolResultSchema)).resolves.toEqual({
+      content: [],
+      _meta: { trace: "t-1", [RELATED]: { taskId: traced.taskId } },
+    });
   });
 
   it("answers a task that failed with a JSON-RPC error with that error", async () => {
     const { client } = await sdkClient(running(() => Promise.reject(new JsonRpcError(-32050, "Quota exceeded", { retryAfterMs: 5 }))));
     const task = await startTask(client, "run");
-    await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toMatchObject({ code: -32050, message: expect.stringContaining("Quota exceeded"), data: { retryAfterMs: 5 } });
+    await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).rejects.toMatchObject({
+      code: -32050,
+      message: expect.stringContaining("Quota exceeded"),
+      data: { retryAfterMs: 5 },
+    });
     expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "failed", statusMessage: "Quota exceeded" });
   });
 
   it("fails a task whose result breaks the tool's output schema, as the call would have failed", async () => {
     const server = taskServer();
-    server.tool("typed", { outputSchema: { type: "object", properties: { n: { type: "number" } } }, execution: { taskSupport: "optional" } }, () => ({ content: [] }));
+    server.tool(
+      "typed",
+      { outputSchema: { type: "object", properties: { n: { type: "number" } } }, execution: { taskSupport: "optional" } },
+      () => ({ content: [] }),
+    );
     const { client } = await sdkClient(server);
     const task = await startTask(client, "typed");
     const broken = { code: -32603, message: expect.stringContaining("Tool typed has an output schema but returned no structuredContent") };
@@ -62,10 +80,19 @@ describe("2025-11-25 tasks/result: the outcome, once terminal", () => {
   });
 
   it("shows a tool's isError result as failed (its first text the message), and still answers that result", async () => {
-    const failing = { isError: true, content: [{ type: "image", data: "AA==", mimeType: "image/png" }, { type: "text", text: "disk full" }] };
+    const failing = {
+      isError: true,
+      content: [
+        { type: "image", data: "AA==", mimeType: "image/png" },
+        { type: "text", text: "disk full" },
+      ],
+    };
     const { client } = await sdkClient(running(() => Promise.resolve(failing)));
     const task = await startTask(client, "run");
-    await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toEqual({ ...failing, _meta: { [RELATED]: { taskId: task.taskId } } });
+    await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toEqual({
+      ...failing,
+      _meta: { [RELATED]: { taskId: task.taskId } },
+    });
     expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "failed", statusMessage: "disk full" });
     expect((await client.experimental.tasks.listTasks()).tasks).toMatchObject([{ status: "failed", statusMessage: "disk full" }]);
     await expect(client.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
@@ -84,7 +111,11 @@ describe("2025-11-25 tasks/result: the outcome, once terminal", () => {
   });
 
   it("answers a cancelled task with -32603, as SDK 1.x servers do, also to a tasks/result waiting when it is cancelled", async () => {
-    const { client } = await sdkClient(running((context) => new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason)))));
+    const { client } = await sdkClient(
+      running(
+        (context) => new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason))),
+      ),
+    );
     const task = await startTask(client, "run");
     const waiting = client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     await client.experimental.tasks.getTask(task.taskId);
@@ -96,7 +127,9 @@ describe("2025-11-25 tasks/result: the outcome, once terminal", () => {
 
   it("answers -32602 when the task is gone (expired) while tasks/result waits", async () => {
     let gone = false;
-    const store = hooked(new InMemoryTaskStore(), { get: (real, owner, taskId) => (gone ? Promise.resolve(undefined) : real.get(owner, taskId)) });
+    const store = hooked(new InMemoryTaskStore(), {
+      get: (real, owner, taskId) => (gone ? Promise.resolve(undefined) : real.get(owner, taskId)),
+    });
     const server = running(() => new Promise(() => {}), { store });
     const { client } = await sdkClient(server);
     const task = await startTask(client, "run");
@@ -111,7 +144,10 @@ describe("2025-11-25 tasks/result: the outcome, once terminal", () => {
 describe("2025-11-25 tasks/result carries the task's input", () => {
   it("sends each input request on tasks/result, tied to the task, and the client's answers reach the task", async () => {
     const server = running(async (context) => {
-      const [name, other] = await Promise.all([context.elicitInput({ message: "Name?", requestedSchema: NAME_FORM }), context.elicitInput({ message: "Other?", requestedSchema: NAME_FORM })]);
+      const [name, other] = await Promise.all([
+        context.elicitInput({ message: "Name?", requestedSchema: NAME_FORM }),
+        context.elicitInput({ message: "Other?", requestedSchema: NAME_FORM }),
+      ]);
       const sampled = await context.createMessage({ messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 5 });
       const roots = await context.listRoots();
       return [name.content?.["name"], other.content?.["name"], sampled.content, roots.roots.length];
@@ -132,8 +168,13 @@ describe("2025-11-25 tasks/result carries the task's input", () => {
     });
     const messages = await streamed(client, "run");
     const taskId = (messages[0] as { task: { taskId: string } }).task.taskId;
-    expect(messages).toContainEqual(expect.objectContaining({ type: "taskStatus", task: expect.objectContaining({ status: "input_required" }) }));
-    expect(messages.at(-1)).toMatchObject({ type: "result", result: { content: [{ text: JSON.stringify(["Ada", "Bob", { type: "text", text: "Hello" }, 1]) }] } });
+    expect(messages).toContainEqual(
+      expect.objectContaining({ type: "taskStatus", task: expect.objectContaining({ status: "input_required" }) }),
+    );
+    expect(messages.at(-1)).toMatchObject({
+      type: "result",
+      result: { content: [{ text: JSON.stringify(["Ada", "Bob", { type: "text", text: "Hello" }, 1]) }] },
+    });
     const related = { _meta: { [RELATED]: { taskId } } };
     expect(asked.map(({ method, params }) => [method, params])).toEqual([
       ["elicitation/create", { ...related, message: "Name?", requestedSchema: NAME_FORM }],
@@ -147,8 +188,14 @@ describe("2025-11-25 tasks/result carries the task's input", () => {
   it("refuses input the creating client did not declare, as the tool's error", async () => {
     const { client } = await sdkClient(running((context) => context.elicitInput({ message: "Name?", requestedSchema: NAME_FORM })));
     const task = await startTask(client, "run");
-    await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({ isError: true, content: [{ text: "The client did not declare the elicitation.form capability" }] });
-    expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({ status: "failed", statusMessage: "The client did not declare the elicitation.form capability" });
+    await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({
+      isError: true,
+      content: [{ text: "The client did not declare the elicitation.form capability" }],
+    });
+    expect(await client.experimental.tasks.getTask(task.taskId)).toMatchObject({
+      status: "failed",
+      statusMessage: "The client did not declare the elicitation.form capability",
+    });
   });
 
   it("leaves what a dropped tasks/result did not get answered outstanding, for the next one to carry", async () => {
@@ -173,14 +220,22 @@ describe("2025-11-25 tasks/result carries the task's input", () => {
     leaving.abort("gone");
     await expect(dropped).rejects.toBeDefined();
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe("input_required");
-    await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({ content: [{ text: JSON.stringify({ action: "accept", content: { name: "Ada" } }) }] });
-    expect(asked).toEqual([expect.objectContaining({ message: "Name?" }), expect.objectContaining({ message: "Name?", _meta: { [RELATED]: { taskId: task.taskId } } })]);
+    await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({
+      content: [{ text: JSON.stringify({ action: "accept", content: { name: "Ada" } }) }],
+    });
+    expect(asked).toEqual([
+      expect.objectContaining({ message: "Name?" }),
+      expect.objectContaining({ message: "Name?", _meta: { [RELATED]: { taskId: task.taskId } } }),
+    ]);
   });
 
   it("reports an answer the task store could not take, and the input stays outstanding", async () => {
     const onError = vi.fn();
     const failing = new Error("The store is down");
-    const store = hooked(new InMemoryTaskStore(), { update: (real, owner, taskId, patch, precondition) => (patch.data === undefined ? real.update(owner, taskId, patch, precondition) : Promise.reject(failing)) });
+    const store = hooked(new InMemoryTaskStore(), {
+      update: (real, owner, taskId, patch, precondition) =>
+        patch.data === undefined ? real.update(owner, taskId, patch, precondition) : Promise.reject(failing),
+    });
     const { client } = await sdkClient(
       running((context) => context.elicitInput({ message: "Name?", requestedSchema: NAME_FORM }), { store, onError }),
       { capabilities: { elicitation: {} } },

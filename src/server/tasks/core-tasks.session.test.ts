@@ -31,10 +31,17 @@ describe("2025-11-25: a task's progress and log messages", () => {
     const taskId = (messages[0] as { task: { taskId: string } }).task.taskId;
     const related = { [RELATED]: { taskId } };
     expect(messages.at(-1)).toMatchObject({ type: "result" });
-    expect(progress).toEqual([{ progress: 1, total: 2, message: "half", _meta: related }, { progress: 2, _meta: related }, { progress: 2, total: 2, _meta: related }]);
+    expect(progress).toEqual([
+      { progress: 1, total: 2, message: "half", _meta: related },
+      { progress: 2, _meta: related },
+      { progress: 2, total: 2, _meta: related },
+    ]);
     // The last progress is the task's status message.
     expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ status: "completed", statusMessage: "2/2" });
-    expect(logs).toEqual([{ level: "warning", logger: "builder", data: { step: 1 }, _meta: related }, { level: "error", data: "plain", _meta: related }]);
+    expect(logs).toEqual([
+      { level: "warning", logger: "builder", data: { step: 1 }, _meta: related },
+      { level: "error", data: "plain", _meta: related },
+    ]);
   });
 
   it("send no progress when the creating request asked for none, and nothing once the session is gone", async () => {
@@ -99,7 +106,9 @@ describe("2025-11-25 notifications/tasks/status", () => {
     const onError = vi.fn();
     const failing = new Error("The store is down");
     let down = false;
-    const store = hooked(new InMemoryTaskStore(), { get: (real, owner, taskId) => (down ? Promise.reject(failing) : real.get(owner, taskId)) });
+    const store = hooked(new InMemoryTaskStore(), {
+      get: (real, owner, taskId) => (down ? Promise.reject(failing) : real.get(owner, taskId)),
+    });
     const changeFeed = new InMemoryChangeFeed();
     const server = new MCPServer(info, { changeFeed, tasks: serverTasks({ store, onError }) });
     const gate = deferred();
@@ -149,7 +158,9 @@ describe("2025-11-25: a session's end", () => {
     await principal.client.close();
     release.resolve();
     const again = await sdkClient(server, { authInfo: { subject: "alice" } });
-    await expect(again.client.experimental.tasks.getTaskResult(kept.taskId, CallToolResultSchema)).resolves.toMatchObject({ content: [{ text: "finished" }] });
+    await expect(again.client.experimental.tasks.getTaskResult(kept.taskId, CallToolResultSchema)).resolves.toMatchObject({
+      content: [{ text: "finished" }],
+    });
   });
 
   it("cancels every running task when the server closes", async () => {
@@ -161,7 +172,9 @@ describe("2025-11-25: a session's end", () => {
     const started = deferred();
     server.tool("long", { execution: { taskSupport: "optional" } }, (_args, context) => {
       started.resolve();
-      return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => (aborted.resolve(context.signal.reason), reject(context.signal.reason))));
+      return new Promise((_resolve, reject) =>
+        context.signal.addEventListener("abort", () => (aborted.resolve(context.signal.reason), reject(context.signal.reason))),
+      );
     });
     const { client } = await sdkClient(server, { authInfo: { subject: "alice" } });
     const task = await startTask(client, "long");
@@ -176,14 +189,22 @@ describe("2025-11-25: a session's end", () => {
     const onError = vi.fn();
     const failing = new Error("The store is down");
     let down = false;
-    const store = hooked(new InMemoryTaskStore({ pageSize: 1 }), { list: (real, owner, page) => (down ? Promise.reject(failing) : real.list(owner, page)) });
+    const store = hooked(new InMemoryTaskStore({ pageSize: 1 }), {
+      list: (real, owner, page) => (down ? Promise.reject(failing) : real.list(owner, page)),
+    });
     const server = taskServer({ store, onError });
-    server.tool("idle", { execution: { taskSupport: "optional" } }, (_args, context) => new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason))));
+    server.tool(
+      "idle",
+      { execution: { taskSupport: "optional" } },
+      (_args, context) => new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason))),
+    );
     const first = await sdkClient(server);
     const tasks = [await startTask(first.client, "idle"), await startTask(first.client, "idle")];
     const firstId = first.session.id;
     await first.client.close();
-    await until(async () => (await Promise.all(tasks.map((task) => store.get(`s:${firstId}`, task.taskId)))).every((task) => task?.status === "cancelled"));
+    await until(async () =>
+      (await Promise.all(tasks.map((task) => store.get(`s:${firstId}`, task.taskId)))).every((task) => task?.status === "cancelled"),
+    );
     down = true;
     const second = await sdkClient(server);
     await startTask(second.client, "idle");

@@ -29,7 +29,10 @@ function echo(name: string) {
 }
 
 /** The SDK 1.x client connected to `server`; with `authInfo`, every message arrives as the transport authenticated it. */
-export async function sdkClient(server: MCPServer, options: ClientOptions & { readonly authInfo?: unknown } = {}): Promise<{ client: Client; session: ServerSession }> {
+export async function sdkClient(
+  server: MCPServer,
+  options: ClientOptions & { readonly authInfo?: unknown } = {},
+): Promise<{ client: Client; session: ServerSession }> {
   const { authInfo, ...clientOptions } = options;
   const { ours, sdk } = sdkPair();
   const session = await server.start(authInfo === undefined ? ours : authenticated(ours, authInfo));
@@ -40,7 +43,12 @@ export async function sdkClient(server: MCPServer, options: ClientOptions & { re
 
 function authenticated(inner: Transport, authInfo: unknown): Transport {
   return {
-    start: (receiver) => inner.start({ onMessage: (message) => receiver.onMessage(message, { authInfo }), onMalformed: (error) => receiver.onMalformed(error), onClose: (error) => receiver.onClose(error) }),
+    start: (receiver) =>
+      inner.start({
+        onMessage: (message) => receiver.onMessage(message, { authInfo }),
+        onMalformed: (error) => receiver.onMalformed(error),
+        onClose: (error) => receiver.onClose(error),
+      }),
     send: (message) => inner.send(message),
     close: () => inner.close(),
   };
@@ -52,12 +60,31 @@ export async function startTask(client: Client, name: string, args: Record<strin
   return created.task;
 }
 
-const CreateTaskAnswer = z.object({ task: z.object({ taskId: z.string(), status: z.string(), ttl: z.number().nullable(), pollInterval: z.number().optional(), createdAt: z.string(), lastUpdatedAt: z.string() }).loose() }).loose();
+const CreateTaskAnswer = z
+  .object({
+    task: z
+      .object({
+        taskId: z.string(),
+        status: z.string(),
+        ttl: z.number().nullable(),
+        pollInterval: z.number().optional(),
+        createdAt: z.string(),
+        lastUpdatedAt: z.string(),
+      })
+      .loose(),
+  })
+  .loose();
 
 /** What the SDK's `callToolStream` yields for a call, to its end. */
-export async function streamed(client: Client, name: string, args: Record<string, unknown> = {}, options: Parameters<Client["experimental"]["tasks"]["callToolStream"]>[2] = { task: {} }) {
+export async function streamed(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  options: Parameters<Client["experimental"]["tasks"]["callToolStream"]>[2] = { task: {} },
+) {
   const messages = [];
-  for await (const message of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, options)) messages.push(message);
+  for await (const message of client.experimental.tasks.callToolStream({ name, arguments: args }, CallToolResultSchema, options))
+    messages.push(message);
   return messages;
 }
 

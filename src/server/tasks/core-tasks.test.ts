@@ -18,24 +18,43 @@ describe("2025-11-25 tools/call: the client decides, within what the tool allows
     const { client } = await sdkClient(taskServer());
     for (const name of ["maybe", "must"]) {
       const task = await startTask(client, name, { text: "x" });
-      expect(task).toEqual({ taskId: expect.stringMatching(/^[0-9a-f]{32}$/), status: "working", createdAt: expect.stringMatching(ISO), lastUpdatedAt: expect.stringMatching(ISO), ttl: 3_600_000, pollInterval: 10 });
+      expect(task).toEqual({
+        taskId: expect.stringMatching(/^[0-9a-f]{32}$/),
+        status: "working",
+        createdAt: expect.stringMatching(ISO),
+        lastUpdatedAt: expect.stringMatching(ISO),
+        ttl: 3_600_000,
+        pollInterval: 10,
+      });
       const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
       expect(result.content).toEqual([{ type: "text", text: `${name}: x` }]);
     }
     const bare = await client.request({ method: "tools/call", params: { name: "must", task: {} } }, CreateTaskResultSchema);
-    await expect(client.experimental.tasks.getTaskResult(bare.task.taskId, CallToolResultSchema)).resolves.toMatchObject({ content: [{ text: "must: " }] });
+    await expect(client.experimental.tasks.getTaskResult(bare.task.taskId, CallToolResultSchema)).resolves.toMatchObject({
+      content: [{ text: "must: " }],
+    });
   });
 
   it("refuses `task` on a forbidden tool with -32601 once tasks are declared", async () => {
     const { client } = await sdkClient(taskServer());
-    await expect(startTask(client, "plain")).rejects.toMatchObject({ code: -32601, message: expect.stringContaining("Tool plain cannot be called as a task") });
+    await expect(startTask(client, "plain")).rejects.toMatchObject({
+      code: -32601,
+      message: expect.stringContaining("Tool plain cannot be called as a task"),
+    });
   });
 
   it("runs a call without `task` in the request, but refuses it on a required tool with -32601", async () => {
     const { client } = await sdkClient(taskServer());
-    await expect(client.callTool({ name: "plain", arguments: { text: "a" } })).resolves.toEqual({ content: [{ type: "text", text: "plain: a" }] });
-    await expect(client.callTool({ name: "maybe", arguments: { text: "b" } })).resolves.toEqual({ content: [{ type: "text", text: "maybe: b" }] });
-    await expect(client.callTool({ name: "must", arguments: {} })).rejects.toMatchObject({ code: -32601, message: expect.stringContaining("Tool must must be called as a task") });
+    await expect(client.callTool({ name: "plain", arguments: { text: "a" } })).resolves.toEqual({
+      content: [{ type: "text", text: "plain: a" }],
+    });
+    await expect(client.callTool({ name: "maybe", arguments: { text: "b" } })).resolves.toEqual({
+      content: [{ type: "text", text: "maybe: b" }],
+    });
+    await expect(client.callTool({ name: "must", arguments: {} })).rejects.toMatchObject({
+      code: -32601,
+      message: expect.stringContaining("Tool must must be called as a task"),
+    });
   });
 
   it("processes a `task` call normally while no tool may run as a task (no tasks capability declared)", async () => {
@@ -43,13 +62,19 @@ describe("2025-11-25 tools/call: the client decides, within what the tool allows
     server.tool("plain", {}, () => ({ content: [{ type: "text", text: "inline" }] }));
     const { client } = await sdkClient(server);
     expect(client.getServerCapabilities()?.tasks).toBeUndefined();
-    await expect(client.request({ method: "tools/call", params: { name: "plain", arguments: {}, task: {} } }, CallToolResultSchema)).resolves.toEqual({ content: [{ type: "text", text: "inline" }] });
+    await expect(
+      client.request({ method: "tools/call", params: { name: "plain", arguments: {}, task: {} } }, CallToolResultSchema),
+    ).resolves.toEqual({ content: [{ type: "text", text: "inline" }] });
   });
 
   it("runs the SDK's callToolStream to its result, with the tool's execution listed", async () => {
     const { client } = await sdkClient(taskServer());
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => [tool.name, tool.execution])).toEqual([["plain", undefined], ["maybe", { taskSupport: "optional" }], ["must", { taskSupport: "required" }]]);
+    expect(tools.map((tool) => [tool.name, tool.execution])).toEqual([
+      ["plain", undefined],
+      ["maybe", { taskSupport: "optional" }],
+      ["must", { taskSupport: "required" }],
+    ]);
     const messages = await streamed(client, "must", { text: "s" });
     expect(messages[0]).toMatchObject({ type: "taskCreated", task: { status: "working" } });
     expect(messages.at(-1)).toMatchObject({ type: "result", result: { content: [{ type: "text", text: "must: s" }] } });
@@ -75,12 +100,19 @@ describe("2025-11-25 tools/call: the client decides, within what the tool allows
         execution: { taskSupport: "required" },
         task: {
           prepare: async (_args, context) => {
-            const answer = await context.elicitInput({ message: "Which region?", requestedSchema: { type: "object", properties: { region: { type: "string" } } } });
+            const answer = await context.elicitInput({
+              message: "Which region?",
+              requestedSchema: { type: "object", properties: { region: { type: "string" } } },
+            });
             return answer.content?.["region"];
           },
         },
       },
-      (_args, context) => ({ content: [{ type: "text", text: `deployed to ${String(context.task?.prepared)} as ${context.task?.id === undefined ? "inline" : "task"}` }] }),
+      (_args, context) => ({
+        content: [
+          { type: "text", text: `deployed to ${String(context.task?.prepared)} as ${context.task?.id === undefined ? "inline" : "task"}` },
+        ],
+      }),
     );
     const { client } = await sdkClient(server, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, (request) => {
@@ -90,7 +122,9 @@ describe("2025-11-25 tools/call: the client decides, within what the tool allows
     const task = await startTask(client, "deploy");
     // Asked before the task existed: no related-task meta.
     expect(asked).toEqual([{ message: "Which region?", requestedSchema: { type: "object", properties: { region: { type: "string" } } } }]);
-    await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({ content: [{ text: "deployed to eu as task" }] });
+    await expect(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({
+      content: [{ text: "deployed to eu as task" }],
+    });
   });
 });
 
@@ -105,19 +139,27 @@ describe("2025-11-25 tasks/get, tasks/list, tasks/cancel", () => {
     const { client } = await sdkClient(server);
     const task = await startTask(client, "wait");
     await expect(client.experimental.tasks.getTask(task.taskId)).resolves.toEqual({ ...task, _meta: undefined });
-    await expect(client.experimental.tasks.getTask("0".repeat(32))).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Task not found") });
+    await expect(client.experimental.tasks.getTask("0".repeat(32))).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Task not found"),
+    });
     gate.resolve();
   });
 
   it("lists the owner's tasks a page at a time; a cursor it did not give is -32602", async () => {
     let vanished: string | undefined;
-    const store = hooked(new InMemoryTaskStore({ pageSize: 2 }), { get: (real, owner, taskId) => (taskId === vanished ? Promise.resolve(undefined) : real.get(owner, taskId)) });
+    const store = hooked(new InMemoryTaskStore({ pageSize: 2 }), {
+      get: (real, owner, taskId) => (taskId === vanished ? Promise.resolve(undefined) : real.get(owner, taskId)),
+    });
     const { client } = await sdkClient(taskServer({ store }));
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await startTask(client, "maybe")).taskId);
     await until(async () => (await client.experimental.tasks.getTask(ids[2] as string)).status === "completed");
     const first = await client.experimental.tasks.listTasks();
-    expect(first.tasks.map((task) => [task.taskId, task.status])).toEqual([[ids[0], "completed"], [ids[1], "completed"]]);
+    expect(first.tasks.map((task) => [task.taskId, task.status])).toEqual([
+      [ids[0], "completed"],
+      [ids[1], "completed"],
+    ]);
     expect(first.tasks[0]).toMatchObject({ createdAt: expect.stringMatching(ISO), ttl: 3_600_000, pollInterval: 10 });
     const second = await client.experimental.tasks.listTasks(first.nextCursor);
     expect(second.tasks.map((task) => task.taskId)).toEqual([ids[2]]);
@@ -125,7 +167,10 @@ describe("2025-11-25 tasks/get, tasks/list, tasks/cancel", () => {
     // A completed task that expires between the page and the read of its result is listed as the page had it.
     vanished = ids[0];
     expect((await client.experimental.tasks.listTasks()).tasks.map((task) => task.status)).toEqual(["completed", "completed"]);
-    await expect(client.experimental.tasks.listTasks("not-a-cursor")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Invalid cursor") });
+    await expect(client.experimental.tasks.listTasks("not-a-cursor")).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Invalid cursor"),
+    });
   });
 
   it("cancels a running task: answered cancelled, its handler aborted; a terminal task is -32602", async () => {
@@ -134,7 +179,9 @@ describe("2025-11-25 tasks/get, tasks/list, tasks/cancel", () => {
     const started = deferred();
     server.tool("forever", { execution: { taskSupport: "optional" } }, (_args, context) => {
       started.resolve();
-      return new Promise((_resolve, reject) => context.signal.addEventListener("abort", () => (aborted.resolve(context.signal.reason), reject(context.signal.reason))));
+      return new Promise((_resolve, reject) =>
+        context.signal.addEventListener("abort", () => (aborted.resolve(context.signal.reason), reject(context.signal.reason))),
+      );
     });
     const { client } = await sdkClient(server);
     const task = await startTask(client, "forever");
@@ -142,23 +189,42 @@ describe("2025-11-25 tasks/get, tasks/list, tasks/cancel", () => {
     const cancelled = await client.experimental.tasks.cancelTask(task.taskId);
     expect(cancelled).toMatchObject({ taskId: task.taskId, status: "cancelled", statusMessage: "Cancelled by the client" });
     await expect(aborted.promise).resolves.toMatchObject({ code: "MCP.REQUEST_CANCELLED" });
-    await expect(client.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("already terminal") });
-    await expect(client.experimental.tasks.cancelTask("f".repeat(32))).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Task not found") });
+    await expect(client.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("already terminal"),
+    });
+    await expect(client.experimental.tasks.cancelTask("f".repeat(32))).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Task not found"),
+    });
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe("cancelled");
   });
 
   it("answers a cancel that lost a race with the task's end (or its expiry) as the end it met", async () => {
     const store = new InMemoryTaskStore();
     let lost: "final" | "not-found" = "final";
-    const racing = hooked(store, { cancel: (real, owner, taskId) => (lost === "final" ? real.get(owner, taskId).then((task) => ({ ok: false as const, reason: "final" as const, task: task as NonNullable<typeof task> })) : Promise.resolve({ ok: false as const, reason: "not-found" as const })) });
+    const racing = hooked(store, {
+      cancel: (real, owner, taskId) =>
+        lost === "final"
+          ? real
+              .get(owner, taskId)
+              .then((task) => ({ ok: false as const, reason: "final" as const, task: task as NonNullable<typeof task> }))
+          : Promise.resolve({ ok: false as const, reason: "not-found" as const }),
+    });
     const gate = deferred();
     const server = taskServer({ store: racing });
     server.tool("wait", { execution: { taskSupport: "optional" } }, async () => (await gate.promise, { content: [] }));
     const { client } = await sdkClient(server);
     const task = await startTask(client, "wait");
-    await expect(client.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("already terminal") });
+    await expect(client.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("already terminal"),
+    });
     lost = "not-found";
-    await expect(client.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Task not found") });
+    await expect(client.experimental.tasks.cancelTask(task.taskId)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Task not found"),
+    });
     gate.resolve();
   });
 
@@ -181,13 +247,18 @@ describe("2025-11-25 tasks/get, tasks/list, tasks/cancel", () => {
     const task = await startTask(first.client, "maybe", { text: "again" });
     await first.client.close();
     const second = await sdkClient(server, { authInfo: { subject: "alice" } });
-    await expect(second.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({ content: [{ text: "maybe: again" }] });
+    await expect(second.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({
+      content: [{ text: "maybe: again" }],
+    });
   });
 
   it("passes on what the store fails with besides a bad cursor", async () => {
     const store = hooked(new InMemoryTaskStore(), { list: () => Promise.reject(new JsonRpcError(-32603, "The store is down")) });
     const { client } = await sdkClient(taskServer({ store }));
-    await expect(client.experimental.tasks.listTasks()).rejects.toMatchObject({ code: -32603, message: expect.stringContaining("The store is down") });
+    await expect(client.experimental.tasks.listTasks()).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining("The store is down"),
+    });
   });
 });
 
@@ -198,7 +269,9 @@ describe("2025-11-25 task owners", () => {
     const task = await startTask(first.client, "maybe", { text: "key" });
     await first.client.close();
     const second = await sdkClient(server, { authInfo: { apiKey: "k-1" } });
-    await expect(second.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({ content: [{ text: "maybe: key" }] });
+    await expect(second.client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)).resolves.toMatchObject({
+      content: [{ text: "maybe: key" }],
+    });
     const other = await sdkClient(server, { authInfo: { apiKey: "k-2" } });
     await expect(other.client.experimental.tasks.getTask(task.taskId)).rejects.toMatchObject({ code: -32602 });
   });
@@ -230,11 +303,19 @@ describe("2025-11-25 tasks capabilities, and revisions before it", () => {
     const { client } = await initializedRawClientOf(taskServer(), "2025-06-18");
     const listed = (await client.request("tools/list", {})) as { tools: { name: string; execution?: unknown }[] };
     expect(listed.tools.map((tool) => tool.execution)).toEqual([undefined, undefined, undefined]);
-    await expect(client.request("tools/call", { name: "must", arguments: { text: "old" } })).resolves.toEqual({ content: [{ type: "text", text: "must: old" }] });
-    await expect(client.request("tools/call", { name: "maybe", arguments: {}, task: {} })).resolves.toEqual({ content: [{ type: "text", text: "maybe: " }] });
+    await expect(client.request("tools/call", { name: "must", arguments: { text: "old" } })).resolves.toEqual({
+      content: [{ type: "text", text: "must: old" }],
+    });
+    await expect(client.request("tools/call", { name: "maybe", arguments: {}, task: {} })).resolves.toEqual({
+      content: [{ type: "text", text: "maybe: " }],
+    });
     await expect(client.request("tasks/list", {})).rejects.toMatchObject({ code: "MCP.METHOD_NOT_FOUND" });
     const raw = await rawClientOf(taskServer());
-    const initialized = (await raw.client.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "old", version: "1" } })) as { capabilities: object };
+    const initialized = (await raw.client.request("initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "old", version: "1" },
+    })) as { capabilities: object };
     expect(initialized.capabilities).not.toHaveProperty("tasks");
     expect(initialized.capabilities).toHaveProperty("tools");
   });

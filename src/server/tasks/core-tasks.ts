@@ -33,11 +33,14 @@ export class CoreTasks implements TaskSurface {
     ]);
   }
 
-  /** A task when the client asks for one (`params.task`) and the tool allows it; -32601 where the tool's level forbids the client's choice. */
+  /**
+   * A task when the client asks for one (`params.task`) and the tool allows it; -32601 where the tool's level forbids the client's choice.
+   */
   callTool(call: TaskCall, context: HandlerContext, profile: RevisionProfile): Promise<JsonObject> | undefined {
     const requested = call.params.task;
     if (requested === undefined) {
-      if (call.support === "required") throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, `Tool ${call.name} must be called as a task`);
+      if (call.support === "required")
+        throw new JsonRpcError(JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, `Tool ${call.name} must be called as a task`);
       return undefined;
     }
     if (call.support !== "forbidden") return this.#start(call, context, profile, requested);
@@ -83,7 +86,9 @@ export class CoreTasks implements TaskSurface {
       result = await call.run(context);
     } catch (error) {
       if (!(error instanceof JsonRpcError)) throw error;
-      return { error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data as JsonValue }) } };
+      return {
+        error: { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data as JsonValue }) },
+      };
     }
     return { result: result as unknown as JsonObject };
   }
@@ -115,11 +120,16 @@ export class CoreTasks implements TaskSurface {
     try {
       page = await engine.list(owner, { cursor: params?.cursor });
     } catch (error) {
-      if (error instanceof MCPError && error.code === MCP_CODES.INVALID_PARAMS) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, "Invalid cursor");
+      if (error instanceof MCPError && error.code === MCP_CODES.INVALID_PARAMS)
+        throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, "Invalid cursor");
       throw error;
     }
     // A completed task may show `failed` (a tool's isError result): only its result says so.
-    const tasks = await Promise.all(page.tasks.map(async (task: TaskInfo) => taskView(task.status === "completed" ? ((await engine.get(owner, task.taskId)) ?? task) : task)));
+    const tasks = await Promise.all(
+      page.tasks.map(async (task: TaskInfo) =>
+        taskView(task.status === "completed" ? ((await engine.get(owner, task.taskId)) ?? task) : task),
+      ),
+    );
     return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
   }
 
@@ -140,7 +150,9 @@ export class CoreTasks implements TaskSurface {
     let cursor: string | undefined;
     do {
       const page = await engine.list(owner, { cursor });
-      await Promise.all(page.tasks.filter((task) => !isFinalTaskStatus(task.status)).map((task) => engine.cancel(owner, task.taskId, "The session ended")));
+      await Promise.all(
+        page.tasks.filter((task) => !isFinalTaskStatus(task.status)).map((task) => engine.cancel(owner, task.taskId, "The session ended")),
+      );
       cursor = page.nextCursor;
     } while (cursor !== undefined);
   }
@@ -158,9 +170,16 @@ function sideChannel(creating: HandlerContext, taskId: string): TaskSideChannel 
   return {
     progress: async (progress: number, total: number | undefined, message: string | undefined) => {
       if (token === undefined) return;
-      await session.notifyApart("notifications/progress", { progressToken: token, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }), _meta: related });
+      await session.notifyApart("notifications/progress", {
+        progressToken: token,
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+        _meta: related,
+      });
     },
-    log: (level: LoggingLevel, data: unknown, logger: string | undefined) => session.notifyApart("notifications/message", { level, ...(logger === undefined ? {} : { logger }), data, _meta: related }, level),
+    log: (level: LoggingLevel, data: unknown, logger: string | undefined) =>
+      session.notifyApart("notifications/message", { level, ...(logger === undefined ? {} : { logger }), data, _meta: related }, level),
   };
 }
 

@@ -46,10 +46,16 @@ function fixture(store?: FlakyStore): TasksFixture {
 
 let listenId = 100;
 /** Opens a listen stream; gives the stream and its id. */
-async function listen(tasks: TasksFixture, notifications: Record<string, unknown>, parts: CallParts = {}): Promise<{ stream: SseReader; id: number }> {
+async function listen(
+  tasks: TasksFixture,
+  notifications: Record<string, unknown>,
+  parts: CallParts = {},
+): Promise<{ stream: SseReader; id: number }> {
   const id = ++listenId;
   const headers = parts.user === undefined ? {} : { "x-user": parts.user };
-  const response = await tasks.fetch(modernRequest(id, "subscriptions/listen", { notifications }, { capabilities: parts.capabilities ?? WITH_EXTENSION, headers }));
+  const response = await tasks.fetch(
+    modernRequest(id, "subscriptions/listen", { notifications }, { capabilities: parts.capabilities ?? WITH_EXTENSION, headers }),
+  );
   return { stream: new SseReader(response.body), id };
 }
 
@@ -77,7 +83,10 @@ describe("subscriptions/listen with taskIds (2026-07-28)", () => {
     release();
     const { stream, id } = await opening;
     const [first, second] = [await stream.next(), await stream.next()];
-    expect(JSON.parse(first?.data as string)).toMatchObject({ method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true, taskIds: [] }, _meta: tagged(id) } });
+    expect(JSON.parse(first?.data as string)).toMatchObject({
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: { toolsListChanged: true, taskIds: [] }, _meta: tagged(id) },
+    });
     expect(JSON.parse(second?.data as string)).toMatchObject({ method: "notifications/tools/list_changed", params: { _meta: tagged(id) } });
     await stream.cancel();
   });
@@ -87,23 +96,37 @@ describe("subscriptions/listen with taskIds (2026-07-28)", () => {
     const own = await tasks.start("ask", {}, { user: "alice" });
     const others = await tasks.start("wait", {}, { user: "bob" });
     const { stream, id } = await listen(tasks, { taskIds: [own, others, "no-such-task", own], toolsListChanged: true }, { user: "alice" });
-    expect(await stream.nextMessage()).toEqual({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true, taskIds: [own] }, _meta: tagged(id) } });
+    expect(await stream.nextMessage()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: { toolsListChanged: true, taskIds: [own] }, _meta: tagged(id) },
+    });
 
     await vi.waitFor(() => expect(tasks.gates).toHaveLength(2));
     tasks.gate("ask").release("go");
     const asking = await stream.nextMessage();
-    expect(asking).toMatchObject({ method: "notifications/tasks", params: { taskId: own, status: "input_required", inputRequests: { only: { method: "elicitation/create" } }, _meta: tagged(id) } });
+    expect(asking).toMatchObject({
+      method: "notifications/tasks",
+      params: { taskId: own, status: "input_required", inputRequests: { only: { method: "elicitation/create" } }, _meta: tagged(id) },
+    });
     expect(asking?.["params"]).not.toHaveProperty("resultType");
 
-    await tasks.request("tasks/update", { taskId: own, inputResponses: { only: { action: "accept", content: { name: "Ann" } } } }, { user: "alice" });
+    await tasks.request(
+      "tasks/update",
+      { taskId: own, inputResponses: { only: { action: "accept", content: { name: "Ann" } } } },
+      { user: "alice" },
+    );
     const seen: Record<string, unknown>[] = [];
     for (let message = await stream.nextMessage(); ; message = await stream.nextMessage()) {
       seen.push(message as Record<string, unknown>);
       if ((message?.["params"] as Record<string, unknown> | undefined)?.["status"] === "completed") break;
     }
     // A working state may or may not be read between the answer and the outcome; the final one always comes, last.
-    for (const message of seen) expect(message).toMatchObject({ method: "notifications/tasks", params: { taskId: own, _meta: tagged(id) } });
-    expect(seen.map((message) => (message["params"] as Record<string, unknown>)["status"]).filter((status) => status !== "working")).toEqual(["completed"]);
+    for (const message of seen)
+      expect(message).toMatchObject({ method: "notifications/tasks", params: { taskId: own, _meta: tagged(id) } });
+    expect(
+      seen.map((message) => (message["params"] as Record<string, unknown>)["status"]).filter((status) => status !== "working"),
+    ).toEqual(["completed"]);
     expect(seen.at(-1)?.["params"]).toMatchObject({ result: { content: [{ type: "text", text: "asked: Ann" }] } });
 
     // Dropped after its final notification, and bob's task was never watched.
@@ -129,7 +152,11 @@ describe("subscriptions/listen with taskIds (2026-07-28)", () => {
     }
     expect(seen.map((message) => message["method"])).toEqual(seen.map(() => "notifications/tasks"));
     expect(seen.at(-1)?.["params"]).toMatchObject({ statusMessage: "3", inputRequests: { roots: { method: "roots/list", params: {} } } });
-    await tasks.request("tasks/update", { taskId, inputResponses: { roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } } }, { capabilities });
+    await tasks.request(
+      "tasks/update",
+      { taskId, inputResponses: { roots: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } } },
+      { capabilities },
+    );
     expect((await tasks.until(taskId, "completed"))["result"]).toEqual({ content: [{ type: "text", text: "2 roots" }] });
   });
 
@@ -137,8 +164,13 @@ describe("subscriptions/listen with taskIds (2026-07-28)", () => {
     const tasks = fixture();
     const taskId = await tasks.start("wait");
     const before = tasks.changes.listenerCount;
-    const response = await tasks.fetch(modernRequest(1, "subscriptions/listen", { notifications: { taskIds: [taskId] } }, { capabilities: {} }));
-    expect(await answerOf(response)).toMatchObject({ id: 1, error: { code: -32021, data: { requiredCapabilities: { extensions: { [EXTENSION]: {} } } } } });
+    const response = await tasks.fetch(
+      modernRequest(1, "subscriptions/listen", { notifications: { taskIds: [taskId] } }, { capabilities: {} }),
+    );
+    expect(await answerOf(response)).toMatchObject({
+      id: 1,
+      error: { code: -32021, data: { requiredCapabilities: { extensions: { [EXTENSION]: {} } } } },
+    });
     expect(tasks.changes.listenerCount).toBe(before);
   });
 
@@ -158,7 +190,10 @@ describe("subscriptions/listen with taskIds (2026-07-28)", () => {
     expect(await stream.nextMessage()).toMatchObject({ params: { notifications: { taskIds: [taskId] } } });
     void tasks.changes.publish({ kind: "task", taskId });
     void tasks.changes.publish({ kind: "task", taskId });
-    expect(await stream.nextMessage()).toMatchObject({ method: "notifications/tasks", params: { taskId, status: "completed", result: { isError: true } } });
+    expect(await stream.nextMessage()).toMatchObject({
+      method: "notifications/tasks",
+      params: { taskId, status: "completed", result: { isError: true } },
+    });
     changeTools(tasks);
     expect(await stream.nextMessage()).toMatchObject({ method: "notifications/tools/list_changed" });
   });
@@ -209,8 +244,19 @@ describe("subscriptions/listen with taskIds (2026-07-28)", () => {
       const server = new MCPServer({ name: "no-watch", version: "1" }, options);
       servers.push(server);
       server.tool("first", { description: "a tool" }, () => ({ content: [] }));
-      const response = await streamableHttpHandler(server).fetch(modernRequest(3, "subscriptions/listen", { notifications: { taskIds: ["some-task"], toolsListChanged: true } }, { capabilities: WITH_EXTENSION }));
-      expect(await new SseReader(response.body).nextMessage()).toEqual({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, _meta: tagged(3) } });
+      const response = await streamableHttpHandler(server).fetch(
+        modernRequest(
+          3,
+          "subscriptions/listen",
+          { notifications: { taskIds: ["some-task"], toolsListChanged: true } },
+          { capabilities: WITH_EXTENSION },
+        ),
+      );
+      expect(await new SseReader(response.body).nextMessage()).toEqual({
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: { notifications: { toolsListChanged: true }, _meta: tagged(3) },
+      });
     }
   });
 });

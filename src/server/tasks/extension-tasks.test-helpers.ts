@@ -16,7 +16,11 @@ export const EXTENSION = "io.modelcontextprotocol/tasks";
 /** Client capabilities that declare the extension (and can answer elicitations). */
 export const WITH_EXTENSION = { elicitation: {}, extensions: { [EXTENSION]: {} } };
 
-const NAME: { type: "object"; properties: Record<string, { type: "string" }>; required: string[] } = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+const NAME: { type: "object"; properties: Record<string, { type: "string" }>; required: string[] } = {
+  type: "object",
+  properties: { name: { type: "string" } },
+  required: ["name"],
+};
 
 /** A promise the test settles, and whether the handler waiting on it was aborted (with what). */
 export class Gate {
@@ -70,52 +74,90 @@ export interface Answer {
 /** The server of these tests: one tool of each kind, its tasks kept in `store` when given. */
 export function tasksFixture(store?: TaskStore): TasksFixture {
   const changes = new InMemoryChangeFeed();
-  const server = new MCPServer({ name: "tasks", version: "1" }, { changeFeed: changes, tasks: serverTasks({ pollIntervalMs: 40, ...(store ? { store } : {}) }) });
+  const server = new MCPServer(
+    { name: "tasks", version: "1" },
+    { changeFeed: changes, tasks: serverTasks({ pollIntervalMs: 40, ...(store ? { store } : {}) }) },
+  );
   const gates: Gate[] = [];
   const gate = (tool: string): Gate => {
     const made = new Gate(tool);
     gates.push(made);
     return made;
   };
-  server.tool("echo", { description: "never a task", inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
-  server.tool("wait", { description: "waits for the test", execution: { taskSupport: "optional" }, task: { ttlMs: 120_000, pollIntervalMs: 25 } }, async (_args, ctx) => {
-    await ctx.progress(1, 2);
-    return { content: [{ type: "text", text: await gate("wait").wait(ctx.signal) }] };
-  });
-  server.tool("must", { description: "a tool error, always as a task", execution: { taskSupport: "required" } }, () => ({ content: [{ type: "text", text: "it broke" }], isError: true }));
+  server.tool("echo", { description: "never a task", inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
+    content: [{ type: "text", text }],
+  }));
+  server.tool(
+    "wait",
+    { description: "waits for the test", execution: { taskSupport: "optional" }, task: { ttlMs: 120_000, pollIntervalMs: 25 } },
+    async (_args, ctx) => {
+      await ctx.progress(1, 2);
+      return { content: [{ type: "text", text: await gate("wait").wait(ctx.signal) }] };
+    },
+  );
+  server.tool("must", { description: "a tool error, always as a task", execution: { taskSupport: "required" } }, () => ({
+    content: [{ type: "text", text: "it broke" }],
+    isError: true,
+  }));
   server.tool("broken", { description: "a protocol error", execution: { taskSupport: "optional" } }, () => {
     throw new JsonRpcError(JSONRPC_ERROR_CODES.INTERNAL_ERROR, "broken on purpose", { why: "test" });
   });
-  server.tool("ask", { description: "one question, after the test lets it ask", execution: { taskSupport: "optional" } }, async (_args, ctx) => {
-    await gate("ask").wait(ctx.signal);
-    const answer = await ctx.elicitInput({ message: "Name?", requestedSchema: NAME }, { key: "only" });
-    return { content: [{ type: "text", text: `asked: ${String(answer.content?.["name"])}` }] };
-  });
+  server.tool(
+    "ask",
+    { description: "one question, after the test lets it ask", execution: { taskSupport: "optional" } },
+    async (_args, ctx) => {
+      await gate("ask").wait(ctx.signal);
+      const answer = await ctx.elicitInput({ message: "Name?", requestedSchema: NAME }, { key: "only" });
+      return { content: [{ type: "text", text: `asked: ${String(answer.content?.["name"])}` }] };
+    },
+  );
   server.tool("ask2", { description: "two questions at once", execution: { taskSupport: "optional" } }, async (_args, ctx) => {
-    const [a, b] = await Promise.all([ctx.elicitInput({ message: "A?", requestedSchema: NAME }, { key: "a" }), ctx.elicitInput({ message: "B?", requestedSchema: NAME }, { key: "b" })]);
+    const [a, b] = await Promise.all([
+      ctx.elicitInput({ message: "A?", requestedSchema: NAME }, { key: "a" }),
+      ctx.elicitInput({ message: "B?", requestedSchema: NAME }, { key: "b" }),
+    ]);
     return { content: [{ type: "text", text: `${String(a.content?.["name"])} and ${String(b.content?.["name"])}` }] };
   });
   server.tool("sample", { description: "asks the model", execution: { taskSupport: "optional" } }, async (_args, ctx) => {
     await ctx.createMessage({ messages: [], maxTokens: 5 });
     return { content: [] };
   });
-  server.tool("roots", { description: "logs, reports progress, then asks for the roots", execution: { taskSupport: "optional" } }, async (_args, ctx) => {
-    await gate("roots").wait(ctx.signal);
-    await ctx.log("info", "asking for the roots");
-    await ctx.progress(3);
-    const { roots } = await ctx.listRoots({ key: "roots" });
-    return { content: [{ type: "text", text: `${roots.length} roots` }] };
-  });
+  server.tool(
+    "roots",
+    { description: "logs, reports progress, then asks for the roots", execution: { taskSupport: "optional" } },
+    async (_args, ctx) => {
+      await gate("roots").wait(ctx.signal);
+      await ctx.log("info", "asking for the roots");
+      await ctx.progress(3);
+      const { roots } = await ctx.listRoots({ key: "roots" });
+      return { content: [{ type: "text", text: `${roots.length} roots` }] };
+    },
+  );
   server.tool(
     "prepared",
-    { description: "asks a name in the request, then runs as a task", execution: { taskSupport: "required" }, task: { prepare: async (_args, ctx) => (await ctx.elicitInput({ message: "Name?", requestedSchema: NAME }, { key: "user_name" })).content?.["name"] } },
+    {
+      description: "asks a name in the request, then runs as a task",
+      execution: { taskSupport: "required" },
+      task: {
+        prepare: async (_args, ctx) =>
+          (await ctx.elicitInput({ message: "Name?", requestedSchema: NAME }, { key: "user_name" })).content?.["name"],
+      },
+    },
     (_args, ctx) => ({ content: [{ type: "text", text: `Hello from the task, ${String(ctx.task?.prepared)}` }] }),
   );
-  const handler = streamableHttpHandler(server, { authenticate: (request) => ({ authInfo: request.headers.get("x-user") === null ? undefined : { sub: request.headers.get("x-user") } }) });
+  const handler = streamableHttpHandler(server, {
+    authenticate: (request) => ({ authInfo: request.headers.get("x-user") === null ? undefined : { sub: request.headers.get("x-user") } }),
+  });
   let id = 0;
   const request = async (method: string, params: Record<string, unknown> = {}, parts: CallParts = {}): Promise<Answer> => {
     const { user, capabilities = WITH_EXTENSION, headers, ...rest } = parts;
-    const response = await handler.fetch(modernRequest(++id, method, params, { ...rest, capabilities, headers: { ...headers, ...(user === undefined ? {} : { "x-user": user }) } }));
+    const response = await handler.fetch(
+      modernRequest(++id, method, params, {
+        ...rest,
+        capabilities,
+        headers: { ...headers, ...(user === undefined ? {} : { "x-user": user }) },
+      }),
+    );
     const message = await answerOf(response);
     return { status: response.status, ...(message as { result?: Record<string, unknown>; error?: Answer["error"] }) };
   };

@@ -23,9 +23,17 @@ describe("the tasks extension's gate (2026-07-28)", () => {
     const tasks = fixture();
     const taskId = await tasks.start("wait");
     for (const capabilities of [{}, { tasks: { list: {} } }]) {
-      for (const [method, params] of [["tasks/get", { taskId }], ["tasks/update", { taskId, inputResponses: {} }], ["tasks/cancel", { taskId }]] as const) {
+      for (const [method, params] of [
+        ["tasks/get", { taskId }],
+        ["tasks/update", { taskId, inputResponses: {} }],
+        ["tasks/cancel", { taskId }],
+      ] as const) {
         const answer = await tasks.request(method, params, { capabilities });
-        expect(answer.error).toEqual({ code: -32021, message: `${method} requires the ${EXTENSION} extension: declare it in the request's client capabilities`, data: REQUIRED });
+        expect(answer.error).toEqual({
+          code: -32021,
+          message: `${method} requires the ${EXTENSION} extension: declare it in the request's client capabilities`,
+          data: REQUIRED,
+        });
       }
     }
     expect((await tasks.get(taskId))["status"]).toBe("working");
@@ -41,7 +49,11 @@ describe("the tasks extension's gate (2026-07-28)", () => {
   it("refuses a required tool to a request without the extension (-32021 naming it) and runs an optional one in the request", async () => {
     const tasks = fixture();
     const refused = await tasks.request("tools/call", { name: "must", arguments: {} }, { capabilities: {} });
-    expect(refused.error).toEqual({ code: -32021, message: `Tool "must" requires the ${EXTENSION} extension: declare it in the request's client capabilities`, data: REQUIRED });
+    expect(refused.error).toEqual({
+      code: -32021,
+      message: `Tool "must" requires the ${EXTENSION} extension: declare it in the request's client capabilities`,
+      data: REQUIRED,
+    });
     const inline = tasks.request("tools/call", { name: "wait", arguments: {} }, { capabilities: {} });
     await vi.waitFor(() => expect(tasks.gates).toHaveLength(1));
     tasks.gate("wait").release("in the request");
@@ -60,10 +72,30 @@ describe("tasks the server makes (2026-07-28)", () => {
   it("answers a task with the flat CreateTaskResult and nothing else, then finds it at once", async () => {
     const tasks = fixture();
     const created = (await tasks.request("tools/call", { name: "wait" })).result as Record<string, unknown>;
-    expect(Object.keys(created).toSorted()).toEqual(["_meta", "createdAt", "lastUpdatedAt", "pollIntervalMs", "resultType", "status", "taskId", "ttlMs"]);
-    expect(created).toMatchObject({ resultType: "task", status: "working", ttlMs: 120_000, pollIntervalMs: 25, createdAt: expect.stringMatching(ISO), lastUpdatedAt: expect.stringMatching(ISO) });
+    expect(Object.keys(created).toSorted()).toEqual([
+      "_meta",
+      "createdAt",
+      "lastUpdatedAt",
+      "pollIntervalMs",
+      "resultType",
+      "status",
+      "taskId",
+      "ttlMs",
+    ]);
+    expect(created).toMatchObject({
+      resultType: "task",
+      status: "working",
+      ttlMs: 120_000,
+      pollIntervalMs: 25,
+      createdAt: expect.stringMatching(ISO),
+      lastUpdatedAt: expect.stringMatching(ISO),
+    });
     expect(typeof created["taskId"]).toBe("string");
-    expect(await tasks.get(created["taskId"] as string)).toMatchObject({ resultType: "complete", taskId: created["taskId"], status: "working" });
+    expect(await tasks.get(created["taskId"] as string)).toMatchObject({
+      resultType: "complete",
+      taskId: created["taskId"],
+      status: "working",
+    });
   });
 
   it("gives a tool without task settings the server's poll interval and time to live", async () => {
@@ -77,7 +109,17 @@ describe("tasks the server makes (2026-07-28)", () => {
     const waiting = await tasks.start("wait");
     await vi.waitFor(() => expect(tasks.gates).toHaveLength(1));
     const working = await tasks.until(waiting, "working");
-    expect(Object.keys(working).toSorted()).toEqual(["_meta", "createdAt", "lastUpdatedAt", "pollIntervalMs", "resultType", "status", "statusMessage", "taskId", "ttlMs"]);
+    expect(Object.keys(working).toSorted()).toEqual([
+      "_meta",
+      "createdAt",
+      "lastUpdatedAt",
+      "pollIntervalMs",
+      "resultType",
+      "status",
+      "statusMessage",
+      "taskId",
+      "ttlMs",
+    ]);
     expect(working["statusMessage"]).toBe("1/2");
     tasks.gate("wait").release("done");
     expect(await tasks.until(waiting, "completed")).toMatchObject({ result: { content: [{ type: "text", text: "done" }] } });
@@ -101,7 +143,14 @@ describe("tasks the server makes (2026-07-28)", () => {
     const first = (await tasks.request("tools/call", { name: "prepared", arguments: {} })).result as Record<string, unknown>;
     expect(first).toMatchObject({ resultType: "input_required", inputRequests: { user_name: { method: "elicitation/create" } } });
     expect(first).not.toHaveProperty("taskId");
-    const second = (await tasks.request("tools/call", { name: "prepared", arguments: {}, inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } }, requestState: first["requestState"] })).result;
+    const second = (
+      await tasks.request("tools/call", {
+        name: "prepared",
+        arguments: {},
+        inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } },
+        requestState: first["requestState"],
+      })
+    ).result;
     expect(second).toMatchObject({ resultType: "task", status: "working" });
     expect(second).not.toHaveProperty("requestState");
     expect(second).not.toHaveProperty("inputRequests");
@@ -119,20 +168,36 @@ describe("tasks/update (2026-07-28)", () => {
       asked = await tasks.get(taskId);
       expect(Object.keys(asked["inputRequests"] ?? {}).toSorted()).toEqual(["a", "b"]);
     });
-    expect(asked).toMatchObject({ status: "input_required", inputRequests: { a: { method: "elicitation/create", params: { message: "A?" } }, b: { method: "elicitation/create", params: { message: "B?" } } } });
+    expect(asked).toMatchObject({
+      status: "input_required",
+      inputRequests: {
+        a: { method: "elicitation/create", params: { message: "A?" } },
+        b: { method: "elicitation/create", params: { message: "B?" } },
+      },
+    });
 
-    const ack = await tasks.request("tasks/update", { taskId, inputResponses: { a: { action: "accept", content: { name: "Ann" } }, never: { ignored: true } } });
+    const ack = await tasks.request("tasks/update", {
+      taskId,
+      inputResponses: { a: { action: "accept", content: { name: "Ann" } }, never: { ignored: true } },
+    });
     expect(ack.result).toEqual({ resultType: "complete", _meta: expect.any(Object) as unknown });
     const next = await tasks.get(taskId);
     expect(next["status"]).toBe("input_required");
     expect(Object.keys(next["inputRequests"] as object)).toEqual(["b"]);
 
-    const bad = await tasks.request("tasks/update", { taskId, inputResponses: { b: { action: "accept", content: { name: 5 } }, a: { action: "accept", content: { name: "late" } } } });
+    const bad = await tasks.request("tasks/update", {
+      taskId,
+      inputResponses: { b: { action: "accept", content: { name: 5 } }, a: { action: "accept", content: { name: "late" } } },
+    });
     expect(bad.error?.code).toBe(-32602);
     expect(bad.error?.message).toContain('inputResponses["b"]');
     expect(Object.keys((await tasks.get(taskId))["inputRequests"] as object)).toEqual(["b"]);
 
-    expect((await tasks.request("tasks/update", { taskId, inputResponses: { b: { action: "accept", content: { name: "Bob" } } } })).result?.["resultType"]).toBe("complete");
+    expect(
+      (await tasks.request("tasks/update", { taskId, inputResponses: { b: { action: "accept", content: { name: "Bob" } } } })).result?.[
+        "resultType"
+      ],
+    ).toBe("complete");
     expect((await tasks.until(taskId, "completed"))["result"]).toEqual({ content: [{ type: "text", text: "Ann and Bob" }] });
   });
 
@@ -174,7 +239,11 @@ describe("tasks of two principals (2026-07-28)", () => {
     const taskId = await tasks.start("ask2", {}, { user: "alice" });
     await vi.waitFor(async () => expect(Object.keys((await tasks.get(taskId, { user: "alice" }))["inputRequests"] ?? {})).toHaveLength(2));
     const unknown = await tasks.request("tasks/get", { taskId: "no-such-task" }, { user: "mallory" });
-    for (const [method, params] of [["tasks/get", { taskId }], ["tasks/update", { taskId, inputResponses: { a: { action: "decline" } } }], ["tasks/cancel", { taskId }]] as const) {
+    for (const [method, params] of [
+      ["tasks/get", { taskId }],
+      ["tasks/update", { taskId, inputResponses: { a: { action: "decline" } } }],
+      ["tasks/cancel", { taskId }],
+    ] as const) {
       expect((await tasks.request(method, params, { user: "mallory" })).error).toEqual(unknown.error);
       expect((await tasks.request(method, params)).error).toEqual(unknown.error);
     }
@@ -207,7 +276,15 @@ describe("the tasks extension over HTTP and in discovery (2026-07-28)", () => {
     server.tool("echo", { description: "never a task" }, () => ({ content: [] }));
     const task = server.tool("later", { description: "may be a task", execution: { taskSupport: "optional" } }, () => ({ content: [] }));
     task.disable();
-    const discover = async () => (await server.serveStateless(1, "server/discover", { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": WITH_EXTENSION } }, { signal: new AbortController().signal, inbound: undefined, notify: () => Promise.resolve() })) as { result: Record<string, Record<string, unknown>> };
+    const discover = async () =>
+      (await server.serveStateless(
+        1,
+        "server/discover",
+        {
+          _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": WITH_EXTENSION },
+        },
+        { signal: new AbortController().signal, inbound: undefined, notify: () => Promise.resolve() },
+      )) as { result: Record<string, Record<string, unknown>> };
     expect((await discover()).result["capabilities"]).not.toHaveProperty("extensions");
     task.enable();
     expect((await discover()).result["capabilities"]?.["extensions"]).toEqual({ [EXTENSION]: {} });

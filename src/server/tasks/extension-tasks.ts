@@ -26,9 +26,13 @@ function declaresExtension(context: HandlerContext): boolean {
 
 /** -32021, naming the extension the request lacks. */
 function extensionRequired(what: string): JsonRpcError {
-  return new JsonRpcError(JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY, `${what} requires the ${EXTENSION} extension: declare it in the request's client capabilities`, {
-    requiredCapabilities: { extensions: { [EXTENSION]: {} } },
-  });
+  return new JsonRpcError(
+    JSONRPC_ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY,
+    `${what} requires the ${EXTENSION} extension: declare it in the request's client capabilities`,
+    {
+      requiredCapabilities: { extensions: { [EXTENSION]: {} } },
+    },
+  );
 }
 
 /** The answer for an unknown id, an expired task and another owner's task alike: nothing tells them apart. */
@@ -111,7 +115,10 @@ export class ExtensionTasks implements TaskSurface {
     return { taskIds: taskIdsWatched, changed };
   }
 
-  /** `prepare` runs in the request (its input asks are the request's own rounds); then the task is stored (awaited: a tasks/get right after finds it) and its work starts. */
+  /**
+   * `prepare` runs in the request (its input asks are the request's own rounds); then the task is stored (awaited: a tasks/get right after
+   * finds it) and its work starts.
+   */
   async #start(call: TaskCall, context: HandlerContext, profile: RevisionProfile): Promise<JsonObject> {
     const prepared: unknown = await call.tool?.prepare?.(call.args as never, context);
     const owner = await this.host.ownerOf(context);
@@ -136,7 +143,12 @@ export class ExtensionTasks implements TaskSurface {
   /** Answers to outstanding keys are checked (a bad one: -32602, nothing applied); other keys are ignored whatever they hold. */
   async #update(params: JsonObject, context: HandlerContext): Promise<JsonObject> {
     const owner = await this.#owner("tasks/update", context);
-    const record = await this.host.engine.answer(owner, params["taskId"] as string, params["inputResponses"] as Record<string, unknown>, checkAnswer);
+    const record = await this.host.engine.answer(
+      owner,
+      params["taskId"] as string,
+      params["inputResponses"] as Record<string, unknown>,
+      checkAnswer,
+    );
     if (!record) throw taskNotFound();
     return {};
   }

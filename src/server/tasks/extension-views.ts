@@ -15,7 +15,10 @@ function taskFields(record: TaskRecord): JsonObject {
   return task;
 }
 
-/** The answer to a tools/call the server made a task of: the task, flat, and nothing of its outcome (no result, error, inputRequests or requestState). */
+/**
+ * The answer to a tools/call the server made a task of: the task, flat, and nothing of its outcome (no result, error, inputRequests or
+ * requestState).
+ */
 export function createTaskResult(record: TaskRecord): JsonObject {
   return { resultType: "task", ...taskFields(record) };
 }
@@ -33,7 +36,9 @@ export function detailedTask(record: TaskRecord): JsonObject {
   return task;
 }
 
-/** The outstanding requests (always there while `input_required`) in the MRTR shape: a request without params (roots/list) shows empty ones. */
+/**
+ * The outstanding requests (always there while `input_required`) in the MRTR shape: a request without params (roots/list) shows empty ones.
+ */
 function inputRequestsOf(record: TaskRecord): JsonObject {
   const requests = record.inputRequests as Record<string, { readonly method: string; readonly params?: JsonObject }>;
   return Object.fromEntries(Object.entries(requests).map(([key, { method, params }]) => [key, { method, params: params ?? {} }]));

@@ -24,14 +24,21 @@ function serverWith(options: ServerTasksOptions = {}) {
   let id = 0;
   const as = async (inbound: InboundContext | undefined, method: string, params: Record<string, unknown>) => {
     const meta = { [META_KEYS.protocolVersion]: "2026-07-28", [META_KEYS.clientCapabilities]: WITH_EXTENSION };
-    const answer = await server.serveStateless(++id, method, { ...params, _meta: meta }, { signal: new AbortController().signal, inbound, notify: () => Promise.resolve() });
+    const answer = await server.serveStateless(
+      ++id,
+      method,
+      { ...params, _meta: meta },
+      { signal: new AbortController().signal, inbound, notify: () => Promise.resolve() },
+    );
     return answer as { result?: Record<string, unknown>; error?: { code: number } };
   };
   return { server, as };
 }
 
 const team = (name: string, who: string): InboundContext => ({ authInfo: { sub: who }, headers: { "x-team": name } });
-const token = (subject: string, expiresAt: number) => ({ authInfo: { issuer: "https://issuer.test", subject, clientId: "app", expiresAt } });
+const token = (subject: string, expiresAt: number) => ({
+  authInfo: { issuer: "https://issuer.test", subject, clientId: "app", expiresAt },
+});
 
 describe("serverTasks() in the tasks extension's revision", () => {
   it("serves one server: a second server given the same tasks is refused", () => {

@@ -21,7 +21,10 @@ export interface ServerTasksOptions {
   readonly store?: TaskStore;
   /** How long a task is kept from creation when neither its client nor its tool says (default one hour). */
   readonly defaultTtlMs?: number;
-  /** The longest a task is kept (default one day): a longer request is shortened. `null`: no bound, and a client may ask to keep a task until deleted. */
+  /**
+   * The longest a task is kept (default one day): a longer request is shortened. `null`: no bound, and a client may ask to keep a task
+   * until deleted.
+   */
   readonly maxTtlMs?: number | null;
   /** How often clients should poll (default one second); also the most often a task's status message is written. */
   readonly pollIntervalMs?: number;
@@ -56,8 +59,23 @@ class ServerTasks implements TaskSupport {
 
   attach(host: TaskHost): void {
     if (this.#engine) throw new MCPError(MCP_CODES.INVALID_PARAMS, "serverTasks() serves one server: give each server its own");
-    const { store = new InMemoryTaskStore(), defaultTtlMs = 3_600_000, maxTtlMs = 86_400_000, pollIntervalMs = 1_000, closeGraceMs, onError } = this.options;
-    const engine = new TaskEngine({ store, feed: host.changes, defaultTtlMs, maxTtlMs, pollIntervalMs, ...(closeGraceMs === undefined ? {} : { closeGraceMs }), ...(onError ? { onError } : {}) });
+    const {
+      store = new InMemoryTaskStore(),
+      defaultTtlMs = 3_600_000,
+      maxTtlMs = 86_400_000,
+      pollIntervalMs = 1_000,
+      closeGraceMs,
+      onError,
+    } = this.options;
+    const engine = new TaskEngine({
+      store,
+      feed: host.changes,
+      defaultTtlMs,
+      maxTtlMs,
+      pollIntervalMs,
+      ...(closeGraceMs === undefined ? {} : { closeGraceMs }),
+      ...(onError ? { onError } : {}),
+    });
     const settings: TaskSettings = { defaultTtlMs, maxTtlMs, pollIntervalMs };
     const shared: TaskSurfaceHost = { engine, server: host, settings, ownerOf: (context) => this.#ownerOf(host, context) };
     this.#engine = engine;
@@ -111,5 +129,7 @@ class ServerTasks implements TaskSupport {
 }
 
 function tokenPrincipal(authInfo: unknown): string | undefined {
-  return typeof authInfo === "object" && authInfo !== null && typeof (authInfo as { subject?: unknown }).subject === "string" ? tokenOwner(authInfo) : undefined;
+  return typeof authInfo === "object" && authInfo !== null && typeof (authInfo as { subject?: unknown }).subject === "string"
+    ? tokenOwner(authInfo)
+    : undefined;
 }

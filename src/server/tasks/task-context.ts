@@ -1,16 +1,34 @@
 import { METHODS, type AnyProtocolVersion } from "../../constants/index.js";
 import type { Era, RevisionProfile } from "../../protocol/profiles.js";
-import type { CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult, LoggingLevel } from "../../schemas/schemas.js";
+import type {
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  ElicitRequestParams,
+  ElicitResult,
+  ListRootsResult,
+  LoggingLevel,
+} from "../../schemas/schemas.js";
 import type { InboundContext } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
 import { missingCapabilityFor } from "../core/input-capabilities.js";
 import type { TaskScope } from "../core/task-support.js";
-import type { HandlerContext, InputOptions, RequestClient, SessionHandle, StandardElicitParams, StandardElicitResult, StandardSchemaV1 } from "../mcp-server/mcp-server.types.js";
+import type {
+  HandlerContext,
+  InputOptions,
+  RequestClient,
+  SessionHandle,
+  StandardElicitParams,
+  StandardElicitResult,
+  StandardSchemaV1,
+} from "../mcp-server/mcp-server.types.js";
 import { elicitWith } from "../mcp-server/schema-support.js";
 import type { TaskRun } from "./task-engine.js";
 import type { InputRefusal } from "./task-surface.js";
 
-/** What a revision does with a task's progress and log messages beyond its status (2025-11-25 sends them to the session; 2026-07-28 has no place for them). */
+/**
+ * What a revision does with a task's progress and log messages beyond its status (2025-11-25 sends them to the session; 2026-07-28 has no
+ * place for them).
+ */
 export interface TaskSideChannel {
   progress?(progress: number, total: number | undefined, message: string | undefined): Promise<void>;
   log?(level: LoggingLevel, data: unknown, logger: string | undefined): Promise<void>;

@@ -29,7 +29,14 @@ describe("TaskEngine: starting a task and writing its outcome", () => {
       },
     });
     expect(began).toBe(false);
-    expect(record).toMatchObject({ status: "working", createdAt: T0, ttl: 3_600_000, pollInterval: 1_000, request: CALL, data: { era: "2026-07-28", answers: {} } });
+    expect(record).toMatchObject({
+      status: "working",
+      createdAt: T0,
+      ttl: 3_600_000,
+      pollInterval: 1_000,
+      request: CALL,
+      data: { era: "2026-07-28", answers: {} },
+    });
     expect(await engine.get(OWNER, record.taskId)).toEqual(record);
     expect(changes).toEqual([{ kind: "task", taskId: record.taskId }]);
     await flush();
@@ -62,9 +69,19 @@ describe("TaskEngine: starting a task and writing its outcome", () => {
     expect((await startHeld(engine, { pollInterval: 40 })).record.pollInterval).toBe(40);
   });
 
-  it.each([["defaultTtlMs", 0], ["maxTtlMs", 1.5], ["pollIntervalMs", -1], ["closeGraceMs", Number.NaN]])("refuses %s %s", (name, value) => {
+  it.each([
+    ["defaultTtlMs", 0],
+    ["maxTtlMs", 1.5],
+    ["pollIntervalMs", -1],
+    ["closeGraceMs", Number.NaN],
+  ])("refuses %s %s", (name, value) => {
     const { store, feed } = bench();
-    expect(() => new TaskEngine({ store, feed, [name]: value })).toThrow(expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: `TaskEngine: ${name} must be a positive whole number of milliseconds` }));
+    expect(() => new TaskEngine({ store, feed, [name]: value })).toThrow(
+      expect.objectContaining({
+        code: MCP_CODES.INVALID_PARAMS,
+        message: `TaskEngine: ${name} must be a positive whole number of milliseconds`,
+      }),
+    );
   });
 
   it("rejects as the store does: at the owner's limit, MCP.RATE_LIMITED, and nothing runs", async () => {
@@ -82,7 +99,11 @@ describe("TaskEngine: starting a task and writing its outcome", () => {
     const engine = make();
     const record = await engine.start({ owner: OWNER, request: CALL, work: () => Promise.reject(new Error("the build machine is gone")) });
     await flush();
-    expect(await store.get(OWNER, record.taskId)).toMatchObject({ status: "failed", error: { code: -32603, message: "the build machine is gone" }, statusMessage: "the build machine is gone" });
+    expect(await store.get(OWNER, record.taskId)).toMatchObject({
+      status: "failed",
+      error: { code: -32603, message: "the build machine is gone" },
+      statusMessage: "the build machine is gone",
+    });
   });
 
   it("fails the task with the JSON-RPC error the work gives as its outcome", async () => {
@@ -100,7 +121,11 @@ describe("TaskEngine: starting a task and writing its outcome", () => {
     const record = await engine.start({ owner: OWNER, request: CALL, work: async () => ({ result: { size: 10n } }) });
     await flush();
     const task = (await store.get(OWNER, record.taskId)) as TaskRecord;
-    expect([task.status, task.error?.code, task.error?.message]).toEqual(["failed", -32603, expect.stringMatching(/^The task's outcome could not be stored: a task must be JSON/)]);
+    expect([task.status, task.error?.code, task.error?.message]).toEqual([
+      "failed",
+      -32603,
+      expect.stringMatching(/^The task's outcome could not be stored: a task must be JSON/),
+    ]);
   });
 
   it("reports a store that fails the outcome write to onError, never as an unhandled rejection", async () => {
@@ -234,7 +259,10 @@ describe("TaskEngine: close", () => {
     const closing = engine.close();
     expect(engine.close()).toBe(closing);
     await closing;
-    const refused = await rejectedWith(engine.start({ owner: OWNER, request: CALL, work: async () => completed() }), MCP_CODES.TRANSPORT_CLOSED);
+    const refused = await rejectedWith(
+      engine.start({ owner: OWNER, request: CALL, work: async () => completed() }),
+      MCP_CODES.TRANSPORT_CLOSED,
+    );
     expect(refused.message).toBe("The task engine is closed: no task starts after close()");
   });
 
@@ -271,7 +299,11 @@ describe("TaskEngine: close", () => {
     run.signal.addEventListener("abort", () => held.finish(completed()));
     const heard = changes.length;
     await engine.close();
-    expect([changes.length, run.signal.reason, (await store.get(OWNER, record.taskId))?.statusMessage]).toEqual([heard, new MCPError(MCP_CODES.REQUEST_CANCELLED, "Server closed"), "elsewhere"]);
+    expect([changes.length, run.signal.reason, (await store.get(OWNER, record.taskId))?.statusMessage]).toEqual([
+      heard,
+      new MCPError(MCP_CODES.REQUEST_CANCELLED, "Server closed"),
+      "elsewhere",
+    ]);
   });
 
   it("reports a store that fails the closing cancel, and still aborts the run", async () => {

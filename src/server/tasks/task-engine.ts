@@ -1,7 +1,16 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import type { ChangeFeed } from "../../stores/change-feed.js";
-import { taskExpiresAt, type NewTask, type TaskPage, type TaskPageRequest, type TaskRecord, type TaskRequest, type TaskStore, type TaskUpdateOutcome } from "../../stores/task-store.js";
+import {
+  taskExpiresAt,
+  type NewTask,
+  type TaskPage,
+  type TaskPageRequest,
+  type TaskRecord,
+  type TaskRequest,
+  type TaskStore,
+  type TaskUpdateOutcome,
+} from "../../stores/task-store.js";
 import type { JsonObject } from "../../types/types.js";
 import { applyAnswers, type AnswerCheck } from "./task-answers.js";
 import { TaskExpiry } from "./task-expiry.js";
@@ -71,9 +80,18 @@ export class TaskEngine {
   #echo: string | undefined;
 
   constructor(options: TaskEngineOptions) {
-    const { store, feed, defaultTtlMs = 3_600_000, maxTtlMs = 86_400_000, pollIntervalMs = 1_000, closeGraceMs = 5_000, now = Date.now } = options;
+    const {
+      store,
+      feed,
+      defaultTtlMs = 3_600_000,
+      maxTtlMs = 86_400_000,
+      pollIntervalMs = 1_000,
+      closeGraceMs = 5_000,
+      now = Date.now,
+    } = options;
     for (const [name, value] of Object.entries({ defaultTtlMs, maxTtlMs: maxTtlMs ?? 1, pollIntervalMs, closeGraceMs }))
-      if (!Number.isSafeInteger(value) || value < 1) throw new MCPError(MCP_CODES.INVALID_PARAMS, `TaskEngine: ${name} must be a positive whole number of milliseconds`);
+      if (!Number.isSafeInteger(value) || value < 1)
+        throw new MCPError(MCP_CODES.INVALID_PARAMS, `TaskEngine: ${name} must be a positive whole number of milliseconds`);
     this.options = options;
     this.pollIntervalMs = pollIntervalMs;
     this.#store = store;
@@ -95,7 +113,10 @@ export class TaskEngine {
     return this.#runs.size;
   }
 
-  /** Stores the task (awaited: a `tasks/get` right after resolves), then starts the work on a later turn. Rejects as the store does (MCP.RATE_LIMITED at the owner's limit). */
+  /**
+   * Stores the task (awaited: a `tasks/get` right after resolves), then starts the work on a later turn. Rejects as the store does
+   * (MCP.RATE_LIMITED at the owner's limit).
+   */
   async start(task: StartTask): Promise<TaskRecord> {
     if (this.#closing !== undefined) throw closedError();
     const { answers: _engines, ...data } = task.data ?? {};
@@ -123,7 +144,9 @@ export class TaskEngine {
     return this.#store.list(owner, page);
   }
 
-  /** The store's cancel first (so the task is cancelled when this resolves), then the local run aborted and its asks rejected. Publishes. */
+  /**
+   * The store's cancel first (so the task is cancelled when this resolves), then the local run aborted and its asks rejected. Publishes.
+   */
   async cancel(owner: string, taskId: string, statusMessage?: string): Promise<TaskUpdateOutcome> {
     const outcome = await this.#store.cancel(owner, taskId, statusMessage);
     if (!outcome.ok) return outcome;
@@ -141,7 +164,12 @@ export class TaskEngine {
    * A run in another process resolves its asks when it hears the change on the feed (it re-reads data.answers).
    * Resolves to the record after the write (or as it was when nothing applied); undefined when not found (other owner, expired).
    */
-  async answer(owner: string, taskId: string, responses: Readonly<Record<string, unknown>>, check: AnswerCheck): Promise<TaskRecord | undefined> {
+  async answer(
+    owner: string,
+    taskId: string,
+    responses: Readonly<Record<string, unknown>>,
+    check: AnswerCheck,
+  ): Promise<TaskRecord | undefined> {
     const answered = await applyAnswers(this.#store, owner, taskId, responses, check);
     if (answered === undefined || answered.applied.size === 0) return answered?.task;
     this.#runs.get(taskId)?.run.answered(answered.applied);
@@ -149,7 +177,10 @@ export class TaskEngine {
     return answered.task;
   }
 
-  /** Every local run: store cancel "Server closed", abort, asks rejected; waits up to closeGraceMs for the runs; clears every timer; unsubscribes. Idempotent. */
+  /**
+   * Every local run: store cancel "Server closed", abort, asks rejected; waits up to closeGraceMs for the runs; clears every timer;
+   * unsubscribes. Idempotent.
+   */
   close(): Promise<void> {
     this.#closing ??= this.#shutDown();
     return this.#closing;
@@ -160,7 +191,10 @@ export class TaskEngine {
     await Promise.all(runs.map(({ run }) => this.#closeRun(run)));
     let grace: ReturnType<typeof setTimeout> | undefined;
     // A work that ignores its signal is left behind after the grace: close() still ends.
-    await Promise.race([Promise.all(runs.map(({ settled }) => settled)), new Promise<void>((resolve) => (grace = setTimeout(resolve, this.#closeGrace)))]);
+    await Promise.race([
+      Promise.all(runs.map(({ settled }) => settled)),
+      new Promise<void>((resolve) => (grace = setTimeout(resolve, this.#closeGrace))),
+    ]);
     clearTimeout(grace);
     this.#expiry.close();
     this.#unsubscribe();

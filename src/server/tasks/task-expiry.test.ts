@@ -26,7 +26,13 @@ describe("TaskEngine: expiry", () => {
     const heard = changes.length;
     await vi.advanceTimersByTimeAsync(1);
     expect(expire.mock.calls).toEqual([[T0 + 2_000]]);
-    expect([early.run.signal.reason, late.run.signal.aborted, store.size, changes.length, vi.getTimerCount()]).toEqual([EXPIRED, false, 2, heard, 1]);
+    expect([early.run.signal.reason, late.run.signal.aborted, store.size, changes.length, vi.getTimerCount()]).toEqual([
+      EXPIRED,
+      false,
+      2,
+      heard,
+      1,
+    ]);
     await vi.advanceTimersByTimeAsync(3_000);
     expect([late.run.signal.reason, last.run.signal.aborted, store.size]).toEqual([EXPIRED, false, 1]);
     await vi.advanceTimersByTimeAsync(3_000);
@@ -84,9 +90,17 @@ describe("TaskEngine: expiry", () => {
 describe("TaskExpiry", () => {
   it("unrefs its timer where the timer has unref, and does without where it has none", () => {
     const unref = vi.fn();
-    const setTimer = vi.spyOn(globalThis, "setTimeout").mockReturnValueOnce({ unref } as never).mockReturnValueOnce(7 as never);
+    const setTimer = vi
+      .spyOn(globalThis, "setTimeout")
+      .mockReturnValueOnce({ unref } as never)
+      .mockReturnValueOnce(7 as never);
     vi.spyOn(globalThis, "clearTimeout").mockImplementation(() => undefined);
-    const expiry = new TaskExpiry(new InMemoryTaskStore(), () => T0, () => undefined, () => undefined);
+    const expiry = new TaskExpiry(
+      new InMemoryTaskStore(),
+      () => T0,
+      () => undefined,
+      () => undefined,
+    );
     expiry.add("later", T0 + 2_000);
     expiry.add("sooner", T0 + 1_000);
     expect([setTimer.mock.calls.map((call) => call[1]), unref.mock.calls.length, expiry.size]).toEqual([[2_000, 1_000], 1, 2]);
@@ -102,7 +116,12 @@ describe("TaskExpiry", () => {
     const store = new InMemoryTaskStore();
     vi.spyOn(store, "expire").mockImplementation(() => new Promise((resolve) => (release = () => resolve(0))));
     const due = vi.fn();
-    const expiry = new TaskExpiry(store, () => Date.now(), due, () => undefined);
+    const expiry = new TaskExpiry(
+      store,
+      () => Date.now(),
+      due,
+      () => undefined,
+    );
     expiry.add("a", T0 + 10);
     expiry.add("b", T0 + 20);
     await vi.advanceTimersByTimeAsync(10);

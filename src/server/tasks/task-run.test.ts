@@ -58,7 +58,12 @@ describe("TaskRun.status: the task's statusMessage, throttled", () => {
   it("reports a status write the store fails, and goes on", async () => {
     const down = new Error("store down");
     const { engine: make, errors } = bench();
-    const engine = make({ overrides: { update: (real, owner, taskId, patch, precondition) => (patch.statusMessage === "x" ? Promise.reject(down) : real.update(owner, taskId, patch, precondition)) } });
+    const engine = make({
+      overrides: {
+        update: (real, owner, taskId, patch, precondition) =>
+          patch.statusMessage === "x" ? Promise.reject(down) : real.update(owner, taskId, patch, precondition),
+      },
+    });
     const { run } = await startHeld(engine);
     run.status("x");
     await flush();
@@ -76,12 +81,19 @@ describe("TaskRun.ask and TaskEngine.answer: input while the task runs", () => {
     const asked = (await store.get(OWNER, record.taskId)) as TaskRecord;
     expect([asked.status, asked.inputRequests]).toEqual([
       "input_required",
-      { "elicitation-1": { method: "elicitation/create", params: ELICIT }, "sampling-2": { method: "sampling/createMessage", params: { maxTokens: 5 } } },
+      {
+        "elicitation-1": { method: "elicitation/create", params: ELICIT },
+        "sampling-2": { method: "sampling/createMessage", params: { maxTokens: 5 } },
+      },
     ]);
     const partial = await engine.answer(OWNER, record.taskId, { "elicitation-1": { action: "accept", content: { name: "Ada" } } }, accept);
     expect([partial?.status, Object.keys(partial?.inputRequests ?? {})]).toEqual(["input_required", ["sampling-2"]]);
     const last = await engine.answer(OWNER, record.taskId, { "sampling-2": { role: "assistant" } }, accept);
-    expect([last?.status, last?.inputRequests, last?.data]).toEqual(["working", undefined, { answers: { "elicitation-1": { action: "accept", content: { name: "Ada" } }, "sampling-2": { role: "assistant" } } }]);
+    expect([last?.status, last?.inputRequests, last?.data]).toEqual([
+      "working",
+      undefined,
+      { answers: { "elicitation-1": { action: "accept", content: { name: "Ada" } }, "sampling-2": { role: "assistant" } } },
+    ]);
     expect(await both).toEqual([{ action: "accept", content: { name: "Ada" } }, { role: "assistant" }]);
   });
 
@@ -123,7 +135,9 @@ describe("TaskRun.ask and TaskEngine.answer: input while the task runs", () => {
       if (answer === "bad") throw new Error("not an elicitation result");
       return answer;
     };
-    const refused = await engine.answer(OWNER, record.taskId, { a: { action: "cancel" }, b: "bad" }, check).catch((error: unknown) => error);
+    const refused = await engine
+      .answer(OWNER, record.taskId, { a: { action: "cancel" }, b: "bad" }, check)
+      .catch((error: unknown) => error);
     expect(refused).toEqual(new JsonRpcError(-32602, 'inputResponses["b"]: not an elicitation result'));
     expect([await store.get(OWNER, record.taskId), changes.length]).toEqual([before, heard]);
   });
@@ -138,7 +152,9 @@ describe("TaskRun.ask and TaskEngine.answer: input while the task runs", () => {
     await flush();
     const heard = changes.length;
     const before = await store.get(OWNER, record.taskId);
-    expect(await engine.answer(OWNER, record.taskId, JSON.parse('{"other":1,"__proto__":2}') as Record<string, unknown>, check)).toEqual(before);
+    expect(await engine.answer(OWNER, record.taskId, JSON.parse('{"other":1,"__proto__":2}') as Record<string, unknown>, check)).toEqual(
+      before,
+    );
     expect([check.mock.calls.length, changes.length]).toEqual([0, heard]);
     await engine.answer(OWNER, record.taskId, { name: { action: "accept" } }, check);
     expect(await asked).toBeNull();
@@ -182,7 +198,10 @@ describe("TaskRun.ask and TaskEngine.answer: input while the task runs", () => {
     expect(refused.message).toBe(`Task ${record.taskId} kept changing: its input request "name" could not be written`);
     await store.update(OWNER, record.taskId, { status: "input_required", inputRequests: { name: { method: "elicitation/create" } } });
     const busy = await rejectedWith(engine.answer(OWNER, record.taskId, { name: 1 }, accept), MCP_CODES.INTERNAL_ERROR);
-    expect([busy.message, (await store.get(OWNER, record.taskId))?.version]).toEqual([`Task ${record.taskId} kept changing: its input answers could not be written`, 2 + 2 * CAS_ATTEMPTS]);
+    expect([busy.message, (await store.get(OWNER, record.taskId))?.version]).toEqual([
+      `Task ${record.taskId} kept changing: its input answers could not be written`,
+      2 + 2 * CAS_ATTEMPTS,
+    ]);
   });
 
   it("rejects an ask whose write the store fails with that failure", async () => {
@@ -242,7 +261,9 @@ describe("TaskRun.ask and TaskEngine.answer: input while the task runs", () => {
     const engine = make();
     const cancelled = await startHeld(engine);
     await store.cancel(OWNER, cancelled.record.taskId, "cancelled elsewhere");
-    await expect(cancelled.run.ask("elicitation/create", ELICIT)).rejects.toEqual(new MCPError(MCP_CODES.REQUEST_CANCELLED, "cancelled elsewhere"));
+    await expect(cancelled.run.ask("elicitation/create", ELICIT)).rejects.toEqual(
+      new MCPError(MCP_CODES.REQUEST_CANCELLED, "cancelled elsewhere"),
+    );
     const gone = await startHeld(engine, { ttl: 1_000 });
     vi.setSystemTime(Date.now() + 1_000);
     await expect(gone.run.ask("elicitation/create", ELICIT)).rejects.toEqual(new MCPError(MCP_CODES.REQUEST_CANCELLED, "Task expired"));
@@ -267,7 +288,9 @@ describe("TaskEngine: two processes sharing one store and one feed", () => {
     const { record, run } = await startHeld(a);
     const asked = run.ask("elicitation/create", ELICIT, "name");
     await flush();
-    expect(await b.answer(OWNER, record.taskId, { name: { action: "accept", content: { name: "Ada" } } }, accept)).toMatchObject({ status: "working" });
+    expect(await b.answer(OWNER, record.taskId, { name: { action: "accept", content: { name: "Ada" } } }, accept)).toMatchObject({
+      status: "working",
+    });
     await flush();
     expect(await asked).toEqual({ action: "accept", content: { name: "Ada" } });
     expect([a.running, b.running]).toEqual([1, 0]);

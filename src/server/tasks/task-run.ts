@@ -1,6 +1,13 @@
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
-import { isFinalTaskStatus, type TaskError, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from "../../stores/task-store.js";
+import {
+  isFinalTaskStatus,
+  type TaskError,
+  type TaskPatch,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from "../../stores/task-store.js";
 import type { JsonObject } from "../../types/types.js";
 import { CAS_ATTEMPTS, answersOf } from "./task-answers.js";
 
@@ -11,7 +18,10 @@ export type TaskOutcome = { readonly result: JsonObject } | { readonly error: Ta
 export interface TaskRun {
   readonly taskId: string;
   readonly owner: string;
-  /** Aborted when the task is cancelled (reason: MCPError MCP.REQUEST_CANCELLED), expires, or the engine closes. Never the creating request's signal. */
+  /**
+   * Aborted when the task is cancelled (reason: MCPError MCP.REQUEST_CANCELLED), expires, or the engine closes. Never the creating
+   * request's signal.
+   */
   readonly signal: AbortSignal;
   /** The task's statusMessage; written at most once per pollInterval, the last value kept and flushed (and flushed before the outcome). */
   status(message: string): void;
@@ -123,7 +133,10 @@ export class Run implements TaskRun {
   ask(method: string, params: JsonObject | undefined, key?: string): Promise<unknown> {
     if (this.#done) return Promise.reject(this.#ended ? this.signal.reason : workEnded());
     const name = key ?? this.#nextKey(method);
-    if (this.#keys.has(name)) return Promise.reject(new MCPError(MCP_CODES.INVALID_PARAMS, `Input key ${JSON.stringify(name)} was used before in this task: keys are never reused`));
+    if (this.#keys.has(name))
+      return Promise.reject(
+        new MCPError(MCP_CODES.INVALID_PARAMS, `Input key ${JSON.stringify(name)} was used before in this task: keys are never reused`),
+      );
     this.#keys.add(name);
     // The waiter is there before the request is written: an answer heard at any moment after finds it.
     const answered = new Promise<unknown>((resolve, reject) => this.#waiters.set(name, { resolve, reject }));
@@ -201,7 +214,11 @@ export class Run implements TaskRun {
     } catch (error) {
       // A result the store refuses (not JSON) must still end the task: it fails instead of staying `working`.
       if (!(error instanceof MCPError && error.code === MCP_CODES.INVALID_PARAMS)) throw error;
-      await this.#write(outcomePatch({ error: { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR, message: `The task's outcome could not be stored: ${error.message}` } }));
+      await this.#write(
+        outcomePatch({
+          error: { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR, message: `The task's outcome could not be stored: ${error.message}` },
+        }),
+      );
     }
   }
 
@@ -229,7 +246,10 @@ export class Run implements TaskRun {
       const outcome = await store.update(this.owner, this.taskId, patch, { version: task.version, status: RUNNING });
       if (outcome.ok) return this.#host.publish(this.taskId);
     }
-    throw new MCPError(MCP_CODES.INTERNAL_ERROR, `Task ${this.taskId} kept changing: its input request ${JSON.stringify(key)} could not be written`);
+    throw new MCPError(
+      MCP_CODES.INTERNAL_ERROR,
+      `Task ${this.taskId} kept changing: its input request ${JSON.stringify(key)} could not be written`,
+    );
   }
 
   async #refreshUntilQuiet(): Promise<void> {

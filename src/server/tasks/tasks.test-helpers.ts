@@ -86,12 +86,23 @@ export function bench(): Bench {
     changes,
     errors,
     engine: ({ overrides, ...options } = {}) =>
-      new TaskEngine({ store: overrides === undefined ? store : hooked(store, overrides), feed, now: () => Date.now(), onError: (error) => void errors.push(error), ...options }),
+      new TaskEngine({
+        store: overrides === undefined ? store : hooked(store, overrides),
+        feed,
+        now: () => Date.now(),
+        onError: (error) => void errors.push(error),
+        ...options,
+      }),
   };
 }
 
 /** A work the test ends: `run` is the TaskRun it was given, `finish` settles it. */
-export function heldWork(): { readonly work: StartTask["work"]; readonly started: Promise<TaskRun>; finish(outcome: TaskOutcome): void; fail(error: unknown): void } {
+export function heldWork(): {
+  readonly work: StartTask["work"];
+  readonly started: Promise<TaskRun>;
+  finish(outcome: TaskOutcome): void;
+  fail(error: unknown): void;
+} {
   const started = deferred<TaskRun>();
   const outcome = deferred<TaskOutcome>();
   return {
@@ -106,7 +117,10 @@ export function heldWork(): { readonly work: StartTask["work"]; readonly started
 }
 
 /** Starts a held work for OWNER; resolves to the record `start` gave and the run once the work began. */
-export async function startHeld(engine: TaskEngine, task: Partial<StartTask> = {}): Promise<{ record: TaskRecord; run: TaskRun; held: ReturnType<typeof heldWork> }> {
+export async function startHeld(
+  engine: TaskEngine,
+  task: Partial<StartTask> = {},
+): Promise<{ record: TaskRecord; run: TaskRun; held: ReturnType<typeof heldWork> }> {
   const held = heldWork();
   const record = await engine.start({ owner: OWNER, request: CALL, work: held.work, ...task });
   await flush();

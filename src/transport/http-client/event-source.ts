@@ -37,7 +37,13 @@ export interface EventFeed {
 }
 
 /** Listens for `types` on an EventSource; its first error closes it (a reconnection would start another session). */
-export function eventSourceFeed(EventSourceImpl: EventSourceConstructor, url: string, init: EventSourceInitLike | undefined, types: readonly string[], handlers: FeedHandlers): EventFeed {
+export function eventSourceFeed(
+  EventSourceImpl: EventSourceConstructor,
+  url: string,
+  init: EventSourceInitLike | undefined,
+  types: readonly string[],
+  handlers: FeedHandlers,
+): EventFeed {
   const source = init === undefined ? new EventSourceImpl(url) : new EventSourceImpl(url, init);
   let open = true;
   const close = (): void => {
@@ -53,13 +59,22 @@ export function eventSourceFeed(EventSourceImpl: EventSourceConstructor, url: st
     if (!open) return;
     close();
     const detail = [event.code, event.message].filter(isPrintable).join(" ");
-    handlers.onBroken(new MCPError(MCP_CODES.TRANSPORT_ERROR, `The SSE stream at ${url} failed${detail ? `: ${detail}` : ""}`, { data: { url, ...(typeof event.code === "number" ? { status: event.code } : {}) } }));
+    handlers.onBroken(
+      new MCPError(MCP_CODES.TRANSPORT_ERROR, `The SSE stream at ${url} failed${detail ? `: ${detail}` : ""}`, {
+        data: { url, ...(typeof event.code === "number" ? { status: event.code } : {}) },
+      }),
+    );
   });
   return { close };
 }
 
 /** Reads an already-open `text/event-stream` body with this package's parser until it ends or breaks. */
-export function bodyFeed(body: FetchBody, url: string, maxEventBytes: number, handlers: FeedHandlers & { onOversized(limit: number): void }): EventFeed {
+export function bodyFeed(
+  body: FetchBody,
+  url: string,
+  maxEventBytes: number,
+  handlers: FeedHandlers & { onOversized(limit: number): void },
+): EventFeed {
   const stopped = new AbortController();
   const parser = new SseParser(maxEventBytes);
   const onItem = (item: ReturnType<SseParser["push"]>[number]): void => {
@@ -69,7 +84,12 @@ export function bodyFeed(body: FetchBody, url: string, maxEventBytes: number, ha
   void pump(body, parser, stopped.signal, onItem, () => undefined).then((error) => {
     if (stopped.signal.aborted) return;
     const why = error === undefined ? "the server closed it" : describeThrown(error);
-    handlers.onBroken(new MCPError(MCP_CODES.TRANSPORT_ERROR, `The SSE stream at ${url} ended (${why}); HTTP+SSE cannot resume a session`, { cause: error, data: { url } }));
+    handlers.onBroken(
+      new MCPError(MCP_CODES.TRANSPORT_ERROR, `The SSE stream at ${url} ended (${why}); HTTP+SSE cannot resume a session`, {
+        cause: error,
+        data: { url },
+      }),
+    );
   });
   return { close: () => stopped.abort() };
 }

@@ -43,23 +43,39 @@ export async function followEventStream(first: FetchBody, options: FollowOptions
   let retryMs: number | undefined;
   for (;;) {
     const parser = new SseParser(options.maxEventBytes);
-    const broke = await pump(body, parser, options.signal, (item) => {
-      if (item.kind === "event" && item.event.id !== undefined && !seen.add(item.event.id)) return;
-      options.onItem(item);
-    }, () => {
-      if (parser.lastEventId !== "") cursor = parser.lastEventId;
-    });
+    const broke = await pump(
+      body,
+      parser,
+      options.signal,
+      (item) => {
+        if (item.kind === "event" && item.event.id !== undefined && !seen.add(item.event.id)) return;
+        options.onItem(item);
+      },
+      () => {
+        if (parser.lastEventId !== "") cursor = parser.lastEventId;
+      },
+    );
     retryMs = parser.retryMs ?? retryMs;
     if (options.signal.aborted || options.done()) return;
     if (cursor === "" && !options.reopensWithoutId) {
-      throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `The server ended ${options.name()} before it was done, with no event id to resume from`, { cause: broke });
+      throw new MCPError(
+        MCP_CODES.TRANSPORT_ERROR,
+        `The server ended ${options.name()} before it was done, with no event id to resume from`,
+        { cause: broke },
+      );
     }
     body = await reconnect(cursor, retryMs, options);
   }
 }
 
 /** Reads one connection to its end; returns the error that broke it, if any. */
-export async function pump(body: FetchBody, parser: SseParser, signal: CancelSignal, onItem: (item: SseItem) => void, afterChunk: () => void): Promise<unknown> {
+export async function pump(
+  body: FetchBody,
+  parser: SseParser,
+  signal: CancelSignal,
+  onItem: (item: SseItem) => void,
+  afterChunk: () => void,
+): Promise<unknown> {
   const reader: ChunkReader = body.getReader();
   const stop = (): void => ignoreFailure(reader.cancel());
   // Not `once`: the finally below removes it, whether it ran or not.
@@ -94,7 +110,10 @@ async function reconnect(cursor: string, retryMs: number | undefined, options: F
     }
   }
   const why = failure ? failure.message : "reconnection is off (maxAttempts is 0)";
-  throw new MCPError(failure ? failure.code : MCP_CODES.TRANSPORT_ERROR, `Could not resume ${options.name()}: ${why}`, { cause: failure, data: failure?.data });
+  throw new MCPError(failure ? failure.code : MCP_CODES.TRANSPORT_ERROR, `Could not resume ${options.name()}: ${why}`, {
+    cause: failure,
+    data: failure?.data,
+  });
 }
 
 /** Network failures, 5xx and "busy" statuses are worth another attempt; a refusal or a lost session is not. */

@@ -68,7 +68,13 @@ export function streamOf(chunks: readonly (string | Uint8Array)[], failure?: Err
 }
 
 /** A stream the test writes to by hand; `cancelled` tells whether the reader gave up on it. */
-export function liveStream(): { stream: ReadableStream<Uint8Array>; push(text: string): void; end(): void; fail(error: Error): void; readonly cancelled: boolean } {
+export function liveStream(): {
+  stream: ReadableStream<Uint8Array>;
+  push(text: string): void;
+  end(): void;
+  fail(error: Error): void;
+  readonly cancelled: boolean;
+} {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let cancelled = false;
   const stream = new ReadableStream<Uint8Array>({
@@ -95,7 +101,10 @@ export function jsonAnswer(body: unknown, headers: Record<string, string> = {}):
 }
 
 export function sseAnswer(body: ReadableStream<Uint8Array> | string, headers: Record<string, string> = {}): Response {
-  return new Response(typeof body === "string" ? streamOf([body]) : body, { status: 200, headers: { "content-type": "text/event-stream", ...headers } });
+  return new Response(typeof body === "string" ? streamOf([body]) : body, {
+    status: 200,
+    headers: { "content-type": "text/event-stream", ...headers },
+  });
 }
 
 export function accepted(): Response {
@@ -112,14 +121,23 @@ export function sseEvent(fields: { id?: string; event?: string; data?: unknown; 
   return `${text}\n`;
 }
 
-export const request = (id: number | string, method: string, params?: Record<string, unknown>) => (params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
-export const notification = (method: string, params?: Record<string, unknown>) => (params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+export const request = (id: number | string, method: string, params?: Record<string, unknown>) =>
+  params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+export const notification = (method: string, params?: Record<string, unknown>) =>
+  params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
 export const result = (id: number | string, value: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, result: value });
-export const initializeRequest = (id: number | string = 1) => request(id, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
-export const initializeResult = (id: number | string = 1, protocolVersion = "2025-06-18") => result(id, { protocolVersion, capabilities: {}, serverInfo: { name: "s", version: "1" } });
+export const initializeRequest = (id: number | string = 1) =>
+  request(id, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+export const initializeResult = (id: number | string = 1, protocolVersion = "2025-06-18") =>
+  result(id, { protocolVersion, capabilities: {}, serverInfo: { name: "s", version: "1" } });
 
 /** A receiver that records what it is given. */
-export function recorder(): { messages: unknown[]; malformed: MCPError[]; closes: Array<MCPError | undefined>; receiver: TransportReceiver } {
+export function recorder(): {
+  messages: unknown[];
+  malformed: MCPError[];
+  closes: Array<MCPError | undefined>;
+  receiver: TransportReceiver;
+} {
   const messages: unknown[] = [];
   const malformed: MCPError[] = [];
   const closes: Array<MCPError | undefined> = [];

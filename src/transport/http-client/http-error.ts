@@ -47,7 +47,14 @@ export async function httpError(response: FetchResponse, method: string, url: st
 export function httpErrorOf(response: FetchResponse, method: string, url: string, text: string): MCPError {
   const body = text.slice(0, ERROR_BODY_EXCERPT_BYTES);
   const challenge = response.headers.get("www-authenticate");
-  const data: HttpErrorData = { status: response.status, statusText: response.statusText, method, url, body, ...(challenge === null ? {} : { wwwAuthenticate: challenge }) };
+  const data: HttpErrorData = {
+    status: response.status,
+    statusText: response.statusText,
+    method,
+    url,
+    body,
+    ...(challenge === null ? {} : { wwwAuthenticate: challenge }),
+  };
   const denied = response.status === 401 || response.status === 403;
   const said = jsonRpcErrorMessage(body) ?? body.trim();
   const message = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""} from ${method} ${url}${said ? `: ${said}` : ""}`;
@@ -60,16 +67,24 @@ export function httpErrorOf(response: FetchResponse, method: string, url: string
  */
 export function sessionExpiredError(refusal: MCPError, sessionId: string, renewalFailure?: unknown): MCPError {
   const { method, url } = refusal.data as HttpErrorData;
-  const outcome = renewalFailure === undefined ? "connect again to start a new one" : `starting a new one failed: ${describeThrown(renewalFailure)}`;
-  return new MCPError(MCP_CODES.TRANSPORT_ERROR, `The server no longer knows session ${sessionId} (HTTP 404 to ${method} ${url}): the session has ended; ${outcome}`, {
-    cause: renewalFailure ?? refusal,
-    data: { ...(refusal.data as HttpErrorData), sessionExpired: true, sessionId },
-  });
+  const outcome =
+    renewalFailure === undefined ? "connect again to start a new one" : `starting a new one failed: ${describeThrown(renewalFailure)}`;
+  return new MCPError(
+    MCP_CODES.TRANSPORT_ERROR,
+    `The server no longer knows session ${sessionId} (HTTP 404 to ${method} ${url}): the session has ended; ${outcome}`,
+    {
+      cause: renewalFailure ?? refusal,
+      data: { ...(refusal.data as HttpErrorData), sessionExpired: true, sessionId },
+    },
+  );
 }
 
 /** A request that never got a response (network down, refused, aborted by a timeout). */
 export function networkError(method: string, url: string, thrown: unknown): MCPError {
-  return new MCPError(MCP_CODES.TRANSPORT_ERROR, `${method} ${url} failed: ${describeThrown(thrown)}`, { cause: thrown, data: { method, url } });
+  return new MCPError(MCP_CODES.TRANSPORT_ERROR, `${method} ${url} failed: ${describeThrown(thrown)}`, {
+    cause: thrown,
+    data: { method, url },
+  });
 }
 
 function jsonRpcErrorMessage(body: string): string | undefined {

@@ -4,7 +4,20 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { FallbackHttpTransport, connectHttp, type FallbackHttpOptions } from "./http-fallback.js";
 import { HttpSseTransport } from "./http-sse.js";
 import { StreamableHttpTransport } from "./streamable-http.js";
-import { FakeServer, accepted, initializeRequest, initializeResult, jsonAnswer, liveStream, notification, recorder, request, result, sseAnswer, sseEvent } from "./http-client.test-helpers.js";
+import {
+  FakeServer,
+  accepted,
+  initializeRequest,
+  initializeResult,
+  jsonAnswer,
+  liveStream,
+  notification,
+  recorder,
+  request,
+  result,
+  sseAnswer,
+  sseEvent,
+} from "./http-client.test-helpers.js";
 
 const ENDPOINT = "http://127.0.0.1:3000/mcp";
 
@@ -36,27 +49,34 @@ describe("FallbackHttpTransport", () => {
     expect(server.sent("GET")).toHaveLength(1);
   });
 
-  it.each([400, 404, 405])("falls back to HTTP+SSE when the first POST is answered %i, and sends the message again there", async (status) => {
-    const live = legacyStream();
-    const server = new FakeServer().on("POST", () => new Response(null, { status }), accepted, accepted).on("GET", () => sseAnswer(live.stream));
-    const { transport, messages } = await started(server);
-    await transport.send(initializeRequest(1));
-    expect(transport.selected).toBeInstanceOf(HttpSseTransport);
-    expect(transport.sessionId).toBe("old");
-    expect(server.sent("POST").map((post) => [post.url, post.body])).toEqual([
-      [ENDPOINT, initializeRequest(1)],
-      ["http://127.0.0.1:3000/messages?sessionId=old", initializeRequest(1)],
-    ]);
-    live.push(sseEvent({ event: "message", data: initializeResult(1) }));
-    await vi.waitFor(() => expect(messages).toEqual([initializeResult(1)]));
-    await transport.send(notification("notifications/initialized"));
-    expect(server.sent("POST")[2]?.url).toBe("http://127.0.0.1:3000/messages?sessionId=old");
-    await transport.close();
-    expect(live.cancelled).toBe(true);
-  });
+  it.each([400, 404, 405])(
+    "falls back to HTTP+SSE when the first POST is answered %i, and sends the message again there",
+    async (status) => {
+      const live = legacyStream();
+      const server = new FakeServer()
+        .on("POST", () => new Response(null, { status }), accepted, accepted)
+        .on("GET", () => sseAnswer(live.stream));
+      const { transport, messages } = await started(server);
+      await transport.send(initializeRequest(1));
+      expect(transport.selected).toBeInstanceOf(HttpSseTransport);
+      expect(transport.sessionId).toBe("old");
+      expect(server.sent("POST").map((post) => [post.url, post.body])).toEqual([
+        [ENDPOINT, initializeRequest(1)],
+        ["http://127.0.0.1:3000/messages?sessionId=old", initializeRequest(1)],
+      ]);
+      live.push(sseEvent({ event: "message", data: initializeResult(1) }));
+      await vi.waitFor(() => expect(messages).toEqual([initializeResult(1)]));
+      await transport.send(notification("notifications/initialized"));
+      expect(server.sent("POST")[2]?.url).toBe("http://127.0.0.1:3000/messages?sessionId=old");
+      await transport.close();
+      expect(live.cancelled).toBe(true);
+    },
+  );
 
   it("looks for the legacy stream at sseUrl when given", async () => {
-    const server = new FakeServer().on("POST", () => new Response(null, { status: 404 }), accepted).on("GET", () => sseAnswer(legacyStream().stream));
+    const server = new FakeServer()
+      .on("POST", () => new Response(null, { status: 404 }), accepted)
+      .on("GET", () => sseAnswer(legacyStream().stream));
     const { transport } = await started(server, { sseUrl: "http://127.0.0.1:3000/sse" });
     await transport.send(initializeRequest(1));
     expect(server.sent("GET")[0]?.url).toBe("http://127.0.0.1:3000/sse");
@@ -76,7 +96,11 @@ describe("FallbackHttpTransport", () => {
   });
 
   it("keeps Streamable HTTP once it answered, even if the rest of that exchange fails", async () => {
-    const server = new FakeServer().on("POST", () => sseAnswer(sseEvent({ data: initializeResult(1) }) + sseEvent({ data: result(1) })), () => new Response(null, { status: 400 }));
+    const server = new FakeServer().on(
+      "POST",
+      () => sseAnswer(sseEvent({ data: initializeResult(1) }) + sseEvent({ data: result(1) })),
+      () => new Response(null, { status: 400 }),
+    );
     const { transport, messages } = await started(server);
     await transport.send(initializeRequest(1));
     expect(messages).toHaveLength(2);
@@ -85,7 +109,9 @@ describe("FallbackHttpTransport", () => {
   });
 
   it("says both failed when HTTP+SSE fails too", async () => {
-    const server = new FakeServer().on("POST", () => new Response(null, { status: 405 })).on("GET", () => new Response("nothing here", { status: 404 }));
+    const server = new FakeServer()
+      .on("POST", () => new Response(null, { status: 405 }))
+      .on("GET", () => new Response("nothing here", { status: 404 }));
     const { transport, closes } = await started(server);
     await expect(transport.send(initializeRequest(1))).rejects.toMatchObject({
       code: MCP_CODES.TRANSPORT_ERROR,
@@ -100,7 +126,12 @@ describe("FallbackHttpTransport", () => {
     const live = legacyStream();
     let refuse!: () => void;
     const server = new FakeServer()
-      .on("POST", () => new Promise<Response>((resolve) => (refuse = () => resolve(new Response(null, { status: 405 })))), accepted, accepted)
+      .on(
+        "POST",
+        () => new Promise<Response>((resolve) => (refuse = () => resolve(new Response(null, { status: 405 })))),
+        accepted,
+        accepted,
+      )
       .on("GET", () => sseAnswer(live.stream));
     const { transport } = await started(server);
     const first = transport.send(initializeRequest(1));
@@ -108,12 +139,19 @@ describe("FallbackHttpTransport", () => {
     await vi.waitFor(() => expect(server.sent("POST")).toHaveLength(1));
     refuse();
     await Promise.all([first, second]);
-    expect(server.sent("POST").map((post) => post.url)).toEqual([ENDPOINT, "http://127.0.0.1:3000/messages?sessionId=old", "http://127.0.0.1:3000/messages?sessionId=old"]);
+    expect(server.sent("POST").map((post) => post.url)).toEqual([
+      ENDPOINT,
+      "http://127.0.0.1:3000/messages?sessionId=old",
+      "http://127.0.0.1:3000/messages?sessionId=old",
+    ]);
   });
 
   it("stops falling back when closed meanwhile", async () => {
     let refuse!: () => void;
-    const server = new FakeServer().on("POST", () => new Promise<Response>((resolve) => (refuse = () => resolve(new Response(null, { status: 405 })))));
+    const server = new FakeServer().on(
+      "POST",
+      () => new Promise<Response>((resolve) => (refuse = () => resolve(new Response(null, { status: 405 })))),
+    );
     const { transport, closes } = await started(server);
     const sent = transport.send(initializeRequest(1));
     await vi.waitFor(() => expect(server.sent("POST")).toHaveLength(1));
@@ -155,7 +193,11 @@ describe("FallbackHttpTransport", () => {
 
 describe("connectHttp", () => {
   it("connects an MCPClient over Streamable HTTP and returns that transport", async () => {
-    const server = new FakeServer().on("POST", ({ body }) => jsonAnswer(initializeResult((body as { id: number }).id, "2025-06-18"), { "mcp-session-id": "s" }), accepted);
+    const server = new FakeServer().on(
+      "POST",
+      ({ body }) => jsonAnswer(initializeResult((body as { id: number }).id, "2025-06-18"), { "mcp-session-id": "s" }),
+      accepted,
+    );
     const client = new MCPClient({ name: "c", version: "1" }, { telemetry: null, era: "session" });
     const transport = await connectHttp(client, ENDPOINT, { fetchImpl: server.fetch, openGetStream: false });
     expect(transport).toBeInstanceOf(StreamableHttpTransport);
@@ -168,10 +210,15 @@ describe("connectHttp", () => {
   it("connects an MCPClient to an HTTP+SSE server through the fallback", async () => {
     const live = legacyStream();
     const server = new FakeServer()
-      .on("POST", () => new Response(null, { status: 405 }), ({ body }) => {
-        live.push(sseEvent({ event: "message", data: initializeResult((body as { id: number }).id, "2024-11-05") }));
-        return accepted();
-      }, accepted)
+      .on(
+        "POST",
+        () => new Response(null, { status: 405 }),
+        ({ body }) => {
+          live.push(sseEvent({ event: "message", data: initializeResult((body as { id: number }).id, "2024-11-05") }));
+          return accepted();
+        },
+        accepted,
+      )
       .on("GET", () => sseAnswer(live.stream));
     const client = new MCPClient({ name: "c", version: "1" }, { telemetry: null, era: "session" });
     const transport = await connectHttp(client, ENDPOINT, { fetchImpl: server.fetch, connect: { timeoutMs: 2000 } });

@@ -110,10 +110,14 @@ export class FallbackHttpTransport implements Transport {
       await legacy.start(this.#forwardFrom(legacy, this.#receiver as TransportReceiver));
     } catch (error) {
       const failure = toMCPError(error, MCP_CODES.TRANSPORT_ERROR);
-      throw new MCPError(failure.code, `The server refused Streamable HTTP (${refusal.message}), and HTTP+SSE failed too: ${failure.message}`, {
-        cause: failure,
-        data: { streamableHttp: refusal.data, httpSse: failure.data },
-      });
+      throw new MCPError(
+        failure.code,
+        `The server refused Streamable HTTP (${refusal.message}), and HTTP+SSE failed too: ${failure.message}`,
+        {
+          cause: failure,
+          data: { streamableHttp: refusal.data, httpSse: failure.data },
+        },
+      );
     }
     this.#selected = legacy;
     await legacy.send(message);
@@ -157,7 +161,11 @@ export interface ConnectHttpOptions extends FallbackHttpOptions {
  * Connects `client` to the MCP server at `url` over HTTP, the way the spec's backwards-compatibility
  * section asks: Streamable HTTP, else HTTP+SSE. Resolves with the transport in use.
  */
-export async function connectHttp(client: HttpConnectable, url: string | URL, options: ConnectHttpOptions = {}): Promise<StreamableHttpTransport | HttpSseTransport> {
+export async function connectHttp(
+  client: HttpConnectable,
+  url: string | URL,
+  options: ConnectHttpOptions = {},
+): Promise<StreamableHttpTransport | HttpSseTransport> {
   const transport = new FallbackHttpTransport(url, options);
   await client.connect(transport, options.connect);
   return transport.selected as StreamableHttpTransport | HttpSseTransport;

@@ -56,7 +56,10 @@ export function fetchOf(options: HttpClientOptions): FetchLike {
  * The caller's headers with the transport's own set on top, as a plain object of lower-case names
  * (fetch reads one faster than a `Headers`); a promise only when the caller's come from a function.
  */
-export function headersFor(source: HeadersSource | undefined, own: Readonly<Record<string, string | undefined>>): Record<string, string> | Promise<Record<string, string>> {
+export function headersFor(
+  source: HeadersSource | undefined,
+  own: Readonly<Record<string, string | undefined>>,
+): Record<string, string> | Promise<Record<string, string>> {
   if (typeof source !== "function") return merged(source, own);
   return callerHeaders(source).then((values) => merged(values, own));
 }
@@ -96,7 +99,12 @@ export async function fetchOrFail(fetchImpl: FetchLike, url: string, init: Fetch
   try {
     return await fetchImpl(url, init);
   } catch (error) {
-    if (init.signal.aborted) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, `${init.method} ${url} was aborted (the transport closed, or the request was given up)`, { cause: error });
+    if (init.signal.aborted)
+      throw new MCPError(
+        MCP_CODES.TRANSPORT_CLOSED,
+        `${init.method} ${url} was aborted (the transport closed, or the request was given up)`,
+        { cause: error },
+      );
     // A fetch wrapper's own error (an Authorizer that could not get a token) says more than "network error".
     if (error instanceof MCPError) throw error;
     throw networkError(init.method, url, error);

@@ -71,12 +71,15 @@ export class HttpSession {
       const response = await this.request("DELETE", { accept: ACCEPT_BOTH, signal: timeout.signal });
       if (response.ok || response.status === 405 || response.status === 404) discardBody(response);
       else {
-        // Stryker disable next-line OptionalChaining: without onError the TypeError lands in the catch below, whose own onError?.() drops it just the same
+        // Stryker disable next-line OptionalChaining: without onError the TypeError lands in the catch below, whose own onError?.() drops
+        // it just the same
         this.#options.onError?.(await httpError(response, "DELETE", this.url));
       }
     } catch (error) {
       const why = timeout.signal.aborted ? `no answer within ${timeoutMs} ms` : describeThrown(error);
-      this.#options.onError?.(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Ending session ${sessionId} with DELETE ${this.url} failed: ${why}`, { cause: error }));
+      this.#options.onError?.(
+        new MCPError(MCP_CODES.TRANSPORT_ERROR, `Ending session ${sessionId} with DELETE ${this.url} failed: ${why}`, { cause: error }),
+      );
     } finally {
       clearTimeout(timer);
     }
@@ -85,5 +88,9 @@ export class HttpSession {
 
 export function unexpectedType(response: FetchResponse, method: string, url: string, type: string): MCPError {
   const expected = method === "GET" ? EVENT_STREAM : `application/json or ${EVENT_STREAM}`;
-  return new MCPError(MCP_CODES.TRANSPORT_ERROR, `${method} ${url} was answered with content type "${type}" where ${expected} was expected`, { data: { status: response.status, method, url, contentType: type } });
+  return new MCPError(
+    MCP_CODES.TRANSPORT_ERROR,
+    `${method} ${url} was answered with content type "${type}" where ${expected} was expected`,
+    { data: { status: response.status, method, url, contentType: type } },
+  );
 }

@@ -3,7 +3,17 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import type { EventSourceEventLike, EventSourceInitLike, EventSourceLike } from "./event-source.js";
 import { HttpSseTransport, type HttpSseTransportOptions } from "./http-sse.js";
-import { FakeServer, accepted, liveStream, notification, recorder, request, result, sseAnswer, sseEvent } from "./http-client.test-helpers.js";
+import {
+  FakeServer,
+  accepted,
+  liveStream,
+  notification,
+  recorder,
+  request,
+  result,
+  sseAnswer,
+  sseEvent,
+} from "./http-client.test-helpers.js";
 
 const SSE_URL = "http://127.0.0.1:3000/sse";
 
@@ -59,8 +69,17 @@ describe("HttpSseTransport over fetch", () => {
     expect(transport.endpoint).toBe("http://127.0.0.1:3000/messages?sessionId=abc");
     expect(transport.sessionId).toBe("abc");
     await transport.send(request(1, "ping"));
-    expect(server.sent("POST")[0]).toMatchObject({ url: "http://127.0.0.1:3000/messages?sessionId=abc", body: request(1, "ping"), headers: { "content-type": "application/json", authorization: "Bearer t" } });
-    live.push(sseEvent({ event: "message", data: result(1) }) + sseEvent({ data: notification("n") }) + sseEvent({ event: "other", data: "x" }) + sseEvent({ event: "endpoint", data: "/elsewhere" }));
+    expect(server.sent("POST")[0]).toMatchObject({
+      url: "http://127.0.0.1:3000/messages?sessionId=abc",
+      body: request(1, "ping"),
+      headers: { "content-type": "application/json", authorization: "Bearer t" },
+    });
+    live.push(
+      sseEvent({ event: "message", data: result(1) }) +
+        sseEvent({ data: notification("n") }) +
+        sseEvent({ event: "other", data: "x" }) +
+        sseEvent({ event: "endpoint", data: "/elsewhere" }),
+    );
     await vi.waitFor(() => expect(messages).toEqual([result(1), notification("n")]));
     expect(transport.endpoint).toBe("http://127.0.0.1:3000/messages?sessionId=abc");
     await transport.close();
@@ -68,7 +87,10 @@ describe("HttpSseTransport over fetch", () => {
   });
 
   it("asks a headers function afresh for every request, the stream's GET and each POST alike", async () => {
-    const server = new FakeServer().on("GET", () => sseAnswer(endpointStream().stream)).on("POST", accepted).on("POST", accepted);
+    const server = new FakeServer()
+      .on("GET", () => sseAnswer(endpointStream().stream))
+      .on("POST", accepted)
+      .on("POST", accepted);
     let issued = 0;
     const { transport } = await started(server, { headers: async () => ({ authorization: `Bearer ${++issued}` }) });
     await transport.send(request(1, "ping"));
@@ -90,7 +112,10 @@ describe("HttpSseTransport over fetch", () => {
     for (const endpoint of ["https://evil.example/steal", "http://127.0.0.1:3001/messages", "http://[::1"]) {
       const server = new FakeServer().on("GET", () => sseAnswer(endpointStream(endpoint).stream));
       const transport = new HttpSseTransport(SSE_URL, { fetchImpl: server.fetch });
-      await expect(transport.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: `Refused the endpoint ${JSON.stringify(endpoint)} from ${SSE_URL}: it must be a URL on the stream's own origin` });
+      await expect(transport.start(recorder().receiver)).rejects.toMatchObject({
+        code: MCP_CODES.TRANSPORT_ERROR,
+        message: `Refused the endpoint ${JSON.stringify(endpoint)} from ${SSE_URL}: it must be a URL on the stream's own origin`,
+      });
       expect(transport.closed).toBe(true);
     }
   });
@@ -104,8 +129,12 @@ describe("HttpSseTransport over fetch", () => {
     );
     const transport = () => new HttpSseTransport(SSE_URL, { fetchImpl: server.fetch });
     await expect(transport().start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, data: { status: 405 } });
-    await expect(transport().start(recorder().receiver)).rejects.toMatchObject({ message: `GET ${SSE_URL} was answered with content type "application/json" where text/event-stream was expected` });
-    await expect(transport().start(recorder().receiver)).rejects.toMatchObject({ message: `The SSE stream at ${SSE_URL} ended (the server closed it); HTTP+SSE cannot resume a session` });
+    await expect(transport().start(recorder().receiver)).rejects.toMatchObject({
+      message: `GET ${SSE_URL} was answered with content type "application/json" where text/event-stream was expected`,
+    });
+    await expect(transport().start(recorder().receiver)).rejects.toMatchObject({
+      message: `The SSE stream at ${SSE_URL} ended (the server closed it); HTTP+SSE cannot resume a session`,
+    });
   });
 
   it("gives up waiting for the endpoint after endpointTimeoutMs, and drops a stream that arrives after", async () => {
@@ -113,7 +142,10 @@ describe("HttpSseTransport over fetch", () => {
     let release!: (response: Response) => void;
     const server = new FakeServer().on("GET", () => new Promise<Response>((resolve) => (release = resolve)));
     const transport = new HttpSseTransport(SSE_URL, { fetchImpl: server.fetch, endpointTimeoutMs: 10 });
-    await expect(transport.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: `No endpoint event on the SSE stream at ${SSE_URL} within 10 ms` });
+    await expect(transport.start(recorder().receiver)).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: `No endpoint event on the SSE stream at ${SSE_URL} within 10 ms`,
+    });
     release(sseAnswer(late.stream));
     await vi.waitFor(() => expect(late.cancelled).toBe(true));
   });
@@ -123,7 +155,10 @@ describe("HttpSseTransport over fetch", () => {
     const { transport, closes } = await started(new FakeServer().on("GET", () => sseAnswer(live.stream)));
     live.fail(new Error("socket hang up"));
     await vi.waitFor(() => expect(closes).toHaveLength(1));
-    expect(closes[0]).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: `The SSE stream at ${SSE_URL} ended (socket hang up); HTTP+SSE cannot resume a session` });
+    expect(closes[0]).toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: `The SSE stream at ${SSE_URL} ended (socket hang up); HTTP+SSE cannot resume a session`,
+    });
     await expect(transport.send(request(1, "ping"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
     await transport.close();
     expect(closes).toHaveLength(1);
@@ -131,23 +166,37 @@ describe("HttpSseTransport over fetch", () => {
 
   it("reports unparsable and oversized messages to onMalformed and keeps reading", async () => {
     const live = endpointStream();
-    const { malformed, messages } = await started(new FakeServer().on("GET", () => sseAnswer(live.stream)), { maxMessageBytes: 64 });
+    const { malformed, messages } = await started(
+      new FakeServer().on("GET", () => sseAnswer(live.stream)),
+      { maxMessageBytes: 64 },
+    );
     live.push(sseEvent({ data: "{nope" }) + sseEvent({ data: "z".repeat(100) }) + sseEvent({ data: result(2) }));
     await vi.waitFor(() => expect(messages).toEqual([result(2)]));
-    expect(malformed.map((error) => error.message)).toEqual([expect.stringMatching(/^Parse error: /), "Parse error: an SSE event longer than 64 bytes was skipped"]);
+    expect(malformed.map((error) => error.message)).toEqual([
+      expect.stringMatching(/^Parse error: /),
+      "Parse error: an SSE event longer than 64 bytes was skipped",
+    ]);
   });
 
   it("maps a failed POST to an HTTP error, and refuses what cannot be sent", async () => {
-    const server = new FakeServer().on("GET", () => sseAnswer(endpointStream().stream)).on("POST", () => new Response("Could not parse message", { status: 400 }));
+    const server = new FakeServer()
+      .on("GET", () => sseAnswer(endpointStream().stream))
+      .on("POST", () => new Response("Could not parse message", { status: 400 }));
     const { transport } = await started(server);
-    await expect(transport.send(request(1, "ping"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "HTTP 400 from POST http://127.0.0.1:3000/messages?sessionId=abc: Could not parse message" });
+    await expect(transport.send(request(1, "ping"))).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: "HTTP 400 from POST http://127.0.0.1:3000/messages?sessionId=abc: Could not parse message",
+    });
     await expect(transport.send(undefined)).rejects.toMatchObject({ message: "Cannot send: the message has no JSON form" });
   });
 
   it("refuses to send before start, to start twice, and to start or send once closed", async () => {
     const server = new FakeServer().on("GET", () => sseAnswer(endpointStream().stream));
     const transport = new HttpSseTransport(SSE_URL, { fetchImpl: server.fetch });
-    await expect(transport.send(request(1, "ping"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Cannot send: call start() and wait for it first" });
+    await expect(transport.send(request(1, "ping"))).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: "Cannot send: call start() and wait for it first",
+    });
     const seen = recorder();
     await transport.start(seen.receiver);
     await expect(transport.start(seen.receiver)).rejects.toMatchObject({ code: MCP_CODES.ALREADY_CONNECTED });
@@ -197,7 +246,13 @@ describe("HttpSseTransport over an injected EventSource", () => {
     const { transport, source, closes } = await startedWithSource();
     source.fire("error", { code: 502, message: "Bad Gateway" });
     expect(source.closed).toBe(true);
-    expect(closes).toEqual([expect.objectContaining({ code: MCP_CODES.TRANSPORT_ERROR, message: `The SSE stream at ${SSE_URL} failed: 502 Bad Gateway`, data: { url: SSE_URL, status: 502 } })]);
+    expect(closes).toEqual([
+      expect.objectContaining({
+        code: MCP_CODES.TRANSPORT_ERROR,
+        message: `The SSE stream at ${SSE_URL} failed: 502 Bad Gateway`,
+        data: { url: SSE_URL, status: 502 },
+      }),
+    ]);
     source.fire("error", {});
     expect(closes).toHaveLength(1);
     expect(transport.closed).toBe(true);
@@ -211,7 +266,10 @@ describe("HttpSseTransport over an injected EventSource", () => {
       }
     }
     const transport = new HttpSseTransport(SSE_URL, { eventSourceImpl: Refusing });
-    await expect(transport.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "The URL is invalid" });
+    await expect(transport.start(recorder().receiver)).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: "The URL is invalid",
+    });
   });
 
   it("fails start when the EventSource errors before the endpoint", async () => {
@@ -219,7 +277,11 @@ describe("HttpSseTransport over an injected EventSource", () => {
     const starting = transport.start(recorder().receiver);
     FakeEventSource.last().fire("error", { message: { not: "printable" } });
     const error = (await starting.catch((thrown: unknown) => thrown)) as MCPError;
-    expect(error).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: `The SSE stream at ${SSE_URL} failed`, data: { url: SSE_URL } });
+    expect(error).toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: `The SSE stream at ${SSE_URL} failed`,
+      data: { url: SSE_URL },
+    });
     expect(FakeEventSource.last().closed).toBe(true);
   });
 
@@ -240,7 +302,12 @@ describe("HttpSseTransport: what each POST holds", () => {
     // The third POST hangs until its signal aborts, then fails as fetch does.
     const server = new FakeServer()
       .on("GET", () => sseAnswer(live.stream))
-      .on("POST", accepted, accepted, ({ signal }) => new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))));
+      .on(
+        "POST",
+        accepted,
+        accepted,
+        ({ signal }) => new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+      );
     const { transport } = await started(server);
     await transport.send(request(1, "ping"));
     await transport.send(request(2, "ping"));

@@ -2,7 +2,14 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
 import type { Transport, TransportReceiver } from "../transport/transport.types.js";
 import { discardBody, mediaTypeOf } from "./body.js";
-import { bodyFeed, eventSourceFeed, type EventFeed, type EventSourceConstructor, type EventSourceInitLike, type FeedHandlers } from "./event-source.js";
+import {
+  bodyFeed,
+  eventSourceFeed,
+  type EventFeed,
+  type EventSourceConstructor,
+  type EventSourceInitLike,
+  type FeedHandlers,
+} from "./event-source.js";
 import { httpError } from "./http-error.js";
 import { fetchOf, fetchOrFail, headersFor, type HttpClientOptions } from "./http-options.js";
 import { parseFrame, serialise } from "./messages.js";
@@ -10,7 +17,10 @@ import { RequestCancel, signalFor } from "./request-cancel.js";
 import { DEFAULT_MAX_EVENT_BYTES } from "./sse-parser.js";
 
 export interface HttpSseTransportOptions extends HttpClientOptions {
-  /** An `EventSource` constructor to open the stream with (the browser's, the `eventsource` package's); without it, fetch and this package's parser read the stream. */
+  /**
+   * An `EventSource` constructor to open the stream with (the browser's, the `eventsource` package's); without it, fetch and this package's
+   * parser read the stream.
+   */
   readonly eventSourceImpl?: EventSourceConstructor;
   /** Passed to the EventSource constructor as given (`withCredentials`, an implementation's own options). */
   readonly eventSourceInit?: EventSourceInitLike;
@@ -107,7 +117,10 @@ export class HttpSseTransport implements Transport {
   #connect(receiver: TransportReceiver): Promise<void> {
     const timeoutMs = this.#options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
     return new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, `No endpoint event on the SSE stream at ${this.url} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, `No endpoint event on the SSE stream at ${this.url} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const settle = (error?: MCPError): void => {
         clearTimeout(timer);
         this.#stopWaiting = undefined;
@@ -122,11 +135,14 @@ export class HttpSseTransport implements Transport {
         },
         onBroken: (error) => (this.#endpoint === undefined ? settle(error) : this.#shutDown(error)),
       };
-      this.#openFeed(handlers).then((feed) => {
-        this.#feed = feed;
-        // close() may have come while the stream was opening.
-        if (this.#closed) feed.close();
-      }, (error: unknown) => settle(toMCPError(error, MCP_CODES.TRANSPORT_ERROR)));
+      this.#openFeed(handlers).then(
+        (feed) => {
+          this.#feed = feed;
+          // close() may have come while the stream was opening.
+          if (this.#closed) feed.close();
+        },
+        (error: unknown) => settle(toMCPError(error, MCP_CODES.TRANSPORT_ERROR)),
+      );
     });
   }
 
@@ -134,7 +150,13 @@ export class HttpSseTransport implements Transport {
     if (this.#endpoint !== undefined) return;
     const endpoint = URL.canParse(data, this.url) ? new URL(data, this.url) : undefined;
     if (endpoint?.origin !== new URL(this.url).origin) {
-      settle(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Refused the endpoint ${JSON.stringify(data)} from ${this.url}: it must be a URL on the stream's own origin`, { data: { endpoint: data } }));
+      settle(
+        new MCPError(
+          MCP_CODES.TRANSPORT_ERROR,
+          `Refused the endpoint ${JSON.stringify(data)} from ${this.url}: it must be a URL on the stream's own origin`,
+          { data: { endpoint: data } },
+        ),
+      );
       return;
     }
     this.#endpoint = endpoint.href;
@@ -149,12 +171,19 @@ export class HttpSseTransport implements Transport {
     if (!response.ok) throw await httpError(response, "GET", this.url);
     if (mediaTypeOf(response) !== "text/event-stream" || !response.body) {
       discardBody(response);
-      throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `GET ${this.url} was answered with content type "${mediaTypeOf(response)}" where text/event-stream was expected`, { data: { status: response.status } });
+      throw new MCPError(
+        MCP_CODES.TRANSPORT_ERROR,
+        `GET ${this.url} was answered with content type "${mediaTypeOf(response)}" where text/event-stream was expected`,
+        { data: { status: response.status } },
+      );
     }
     const maxBytes = this.#options.maxMessageBytes ?? DEFAULT_MAX_EVENT_BYTES;
     return bodyFeed(response.body, this.url, maxBytes, {
       ...handlers,
-      onOversized: (limit) => this.#receiver?.onMalformed(new MCPError(MCP_CODES.PROTOCOL_INVALID, `Parse error: an SSE event longer than ${limit} bytes was skipped`)),
+      onOversized: (limit) =>
+        this.#receiver?.onMalformed(
+          new MCPError(MCP_CODES.PROTOCOL_INVALID, `Parse error: an SSE event longer than ${limit} bytes was skipped`),
+        ),
     });
   }
 
@@ -180,4 +209,3 @@ export class HttpSseTransport implements Transport {
 function closedError(): MCPError {
   return new MCPError(MCP_CODES.TRANSPORT_CLOSED, "The HTTP+SSE transport is closed");
 }
-

@@ -1,5 +1,12 @@
 export { DEFAULT_ENDPOINT_TIMEOUT_MS, HttpSseTransport, type HttpSseTransportOptions } from "./http-sse.js";
-export { connectHttp, FALLBACK_STATUSES, FallbackHttpTransport, type ConnectHttpOptions, type FallbackHttpOptions, type HttpConnectable } from "./http-fallback.js";
+export {
+  connectHttp,
+  FALLBACK_STATUSES,
+  FallbackHttpTransport,
+  type ConnectHttpOptions,
+  type FallbackHttpOptions,
+  type HttpConnectable,
+} from "./http-fallback.js";
 export { ERROR_BODY_EXCERPT_BYTES, httpStatusOf, isSessionExpired, type HttpErrorData } from "./http-error.js";
 export type { FetchBody, FetchInit, FetchLike, FetchResponse, HeaderValues, HeadersSource, HttpClientOptions } from "./http-options.js";
 export type { ChunkReader } from "./body.js";

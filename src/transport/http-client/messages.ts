@@ -40,7 +40,9 @@ export function isInitializedNotification(message: unknown): boolean {
 
 /** The id of an `initialize` request, if `message` is one. */
 export function initializeRequestId(message: unknown): JsonRpcId | undefined {
-  return classify(message) === "request" && field(message, "method") === METHODS.initialize ? (field(message, "id") as JsonRpcId) : undefined;
+  return classify(message) === "request" && field(message, "method") === METHODS.initialize
+    ? (field(message, "id") as JsonRpcId)
+    : undefined;
 }
 
 /** The request a `notifications/cancelled` gives up on, if `message` is one. */
@@ -75,7 +77,9 @@ export function serialise(message: unknown): string {
   try {
     text = JSON.stringify(message);
   } catch (error) {
-    throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, { cause: error });
+    throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, {
+      cause: error,
+    });
   }
   if (text === undefined) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: the message has no JSON form");
   return text;

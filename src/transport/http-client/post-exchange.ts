@@ -24,7 +24,8 @@ export class PostExchange {
   /** Crosses off the requests `value` answers; returns the protocol version when it answers `initialize`. */
   noteAnswers(value: unknown): string | undefined {
     for (const id of answeredIdsOf(value)) this.#awaiting.delete(id);
-    // Stryker disable next-line ConditionalExpression: negotiatedVersionIn matches only responses, whose id is never undefined; the check just skips the scan
+    // Stryker disable next-line ConditionalExpression: negotiatedVersionIn matches only responses, whose id is never undefined; the check
+    // just skips the scan
     return this.#initializeId === undefined ? undefined : negotiatedVersionIn(value, this.#initializeId);
   }
 

@@ -38,7 +38,8 @@ export class RequestCancel implements CancelSignal {
   }
 
   addEventListener(_type: "abort", listener: () => void): void {
-    // Stryker disable next-line ConditionalExpression: a listener added after the abort never runs either way (abort runs once); the check only keeps it from being held
+    // Stryker disable next-line ConditionalExpression: a listener added after the abort never runs either way (abort runs once); the check
+    // only keeps it from being held
     if (!this.#aborted) this.#listeners.push(listener);
   }
 

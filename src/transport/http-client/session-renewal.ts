@@ -27,11 +27,21 @@ export async function renewSession(http: HttpSession, initialize: KeptInitialize
   const response = await http.request("POST", { accept: ACCEPT_BOTH, body: initialize.body, signal });
   if (!response.ok) throw await httpError(response, "POST", http.url);
   const version = negotiatedVersionIn(await answerOf(response, initialize.id, http.url, maxBytes, signal), initialize.id);
-  if (version === undefined) throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `The server's answer to ${METHODS.initialize} for a new session has no protocol version`);
+  if (version === undefined)
+    throw new MCPError(
+      MCP_CODES.PROTOCOL_INVALID,
+      `The server's answer to ${METHODS.initialize} for a new session has no protocol version`,
+    );
   if (spoken !== undefined && version !== spoken) {
-    throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `The new session speaks protocol version ${version}, the lost one ${spoken}`, { data: { lost: spoken, answered: version } });
+    throw new MCPError(MCP_CODES.PROTOCOL_VERSION_MISMATCH, `The new session speaks protocol version ${version}, the lost one ${spoken}`, {
+      data: { lost: spoken, answered: version },
+    });
   }
-  const accepted = await http.request("POST", { accept: ACCEPT_BOTH, body: JSON.stringify({ jsonrpc: "2.0", method: NOTIFICATIONS.initialized }), signal });
+  const accepted = await http.request("POST", {
+    accept: ACCEPT_BOTH,
+    body: JSON.stringify({ jsonrpc: "2.0", method: NOTIFICATIONS.initialized }),
+    signal,
+  });
   if (!accepted.ok) throw await httpError(accepted, "POST", http.url);
   discardBody(accepted);
 }

@@ -51,12 +51,40 @@ function reference(bytes: Uint8Array): { events: SseEvent[]; lastEventId: string
 
 const encoder = new TextEncoder();
 const token = fc.oneof(
-  fc.constantFrom("data", "data:", "data: ", "event:", "event: ping", "id:", "id: ", "id: 7", "retry:", "retry: 250", "retry: x1", ":", ": comment", "x:", " ", "\u0000", "é", "🌍", "\uFEFF"),
+  fc.constantFrom(
+    "data",
+    "data:",
+    "data: ",
+    "event:",
+    "event: ping",
+    "id:",
+    "id: ",
+    "id: 7",
+    "retry:",
+    "retry: 250",
+    "retry: x1",
+    ":",
+    ": comment",
+    "x:",
+    " ",
+    "\u0000",
+    "é",
+    "🌍",
+    "\uFEFF",
+  ),
   fc.constantFrom("\n", "\r", "\r\n", "\n\n", "\r\r", "\r\n\r\n"),
   fc.string({ maxLength: 6 }),
 );
 const streamOf = (extra: fc.Arbitrary<Uint8Array>) =>
-  fc.array(fc.oneof(token.map((text) => encoder.encode(text)), extra), { maxLength: 40 }).map(joinedBytes);
+  fc
+    .array(
+      fc.oneof(
+        token.map((text) => encoder.encode(text)),
+        extra,
+      ),
+      { maxLength: 40 },
+    )
+    .map(joinedBytes);
 const invalidUtf8 = fc.constantFrom(Uint8Array.of(0xff), Uint8Array.of(0xc3), Uint8Array.of(0xe2, 0x82), Uint8Array.of(0xed, 0xa0, 0x80));
 
 function parseAll(chunks: readonly Uint8Array[], maxEventBytes?: number) {
@@ -82,15 +110,27 @@ describe("SseParser under fuzzing", () => {
 
   it("with a small event bound, gives the same events and drops (reported) whatever the chunking", () => {
     fc.assert(
-      fc.property(streamOf(fc.uint8Array({ maxLength: 10 })), fc.array(fc.nat(), { maxLength: 30 }), fc.integer({ min: 1, max: 40 }), (bytes, cuts, limit) => {
-        const whole = parseAll([bytes], limit);
-        expect(parseAll(chunked(bytes, cuts), limit)).toEqual(whole);
-        expect(parseAll(Array.from(bytes, (byte) => Uint8Array.of(byte)), limit)).toEqual(whole);
-        // The bound is on wire bytes; each wire byte yields at most one UTF-16 unit (invalid ones become U+FFFD).
-        const longest = Math.max(0, ...whole.items.map((item) => (item.kind === "event" ? item.event.data.length : 0)));
-        expect(longest).toBeLessThanOrEqual(limit);
-        expect(whole.items.filter((item) => item.kind === "oversized")).toEqual(whole.items.filter((item) => item.kind !== "event").map(() => ({ kind: "oversized", limit })));
-      }),
+      fc.property(
+        streamOf(fc.uint8Array({ maxLength: 10 })),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 40 }),
+        (bytes, cuts, limit) => {
+          const whole = parseAll([bytes], limit);
+          expect(parseAll(chunked(bytes, cuts), limit)).toEqual(whole);
+          expect(
+            parseAll(
+              Array.from(bytes, (byte) => Uint8Array.of(byte)),
+              limit,
+            ),
+          ).toEqual(whole);
+          // The bound is on wire bytes; each wire byte yields at most one UTF-16 unit (invalid ones become U+FFFD).
+          const longest = Math.max(0, ...whole.items.map((item) => (item.kind === "event" ? item.event.data.length : 0)));
+          expect(longest).toBeLessThanOrEqual(limit);
+          expect(whole.items.filter((item) => item.kind === "oversized")).toEqual(
+            whole.items.filter((item) => item.kind !== "event").map(() => ({ kind: "oversized", limit })),
+          );
+        },
+      ),
       { numRuns: runs(500), seed: SEED + 1 },
     );
   });

@@ -34,7 +34,9 @@ function prng(seed: number): () => number {
 describe("SseParser: fields", () => {
   it("dispatches data on a blank line, with the default type, the event's own id and the last event id", () => {
     expect(events(["data: hello\n\n"])).toEqual([{ type: "message", data: "hello", id: undefined, lastEventId: "" }]);
-    expect(events(["event: endpoint\nid: 7\ndata: /messages\n\n"])).toEqual([{ type: "endpoint", data: "/messages", id: "7", lastEventId: "7" }]);
+    expect(events(["event: endpoint\nid: 7\ndata: /messages\n\n"])).toEqual([
+      { type: "endpoint", data: "/messages", id: "7", lastEventId: "7" },
+    ]);
   });
 
   it("joins several data lines with LF, and strips exactly one leading space from a value", () => {
@@ -47,12 +49,19 @@ describe("SseParser: fields", () => {
 
   it("keeps the last event id across events until the server changes it, and an empty id resets it", () => {
     const seen = events(["id: 1\ndata: a\n\n", "data: b\n\n", "id\ndata: c\n\n"]);
-    expect(seen.map((event) => [event.id, event.lastEventId])).toEqual([["1", "1"], [undefined, "1"], ["", ""]]);
+    expect(seen.map((event) => [event.id, event.lastEventId])).toEqual([
+      ["1", "1"],
+      [undefined, "1"],
+      ["", ""],
+    ]);
   });
 
   it("ignores an id containing NUL", () => {
     const seen = events(["id: 1\ndata: a\n\n", "id: 2\u00003\ndata: b\n\n"]);
-    expect(seen.map((event) => [event.id, event.lastEventId])).toEqual([["1", "1"], [undefined, "1"]]);
+    expect(seen.map((event) => [event.id, event.lastEventId])).toEqual([
+      ["1", "1"],
+      [undefined, "1"],
+    ]);
   });
 
   it("records an id from a block without data (a SEP-1699 priming block) without dispatching it", () => {
@@ -76,7 +85,11 @@ describe("SseParser: fields", () => {
   });
 
   it("resets the event type after each event", () => {
-    expect(events(["event: a\ndata: 1\n\ndata: 2\n\nevent: ignored\n\ndata: 3\n\n"]).map((event) => event.type)).toEqual(["a", "message", "message"]);
+    expect(events(["event: a\ndata: 1\n\ndata: 2\n\nevent: ignored\n\ndata: 3\n\n"]).map((event) => event.type)).toEqual([
+      "a",
+      "message",
+      "message",
+    ]);
   });
 });
 
@@ -101,12 +114,15 @@ describe("SseParser: line endings, encoding and chunking", () => {
   it("keeps a multi-byte character split across chunks, and turns invalid UTF-8 into U+FFFD", () => {
     const bytes = encode("data: h\u00e9llo \u{1F30D}\n\n");
     const emoji = bytes.indexOf(0xf0);
-    expect(events([bytes.subarray(0, 8), bytes.subarray(8, emoji + 2), bytes.subarray(emoji + 2)]).map((event) => event.data)).toEqual(["h\u00e9llo \u{1F30D}"]);
+    expect(events([bytes.subarray(0, 8), bytes.subarray(8, emoji + 2), bytes.subarray(emoji + 2)]).map((event) => event.data)).toEqual([
+      "h\u00e9llo \u{1F30D}",
+    ]);
     expect(events([new Uint8Array([...encode("data: "), 0xff, 0xc3, 0x0a, 0x0a])]).map((event) => event.data)).toEqual(["\uFFFD\uFFFD"]);
   });
 
   it("gives the same events and state whichever byte the stream is split at", () => {
-    const stream = '\uFEFF: hello\r\nretry: 40\nevent: message\nid: 1\ndata: {"a":"\u00e9\u{1F30D}"}\r\n\r\nid: 2\rdata: x\rdata: y\r\rid: 3\n\n';
+    const stream =
+      '\uFEFF: hello\r\nretry: 40\nevent: message\nid: 1\ndata: {"a":"\u00e9\u{1F30D}"}\r\n\r\nid: 2\rdata: x\rdata: y\r\rid: 3\n\n';
     const expected = events([stream]);
     expect(expected.map((event) => event.data)).toEqual(['{"a":"\u00e9\u{1F30D}"}', "x\ny"]);
     for (const chunks of everySplit(stream)) {
@@ -121,7 +137,9 @@ describe("SseParser: line endings, encoding and chunking", () => {
     const chunk = encode("data: abc");
     parser.push(chunk);
     chunk.fill(0x21);
-    expect(parser.push(encode("\n\n"))).toEqual([{ kind: "event", event: { type: "message", data: "abc", id: undefined, lastEventId: "" } }]);
+    expect(parser.push(encode("\n\n"))).toEqual([
+      { kind: "event", event: { type: "message", data: "abc", id: undefined, lastEventId: "" } },
+    ]);
   });
 });
 
@@ -151,7 +169,9 @@ describe("SseParser: the bound on an event", () => {
     for (let round = 0; round < 200; round++) {
       const parser = new SseParser(32);
       for (let chunk = 0; chunk < 10; chunk++) {
-        const bytes = Uint8Array.from({ length: Math.floor(random() * 40) }, () => (random() < 0.1 ? Math.floor(random() * 256) : (alphabet[Math.floor(random() * alphabet.length)] as number)));
+        const bytes = Uint8Array.from({ length: Math.floor(random() * 40) }, () =>
+          random() < 0.1 ? Math.floor(random() * 256) : (alphabet[Math.floor(random() * alphabet.length)] as number),
+        );
         expect(() => parser.push(bytes)).not.toThrow();
       }
     }

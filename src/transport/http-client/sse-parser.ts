@@ -144,7 +144,10 @@ export class SseParser {
   #dispatch(items: SseItem[]): void {
     this.#lastEventId = this.#idBuffer;
     if (this.#data.length > 0) {
-      items.push({ kind: "event", event: { type: this.#eventType || "message", data: this.#data.join("\n"), id: this.#ownId, lastEventId: this.#lastEventId } });
+      items.push({
+        kind: "event",
+        event: { type: this.#eventType || "message", data: this.#data.join("\n"), id: this.#ownId, lastEventId: this.#lastEventId },
+      });
     }
     this.#resetEvent();
   }

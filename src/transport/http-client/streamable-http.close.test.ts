@@ -5,7 +5,19 @@ import { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import { httpStatusOf, isSessionExpired } from "./http-error.js";
 import type { FetchInit } from "./http-options.js";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "./streamable-http.js";
-import { FakeServer, accepted, initializeRequest, initializeResult, jsonAnswer, liveStream, notification, recorder, request, sseAnswer, sseEvent } from "./http-client.test-helpers.js";
+import {
+  FakeServer,
+  accepted,
+  initializeRequest,
+  initializeResult,
+  jsonAnswer,
+  liveStream,
+  notification,
+  recorder,
+  request,
+  sseAnswer,
+  sseEvent,
+} from "./http-client.test-helpers.js";
 
 const ENDPOINT = "http://127.0.0.1:3000/mcp";
 
@@ -29,13 +41,19 @@ async function inSession(server: FakeServer, options: StreamableHttpTransportOpt
 }
 
 const lost = () => new Response(null, { status: 404 });
-const never = ({ signal }: { signal: AbortSignal }) => new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted"))));
+const never = ({ signal }: { signal: AbortSignal }) =>
+  new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted"))));
 
 describe("StreamableHttpTransport: a cancelled request's late answer", () => {
   it("does not read a 404 that answers a POST it gave up on as the end of the session", async () => {
     // An in-process fetch (a handler called directly) may ignore the abort and still answer.
     let answer!: (response: Response) => void;
-    const server = new FakeServer().on("POST", () => new Promise<Response>((resolve) => (answer = resolve)), accepted, () => jsonAnswer({ jsonrpc: "2.0", id: 3, result: {} }));
+    const server = new FakeServer().on(
+      "POST",
+      () => new Promise<Response>((resolve) => (answer = resolve)),
+      accepted,
+      () => jsonAnswer({ jsonrpc: "2.0", id: 3, result: {} }),
+    );
     const { transport, errors, closes } = await inSession(server);
     const sent = transport.send(request(2, "tools/call"));
     await vi.waitFor(() => expect(server.requests).toHaveLength(1));
@@ -84,19 +102,28 @@ describe("StreamableHttpTransport: close", () => {
     const broken = new FakeServer().on("DELETE", () => Promise.reject(new Error("ECONNRESET")));
     const second = await inSession(broken);
     await second.transport.close();
-    expect(second.errors.map((error) => error.message)).toEqual([`Ending session s-1 with DELETE ${ENDPOINT} failed: DELETE ${ENDPOINT} failed: ECONNRESET`]);
+    expect(second.errors.map((error) => error.message)).toEqual([
+      `Ending session s-1 with DELETE ${ENDPOINT} failed: DELETE ${ENDPOINT} failed: ECONNRESET`,
+    ]);
     expect(second.errors[0]?.cause).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: `DELETE ${ENDPOINT} failed: ECONNRESET` });
 
     const silent = new FakeServer().on("DELETE", never);
     const third = await inSession(silent, { closeTimeoutMs: 10 });
     await third.transport.close();
-    expect(third.errors.map((error) => error.message)).toEqual([`Ending session s-1 with DELETE ${ENDPOINT} failed: no answer within 10 ms`]);
-    expect(third.errors[0]?.cause).toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringMatching(/^DELETE \S+ was aborted/) });
+    expect(third.errors.map((error) => error.message)).toEqual([
+      `Ending session s-1 with DELETE ${ENDPOINT} failed: no answer within 10 ms`,
+    ]);
+    expect(third.errors[0]?.cause).toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: expect.stringMatching(/^DELETE \S+ was aborted/),
+    });
     expect(third.closes).toEqual([undefined]);
   });
 
   it("still closes, quietly, when the DELETE breaks and no onError was given", async () => {
-    const server = new FakeServer().on("POST", () => jsonAnswer(initializeResult(1), { "mcp-session-id": "s-1" })).on("DELETE", () => Promise.reject(new Error("ECONNRESET")));
+    const server = new FakeServer()
+      .on("POST", () => jsonAnswer(initializeResult(1), { "mcp-session-id": "s-1" }))
+      .on("DELETE", () => Promise.reject(new Error("ECONNRESET")));
     const transport = new StreamableHttpTransport(ENDPOINT, { fetchImpl: server.fetch, openGetStream: false });
     const seen = recorder();
     await transport.start(seen.receiver);
@@ -138,7 +165,11 @@ describe("StreamableHttpTransport: close", () => {
     await vi.waitFor(() => expect(server.sent("POST")).toHaveLength(2));
     await transport.close();
     await expect(streaming).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
-    await expect(posting).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "The Streamable HTTP transport is closed", cause: { code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringMatching(/^POST \S+ was aborted/) } });
+    await expect(posting).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: "The Streamable HTTP transport is closed",
+      cause: { code: MCP_CODES.TRANSPORT_CLOSED, message: expect.stringMatching(/^POST \S+ was aborted/) },
+    });
     expect(open.cancelled).toBe(true);
   });
 });
@@ -146,7 +177,11 @@ describe("StreamableHttpTransport: close", () => {
 describe("StreamableHttpTransport: a session the server forgot", () => {
   it("turns a 404 to a request with the session id into a clear error, and closes the transport with it", async () => {
     const open = liveStream();
-    const server = new FakeServer().on("POST", () => sseAnswer(open.stream), () => new Response('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}', { status: 404 }));
+    const server = new FakeServer().on(
+      "POST",
+      () => sseAnswer(open.stream),
+      () => new Response('{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}}', { status: 404 }),
+    );
     const { transport, closes } = await inSession(server);
     const other = transport.send(request(2, "tools/call"));
     await vi.waitFor(() => expect(server.sent("POST")).toHaveLength(1));
@@ -169,16 +204,24 @@ describe("StreamableHttpTransport: a session the server forgot", () => {
   it("reports the lost session once when several requests meet it", async () => {
     const server = new FakeServer().on("POST", lost, lost);
     const { transport, closes } = await inSession(server);
-    const outcomes = await Promise.all([transport.send(request(2, "ping")), transport.send(request(3, "ping"))].map((sent) => sent.catch((thrown: unknown) => thrown)));
+    const outcomes = await Promise.all(
+      [transport.send(request(2, "ping")), transport.send(request(3, "ping"))].map((sent) => sent.catch((thrown: unknown) => thrown)),
+    );
     for (const outcome of outcomes) expect(isSessionExpired(outcome)).toBe(true);
     expect(closes).toHaveLength(1);
   });
 
   it("closes the transport when resuming a request's stream finds the session gone", async () => {
-    const server = new FakeServer().on("POST", () => sseAnswer(sseEvent({ id: "a", data: "" }))).on("GET", () => new Response(null, { status: 404 }));
+    const server = new FakeServer()
+      .on("POST", () => sseAnswer(sseEvent({ id: "a", data: "" })))
+      .on("GET", () => new Response(null, { status: 404 }));
     const { transport, closes } = await inSession(server, { reconnection: { initialDelayMs: 1 } });
     const error = await transport.send(request(2, "tools/call")).catch((thrown: unknown) => thrown as MCPError);
-    expect(error).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringMatching(/^Could not resume the stream of request 2: The server no longer knows session s-1/), data: { sessionExpired: true } });
+    expect(error).toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: expect.stringMatching(/^Could not resume the stream of request 2: The server no longer knows session s-1/),
+      data: { sessionExpired: true },
+    });
     expect(server.sent("GET")).toHaveLength(1);
     expect(closes).toHaveLength(1);
   });
@@ -186,13 +229,17 @@ describe("StreamableHttpTransport: a session the server forgot", () => {
   it("fails a pending request at once instead of leaving it to hang", async () => {
     const server = new FakeServer().on("POST", () => new Response(null, { status: 404 }));
     const scripted = new FakeServer().on("POST", () => jsonAnswer(initializeResult(1), { "mcp-session-id": "s-9" }), accepted);
-    const fetchImpl = (url: string, init: FetchInit) => (scripted.requests.length < 2 ? scripted.fetch(url, init) : server.fetch(url, init));
+    const fetchImpl = (url: string, init: FetchInit) =>
+      scripted.requests.length < 2 ? scripted.fetch(url, init) : server.fetch(url, init);
     const transport = new StreamableHttpTransport(ENDPOINT, { fetchImpl, openGetStream: false });
     const dispatcher = new JsonRpcDispatcher({ side: "client", telemetry: null });
     await dispatcher.connect(transport);
     await dispatcher.request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } });
     await dispatcher.notify("notifications/initialized");
-    await expect(dispatcher.request("tools/list")).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, cause: { data: { sessionExpired: true, sessionId: "s-9" } } });
+    await expect(dispatcher.request("tools/list")).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      cause: { data: { sessionExpired: true, sessionId: "s-9" } },
+    });
     expect(dispatcher.closed).toBe(true);
   });
 

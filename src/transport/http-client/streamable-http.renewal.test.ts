@@ -3,10 +3,27 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import { isSessionExpired } from "./http-error.js";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "./streamable-http.js";
-import { FakeServer, accepted, initializeRequest, initializeResult, jsonAnswer, liveStream, notification, recorder, request, result, sseAnswer, sseEvent, type Answer } from "./http-client.test-helpers.js";
+import {
+  FakeServer,
+  accepted,
+  initializeRequest,
+  initializeResult,
+  jsonAnswer,
+  liveStream,
+  notification,
+  recorder,
+  request,
+  result,
+  sseAnswer,
+  sseEvent,
+  type Answer,
+} from "./http-client.test-helpers.js";
 
 const lost = () => new Response(null, { status: 404 });
-const newSession = (sessionId: string, version = "2025-06-18"): Answer => ({ body }) => jsonAnswer(initializeResult((body as { id: number }).id, version), { "mcp-session-id": sessionId });
+const newSession =
+  (sessionId: string, version = "2025-06-18"): Answer =>
+  ({ body }) =>
+    jsonAnswer(initializeResult((body as { id: number }).id, version), { "mcp-session-id": sessionId });
 
 /** A server that opens session "s-1", then gives these answers to the POSTs that follow. */
 function serverThen(...answers: Answer[]): FakeServer {
@@ -34,8 +51,17 @@ describe("StreamableHttpTransport: renewing a lost session (option renewSession)
 
   it("takes the new initialize answered as an SSE stream, reading it only up to the answer", async () => {
     const rest = liveStream();
-    rest.push(sseEvent({ id: "p", data: "" }) + sseEvent({ data: notification("notifications/message", { level: "info", data: "hi" }) }) + sseEvent({ data: initializeResult(1) }));
-    const server = serverThen(lost, () => sseAnswer(rest.stream, { "mcp-session-id": "s-2" }), accepted, () => jsonAnswer(result(2)));
+    rest.push(
+      sseEvent({ id: "p", data: "" }) +
+        sseEvent({ data: notification("notifications/message", { level: "info", data: "hi" }) }) +
+        sseEvent({ data: initializeResult(1) }),
+    );
+    const server = serverThen(
+      lost,
+      () => sseAnswer(rest.stream, { "mcp-session-id": "s-2" }),
+      accepted,
+      () => jsonAnswer(result(2)),
+    );
     const { transport, messages } = await renewingOn(server);
     await transport.send(request(2, "ping"));
     expect(messages).toEqual([result(2)]);
@@ -68,27 +94,41 @@ describe("StreamableHttpTransport: renewing a lost session (option renewSession)
 
   it("fails the requests held meanwhile when the renewal fails", async () => {
     let refuse!: () => void;
-    const server = serverThen(lost, () => new Promise<Response>((resolve) => (refuse = () => resolve(new Response(null, { status: 503 })))), () => jsonAnswer(result(3)));
+    const server = serverThen(
+      lost,
+      () => new Promise<Response>((resolve) => (refuse = () => resolve(new Response(null, { status: 503 })))),
+      () => jsonAnswer(result(3)),
+    );
     const { transport } = await renewingOn(server);
     const first = transport.send(request(2, "ping"));
     await vi.waitFor(() => expect(server.sent("POST")).toHaveLength(3));
     const meanwhile = transport.send(request(3, "ping"));
     refuse();
     const failure = await first.catch((thrown: unknown) => thrown);
-    expect(failure).toMatchObject({ data: { sessionExpired: true }, message: expect.stringContaining("starting a new one failed: HTTP 503") });
+    expect(failure).toMatchObject({
+      data: { sessionExpired: true },
+      message: expect.stringContaining("starting a new one failed: HTTP 503"),
+    });
     await expect(meanwhile).rejects.toBe(failure);
     expect(server.sent("POST")).toHaveLength(3);
   });
 
   it("skips an oversized event in the SSE answer to the new initialize", async () => {
-    const server = serverThen(lost, () => sseAnswer(sseEvent({ data: "x".repeat(500) }) + sseEvent({ data: initializeResult(1) }), { "mcp-session-id": "s-2" }), accepted, () => jsonAnswer(result(2)));
+    const server = serverThen(
+      lost,
+      () => sseAnswer(sseEvent({ data: "x".repeat(500) }) + sseEvent({ data: initializeResult(1) }), { "mcp-session-id": "s-2" }),
+      accepted,
+      () => jsonAnswer(result(2)),
+    );
     const { transport, messages } = await renewingOn(server, { maxMessageBytes: 400 });
     await transport.send(request(2, "ping"));
     expect(messages).toEqual([result(2)]);
   });
 
   it("renews from the GET stream too, and opens it again in the new session", async () => {
-    const server = serverThen(accepted, newSession("s-2"), accepted).on("GET", lost, () => sseAnswer(sseEvent({ data: notification("n") })));
+    const server = serverThen(accepted, newSession("s-2"), accepted).on("GET", lost, () =>
+      sseAnswer(sseEvent({ data: notification("n") })),
+    );
     const { transport, messages, renewed } = await renewingOn(server, { openGetStream: true, reconnection: { maxAttempts: 0 } });
     await transport.send(notification("notifications/initialized"));
     await vi.waitFor(() => expect(messages).toEqual([notification("n")]));
@@ -98,17 +138,31 @@ describe("StreamableHttpTransport: renewing a lost session (option renewSession)
 
   it.each([
     ["the new initialize is refused", [() => new Response("full", { status: 503 })], `HTTP 503 from POST http://127.0.0.1:3000/mcp: full`],
-    ["the answer has no version", [() => jsonAnswer({ jsonrpc: "2.0", id: 1, error: { code: -32600, message: "no" } })], "The server's answer to initialize for a new session has no protocol version"],
+    [
+      "the answer has no version",
+      [() => jsonAnswer({ jsonrpc: "2.0", id: 1, error: { code: -32600, message: "no" } })],
+      "The server's answer to initialize for a new session has no protocol version",
+    ],
     ["the answer is not JSON", [() => new Response("{", { headers: { "content-type": "application/json" } })], "has no protocol version"],
     ["the SSE answer ends without one", [() => sseAnswer(sseEvent({ data: notification("n") }))], "has no protocol version"],
-    ["the answer has another content type", [() => new Response("?", { headers: { "content-type": "text/plain" } })], 'POST http://127.0.0.1:3000/mcp was answered with content type "text/plain" where application/json or text/event-stream was expected'],
-    ["the version changed", [newSession("s-2", "2025-03-26")], "The new session speaks protocol version 2025-03-26, the lost one 2025-06-18"],
+    [
+      "the answer has another content type",
+      [() => new Response("?", { headers: { "content-type": "text/plain" } })],
+      'POST http://127.0.0.1:3000/mcp was answered with content type "text/plain" where application/json or text/event-stream was expected',
+    ],
+    [
+      "the version changed",
+      [newSession("s-2", "2025-03-26")],
+      "The new session speaks protocol version 2025-03-26, the lost one 2025-06-18",
+    ],
     ["initialized is refused", [newSession("s-2"), () => new Response(null, { status: 400 })], "HTTP 400 from POST"],
   ])("closes with the session error when %s", async (_case, renewal, why) => {
     const server = serverThen(lost, ...renewal);
     const { transport, closes } = await renewingOn(server);
     const error = (await transport.send(request(2, "ping")).catch((thrown: unknown) => thrown)) as MCPError;
-    expect(error.message).toMatch(/^The server no longer knows session s-1 \(HTTP 404 to POST http:\/\/127\.0\.0\.1:3000\/mcp\): the session has ended; starting a new one failed: /);
+    expect(error.message).toMatch(
+      /^The server no longer knows session s-1 \(HTTP 404 to POST http:\/\/127\.0\.0\.1:3000\/mcp\): the session has ended; starting a new one failed: /,
+    );
     expect(error.message).toContain(why);
     expect(isSessionExpired(error)).toBe(true);
     expect(closes).toEqual([error]);
@@ -122,7 +176,14 @@ describe("StreamableHttpTransport: renewing a lost session (option renewSession)
   });
 
   it("takes whatever version the new session speaks when the lost one's was never known", async () => {
-    const unversioned = new FakeServer().on("POST", () => jsonAnswer(result(1, { capabilities: {}, serverInfo: { name: "s", version: "1" } }), { "mcp-session-id": "s-1" }), lost, newSession("s-2"), accepted, () => jsonAnswer(result(2)));
+    const unversioned = new FakeServer().on(
+      "POST",
+      () => jsonAnswer(result(1, { capabilities: {}, serverInfo: { name: "s", version: "1" } }), { "mcp-session-id": "s-1" }),
+      lost,
+      newSession("s-2"),
+      accepted,
+      () => jsonAnswer(result(2)),
+    );
     const { transport, messages, renewed } = await renewingOn(unversioned);
     expect(transport.protocolVersion).toBeUndefined();
     await transport.send(request(2, "ping"));
@@ -132,7 +193,11 @@ describe("StreamableHttpTransport: renewing a lost session (option renewSession)
 
   it("renews without an onSessionRenewed to tell", async () => {
     const server = serverThen(lost, newSession("s-2"), accepted, () => jsonAnswer(result(2)));
-    const transport = new StreamableHttpTransport("http://127.0.0.1:3000/mcp", { fetchImpl: server.fetch, openGetStream: false, renewSession: true });
+    const transport = new StreamableHttpTransport("http://127.0.0.1:3000/mcp", {
+      fetchImpl: server.fetch,
+      openGetStream: false,
+      renewSession: true,
+    });
     const seen = recorder();
     await transport.start(seen.receiver);
     await transport.send(initializeRequest(1));
@@ -144,7 +209,10 @@ describe("StreamableHttpTransport: renewing a lost session (option renewSession)
   it("closes when the new session is lost at once too", async () => {
     const server = serverThen(lost, newSession("s-2"), accepted, lost);
     const { transport, closes } = await renewingOn(server);
-    await expect(transport.send(request(2, "ping"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringMatching(/^The server no longer knows session s-2 .*connect again to start a new one$/) });
+    await expect(transport.send(request(2, "ping"))).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: expect.stringMatching(/^The server no longer knows session s-2 .*connect again to start a new one$/),
+    });
     expect(closes).toHaveLength(1);
   });
 
@@ -159,7 +227,9 @@ describe("StreamableHttpTransport: renewing a lost session (option renewSession)
     const transport = new StreamableHttpTransport("http://127.0.0.1:3000/mcp", { fetchImpl: server.fetch, renewSession: true });
     await transport.start(recorder().receiver);
     await transport.send(request(1, "ping"));
-    await expect(transport.send(request(2, "ping"))).rejects.toMatchObject({ message: expect.stringContaining("connect again to start a new one") });
+    await expect(transport.send(request(2, "ping"))).rejects.toMatchObject({
+      message: expect.stringContaining("connect again to start a new one"),
+    });
   });
 });
 

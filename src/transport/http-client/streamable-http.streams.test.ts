@@ -2,7 +2,19 @@ import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions } from "./streamable-http.js";
-import { FakeServer, accepted, jsonAnswer, liveStream, notification, recorder, request, result, sseAnswer, sseEvent, streamOf } from "./http-client.test-helpers.js";
+import {
+  FakeServer,
+  accepted,
+  jsonAnswer,
+  liveStream,
+  notification,
+  recorder,
+  request,
+  result,
+  sseAnswer,
+  sseEvent,
+  streamOf,
+} from "./http-client.test-helpers.js";
 
 const ENDPOINT = "http://127.0.0.1:3000/mcp";
 const FAST = { initialDelayMs: 1, maxDelayMs: 8, growFactor: 2, maxAttempts: 3 };
@@ -12,7 +24,12 @@ const numbered = (index: number) => sseEvent({ id: `e${index}`, data: notificati
 
 async function started(server: FakeServer, options: StreamableHttpTransportOptions = {}) {
   const errors: MCPError[] = [];
-  const transport = new StreamableHttpTransport(ENDPOINT, { fetchImpl: server.fetch, reconnection: FAST, onError: (error) => errors.push(error), ...options });
+  const transport = new StreamableHttpTransport(ENDPOINT, {
+    fetchImpl: server.fetch,
+    reconnection: FAST,
+    onError: (error) => errors.push(error),
+    ...options,
+  });
   const seen = recorder();
   await transport.start(seen.receiver);
   return { transport, errors, ...seen };
@@ -31,7 +48,14 @@ function recordDelays(): number[] {
 
 describe("StreamableHttpTransport: SSE answers", () => {
   it("delivers the messages of a POST's stream in order, skipping comments, priming events and other event types", async () => {
-    const body = [": keep-alive\n\n", sseEvent({ id: "p", data: "" }), sseEvent({ data: progress(1) }), sseEvent({ event: "ping", data: progress(9) }), sseEvent({ event: "message", data: progress(2) }), sseEvent({ data: result(1) })].join("");
+    const body = [
+      ": keep-alive\n\n",
+      sseEvent({ id: "p", data: "" }),
+      sseEvent({ data: progress(1) }),
+      sseEvent({ event: "ping", data: progress(9) }),
+      sseEvent({ event: "message", data: progress(2) }),
+      sseEvent({ data: result(1) }),
+    ].join("");
     const server = new FakeServer().on("POST", () => sseAnswer(body));
     const { transport, messages, malformed } = await started(server);
     await transport.send(request(1, "tools/call", { name: "t" }));
@@ -40,7 +64,9 @@ describe("StreamableHttpTransport: SSE answers", () => {
   });
 
   it("gives the same messages whichever byte the stream is split at", async () => {
-    const body = new TextEncoder().encode(`${sseEvent({ id: "1", data: progress(1) })}${sseEvent({ id: "2", data: { ...result(1), result: { text: "h\u00e9\u{1F30D}" } } })}`);
+    const body = new TextEncoder().encode(
+      `${sseEvent({ id: "1", data: progress(1) })}${sseEvent({ id: "2", data: { ...result(1), result: { text: "h\u00e9\u{1F30D}" } } })}`,
+    );
     for (let at = 0; at <= body.length; at++) {
       const server = new FakeServer().on("POST", () => sseAnswer(streamOf([body.subarray(0, at), body.subarray(at)])));
       const { transport, messages } = await started(server);
@@ -54,14 +80,24 @@ describe("StreamableHttpTransport: SSE answers", () => {
     const server = new FakeServer().on("POST", () => sseAnswer(body));
     const { transport, messages, malformed } = await started(server, { maxMessageBytes: 200 });
     await transport.send(request(1, "ping"));
-    expect(malformed.map((error) => error.message)).toEqual([expect.stringMatching(/^Parse error: /), "Parse error: an SSE event longer than 200 bytes was skipped"]);
+    expect(malformed.map((error) => error.message)).toEqual([
+      expect.stringMatching(/^Parse error: /),
+      "Parse error: an SSE event longer than 200 bytes was skipped",
+    ]);
     expect(messages).toEqual([result(1)]);
   });
 
   it("rejects a request whose stream ends before its answer when there is no event id to resume from", async () => {
-    const server = new FakeServer().on("POST", () => sseAnswer(sseEvent({ data: progress(1) })), () => sseAnswer(streamOf([sseEvent({ data: progress(1) })], new Error("socket hang up"))));
+    const server = new FakeServer().on(
+      "POST",
+      () => sseAnswer(sseEvent({ data: progress(1) })),
+      () => sseAnswer(streamOf([sseEvent({ data: progress(1) })], new Error("socket hang up"))),
+    );
     const { transport, messages } = await started(server);
-    await expect(transport.send(request(1, "tools/call"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "The server ended the stream of request 1 before it was done, with no event id to resume from" });
+    await expect(transport.send(request(1, "tools/call"))).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: "The server ended the stream of request 1 before it was done, with no event id to resume from",
+    });
     const broken = (await transport.send(request(2, "tools/call")).catch((thrown: unknown) => thrown)) as MCPError;
     expect(broken.cause).toMatchObject({ message: "socket hang up" });
     expect(messages).toEqual([progress(1), progress(1)]);
@@ -118,25 +154,47 @@ describe("StreamableHttpTransport: resuming a POST stream (SEP-1699)", () => {
   it("gives up after maxAttempts failed reconnections, naming the last failure", async () => {
     const server = new FakeServer()
       .on("POST", () => sseAnswer(sseEvent({ id: "a", data: progress(1) })))
-      .on("GET", () => new Response(null, { status: 502 }), () => new Response(null, { status: 503 }), () => new Response("down", { status: 504 }));
+      .on(
+        "GET",
+        () => new Response(null, { status: 502 }),
+        () => new Response(null, { status: 503 }),
+        () => new Response("down", { status: 504 }),
+      );
     const { transport } = await started(server);
-    await expect(transport.send(request(1, "tools/call"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: `Could not resume the stream of request 1: HTTP 504 from GET ${ENDPOINT}: down`, data: { status: 504 } });
+    await expect(transport.send(request(1, "tools/call"))).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: `Could not resume the stream of request 1: HTTP 504 from GET ${ENDPOINT}: down`,
+      data: { status: 504 },
+    });
     expect(server.sent("GET")).toHaveLength(3);
   });
 
   it("stops at once when the server refuses the resumption (405 here), and does not reconnect when reconnection is off", async () => {
-    const server = new FakeServer().on("POST", () => sseAnswer(sseEvent({ id: "a", data: progress(1) })), () => sseAnswer(sseEvent({ id: "b", data: progress(1) })));
+    const server = new FakeServer().on(
+      "POST",
+      () => sseAnswer(sseEvent({ id: "a", data: progress(1) })),
+      () => sseAnswer(sseEvent({ id: "b", data: progress(1) })),
+    );
     const { transport } = await started(server);
-    await expect(transport.send(request(1, "tools/call"))).rejects.toMatchObject({ message: `Could not resume the stream of request 1: HTTP 405 from GET ${ENDPOINT}`, data: { status: 405 } });
+    await expect(transport.send(request(1, "tools/call"))).rejects.toMatchObject({
+      message: `Could not resume the stream of request 1: HTTP 405 from GET ${ENDPOINT}`,
+      data: { status: 405 },
+    });
     const off = await started(server, { reconnection: { maxAttempts: 0 } });
-    await expect(off.transport.send(request(2, "tools/call"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Could not resume the stream of request 2: reconnection is off (maxAttempts is 0)" });
+    await expect(off.transport.send(request(2, "tools/call"))).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: "Could not resume the stream of request 2: reconnection is off (maxAttempts is 0)",
+    });
     expect(server.sent("GET")).toHaveLength(1);
   });
 
   it("gives up at once, without another attempt, when the transport closes during a resumption", async () => {
     const server = new FakeServer()
       .on("POST", () => sseAnswer(sseEvent({ id: "a", data: progress(1) })))
-      .on("GET", ({ signal }) => new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))));
+      .on(
+        "GET",
+        ({ signal }) => new Promise<Response>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))),
+      );
     const { transport } = await started(server);
     const sent = transport.send(request(1, "tools/call"));
     await vi.waitFor(() => expect(server.sent("GET")).toHaveLength(1));
@@ -144,15 +202,25 @@ describe("StreamableHttpTransport: resuming a POST stream (SEP-1699)", () => {
     const error = (await sent.catch((thrown: unknown) => thrown)) as MCPError;
     expect(error).toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "The Streamable HTTP transport is closed" });
     // The aborted GET is the last word: no wait for a next attempt (which would fail as "closed while waiting").
-    expect(error.cause).toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: `Could not resume the stream of request 1: GET ${ENDPOINT} was aborted (the transport closed, or the request was given up)` });
+    expect(error.cause).toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: `Could not resume the stream of request 1: GET ${ENDPOINT} was aborted (the transport closed, or the request was given up)`,
+    });
   });
 
   it("retries a resumption answered 409 or 429, and refuses one answered with another content type", async () => {
     const server = new FakeServer()
       .on("POST", () => sseAnswer(sseEvent({ id: "a", data: progress(1) })))
-      .on("GET", () => new Response(null, { status: 409 }), () => new Response(null, { status: 429 }), () => new Response("{}", { headers: { "content-type": "application/json" } }));
+      .on(
+        "GET",
+        () => new Response(null, { status: 409 }),
+        () => new Response(null, { status: 429 }),
+        () => new Response("{}", { headers: { "content-type": "application/json" } }),
+      );
     const { transport } = await started(server);
-    await expect(transport.send(request(1, "tools/call"))).rejects.toMatchObject({ message: `Could not resume the stream of request 1: GET ${ENDPOINT} was answered with content type "application/json" where text/event-stream was expected` });
+    await expect(transport.send(request(1, "tools/call"))).rejects.toMatchObject({
+      message: `Could not resume the stream of request 1: GET ${ENDPOINT} was answered with content type "application/json" where text/event-stream was expected`,
+    });
     expect(server.sent("GET")).toHaveLength(3);
   });
 });
@@ -177,7 +245,12 @@ describe("StreamableHttpTransport: cancelling a request", () => {
     const server = new FakeServer().on("POST", () => sseAnswer(open.stream));
     const { transport, messages } = await started(server);
     const meta = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } };
-    const sent = transport.send({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, ...meta } });
+    const sent = transport.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "subscriptions/listen",
+      params: { notifications: { toolsListChanged: true }, ...meta },
+    });
     open.push(sseEvent({ data: notification("notifications/subscriptions/acknowledged", { notifications: {} }) }));
     await vi.waitFor(() => expect(messages).toHaveLength(1));
     await transport.send(notification("notifications/cancelled", { requestId: 1, reason: "narrowed" }));
@@ -226,10 +299,13 @@ describe("StreamableHttpTransport: cancelling a request", () => {
     const server = new FakeServer().on("POST", () => sseAnswer(sseEvent({ data: progress(1) }) + sseEvent({ data: result(1) })));
     const seen = recorder();
     const transport = new StreamableHttpTransport(ENDPOINT, { fetchImpl: server.fetch });
-    await transport.start({ ...seen.receiver, onMessage: (message) => {
-      seen.messages.push(message);
-      if (seen.messages.length === 2) void transport.close();
-    } });
+    await transport.start({
+      ...seen.receiver,
+      onMessage: (message) => {
+        seen.messages.push(message);
+        if (seen.messages.length === 2) void transport.close();
+      },
+    });
     await expect(transport.send(request(1, "tools/call"))).resolves.toBeUndefined();
     expect(seen.messages).toEqual([progress(1), result(1)]);
     expect(transport.closed).toBe(true);
@@ -239,10 +315,13 @@ describe("StreamableHttpTransport: cancelling a request", () => {
     const server = new FakeServer().on("POST", () => sseAnswer(sseEvent({ data: progress(1) }) + sseEvent({ data: progress(2) })));
     const seen = recorder();
     const transport = new StreamableHttpTransport(ENDPOINT, { fetchImpl: server.fetch });
-    await transport.start({ ...seen.receiver, onMessage: (message) => {
-      seen.messages.push(message);
-      void transport.close();
-    } });
+    await transport.start({
+      ...seen.receiver,
+      onMessage: (message) => {
+        seen.messages.push(message);
+        void transport.close();
+      },
+    });
     await expect(transport.send(request(1, "tools/call"))).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
     expect(seen.messages).toEqual([progress(1)]);
   });
@@ -250,7 +329,14 @@ describe("StreamableHttpTransport: cancelling a request", () => {
 
 describe("StreamableHttpTransport: the GET stream", () => {
   it("opens once notifications/initialized is accepted, and is quietly absent when the server answers 405", async () => {
-    const server = new FakeServer().on("POST", () => new Response(null, { status: 202, headers: { "mcp-session-id": "s-1" } }), accepted, () => jsonAnswer(result(2))).on("DELETE", () => new Response("gone wrong", { status: 500 }));
+    const server = new FakeServer()
+      .on(
+        "POST",
+        () => new Response(null, { status: 202, headers: { "mcp-session-id": "s-1" } }),
+        accepted,
+        () => jsonAnswer(result(2)),
+      )
+      .on("DELETE", () => new Response("gone wrong", { status: 500 }));
     const { transport, errors } = await started(server);
     await transport.send(notification("notifications/initialized"));
     await vi.waitFor(() => expect(server.sent("GET")).toHaveLength(1));
@@ -279,19 +365,28 @@ describe("StreamableHttpTransport: the GET stream", () => {
   it("delivers server requests and notifications, and reconnects after the server's retry with Last-Event-ID, without repeating", async () => {
     const delays = recordDelays();
     const second = liveStream();
-    const server = new FakeServer()
-      .on("POST", accepted)
-      .on(
-        "GET",
-        () => sseAnswer(sseEvent({ id: "g1", retry: 3, data: request("s1", "roots/list") }) + sseEvent({ data: notification("notifications/tools/list_changed") })),
-        () => sseAnswer(second.stream),
-      );
+    const server = new FakeServer().on("POST", accepted).on(
+      "GET",
+      () =>
+        sseAnswer(
+          sseEvent({ id: "g1", retry: 3, data: request("s1", "roots/list") }) +
+            sseEvent({ data: notification("notifications/tools/list_changed") }),
+        ),
+      () => sseAnswer(second.stream),
+    );
     const { transport, messages } = await started(server);
     await transport.send(notification("notifications/initialized"));
     await vi.waitFor(() => expect(server.sent("GET")).toHaveLength(2));
-    second.push(sseEvent({ id: "g1", data: request("s1", "roots/list") }) + sseEvent({ id: "g2", data: notification("notifications/resources/updated", { uri: "a://b" }) }));
+    second.push(
+      sseEvent({ id: "g1", data: request("s1", "roots/list") }) +
+        sseEvent({ id: "g2", data: notification("notifications/resources/updated", { uri: "a://b" }) }),
+    );
     await vi.waitFor(() => expect(messages).toHaveLength(3));
-    expect(messages).toEqual([request("s1", "roots/list"), notification("notifications/tools/list_changed"), notification("notifications/resources/updated", { uri: "a://b" })]);
+    expect(messages).toEqual([
+      request("s1", "roots/list"),
+      notification("notifications/tools/list_changed"),
+      notification("notifications/resources/updated", { uri: "a://b" }),
+    ]);
     expect(server.sent("GET")[1]?.headers["last-event-id"]).toBe("g1");
     expect(delays).toEqual([3]);
     await transport.close();
@@ -299,13 +394,20 @@ describe("StreamableHttpTransport: the GET stream", () => {
   });
 
   it("reconnects a GET stream that never gave an event id from scratch, and tells onError when it gives up", async () => {
-    const server = new FakeServer()
-      .on("POST", accepted)
-      .on("GET", () => sseAnswer(""), () => new Response(null, { status: 500 }), () => new Response(null, { status: 500 }), () => new Response(null, { status: 400 }));
+    const server = new FakeServer().on("POST", accepted).on(
+      "GET",
+      () => sseAnswer(""),
+      () => new Response(null, { status: 500 }),
+      () => new Response(null, { status: 500 }),
+      () => new Response(null, { status: 400 }),
+    );
     const { transport, errors, closes } = await started(server);
     await transport.send(notification("notifications/initialized"));
     await vi.waitFor(() => expect(errors).toHaveLength(1));
-    expect(errors[0]).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: `Could not resume the GET stream: HTTP 400 from GET ${ENDPOINT}` });
+    expect(errors[0]).toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: `Could not resume the GET stream: HTTP 400 from GET ${ENDPOINT}`,
+    });
     expect(server.sent("GET").map((get) => get.headers["last-event-id"])).toEqual([undefined, undefined, undefined, undefined]);
     expect(closes).toEqual([]);
     expect(transport.closed).toBe(false);
@@ -313,9 +415,11 @@ describe("StreamableHttpTransport: the GET stream", () => {
 
   it("remembers the last 1024 event ids of a stream to drop replays", async () => {
     const many = Array.from({ length: 1030 }, (_, index) => numbered(index)).join("");
-    const server = new FakeServer()
-      .on("POST", accepted)
-      .on("GET", () => sseAnswer(many), () => sseAnswer([6, 0, 1029, 1030].map(numbered).join("")));
+    const server = new FakeServer().on("POST", accepted).on(
+      "GET",
+      () => sseAnswer(many),
+      () => sseAnswer([6, 0, 1029, 1030].map(numbered).join("")),
+    );
     const { transport, messages } = await started(server);
     await transport.send(notification("notifications/initialized"));
     await vi.waitFor(() => expect(messages).toHaveLength(1032));

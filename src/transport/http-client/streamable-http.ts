@@ -153,14 +153,22 @@ export class StreamableHttpTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#abortAll();
-    if (this.#http.sessionId !== undefined && this.#options.terminateOnClose !== false) await this.#http.terminate(this.#options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
+    if (this.#http.sessionId !== undefined && this.#options.terminateOnClose !== false)
+      await this.#http.terminate(this.#options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS);
     this.#receiver?.onClose();
   }
 
-  async #answer(response: FetchResponse, exchange: PostExchange, receiver: TransportReceiver, signal: RequestCancel, stateless: boolean): Promise<void> {
+  async #answer(
+    response: FetchResponse,
+    exchange: PostExchange,
+    receiver: TransportReceiver,
+    signal: RequestCancel,
+    stateless: boolean,
+  ): Promise<void> {
     if (!response.ok) {
       // The stateless era answers a refused request with its JSON-RPC error and a 4xx status (401 and 403 are the authorization's).
-      if (stateless && exchange.ids.length > 0 && !DENIED.has(response.status) && mediaTypeOf(response) === "application/json") return this.#readRefusal(response, exchange, receiver);
+      if (stateless && exchange.ids.length > 0 && !DENIED.has(response.status) && mediaTypeOf(response) === "application/json")
+        return this.#readRefusal(response, exchange, receiver);
       throw await httpError(response, "POST", this.url);
     }
     if (exchange.ids.length === 0 || response.status === 202) {
@@ -177,10 +185,17 @@ export class StreamableHttpTransport implements Transport {
 
   async #readJson(response: FetchResponse, exchange: PostExchange, receiver: TransportReceiver): Promise<void> {
     const { text, complete } = await readText(response, this.#maxMessageBytes);
-    if (!complete) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `The JSON answer to ${exchange.name} was cut off or longer than ${this.#maxMessageBytes} bytes`);
+    if (!complete)
+      throw new MCPError(
+        MCP_CODES.TRANSPORT_ERROR,
+        `The JSON answer to ${exchange.name} was cut off or longer than ${this.#maxMessageBytes} bytes`,
+      );
     this.#deliver(text, exchange, receiver);
     const missing = exchange.missing();
-    if (missing) throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `The server answered POST ${this.url} without a response to ${missing}`, { data: { body: text.slice(0, 2048) } });
+    if (missing)
+      throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `The server answered POST ${this.url} without a response to ${missing}`, {
+        data: { body: text.slice(0, 2048) },
+      });
   }
 
   /** A stateless-era refusal: its body, when it answers the request, is the answer; else the HTTP error. */
@@ -248,7 +263,9 @@ export class StreamableHttpTransport implements Transport {
 
   #deliverItem(item: SseItem, exchange: PostExchange | undefined, receiver: TransportReceiver): void {
     if (item.kind === "oversized") {
-      receiver.onMalformed(new MCPError(MCP_CODES.PROTOCOL_INVALID, `Parse error: an SSE event longer than ${item.limit} bytes was skipped`));
+      receiver.onMalformed(
+        new MCPError(MCP_CODES.PROTOCOL_INVALID, `Parse error: an SSE event longer than ${item.limit} bytes was skipped`),
+      );
       return;
     }
     // Events without data prime the Last-Event-ID (SEP-1699); other event types are not MCP's.
@@ -333,7 +350,8 @@ export class StreamableHttpTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#abortAll();
-    // Stryker disable next-line OptionalChaining: a shut-down comes only from a send or the GET stream it opened, so after start(): the receiver is set
+    // Stryker disable next-line OptionalChaining: a shut-down comes only from a send or the GET stream it opened, so after start(): the
+    // receiver is set
     this.#receiver?.onClose(error);
   }
 

@@ -21,7 +21,13 @@ export interface AnswerSettings {
  * Hands a POST's messages to its session and answers the POST: 202 when it holds no request, else
  * an SSE stream that ends after the last response, or (JSON mode) one body with every response.
  */
-export async function answerPost(transport: HttpSessionTransport, posted: PostedMessages, exchange: HttpExchange, inbound: InboundContext, settings: AnswerSettings): Promise<HttpReply> {
+export async function answerPost(
+  transport: HttpSessionTransport,
+  posted: PostedMessages,
+  exchange: HttpExchange,
+  inbound: InboundContext,
+  settings: AnswerSettings,
+): Promise<HttpReply> {
   if (posted.requestIds.length === 0) {
     deliverAll(transport, posted, inbound);
     return emptyReply(202, settings.headers);
@@ -45,7 +51,8 @@ function deliverAll(transport: HttpSessionTransport, posted: PostedMessages, inb
 }
 
 function jsonAnswer(outcome: JsonOutcome, headers: Record<string, string>): HttpReply {
-  if (outcome.kind === "answered") return { status: 200, headers: withFields(headers, { "content-type": "application/json" }), body: outcome.body };
+  if (outcome.kind === "answered")
+    return { status: 200, headers: withFields(headers, { "content-type": "application/json" }), body: outcome.body };
   if (outcome.kind === "nothing") return emptyReply(202, headers);
   return errorReply(404, "Session not found: it ended before the requests were answered");
 }

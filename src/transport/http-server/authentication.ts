@@ -15,14 +15,23 @@ export async function identifyCaller(authenticate: Authenticate | undefined, exc
     try {
       result = await authenticate(exchange.request());
     } catch (error) {
-      return { ok: false, reply: errorReply(500, `Authentication failed: ${describeThrown(error)}`, { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR }) };
+      return {
+        ok: false,
+        reply: errorReply(500, `Authentication failed: ${describeThrown(error)}`, { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR }),
+      };
     }
   }
   if ("authInfo" in result) return { ok: true, inbound: new RequestInbound(exchange, result.authInfo) };
   // A 400 or 503 (of `authorization`) brings its message.
   const challenge = result.wwwAuthenticate ?? (result.refuse === 401 ? "Bearer" : undefined);
   const message = result.message ?? (result.refuse === 401 ? "Unauthorized" : "Forbidden");
-  return { ok: false, reply: errorReply(result.refuse, message, { code: JSONRPC_ERROR_CODES.UNAUTHORIZED, headers: challenge === undefined ? undefined : { "www-authenticate": challenge } }) };
+  return {
+    ok: false,
+    reply: errorReply(result.refuse, message, {
+      code: JSONRPC_ERROR_CODES.UNAUTHORIZED,
+      headers: challenge === undefined ? undefined : { "www-authenticate": challenge },
+    }),
+  };
 }
 
 /**

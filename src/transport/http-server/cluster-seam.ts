@@ -26,11 +26,19 @@ export interface HttpCluster {
   /** Resolves once it serves; rejects when it cannot start (the endpoint then refuses session requests). */
   readonly ready: Promise<void>;
   newSessionId(): string;
-  /** Before the front door: the reply of the instance serving the request's session, when that is another one; undefined to serve it here. */
+  /**
+   * Before the front door: the reply of the instance serving the request's session, when that is another one; undefined to serve it here.
+   */
   route(exchange: HttpExchange): Promise<HttpReply> | undefined;
-  /** A session opened here: recorded in the directory (with the principal that opened it) before its id is given out; false when it cannot be. */
+  /**
+   * A session opened here: recorded in the directory (with the principal that opened it) before its id is given out; false when it cannot
+   * be.
+   */
   opened(session: StreamableSession): Promise<boolean>;
-  /** A session not open here: taken over when its instance is gone (or was this one); a reply when it cannot be served here now; undefined when unknown. */
+  /**
+   * A session not open here: taken over when its instance is gone (or was this one); a reply when it cannot be served here now; undefined
+   * when unknown.
+   */
   adopt(id: string, principal: string | undefined, exchange: HttpExchange): Promise<StreamableSession | HttpReply | undefined>;
   /** The handler closes: sessions open here are handed over (kept for other instances), the lease let go. */
   close(): Promise<void>;

@@ -20,11 +20,14 @@ class ModelStore {
   append(ref: StreamRef, event: StoredEvent): void {
     this.#kept.push({ ref, event });
     const dataLength = () => this.#kept.reduce((sum, kept) => sum + kept.event.data.length, 0);
-    while (this.#kept.length > Math.max(1, this.maxEvents) || (dataLength() > this.maxDataLength && this.#kept.length > 1)) this.#kept.shift();
+    while (this.#kept.length > Math.max(1, this.maxEvents) || (dataLength() > this.maxDataLength && this.#kept.length > 1))
+      this.#kept.shift();
   }
 
   eventsAfter(ref: StreamRef, eventId: string): readonly StoredEvent[] | undefined {
-    const events = this.#kept.filter((kept) => kept.ref.sessionId === ref.sessionId && kept.ref.streamId === ref.streamId).map((kept) => kept.event);
+    const events = this.#kept
+      .filter((kept) => kept.ref.sessionId === ref.sessionId && kept.ref.streamId === ref.streamId)
+      .map((kept) => kept.event);
     const at = events.findIndex((event) => event.id === eventId);
     return at < 0 ? undefined : events.slice(at + 1);
   }
@@ -38,7 +41,13 @@ const ref = (sessionId: string, streamId: string): StreamRef => ({ sessionId, st
 
 const steps = fc.array(
   fc.oneof(
-    fc.record({ kind: fc.constant("append" as const), session: fc.nat(3), stream: fc.nat(2), count: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 200, max: 700 })), length: fc.nat(4) }),
+    fc.record({
+      kind: fc.constant("append" as const),
+      session: fc.nat(3),
+      stream: fc.nat(2),
+      count: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 200, max: 700 })),
+      length: fc.nat(4),
+    }),
     fc.record({ kind: fc.constant("drop" as const), session: fc.nat(3) }),
   ),
   { maxLength: 25 },
@@ -51,7 +60,10 @@ describe("InMemoryEventStore", () => {
     store.append(ref("a", "1"), { id: "1_1", data: "x" });
     store.append(ref("a", "2"), { id: "2_0", data: "other stream" });
     store.append(ref("a", "1"), { id: "1_2", data: "y" });
-    expect(store.eventsAfter(ref("a", "1"), "1_0")).toEqual([{ id: "1_1", data: "x" }, { id: "1_2", data: "y" }]);
+    expect(store.eventsAfter(ref("a", "1"), "1_0")).toEqual([
+      { id: "1_1", data: "x" },
+      { id: "1_2", data: "y" },
+    ]);
     expect(store.eventsAfter(ref("a", "1"), "1_2")).toEqual([]);
     expect(store.eventsAfter(ref("a", "1"), "2_0")).toBeUndefined();
     expect(store.eventsAfter(ref("b", "1"), "1_0")).toBeUndefined();
@@ -90,7 +102,10 @@ describe("InMemoryEventStore", () => {
     expect(store.size).toBe(1);
     store.append(ref("kept", "1"), { id: "1_1", data: "d" });
     store.append(ref("kept", "1"), { id: "1_2", data: "e" });
-    expect(store.eventsAfter(ref("kept", "1"), "1_0")).toEqual([{ id: "1_1", data: "d" }, { id: "1_2", data: "e" }]);
+    expect(store.eventsAfter(ref("kept", "1"), "1_0")).toEqual([
+      { id: "1_1", data: "d" },
+      { id: "1_2", data: "e" },
+    ]);
     expect(store.eventsAfter(ref("gone", "1"), "1_0")).toBeUndefined();
   });
 });
@@ -209,7 +224,6 @@ describe("InMemoryEventStore against its plain model", () => {
       { numRuns: 150 },
     );
   });
-
 });
 
 function appendedAndDropped(store: InMemoryEventStore): WeakRef<StoredEvent> {

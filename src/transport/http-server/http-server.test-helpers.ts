@@ -27,7 +27,12 @@ export function httpRequest(parts: RequestParts = {}): Request {
   if (parts.session !== undefined) headers["mcp-session-id"] = parts.session;
   if (parts.version !== undefined) headers["mcp-protocol-version"] = parts.version;
   const body = parts.body === undefined ? undefined : typeof parts.body === "string" ? parts.body : JSON.stringify(parts.body);
-  return new Request(parts.url ?? URL_BASE, { method, headers: { ...headers, ...parts.headers }, ...(body === undefined ? {} : { body }), ...(parts.signal ? { signal: parts.signal } : {}) });
+  return new Request(parts.url ?? URL_BASE, {
+    method,
+    headers: { ...headers, ...parts.headers },
+    ...(body === undefined ? {} : { body }),
+    ...(parts.signal ? { signal: parts.signal } : {}),
+  });
 }
 
 export function rpc(id: JsonRpcId, method: string, params?: Record<string, unknown>): Record<string, unknown> {
@@ -38,7 +43,11 @@ export function notification(method: string, params?: Record<string, unknown>): 
   return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
 }
 
-export function initializeMessage(version: string = LATEST_PROTOCOL_VERSION, capabilities: Record<string, unknown> = {}, id: JsonRpcId = 0): Record<string, unknown> {
+export function initializeMessage(
+  version: string = LATEST_PROTOCOL_VERSION,
+  capabilities: Record<string, unknown> = {},
+  id: JsonRpcId = 0,
+): Record<string, unknown> {
   return rpc(id, "initialize", { protocolVersion: version, capabilities, clientInfo: { name: "test-client", version: "1.0.0" } });
 }
 
@@ -98,7 +107,8 @@ export class SseReader {
   /** Every message until the stream ends. */
   async rest(timeoutMs = 2000): Promise<Record<string, unknown>[]> {
     const messages: Record<string, unknown>[] = [];
-    for (let message = await this.nextMessage(timeoutMs); message !== undefined; message = await this.nextMessage(timeoutMs)) messages.push(message);
+    for (let message = await this.nextMessage(timeoutMs); message !== undefined; message = await this.nextMessage(timeoutMs))
+      messages.push(message);
     return messages;
   }
 
@@ -133,7 +143,9 @@ function parseBlock(block: string): SseEventRead {
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms waiting for ${what}`)), ms)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -184,7 +196,11 @@ export function testServer(gate: Gate = new Gate(), options: MCPServerOptions = 
 }
 
 /** Opens a session the way a client does (initialize, then notifications/initialized); resolves with its id. */
-export async function openSession(handler: { fetch(request: Request): Promise<Response> }, version: string = LATEST_PROTOCOL_VERSION, capabilities: Record<string, unknown> = {}): Promise<string> {
+export async function openSession(
+  handler: { fetch(request: Request): Promise<Response> },
+  version: string = LATEST_PROTOCOL_VERSION,
+  capabilities: Record<string, unknown> = {},
+): Promise<string> {
   const response = await handler.fetch(httpRequest({ body: initializeMessage(version, capabilities) }));
   const id = response.headers.get("mcp-session-id");
   if (response.status !== 200 || id === null) throw new Error(`initialize failed: HTTP ${response.status}`);

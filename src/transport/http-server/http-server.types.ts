@@ -41,7 +41,11 @@ export interface HttpAuthorization {
    * A POST's messages as read (when they passed the checks, before they are served): a 403 when the
    * caller lacks a scope one of its requests needs (naming every scope they need); else undefined.
    */
-  admit(endpoint: { readonly server: MCPServer }, inbound: InboundContext, read: { readonly ok: true; readonly posted: { readonly messages: readonly WireMessage[] } } | { readonly ok: false }): { readonly ok: false; readonly reply: HttpReply } | undefined;
+  admit(
+    endpoint: { readonly server: MCPServer },
+    inbound: InboundContext,
+    read: { readonly ok: true; readonly posted: { readonly messages: readonly WireMessage[] } } | { readonly ok: false },
+  ): { readonly ok: false; readonly reply: HttpReply } | undefined;
 }
 
 /** What both HTTP handlers share: who may call, how much, and how sessions are bounded. */
@@ -87,7 +91,10 @@ export interface StreamableHttpOptions extends HttpEndpointOptions {
   readonly enableJsonResponse?: boolean;
   /** A session with no request and no open stream for this long is closed (default 30 min); `Infinity` keeps it. */
   readonly sessionIdleTimeoutMs?: number;
-  /** Where SSE events are kept for `Last-Event-ID` resumption (default: a bounded `InMemoryEventStore`); `false` for none. Stateful mode only. */
+  /**
+   * Where SSE events are kept for `Last-Event-ID` resumption (default: a bounded `InMemoryEventStore`); `false` for none. Stateful mode
+   * only.
+   */
   readonly eventStore?: EventStore | false;
   /** The SSE `retry` field (ms) sent with the priming event and before the server ends a stream for polling (default 1000). */
   readonly retryMs?: number;
@@ -126,7 +133,10 @@ export interface HttpExchange {
 }
 
 /** A request body read whole: its text, or why not (larger than allowed; not UTF-8 or the read failed). */
-export type BodyText = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly tooLarge: true } | { readonly ok: false; readonly tooLarge: false; readonly detail: string };
+export type BodyText =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly tooLarge: true }
+  | { readonly ok: false; readonly tooLarge: false; readonly detail: string };
 
 /** What a handler's core answers: a status, headers (lower-case names), and no body, a text, or an event stream. */
 export interface HttpReply {

@@ -4,7 +4,18 @@ import type { ServerSession } from "../../server/mcp-server/session.js";
 import type { TransportReceiver } from "../transport/transport.types.js";
 import type { EventStore, StreamRef } from "./event-store.js";
 import type { HttpHandler } from "./http-server.types.js";
-import { Gate, SseReader, errorOf, httpRequest, initializeMessage, messagesOf, notification, openSession, rpc, testServer } from "./http-server.test-helpers.js";
+import {
+  Gate,
+  SseReader,
+  errorOf,
+  httpRequest,
+  initializeMessage,
+  messagesOf,
+  notification,
+  openSession,
+  rpc,
+  testServer,
+} from "./http-server.test-helpers.js";
 import { InMemoryEventStore, sseHttpHandler, streamableHttpHandler } from "./index.js";
 import { LegacySseTransport } from "./legacy-sse-transport.js";
 import { eventStreamOf } from "./fetch-exchange.js";
@@ -30,12 +41,20 @@ function receiver(): TransportReceiver & { closed: number; messages: unknown[] }
 }
 
 function sessionTransport(events?: StreamSettings["events"]): HttpSessionTransport {
-  return new HttpSessionTransport("session-1", { events, keepAliveMs: 0, retryMs: 1000, maxConnectionMs: undefined, onActivity: () => undefined });
+  return new HttpSessionTransport("session-1", {
+    events,
+    keepAliveMs: 0,
+    retryMs: 1000,
+    maxConnectionMs: undefined,
+    onActivity: () => undefined,
+  });
 }
 
 describe("SSE framing", () => {
   it("writes each line of multi-line data as its own data field", () => {
-    expect(formatSseEvent({ event: "message", id: "7", retry: 10, data: "a\nb\r\nc" })).toBe("event: message\nid: 7\nretry: 10\ndata: a\ndata: b\ndata: c\n\n");
+    expect(formatSseEvent({ event: "message", id: "7", retry: 10, data: "a\nb\r\nc" })).toBe(
+      "event: message\nid: 7\nretry: 10\ndata: a\ndata: b\ndata: c\n\n",
+    );
     expect(formatSseEvent({ retry: 5 })).toBe("retry: 5\n\n");
   });
 });
@@ -54,7 +73,10 @@ describe("HttpSessionTransport: the Transport contract", () => {
     const transport = sessionTransport();
     const peer = receiver();
     await transport.start(peer);
-    await expect(transport.send({ jsonrpc: "2.0", method: "x", params: { big: 1n } })).rejects.toMatchObject({ code: "MCP.TRANSPORT_ERROR", message: expect.stringContaining("not serialisable") });
+    await expect(transport.send({ jsonrpc: "2.0", method: "x", params: { big: 1n } })).rejects.toMatchObject({
+      code: "MCP.TRANSPORT_ERROR",
+      message: expect.stringContaining("not serialisable"),
+    });
     await transport.close();
     await transport.close();
     expect(peer.closed).toBe(1);
@@ -76,11 +98,18 @@ describe("HttpSessionTransport: the Transport contract", () => {
     await expect(transport.send({ jsonrpc: "2.0", id: 3, result: {} })).resolves.toBeUndefined();
     await expect(transport.send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })).resolves.toBeUndefined();
     await expect(transport.send({ jsonrpc: "2.0", method: "notifications/progress" }, { relatedRequestId: 1 })).resolves.toBeUndefined();
-    await expect(transport.send({ jsonrpc: "2.0", id: 9, method: "roots/list" }, { relatedRequestId: 1 })).rejects.toMatchObject({ code: "MCP.TRANSPORT_ERROR", message: expect.stringContaining("is over") });
+    await expect(transport.send({ jsonrpc: "2.0", id: 9, method: "roots/list" }, { relatedRequestId: 1 })).rejects.toMatchObject({
+      code: "MCP.TRANSPORT_ERROR",
+      message: expect.stringContaining("is over"),
+    });
   });
 
   it("closes cleanly even when the event store fails to forget the session", async () => {
-    const failing: EventStore = { append: () => undefined, eventsAfter: () => undefined, dropSession: () => Promise.reject(new Error("store offline")) };
+    const failing: EventStore = {
+      append: () => undefined,
+      eventsAfter: () => undefined,
+      dropSession: () => Promise.reject(new Error("store offline")),
+    };
     const transport = sessionTransport({ store: failing, sessionId: "session-1" });
     const peer = receiver();
     await transport.start(peer);
@@ -97,7 +126,11 @@ describe("OutboundStream with a store that fails or is slow", () => {
   it("sends what the store fails to keep, with its id, and refuses a resume across that hole", async () => {
     const memory = new InMemoryEventStore();
     let down = false;
-    const flaky: EventStore = { append: (where, event) => (down ? Promise.reject(new Error("disk full")) : memory.append(where, event)), eventsAfter: (where, id) => memory.eventsAfter(where, id), dropSession: () => undefined };
+    const flaky: EventStore = {
+      append: (where, event) => (down ? Promise.reject(new Error("disk full")) : memory.append(where, event)),
+      eventsAfter: (where, id) => memory.eventsAfter(where, id),
+      dropSession: () => undefined,
+    };
     const stream = new OutboundStream("1", settingsWith(flaky), [1, 2], () => undefined);
     const reader = new SseReader(eventStreamOf(stream.connect(true)));
     expect(await reader.next()).toMatchObject({ id: "1_0" });
@@ -120,7 +153,11 @@ describe("OutboundStream with a store that fails or is slow", () => {
     const memory = new InMemoryEventStore();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const slow: EventStore = { append: async (where, event) => (await held, memory.append(where, event)), eventsAfter: (where, id) => memory.eventsAfter(where, id), dropSession: () => undefined };
+    const slow: EventStore = {
+      append: async (where, event) => (await held, memory.append(where, event)),
+      eventsAfter: (where, id) => memory.eventsAfter(where, id),
+      dropSession: () => undefined,
+    };
     const events: string[] = [];
     const stream = new OutboundStream("1", settingsWith(slow), [1], (_stream, event) => events.push(event));
     const body = eventStreamOf(stream.connect(true));
@@ -150,7 +187,12 @@ describe("SessionRegistry", () => {
   it("closes a session that finished opening after the registry was closed, and refuses it", async () => {
     let finishStart!: () => void;
     const server = new MCPServer({ name: "slow", version: "1" });
-    const slowServer = { start: async (transport: LegacySseTransport): Promise<ServerSession> => (await new Promise<void>((resolve) => (finishStart = resolve)), server.start(transport)) };
+    const slowServer = {
+      start: async (transport: LegacySseTransport): Promise<ServerSession> => (
+        await new Promise<void>((resolve) => (finishStart = resolve)),
+        server.start(transport)
+      ),
+    };
     const registry = new SessionRegistry<LegacySseTransport>(slowServer, { maxSessions: 10, idleTimeoutMs: Infinity });
     const opening = registry.open("x", new LegacySseTransport("x", 0), undefined);
     expect(registry.size).toBe(1);
@@ -174,7 +216,9 @@ describe("edge cases of the handlers", () => {
     const handler = streamableHttpHandler(testServer());
     handlers.push(handler);
     const session = await openSession(handler);
-    expect((await handler.fetch(httpRequest({ body: notification("notifications/cancelled", { reason: "no id" }), session }))).status).toBe(202);
+    expect((await handler.fetch(httpRequest({ body: notification("notifications/cancelled", { reason: "no id" }), session }))).status).toBe(
+      202,
+    );
     expect(await messagesOf(await handler.fetch(httpRequest({ body: rpc(1, "ping"), session })))).toMatchObject([{ id: 1 }]);
   });
 
@@ -188,7 +232,9 @@ describe("edge cases of the handlers", () => {
   it("serves the legacy stream on the configured path, posting to that path when no endpoint is set", async () => {
     const handler = sseHttpHandler(testServer(), { path: "/events" });
     handlers.push(handler);
-    const stream = new SseReader((await handler.fetch(new Request("http://127.0.0.1/events", { headers: { accept: "text/event-stream" } }))).body);
+    const stream = new SseReader(
+      (await handler.fetch(new Request("http://127.0.0.1/events", { headers: { accept: "text/event-stream" } }))).body,
+    );
     expect((await stream.next())?.data).toMatch(/^\/events\?sessionId=/);
     await stream.cancel();
   });
@@ -203,7 +249,9 @@ describe("edge cases of the handlers", () => {
     const second = new SseReader((await handler.fetch(httpRequest({ method: "GET", session }))).body);
     const secondPriming = await second.next();
     await second.cancel();
-    const resumed = new SseReader((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": firstPriming?.id as string } }))).body);
+    const resumed = new SseReader(
+      (await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": firstPriming?.id as string } }))).body,
+    );
     expect(await resumed.next()).toEqual({ id: secondPriming?.id, data: "" });
     await resumed.cancel();
   });
@@ -212,14 +260,18 @@ describe("edge cases of the handlers", () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const gate = new Gate();
-    const handler = streamableHttpHandler(testServer(gate, { authorize: async ({ method }) => (method === "initialize" ? (await held, true) : true) }));
+    const handler = streamableHttpHandler(
+      testServer(gate, { authorize: async ({ method }) => (method === "initialize" ? (await held, true) : true) }),
+    );
     handlers.push(handler);
     const init = await handler.fetch(httpRequest({ body: initializeMessage() }));
     const session = init.headers.get("mcp-session-id") as string;
     const early = await handler.fetch(httpRequest({ body: rpc(1, "ping"), session }));
     release();
     expect(await messagesOf(init)).toMatchObject([{ id: 0, result: {} }]);
-    expect(await new SseReader(early.body).allEvents()).toEqual([{ event: "message", id: expect.stringMatching(/_0$/), data: expect.stringContaining('"id":1') }]);
+    expect(await new SseReader(early.body).allEvents()).toEqual([
+      { event: "message", id: expect.stringMatching(/_0$/), data: expect.stringContaining('"id":1') },
+    ]);
   });
 });
 

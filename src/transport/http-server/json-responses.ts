@@ -2,7 +2,8 @@ import type { JsonRpcId } from "../../types/types.js";
 import type { RequestRoute } from "./routes.js";
 
 /** How a JSON-answered POST ended: its body, nothing to answer (every request cancelled), or abandoned (the session closed). */
-export type JsonOutcome = { readonly kind: "answered"; readonly body: string } | { readonly kind: "nothing" } | { readonly kind: "abandoned" };
+export type JsonOutcome =
+  { readonly kind: "answered"; readonly body: string } | { readonly kind: "nothing" } | { readonly kind: "abandoned" };
 
 /**
  * The route of a POST answered as JSON (`enableJsonResponse`): responses are collected until each

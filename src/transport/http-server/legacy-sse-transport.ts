@@ -41,7 +41,9 @@ export class LegacySseTransport implements Transport {
     try {
       data = JSON.stringify(message);
     } catch (error) {
-      throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, { cause: error });
+      throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, {
+        cause: error,
+      });
     }
     this.#connection.write({ event: "message", data });
   }

@@ -5,7 +5,8 @@ function essenceOf(value: string): string {
 }
 
 function refused(range: string): boolean {
-  // Stryker disable next-line MethodExpression: the piece before the first ";" is the range itself, and one that reads q=0 has no "/": it admits no type either way
+  // Stryker disable next-line MethodExpression: the piece before the first ";" is the range itself, and one that reads q=0 has no "/": it
+  // admits no type either way
   const parameters = range.split(";").slice(1);
   return parameters.some((parameter) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(parameter));
 }
@@ -19,14 +20,16 @@ function admittedRanges(accept: string): readonly string[] {
 }
 
 // A client sends the same Accept on every request: the last one's ranges are kept.
-// Stryker disable next-line StringLiteral: the cache starts as "" with no ranges, which is what "" admits; any other header without a "/" admits none as well
+// Stryker disable next-line StringLiteral: the cache starts as "" with no ranges, which is what "" admits; any other header without a "/"
+// admits none as well
 let lastAccept = "";
 let lastRanges: readonly string[] = [];
 
 /** Whether an `Accept` header admits `type`: exactly, by `type/*` or by `*\/*`, unless with q=0. No header admits anything (RFC 9110). */
 export function accepts(accept: string | null, type: string): boolean {
   if (accept === null) return true;
-  // Stryker disable next-line ConditionalExpression: computing the ranges on every call gives the same ranges, the cache only saves the work (the `false` twin is killed by a test)
+  // Stryker disable next-line ConditionalExpression: computing the ranges on every call gives the same ranges, the cache only saves the
+  // work (the `false` twin is killed by a test)
   if (accept !== lastAccept) {
     lastRanges = admittedRanges(accept);
     lastAccept = accept;

@@ -13,7 +13,8 @@ export interface PostedMessages {
   readonly initialize: boolean;
 }
 
-export type PostedMessagesCheck = { readonly ok: true; readonly posted: PostedMessages } | { readonly ok: false; readonly reply: HttpReply };
+export type PostedMessagesCheck =
+  { readonly ok: true; readonly posted: PostedMessages } | { readonly ok: false; readonly reply: HttpReply };
 
 function refuse(detail: string, id: JsonRpcId | null = null): PostedMessagesCheck {
   return { ok: false, reply: invalidRequestReply(detail, id) };

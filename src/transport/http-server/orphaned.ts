@@ -24,5 +24,9 @@ export function orphanedReply(sessionId: string, body: string): HttpReply {
   const ids = checked.ok ? checked.posted.requestIds : [];
   if (ids.length === 0) return emptyReply(202, headers);
   const answers = ids.map(orphanedAnswer);
-  return { status: 200, headers: { ...headers, "content-type": "application/json" }, body: checked.ok && checked.posted.batch ? `[${answers.join(",")}]` : answers[0] };
+  return {
+    status: 200,
+    headers: { ...headers, "content-type": "application/json" },
+    body: checked.ok && checked.posted.batch ? `[${answers.join(",")}]` : answers[0],
+  };
 }

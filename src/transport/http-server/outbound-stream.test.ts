@@ -33,7 +33,13 @@ function recordingStore(withAppendAll = true): EventStore & { readonly calls: st
   return store;
 }
 
-const settings = (store: EventStore, opening = false): StreamSettings => ({ events: { store, sessionId: "s" }, keepAliveMs: 0, retryMs: 1000, maxConnectionMs: undefined, opening });
+const settings = (store: EventStore, opening = false): StreamSettings => ({
+  events: { store, sessionId: "s" },
+  keepAliveMs: 0,
+  retryMs: 1000,
+  maxConnectionMs: undefined,
+  opening,
+});
 const ANSWER = '{"jsonrpc":"2.0","id":1,"result":{}}';
 
 describe("OutboundStream keeping its events", () => {
@@ -43,7 +49,10 @@ describe("OutboundStream keeping its events", () => {
     const reader = new SseReader(eventStreamOf(stream.connect(true)));
     await stream.respond(1, ANSWER);
     expect(store.calls).toEqual([["1_0", "1_1"]]);
-    expect(await reader.allEvents()).toEqual([{ id: "1_0", retry: 1000, data: "" }, { event: "message", id: "1_1", data: ANSWER }]);
+    expect(await reader.allEvents()).toEqual([
+      { id: "1_0", retry: 1000, data: "" },
+      { event: "message", id: "1_1", data: ANSWER },
+    ]);
     expect(store.memory.streamRequests({ sessionId: "s", streamId: "1" })).toEqual([1]);
   });
 
@@ -105,7 +114,12 @@ describe("OutboundStream keeping its events", () => {
     await stream.forward('{"jsonrpc":"2.0","method":"b"}', false);
     await stream.forward('{"jsonrpc":"2.0","method":"c"}', false);
     // All four went out while the first append still waits.
-    expect((await Promise.all([reader.next(), reader.next(), reader.next(), reader.next()])).map((event) => event?.id)).toEqual(["1_0", "1_1", "1_2", "1_3"]);
+    expect((await Promise.all([reader.next(), reader.next(), reader.next(), reader.next()])).map((event) => event?.id)).toEqual([
+      "1_0",
+      "1_1",
+      "1_2",
+      "1_3",
+    ]);
     expect(calls).toEqual([["1_0", "1_1"]]);
     let resumed = false;
     const resuming = stream.resume("1_1").then((body) => ((resumed = true), body));
@@ -114,7 +128,10 @@ describe("OutboundStream keeping its events", () => {
     release();
     held = Promise.resolve();
     expect(await resuming).toBeDefined();
-    expect(calls).toEqual([["1_0", "1_1"], ["1_2", "1_3"]]);
+    expect(calls).toEqual([
+      ["1_0", "1_1"],
+      ["1_2", "1_3"],
+    ]);
   });
 
   it("makes a sender far ahead of a slow store wait for it", async () => {
@@ -146,7 +163,10 @@ describe("OutboundStream keeping its events", () => {
   });
 });
 
-const message = (n: number): StoredEvent => ({ id: `g_${n}`, data: `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":${n}}}` });
+const message = (n: number): StoredEvent => ({
+  id: `g_${n}`,
+  data: `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":${n}}}`,
+});
 
 describe("OutboundStream adopting a stream another instance served", () => {
   it("replays the GET stream after the client's id, past a priming event in the middle, and numbers on", async () => {
@@ -169,13 +189,18 @@ describe("OutboundStream adopting a stream another instance served", () => {
     memory.append(ref, { id: "p_1", data: '{"jsonrpc":"2.0","id":2,"result":{}}' });
     memory.append(ref, { id: "p_2", data: '{"jsonrpc":"2.0","method":"notifications/progress","params":{}}' });
     // A store whose oldest events went: it no longer replays from the opening.
-    const trimmed: EventStore = { append: (where, event) => memory.append(where, event), eventsAfter: (where, id) => (id.endsWith("_0") ? undefined : memory.eventsAfter(where, id)), dropSession: () => undefined };
+    const trimmed: EventStore = {
+      append: (where, event) => memory.append(where, event),
+      eventsAfter: (where, id) => (id.endsWith("_0") ? undefined : memory.eventsAfter(where, id)),
+      dropSession: () => undefined,
+    };
     const refused = new OutboundStream("p", settings(trimmed), [1, 2], () => undefined);
     expect(await refused.adopt("p_9", () => "never")).toBeUndefined();
     const stream = new OutboundStream("p", settings(trimmed), [1, 2], () => undefined);
     const body = await stream.adopt("p_1", (id) => `{"jsonrpc":"2.0","id":${String(id)},"error":{"code":-32603,"message":"gone"}}`);
     const events = await new SseReader(eventStreamOf(body as NonNullable<typeof body>)).allEvents();
-    // Only what followed the client's id is known: request 2's answer came before it, so only the missed events are checked — request 1 and 2 both get the error.
+    // Only what followed the client's id is known: request 2's answer came before it, so only the missed events are checked — request 1 and
+    // 2 both get the error.
     expect(events.map((event) => [event.id, (JSON.parse(event.data ?? "{}") as { id?: number }).id])).toEqual([
       ["p_2", undefined],
       ["p_3", 1],

@@ -173,7 +173,8 @@ export class OutboundStream implements RequestRoute {
     const id = this.#record(data);
     if (this.#connection) this.#connection.write({ event: "message", id, data });
     else if (id === undefined) await undeliverable(isRequest, "the client's stream for it is gone");
-    // A sender far ahead of the store waits for it (in the queue, so the next send does too): the store paces a flood, as a slow client's connection would.
+    // A sender far ahead of the store waits for it (in the queue, so the next send does too): the store paces a flood, as a slow client's
+    // connection would.
     if (this.#unkept.length >= MAX_UNKEPT_EVENTS) await this.#keeping;
   }
 
@@ -187,7 +188,9 @@ export class OutboundStream implements RequestRoute {
     }
   }
 
-  /** Every request answered: the connection ends at once; the stream is let go once all it sent is kept, for a client that polls it back. */
+  /**
+   * Every request answered: the connection ends at once; the stream is let go once all it sent is kept, for a client that polls it back.
+   */
   async #end(): Promise<void> {
     this.#detach();
     await this.#kept();
@@ -303,13 +306,19 @@ export class OutboundStream implements RequestRoute {
   }
 }
 
-/** `events` when they are exactly those that followed `lastEventId` (numbered on from it, none missing); undefined otherwise — a replay with a gap is refused. */
+/**
+ * `events` when they are exactly those that followed `lastEventId` (numbered on from it, none missing); undefined otherwise — a replay with
+ * a gap is refused.
+ */
 function follows(lastEventId: string, events: readonly StoredEvent[] | undefined): readonly StoredEvent[] | undefined {
   const first = numberOf(lastEventId) + 1;
   return events?.every((event, index) => numberOf(event.id) === first + index) ? events : undefined;
 }
 
-/** The id a response in an event's data answers; undefined for any other message. A POST stream's events after its opening are all messages (no priming event but the first). */
+/**
+ * The id a response in an event's data answers; undefined for any other message. A POST stream's events after its opening are all messages
+ * (no priming event but the first).
+ */
 function answeredId(data: string): JsonRpcId | undefined {
   const message = JSON.parse(data) as { id?: JsonRpcId; method?: unknown };
   return message.method === undefined ? message.id : undefined;

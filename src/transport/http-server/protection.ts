@@ -35,7 +35,8 @@ export class RequestGuard {
     const host = (exchange.header("host") ?? exchange.url.host).toLowerCase();
     if (!this.#hostAllowed(host)) return errorReply(403, `Forbidden: Host "${host}" is not allowed (allowedHosts)`);
     const origin = exchange.header("origin");
-    if (origin !== null && !this.#originAllowed(origin)) return errorReply(403, `Forbidden: Origin "${origin}" is not allowed (allowedOrigins)`);
+    if (origin !== null && !this.#originAllowed(origin))
+      return errorReply(403, `Forbidden: Origin "${origin}" is not allowed (allowedOrigins)`);
     return undefined;
   }
 
@@ -43,7 +44,11 @@ export class RequestGuard {
   corsHeaders(exchange: HttpExchange): Record<string, string> | undefined {
     const origin = exchange.header("origin");
     if (origin === null) return undefined;
-    return { "access-control-allow-origin": origin, "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate", vary: "origin" };
+    return {
+      "access-control-allow-origin": origin,
+      "access-control-expose-headers": "mcp-session-id, mcp-protocol-version, www-authenticate",
+      vary: "origin",
+    };
   }
 
   /** The answer to OPTIONS: a CORS preflight when it comes from a browser. */

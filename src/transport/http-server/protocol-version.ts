@@ -5,7 +5,8 @@ import { MCP_HEADERS, errorReply } from "./responses.js";
 /** The spec: a request without `MCP-Protocol-Version`, and no other way to tell, is 2025-03-26. */
 export const ASSUMED_PROTOCOL_VERSION: ProtocolVersion = "2025-03-26";
 
-export type HeaderVersion = { readonly ok: true; readonly version: ProtocolVersion | undefined } | { readonly ok: false; readonly reply: HttpReply };
+export type HeaderVersion =
+  { readonly ok: true; readonly version: ProtocolVersion | undefined } | { readonly ok: false; readonly reply: HttpReply };
 
 /**
  * The request's `MCP-Protocol-Version`: absent is fine, one we do not speak is 400 (as the spec
@@ -16,7 +17,10 @@ export function headerVersion(exchange: HttpExchange): HeaderVersion {
   const header = exchange.header(MCP_HEADERS.protocolVersion);
   if (header === null) return { ok: true, version: undefined };
   if (!isProtocolVersion(header)) {
-    return { ok: false, reply: errorReply(400, `Bad Request: unsupported MCP-Protocol-Version "${header}" (supported: ${PROTOCOL_VERSIONS.join(", ")})`) };
+    return {
+      ok: false,
+      reply: errorReply(400, `Bad Request: unsupported MCP-Protocol-Version "${header}" (supported: ${PROTOCOL_VERSIONS.join(", ")})`),
+    };
   }
   return { ok: true, version: header };
 }

@@ -18,7 +18,13 @@ export interface PostEndpoint {
  * size (413), JSON (400, -32700), JSON-RPC envelopes (400, -32600), and with `authorization` the
  * scopes its requests need (403) — decided from the body, before any other check of the request.
  */
-export async function readPostedMessages(exchange: HttpExchange, maxBodyBytes: number, acceptBoth: boolean, inbound: InboundContext, endpoint: PostEndpoint): Promise<PostedMessagesCheck> {
+export async function readPostedMessages(
+  exchange: HttpExchange,
+  maxBodyBytes: number,
+  acceptBoth: boolean,
+  inbound: InboundContext,
+  endpoint: PostEndpoint,
+): Promise<PostedMessagesCheck> {
   const accept = exchange.header("accept");
   if (acceptBoth && !(accepts(accept, "application/json") && accepts(accept, "text/event-stream"))) {
     return { ok: false, reply: errorReply(406, "Not Acceptable: the client must accept both application/json and text/event-stream") };

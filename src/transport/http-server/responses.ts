@@ -18,8 +18,15 @@ export function emptyReply(status: number, headers: Record<string, string> = {})
   return { status, headers };
 }
 
-/** An HTTP error whose body is a JSON-RPC error response: for the request `id` when it is known, else without one (null), as the spec allows. */
-export function errorReply(status: number, message: string, options: { code?: number; headers?: Record<string, string> | undefined; id?: JsonRpcId | null } = {}): HttpReply {
+/**
+ * An HTTP error whose body is a JSON-RPC error response: for the request `id` when it is known, else without one (null), as the spec
+ * allows.
+ */
+export function errorReply(
+  status: number,
+  message: string,
+  options: { code?: number; headers?: Record<string, string> | undefined; id?: JsonRpcId | null } = {},
+): HttpReply {
   const body = JSON.stringify({ jsonrpc: "2.0", id: options.id ?? null, error: { code: options.code ?? TRANSPORT_ERROR_CODE, message } });
   return { status, headers: withFields(options.headers, { "content-type": "application/json" }), body };
 }

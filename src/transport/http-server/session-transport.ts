@@ -63,7 +63,11 @@ export class HttpSessionTransport implements Transport {
     try {
       data = JSON.stringify(message);
     } catch (error) {
-      return Promise.reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, { cause: error }));
+      return Promise.reject(
+        new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, {
+          cause: error,
+        }),
+      );
     }
     const kind = classify(message);
     if (kind === "response" || kind === "error-response") return this.#respond((message as WireMessage).id as JsonRpcId | null, data);
@@ -143,7 +147,10 @@ export class HttpSessionTransport implements Transport {
     return new OutboundStream(streamId, this.#settings, [], (ended, event) => this.#streamEvent(ended, event)).resume(lastEventId);
   }
 
-  /** A stream the session's previous instance served: a POST's goes on here until its requests have answers; the GET stream becomes this session's. */
+  /**
+   * A stream the session's previous instance served: a POST's goes on here until its requests have answers; the GET stream becomes this
+   * session's.
+   */
   async #adopt(streamId: string, lastEventId: string): Promise<EventStreamBody | undefined> {
     const { store, sessionId } = this.#settings.events as NonNullable<StreamSettings["events"]>;
     const requests = await store.streamRequests?.({ sessionId, streamId });
@@ -175,7 +182,9 @@ export class HttpSessionTransport implements Transport {
   }
 
   #newStream(ids: readonly JsonRpcId[] | undefined, onEnd?: () => void): OutboundStream {
-    const stream = new OutboundStream(`${this.#streamPrefix}.${this.#nextStreamId++}`, this.#settings, ids, (ended, event) => this.#streamEvent(ended, event, onEnd));
+    const stream = new OutboundStream(`${this.#streamPrefix}.${this.#nextStreamId++}`, this.#settings, ids, (ended, event) =>
+      this.#streamEvent(ended, event, onEnd),
+    );
     this.#streams.set(stream.id, stream);
     return stream;
   }

@@ -58,7 +58,9 @@ describe("Streamable HTTP: a GET stream whose client stopped reading", () => {
   it("is ended past the default bound instead of growing, and the client resumes with Last-Event-ID losing nothing", async () => {
     const server = testServer();
     // A store that holds more than the connection's bound, so the stall can be replayed in full.
-    const handler = streamableHttpHandler(server, { eventStore: new InMemoryEventStore({ maxDataLength: 2 * DEFAULT_MAX_BUFFERED_BYTES }) });
+    const handler = streamableHttpHandler(server, {
+      eventStore: new InMemoryEventStore({ maxDataLength: 2 * DEFAULT_MAX_BUFFERED_BYTES }),
+    });
     handlers.push(handler);
     const id = await openSession(handler);
     const stalled = new SseReader((await handler.fetch(httpRequest({ method: "GET", session: id }))).body);
@@ -72,7 +74,9 @@ describe("Streamable HTTP: a GET stream whose client stopped reading", () => {
     expect(handler.sessionCount).toBe(1);
     // The stalled connection was ended: after its priming event, its body fails instead of holding 16 MiB.
     await expect(stalled.next()).rejects.toThrow("The client stopped reading this event stream");
-    const resumed = new SseReader((await handler.fetch(httpRequest({ method: "GET", session: id, headers: { "last-event-id": priming?.id as string } }))).body);
+    const resumed = new SseReader(
+      (await handler.fetch(httpRequest({ method: "GET", session: id, headers: { "last-event-id": priming?.id as string } }))).body,
+    );
     const got: number[] = [];
     for (let n = 0; n < count; n++) {
       const message = (await resumed.nextMessage()) as { params: { data: string } };

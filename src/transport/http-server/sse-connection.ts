@@ -19,7 +19,13 @@ export function formatSseEvent(event: SseEvent): string {
   if (event.retry !== undefined) text += `retry: ${event.retry}\n`;
   const data = event.data;
   // JSON text never spans lines; only other data needs splitting.
-  if (data !== undefined) text += LINE_BREAK.test(data) ? data.split(LINE_BREAKS).map((line) => `data: ${line}\n`).join("") : `data: ${data}\n`;
+  if (data !== undefined)
+    text += LINE_BREAK.test(data)
+      ? data
+          .split(LINE_BREAKS)
+          .map((line) => `data: ${line}\n`)
+          .join("")
+      : `data: ${data}\n`;
   return `${text}\n`;
 }
 

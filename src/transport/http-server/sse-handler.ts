@@ -24,12 +24,18 @@ type LegacySession = HttpSession<LegacySseTransport>;
  * answered on the stream. The session ends with its stream.
  */
 export function sseHttpHandler(server: MCPServer, options: SseHttpOptions = {}): HttpHandler {
-  const registry = new SessionRegistry<LegacySseTransport>(server, { maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions, idleTimeoutMs: Infinity });
+  const registry = new SessionRegistry<LegacySseTransport>(server, {
+    maxSessions: options.maxSessions ?? HTTP_DEFAULTS.maxSessions,
+    idleTimeoutMs: Infinity,
+  });
   let closed = false;
   const paths = options.path === undefined ? undefined : [options.path, ...(options.endpoint === undefined ? [] : [options.endpoint])];
   const door = new FrontDoor(options, {
     paths,
-    methods: { GET: (exchange, inbound) => openStream(registry, options, exchange, inbound), POST: (exchange, inbound) => receive(registry, { options, server }, exchange, inbound) },
+    methods: {
+      GET: (exchange, inbound) => openStream(registry, options, exchange, inbound),
+      POST: (exchange, inbound) => receive(registry, { options, server }, exchange, inbound),
+    },
     closed: () => closed,
   });
   // `authorization` answers its metadata before the door, and sees every reply.
@@ -48,8 +54,14 @@ export function sseHttpHandler(server: MCPServer, options: SseHttpOptions = {}):
   };
 }
 
-async function openStream(registry: SessionRegistry<LegacySseTransport>, options: SseHttpOptions, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
-  if (!accepts(exchange.header("accept"), "text/event-stream")) return errorReply(406, "Not Acceptable: the client must accept text/event-stream");
+async function openStream(
+  registry: SessionRegistry<LegacySseTransport>,
+  options: SseHttpOptions,
+  exchange: HttpExchange,
+  inbound: InboundContext,
+): Promise<HttpReply> {
+  if (!accepts(exchange.header("accept"), "text/event-stream"))
+    return errorReply(406, "Not Acceptable: the client must accept text/event-stream");
   const id = newSessionId();
   const transport = new LegacySseTransport(id, options.keepAliveMs ?? HTTP_DEFAULTS.keepAliveMs);
   const session = await registry.open(id, transport, options.sessionOwner?.(inbound.authInfo));
@@ -60,23 +72,35 @@ async function openStream(registry: SessionRegistry<LegacySseTransport>, options
   return { status: 200, headers: sseHeaders({}), body: transport.body };
 }
 
-async function receive(registry: SessionRegistry<LegacySseTransport>, endpoint: { readonly options: SseHttpOptions; readonly server: MCPServer }, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
+async function receive(
+  registry: SessionRegistry<LegacySseTransport>,
+  endpoint: { readonly options: SseHttpOptions; readonly server: MCPServer },
+  exchange: HttpExchange,
+  inbound: InboundContext,
+): Promise<HttpReply> {
   const options = endpoint.options;
   const found = findSession(registry, options, exchange, inbound);
   if (!found.ok) return found.reply;
   const read = await readPostedMessages(exchange, options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes, false, inbound, endpoint);
   if (!read.ok) return read.reply;
   const version = found.session.server.client?.protocolVersion ?? "2024-11-05";
-  if (read.posted.batch && !PROFILES[version].batching) return invalidRequestReply(`JSON-RPC batches are not allowed in protocol revision ${version}`);
+  if (read.posted.batch && !PROFILES[version].batching)
+    return invalidRequestReply(`JSON-RPC batches are not allowed in protocol revision ${version}`);
   for (const message of read.posted.messages) found.session.transport.deliver(message, inbound);
   return { status: 202, headers: { "content-type": "text/plain" }, body: "Accepted" };
 }
 
-function findSession(registry: SessionRegistry<LegacySseTransport>, options: SseHttpOptions, exchange: HttpExchange, inbound: InboundContext): { ok: true; session: LegacySession } | { ok: false; reply: HttpReply } {
+function findSession(
+  registry: SessionRegistry<LegacySseTransport>,
+  options: SseHttpOptions,
+  exchange: HttpExchange,
+  inbound: InboundContext,
+): { ok: true; session: LegacySession } | { ok: false; reply: HttpReply } {
   const id = exchange.url.searchParams.get(SESSION_PARAMETER);
   if (id === null) return { ok: false, reply: errorReply(400, `Bad Request: the ${SESSION_PARAMETER} query parameter is required`) };
   const session = registry.find(id);
-  if (!session || session.owner !== options.sessionOwner?.(inbound.authInfo)) return { ok: false, reply: errorReply(404, "Session not found") };
+  if (!session || session.owner !== options.sessionOwner?.(inbound.authInfo))
+    return { ok: false, reply: errorReply(404, "Session not found") };
   const version = headerVersion(exchange);
   return version.ok ? { ok: true, session } : version;
 }

@@ -22,7 +22,13 @@ function open(handler: HttpHandler, url = "http://127.0.0.1/sse", headers: Recor
 }
 
 function post(handler: HttpHandler, endpoint: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return handler.fetch(new Request(new URL(endpoint, "http://127.0.0.1"), { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }));
+  return handler.fetch(
+    new Request(new URL(endpoint, "http://127.0.0.1"), {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
 }
 
 /** Opens a stream and reads its endpoint event. */
@@ -90,7 +96,11 @@ describe("legacy HTTP+SSE (2024-11-05)", () => {
   });
 
   it("bounds sessions (503), keeps them to their owner, and closes every stream on close", async () => {
-    const handler = handlerOf({ maxSessions: 1, authenticate: (request) => ({ authInfo: request.headers.get("x-user") }), sessionOwner: (user) => user as string });
+    const handler = handlerOf({
+      maxSessions: 1,
+      authenticate: (request) => ({ authInfo: request.headers.get("x-user") }),
+      sessionOwner: (user) => user as string,
+    });
     const response = await open(handler, undefined, { "x-user": "alice" });
     const stream = new SseReader(response.body);
     const endpoint = (await stream.next())?.data as string;

@@ -15,7 +15,10 @@ import { MCP_HEADERS, emptyReply, errorReply, invalidRequestReply, sseHeaders } 
 import { SseConnection } from "./sse-connection.js";
 import type { StreamableEndpoint } from "./streamable-endpoint.js";
 
-/** HTTP status of a stateless-era error: 404 for an unknown method, 403 for a caller `authorize` refused, 400 for a request refused before its handler ran or for the revision's own codes; 200 with the error in the body otherwise. */
+/**
+ * HTTP status of a stateless-era error: 404 for an unknown method, 403 for a caller `authorize` refused, 400 for a request refused before
+ * its handler ran or for the revision's own codes; 200 with the error in the body otherwise.
+ */
 function statusOf(error: JsonRpcErrorObject, envelope: boolean | undefined): number {
   if (error.code === JSONRPC_ERROR_CODES.METHOD_NOT_FOUND) return 404;
   if (error.code === JSONRPC_ERROR_CODES.UNAUTHORIZED) return 403;
@@ -27,10 +30,15 @@ function mismatch(message: string, id: JsonRpcId): HttpReply {
   return errorReply(400, message, { code: JSONRPC_ERROR_CODES.HEADER_MISMATCH, id });
 }
 
-/** Whether a POST belongs to the stateless era: no session named, and its message (or its protocol version header) says 2026-07-28 or later. */
+/**
+ * Whether a POST belongs to the stateless era: no session named, and its message (or its protocol version header) says 2026-07-28 or later.
+ */
 export function isStatelessEraPost(endpoint: StreamableEndpoint, exchange: HttpExchange, posted: PostedMessages): boolean {
   if (endpoint.server.statelessVersions.length === 0 || exchange.header(MCP_HEADERS.sessionId) !== null) return false;
-  return isStatelessProtocolVersion(exchange.header(MCP_HEADERS.protocolVersion)) || posted.messages.some((message) => claimsStatelessEra(message.params));
+  return (
+    isStatelessProtocolVersion(exchange.header(MCP_HEADERS.protocolVersion)) ||
+    posted.messages.some((message) => claimsStatelessEra(message.params))
+  );
 }
 
 /**
@@ -40,7 +48,12 @@ export function isStatelessEraPost(endpoint: StreamableEndpoint, exchange: HttpE
  * a log message, a listen stream), with an SSE stream that ends with the answer. No session, no
  * dispatcher, no transport object; closing the response cancels the request.
  */
-export async function statelessEraPost(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext, posted: PostedMessages): Promise<HttpReply> {
+export async function statelessEraPost(
+  endpoint: StreamableEndpoint,
+  exchange: HttpExchange,
+  inbound: InboundContext,
+  posted: PostedMessages,
+): Promise<HttpReply> {
   if (posted.batch) return invalidRequestReply("a 2026-07-28 POST carries one JSON-RPC message, not a batch");
   const message = posted.messages[0] as WireMessage;
   // Cancellation is closing the response stream in this era: a notification has nothing to act on.
@@ -48,7 +61,9 @@ export async function statelessEraPost(endpoint: StreamableEndpoint, exchange: H
   if (message.id === undefined) return emptyReply(202);
   const refused = checkHeaders(endpoint, exchange, message);
   if (refused) return refused;
-  return answer(exchange, inbound, message.id as JsonRpcId, endpoint.options.keepAliveMs ?? 15_000, (channel) => endpoint.server.serveStateless(message.id as JsonRpcId, message.method as string, message.params, channel));
+  return answer(exchange, inbound, message.id as JsonRpcId, endpoint.options.keepAliveMs ?? 15_000, (channel) =>
+    endpoint.server.serveStateless(message.id as JsonRpcId, message.method as string, message.params, channel),
+  );
 }
 
 function checkHeaders(endpoint: StreamableEndpoint, exchange: HttpExchange, message: WireMessage): HttpReply | undefined {
@@ -56,11 +71,19 @@ function checkHeaders(endpoint: StreamableEndpoint, exchange: HttpExchange, mess
   const header = exchange.header(STATELESS_HEADERS.protocolVersion);
   // A mismatch is told before whether the version is served (the spec's precedence).
   if (version !== undefined && header !== version) {
-    const why = header === null ? "MCP-Protocol-Version is required and must equal params._meta's protocol version" : `MCP-Protocol-Version ${JSON.stringify(header.slice(0, 64))} differs from params._meta's ${JSON.stringify(version.slice(0, 64))}`;
+    const why =
+      header === null
+        ? "MCP-Protocol-Version is required and must equal params._meta's protocol version"
+        : `MCP-Protocol-Version ${JSON.stringify(header.slice(0, 64))} differs from params._meta's ${JSON.stringify(version.slice(0, 64))}`;
     return mismatch(`Header mismatch: ${why}`, message.id as JsonRpcId);
   }
   const method = message.method as string;
-  const problem = checkStatelessHeaders((name) => exchange.header(name), method, message.params, endpoint.server.headerParamsOf(method, message.params));
+  const problem = checkStatelessHeaders(
+    (name) => exchange.header(name),
+    method,
+    message.params,
+    endpoint.server.headerParamsOf(method, message.params),
+  );
   return problem === undefined ? undefined : mismatch(problem, message.id as JsonRpcId);
 }
 
@@ -114,14 +137,22 @@ class PostAnswer implements RequestChannel {
 
   finish(answered: StatelessAnswer): void {
     if (this.#cancelled) return;
-    const body = JSON.stringify("error" in answered ? { jsonrpc: JSONRPC_VERSION, id: this.id, error: answered.error } : { jsonrpc: JSONRPC_VERSION, id: this.id, result: answered.result });
+    const body = JSON.stringify(
+      "error" in answered
+        ? { jsonrpc: JSONRPC_VERSION, id: this.id, error: answered.error }
+        : { jsonrpc: JSONRPC_VERSION, id: this.id, result: answered.result },
+    );
     if (this.#stream) {
       this.#write(body);
       this.#stream.close();
       return;
     }
     this.#stopWatching();
-    this.#reply({ status: "error" in answered ? statusOf(answered.error, answered.envelope) : 200, headers: { "content-type": "application/json" }, body });
+    this.#reply({
+      status: "error" in answered ? statusOf(answered.error, answered.envelope) : 200,
+      headers: { "content-type": "application/json" },
+      body,
+    });
   }
 
   #leave(): void {

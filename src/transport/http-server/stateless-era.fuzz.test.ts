@@ -21,15 +21,24 @@ type Json = Record<string, unknown>;
 function fuzzServer(): MCPServer {
   const server = new MCPServer({ name: "fuzz", version: "1" });
   const properties = { text: { type: "string", "x-mcp-header": "Text" }, count: { type: "integer", "x-mcp-header": "Count" } };
-  server.tool("echo", { description: "echoes", inputSchema: { type: "object", properties } }, (args) => ({ content: [{ type: "text", text: `${String(args["text"])} ${String(args["count"])}` }] }));
+  server.tool("echo", { description: "echoes", inputSchema: { type: "object", properties } }, (args) => ({
+    content: [{ type: "text", text: `${String(args["text"])} ${String(args["count"])}` }],
+  }));
   server.tool("ask", { description: "asks for a name" }, async (_args, ctx) => {
-    const answer = await ctx.elicitInput({ message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } }, { key: "name" });
+    const answer = await ctx.elicitInput(
+      { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } },
+      { key: "name" },
+    );
     return { content: [{ type: "text", text: `${answer.action} ${JSON.stringify(answer.content)}` }] };
   });
   server.resource("readme", "test://readme", { mimeType: "text/plain" }, (uri) => ({ contents: [{ uri, text: "hello" }] }));
-  server.prompt("greet", { arguments: { name: { complete: (value) => ["Ada", "Alan"].filter((name) => name.startsWith(value)) } } }, ({ name }) => ({
-    messages: [{ role: "user", content: { type: "text", text: `hi ${name}` } }],
-  }));
+  server.prompt(
+    "greet",
+    { arguments: { name: { complete: (value) => ["Ada", "Alan"].filter((name) => name.startsWith(value)) } } },
+    ({ name }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `hi ${name}` } }],
+    }),
+  );
   return server;
 }
 
@@ -58,12 +67,18 @@ function withMeta(params: Json): Json {
 /** The headers a 2026-07-28 client sends with `message`, `Mcp-Param-*` of echo included. */
 function headersOf(message: Json): Record<string, string> {
   const params = message["params"] as Json;
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": STATELESS_VERSION };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": STATELESS_VERSION,
+  };
   headers["mcp-method"] = message["method"] as string;
   const name = message["method"] === "resources/read" ? params["uri"] : params["name"];
-  if (typeof name === "string" && ["tools/call", "prompts/get", "resources/read"].includes(message["method"] as string)) headers["mcp-name"] = encodeHeaderValue(name);
+  if (typeof name === "string" && ["tools/call", "prompts/get", "resources/read"].includes(message["method"] as string))
+    headers["mcp-name"] = encodeHeaderValue(name);
   const args = params["arguments"] as Json | undefined;
-  if (params["name"] === "echo" && args) Object.assign(headers, { "mcp-param-text": encodeHeaderValue(String(args["text"])), "mcp-param-count": String(args["count"]) });
+  if (params["name"] === "echo" && args)
+    Object.assign(headers, { "mcp-param-text": encodeHeaderValue(String(args["text"])), "mcp-param-count": String(args["count"]) });
   return headers;
 }
 
@@ -129,7 +144,9 @@ async function answered(posted: Posted): Promise<Answer> {
   expect(status === 202 ? id : undefined).toBeUndefined();
   expect(messages.every((message) => message["jsonrpc"] === "2.0")).toBe(true);
   const errorMessage = (last?.["error"] as { message?: unknown } | undefined)?.message;
-  expect(status >= 400 ? [type, messages.length, typeof outcome, typeof errorMessage] : ["application/json", 1, "number", "string"]).toEqual(["application/json", 1, "number", "string"]);
+  expect(
+    status >= 400 ? [type, messages.length, typeof outcome, typeof errorMessage] : ["application/json", 1, "number", "string"],
+  ).toEqual(["application/json", 1, "number", "string"]);
   // The answer: the request's id (null for none a server could read), and an error code or a resultType.
   expect(status === 202 ? null : last && "id" in last ? last["id"] : "no id").toBe(status === 202 ? null : (id ?? null));
   expect(status === 202 ? "202" : outcome).not.toBe("-");
@@ -140,11 +157,26 @@ let alive = 0;
 /** The handler still serves a valid request exactly. */
 async function stillServes(): Promise<void> {
   alive++;
-  const message = { jsonrpc: "2.0", id: `alive-${alive}`, method: "tools/call", params: withMeta({ name: "echo", arguments: { text: "still", count: alive } }) };
+  const message = {
+    jsonrpc: "2.0",
+    id: `alive-${alive}`,
+    method: "tools/call",
+    params: withMeta({ name: "echo", arguments: { text: "still", count: alive } }),
+  };
   const { status, messages } = await exchange({ body: JSON.stringify(message), headers: headersOf(message) });
   expect([status, messages]).toEqual([
     200,
-    [{ jsonrpc: "2.0", id: `alive-${alive}`, result: { content: [{ type: "text", text: `still ${alive}` }], resultType: "complete", _meta: { [META_KEYS.serverInfo]: { name: "fuzz", version: "1" } } } }],
+    [
+      {
+        jsonrpc: "2.0",
+        id: `alive-${alive}`,
+        result: {
+          content: [{ type: "text", text: `still ${alive}` }],
+          resultType: "complete",
+          _meta: { [META_KEYS.serverInfo]: { name: "fuzz", version: "1" } },
+        },
+      },
+    ],
   ]);
 }
 
@@ -153,19 +185,43 @@ const awkwardKey = fc.oneof(fc.constantFrom("__proto__", "constructor", "toStrin
 const anyObject = fc.dictionary(awkwardKey, anyJson, { maxKeys: 4 });
 const id = fc.oneof(fc.integer(), fc.string({ maxLength: 6 }));
 const base = fc.constantFrom(...BASES);
-const messageOf = ([requestId, { method, params }]: [string | number, (typeof BASES)[number]]) => ({ jsonrpc: "2.0", id: requestId, method, params: withMeta(params) });
+const messageOf = ([requestId, { method, params }]: [string | number, (typeof BASES)[number]]) => ({
+  jsonrpc: "2.0",
+  id: requestId,
+  method,
+  params: withMeta(params),
+});
 const validMessage = fc.tuple(id, base).map(messageOf);
 /** A call of the tool that asks for input, whose answer depends on the capabilities in `_meta`. */
 const askMessage = fc.tuple(id, fc.constant(BASES[3] as (typeof BASES)[number])).map(messageOf);
 
 /** Text a header may carry (Request refuses NUL, CR, LF and anything above U+00FF). */
-const latin1 = fc.string({ unit: fc.integer({ min: 1, max: 0xff }).filter((code) => code !== 10 && code !== 13).map((code) => String.fromCharCode(code)), maxLength: 24 });
+const latin1 = fc.string({
+  unit: fc
+    .integer({ min: 1, max: 0xff })
+    .filter((code) => code !== 10 && code !== 13)
+    .map((code) => String.fromCharCode(code)),
+  maxLength: 24,
+});
 const base64Of = (text: string): string => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 const headerValue = fc.oneof(
   latin1,
   fc.string({ maxLength: 12 }).map((text) => `=?base64?${base64Of(text)}?=`),
   latin1.map((text) => `=?base64?${text}?=`),
-  fc.constantFrom("=?base64?=", "=?base64??=", "=?base64?/w==?=", "=?base64?AA?=", "2026-07-28", "2025-11-25", "tools/call", "echo", "ask", "42", "-0", "4.0"),
+  fc.constantFrom(
+    "=?base64?=",
+    "=?base64??=",
+    "=?base64?/w==?=",
+    "=?base64?AA?=",
+    "2026-07-28",
+    "2025-11-25",
+    "tools/call",
+    "echo",
+    "ask",
+    "42",
+    "-0",
+    "4.0",
+  ),
 );
 const MCP_HEADER_NAMES = ["mcp-protocol-version", "mcp-method", "mcp-name", "mcp-param-text", "mcp-param-count", "mcp-param-other"];
 
@@ -177,7 +233,14 @@ function mutateMeta(message: Json, key: string, replacement: unknown): Json {
   return { ...message, params: { ...params, _meta: written } };
 }
 
-const META_FIELDS = [META_KEYS.protocolVersion, META_KEYS.clientCapabilities, META_KEYS.clientInfo, META_KEYS.logLevel, "progressToken", "other"];
+const META_FIELDS = [
+  META_KEYS.protocolVersion,
+  META_KEYS.clientCapabilities,
+  META_KEYS.clientInfo,
+  META_KEYS.logLevel,
+  "progressToken",
+  "other",
+];
 
 /** A listen answer: a refusal's JSON, or the stream's first message (the stream is left at once: it stays open until the client goes). */
 async function listenOutcome(response: Response): Promise<{ status: number; first: Json | undefined; honoured: Json }> {
@@ -203,26 +266,49 @@ describe("Streamable HTTP, 2026-07-28, under fuzzing: mutated POSTs", () => {
 
   it("answers a request whose _meta lost or changed a key as the valid request or with 400 and -32602, -32020, -32021 or -32022", async () => {
     // Beside any JSON, values a client could plausibly get wrong.
-    const plausible = fc.constantFrom("2025-11-25", "2026-07-29", "", {}, { sampling: {} }, { name: "x" }, { name: "x", version: 1 }, "debug", "loud", 7, "token");
+    const plausible = fc.constantFrom(
+      "2025-11-25",
+      "2026-07-29",
+      "",
+      {},
+      { sampling: {} },
+      { name: "x" },
+      { name: "x", version: 1 },
+      "debug",
+      "loud",
+      7,
+      "token",
+    );
     const replacement = fc.option(fc.oneof(anyJson, plausible), { nil: undefined });
     const refused = [400, expect.toBeOneOf([-32602, -32020, -32021, -32022])];
     // Mostly one key of `_meta` changed; sometimes `_meta` itself replaced.
     const wholeMetaOrNot = fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: anyJson, weight: 1 });
     await fc.assert(
-      fc.asyncProperty(fc.oneof(validMessage, askMessage), fc.constantFrom(...META_FIELDS, META_KEYS.clientCapabilities), replacement, wholeMetaOrNot, async (message, key, replaced, wholeMeta) => {
-        const mutated = wholeMeta === undefined ? mutateMeta(message, key, replaced) : { ...message, params: { ...message.params, _meta: wholeMeta } };
-        const valid = await answered({ body: JSON.stringify(message), headers: headersOf(message) });
-        const answer = await answered({ body: JSON.stringify(mutated), headers: headersOf(message) });
-        expect(answer.status === 200 ? comparable(answer) : refusal(answer)).toEqual(answer.status === 200 ? comparable(valid) : refused);
-        await stillServes();
-      }),
+      fc.asyncProperty(
+        fc.oneof(validMessage, askMessage),
+        fc.constantFrom(...META_FIELDS, META_KEYS.clientCapabilities),
+        replacement,
+        wholeMetaOrNot,
+        async (message, key, replaced, wholeMeta) => {
+          const mutated =
+            wholeMeta === undefined ? mutateMeta(message, key, replaced) : { ...message, params: { ...message.params, _meta: wholeMeta } };
+          const valid = await answered({ body: JSON.stringify(message), headers: headersOf(message) });
+          const answer = await answered({ body: JSON.stringify(mutated), headers: headersOf(message) });
+          expect(answer.status === 200 ? comparable(answer) : refusal(answer)).toEqual(answer.status === 200 ? comparable(valid) : refused);
+          await stillServes();
+        },
+      ),
       { numRuns: runs(200), seed: SEED },
     );
     expect([...seen]).toEqual(expect.arrayContaining(["200 complete", "200 input_required", "400 -32602", "400 -32020", "400 -32021"]));
   });
 
   it("answers a request with a dropped, changed or added Mcp-* header as the valid request or with 400 and -32020 (always, when a header it needs is dropped or changed)", async () => {
-    const change = fc.oneof(fc.constant({ kind: "drop" as const }), headerValue.map((value) => ({ kind: "set" as const, value })), fc.constant({ kind: "suffix" as const }));
+    const change = fc.oneof(
+      fc.constant({ kind: "drop" as const }),
+      headerValue.map((value) => ({ kind: "set" as const, value })),
+      fc.constant({ kind: "suffix" as const }),
+    );
     await fc.assert(
       fc.asyncProperty(validMessage, fc.constantFrom(...MCP_HEADER_NAMES), change, async (message, name, how) => {
         const headers = headersOf(message);
@@ -242,56 +328,101 @@ describe("Streamable HTTP, 2026-07-28, under fuzzing: mutated POSTs", () => {
 
   it("opens only the requestState it sealed, for the same request: 400 and -32602 for any other; the handler ends only on a valid answer", async () => {
     const ask = { jsonrpc: "2.0", id: "first", method: "tools/call", params: withMeta({ name: "ask", arguments: {} }) };
-    const genuine = ((await answered({ body: JSON.stringify(ask), headers: headersOf(ask) })).last?.["result"] as Json | undefined)?.["requestState"] as string;
+    const genuine = ((await answered({ body: JSON.stringify(ask), headers: headersOf(ask) })).last?.["result"] as Json | undefined)?.[
+      "requestState"
+    ] as string;
     expect(genuine).toMatch(/^v1\./);
     const flipped = fc.nat().map((at) => {
       const index = at % genuine.length;
       return `${genuine.slice(0, index)}${genuine[index] === "A" ? "B" : "A"}${genuine.slice(index + 1)}`;
     });
-    const forged = fc.tuple(fc.string({ maxLength: 6 }), fc.base64String({ maxLength: 24 }), fc.base64String({ maxLength: 44 })).map(([key, payload, mac]) => `v1.${key}.${payload}.${mac}`);
+    const forged = fc
+      .tuple(fc.string({ maxLength: 6 }), fc.base64String({ maxLength: 24 }), fc.base64String({ maxLength: 44 }))
+      .map(([key, payload, mac]) => `v1.${key}.${payload}.${mac}`);
     const state = fc.oneof(anyJson, forged, flipped, fc.constant(genuine));
     const accepted = { action: "accept", content: { name: "Ada" } };
-    const responses = fc.oneof(anyJson, fc.dictionary(fc.constantFrom("name", "other", "__proto__"), fc.oneof(anyJson, fc.constant(accepted)), { maxKeys: 2 }));
+    const responses = fc.oneof(
+      anyJson,
+      fc.dictionary(fc.constantFrom("name", "other", "__proto__"), fc.oneof(anyJson, fc.constant(accepted)), { maxKeys: 2 }),
+    );
     const pending = expect.toBeOneOf(["input_required", -32602]);
     let completed = 0;
     await fc.assert(
-      fc.asyncProperty(id, base, fc.option(responses, { nil: undefined }), fc.option(state, { nil: undefined }), async (requestId, { method, params }, inputResponses, requestState) => {
-        const added: Json = {};
-        if (inputResponses !== undefined) added["inputResponses"] = inputResponses;
-        if (requestState !== undefined) added["requestState"] = requestState;
-        const message = { jsonrpc: "2.0", id: requestId, method, params: withMeta({ ...params, ...added }) };
-        const answer = await answered({ body: JSON.stringify(message), headers: headersOf(message) });
-        const isAsk = params["name"] === "ask";
-        const foreign = ["tools/call", "prompts/get", "resources/read"].includes(method) && requestState !== undefined && !(isAsk && requestState === genuine);
-        expect(foreign ? refusal(answer) : [400, -32602]).toEqual([400, -32602]);
-        // Any error is -32602; ask answers input_required until it has a valid answer, and then makes its text of that answer.
-        expect(typeof answer.outcome === "number" ? answer.outcome : -32602).toBe(-32602);
-        const given = (inputResponses as Record<string, { action: string; content?: unknown }> | undefined)?.["name"];
-        const done = isAsk && answer.outcome === "complete";
-        completed += done ? 1 : 0;
-        const text = ((answer.last?.["result"] as Json | undefined)?.["content"] as { text: string }[] | undefined)?.[0]?.text;
-        expect(done ? text : isAsk ? answer.outcome : "any").toEqual(done ? `${given?.action} ${JSON.stringify(given?.content)}` : isAsk ? pending : "any");
-        await stillServes();
-      }),
+      fc.asyncProperty(
+        id,
+        base,
+        fc.option(responses, { nil: undefined }),
+        fc.option(state, { nil: undefined }),
+        async (requestId, { method, params }, inputResponses, requestState) => {
+          const added: Json = {};
+          if (inputResponses !== undefined) added["inputResponses"] = inputResponses;
+          if (requestState !== undefined) added["requestState"] = requestState;
+          const message = { jsonrpc: "2.0", id: requestId, method, params: withMeta({ ...params, ...added }) };
+          const answer = await answered({ body: JSON.stringify(message), headers: headersOf(message) });
+          const isAsk = params["name"] === "ask";
+          const foreign =
+            ["tools/call", "prompts/get", "resources/read"].includes(method) &&
+            requestState !== undefined &&
+            !(isAsk && requestState === genuine);
+          expect(foreign ? refusal(answer) : [400, -32602]).toEqual([400, -32602]);
+          // Any error is -32602; ask answers input_required until it has a valid answer, and then makes its text of that answer.
+          expect(typeof answer.outcome === "number" ? answer.outcome : -32602).toBe(-32602);
+          const given = (inputResponses as Record<string, { action: string; content?: unknown }> | undefined)?.["name"];
+          const done = isAsk && answer.outcome === "complete";
+          completed += done ? 1 : 0;
+          const text = ((answer.last?.["result"] as Json | undefined)?.["content"] as { text: string }[] | undefined)?.[0]?.text;
+          expect(done ? text : isAsk ? answer.outcome : "any").toEqual(
+            done ? `${given?.action} ${JSON.stringify(given?.content)}` : isAsk ? pending : "any",
+          );
+          await stillServes();
+        },
+      ),
       { numRuns: runs(200), seed: SEED + 2 },
     );
     expect(completed).toBeGreaterThan(0);
   });
 
   it("answers an unknown method with 404 and -32601, changed params or jsonrpc with 400, a dropped id with 202", async () => {
-    const printable = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)), minLength: 1, maxLength: 20 });
-    const method = fc.oneof(printable, fc.constantFrom("ping", "initialize", "logging/setLevel", "resources/subscribe", "tasks/result", "tasks/list", "notifications/initialized"));
+    const printable = fc.string({
+      unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)),
+      minLength: 1,
+      maxLength: 20,
+    });
+    const method = fc.oneof(
+      printable,
+      fc.constantFrom(
+        "ping",
+        "initialize",
+        "logging/setLevel",
+        "resources/subscribe",
+        "tasks/result",
+        "tasks/list",
+        "notifications/initialized",
+      ),
+    );
     await fc.assert(
-      fc.asyncProperty(validMessage, method, anyJson, fc.constantFrom("method", "id", "jsonrpc", "params", "drop id"), async (message, name, replacement, field) => {
-        const mutated: Json = { ...message };
-        if (field === "drop id") delete mutated["id"];
-        else mutated[field] = field === "method" ? name : replacement;
-        const headers = { ...headersOf(message), "mcp-method": field === "method" ? name : message.method };
-        const answer = await answered({ body: JSON.stringify(mutated), headers });
-        const expected = { method: KNOWN_METHODS.has(name) ? "any" : [404, -32601], params: [400, expect.toBeOneOf([-32600, -32602])], jsonrpc: [400, -32600], "drop id": [202, "-"], id: "any" }[field];
-        expect(expected === "any" ? "any" : refusal(answer)).toEqual(expected);
-        await stillServes();
-      }),
+      fc.asyncProperty(
+        validMessage,
+        method,
+        anyJson,
+        fc.constantFrom("method", "id", "jsonrpc", "params", "drop id"),
+        async (message, name, replacement, field) => {
+          const mutated: Json = { ...message };
+          if (field === "drop id") delete mutated["id"];
+          else mutated[field] = field === "method" ? name : replacement;
+          const headers = { ...headersOf(message), "mcp-method": field === "method" ? name : message.method };
+          const answer = await answered({ body: JSON.stringify(mutated), headers });
+          const expected = {
+            method: KNOWN_METHODS.has(name) ? "any" : [404, -32601],
+            params: [400, expect.toBeOneOf([-32600, -32602])],
+            jsonrpc: [400, -32600],
+            "drop id": [202, "-"],
+            id: "any",
+          }[field];
+          expect(expected === "any" ? "any" : refusal(answer)).toEqual(expected);
+          await stillServes();
+        },
+      ),
       { numRuns: runs(200), seed: SEED + 3 },
     );
     expect([...seen]).toEqual(expect.arrayContaining(["202 -", "404 -32601", "400 -32600"]));
@@ -300,22 +431,49 @@ describe("Streamable HTTP, 2026-07-28, under fuzzing: mutated POSTs", () => {
   it("opens a listen stream, acknowledging no more than was asked, or refuses a malformed filter with 400 and -32602", async () => {
     const flag = fc.oneof(fc.boolean(), anyJson);
     const filter = fc.oneof(
-      fc.record({ toolsListChanged: flag, promptsListChanged: flag, resourcesListChanged: flag, resourceSubscriptions: fc.oneof(fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }), anyJson) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          toolsListChanged: flag,
+          promptsListChanged: flag,
+          resourcesListChanged: flag,
+          resourceSubscriptions: fc.oneof(fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }), anyJson),
+        },
+        { requiredKeys: [] },
+      ),
       anyObject,
       anyJson,
     );
     const outcomes = { opened: 0, refused: 0 };
     await fc.assert(
       fc.asyncProperty(id, fc.option(filter, { nil: undefined }), async (requestId, notifications) => {
-        const message = { jsonrpc: "2.0", id: requestId, method: "subscriptions/listen", params: withMeta(notifications === undefined ? {} : { notifications }) };
+        const message = {
+          jsonrpc: "2.0",
+          id: requestId,
+          method: "subscriptions/listen",
+          params: withMeta(notifications === undefined ? {} : { notifications }),
+        };
         const response = await handler.fetch(post({ body: JSON.stringify(message), headers: headersOf(message) }));
         const heard = await listenOutcome(response);
         const asked = (notifications ?? {}) as Json;
         // What the acknowledgement honours was asked for: the same flag, the same uris without repeats.
-        const honouredAsAsked = Object.fromEntries(Object.keys(heard.honoured).map((key) => [key, key === "resourceSubscriptions" ? [...new Set(asked[key] as string[])] : asked[key]]));
-        const refused = { status: 400, first: { jsonrpc: "2.0", id: requestId, error: expect.objectContaining({ code: -32602 }) as Json }, honoured: {} };
-        const acknowledged = { method: "notifications/subscriptions/acknowledged", params: { notifications: honouredAsAsked, _meta: { [META_KEYS.subscriptionId]: requestId } } };
-        expect(heard).toEqual(heard.status === 200 ? { status: 200, first: { jsonrpc: "2.0", ...acknowledged }, honoured: honouredAsAsked } : refused);
+        const honouredAsAsked = Object.fromEntries(
+          Object.keys(heard.honoured).map((key) => [
+            key,
+            key === "resourceSubscriptions" ? [...new Set(asked[key] as string[])] : asked[key],
+          ]),
+        );
+        const refused = {
+          status: 400,
+          first: { jsonrpc: "2.0", id: requestId, error: expect.objectContaining({ code: -32602 }) as Json },
+          honoured: {},
+        };
+        const acknowledged = {
+          method: "notifications/subscriptions/acknowledged",
+          params: { notifications: honouredAsAsked, _meta: { [META_KEYS.subscriptionId]: requestId } },
+        };
+        expect(heard).toEqual(
+          heard.status === 200 ? { status: 200, first: { jsonrpc: "2.0", ...acknowledged }, honoured: honouredAsAsked } : refused,
+        );
         outcomes[heard.status === 200 ? "opened" : "refused"]++;
         await stillServes();
       }),
@@ -326,14 +484,21 @@ describe("Streamable HTTP, 2026-07-28, under fuzzing: mutated POSTs", () => {
 
   it("refuses bodies that are not one JSON-RPC request: truncated JSON (-32700), arrays, strings, numbers, null (-32600), all with id null", async () => {
     const shapes = fc.oneof(
-      fc.tuple(validMessage, fc.nat()).map(([message, cut]) => ({ kind: "truncated", body: JSON.stringify(message).slice(0, cut % JSON.stringify(message).length) })),
+      fc
+        .tuple(validMessage, fc.nat())
+        .map(([message, cut]) => ({ kind: "truncated", body: JSON.stringify(message).slice(0, cut % JSON.stringify(message).length) })),
       fc.array(fc.oneof(validMessage, anyJson), { maxLength: 3 }).map((values) => ({ kind: "array", body: JSON.stringify(values) })),
-      fc.oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)).map((value) => ({ kind: "scalar", body: JSON.stringify(value) })),
+      fc
+        .oneof(fc.string(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null))
+        .map((value) => ({ kind: "scalar", body: JSON.stringify(value) })),
     );
     await fc.assert(
       fc.asyncProperty(shapes, validMessage, async ({ kind, body }, message) => {
         const { status, last } = await answered({ body, headers: headersOf(message) });
-        expect([status, last]).toEqual([400, { jsonrpc: "2.0", id: null, error: { code: kind === "truncated" ? -32700 : -32600, message: expect.any(String) as string } }]);
+        expect([status, last]).toEqual([
+          400,
+          { jsonrpc: "2.0", id: null, error: { code: kind === "truncated" ? -32700 : -32600, message: expect.any(String) as string } },
+        ]);
         await stillServes();
       }),
       { numRuns: runs(200), seed: SEED + 4 },

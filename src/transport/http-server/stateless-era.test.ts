@@ -16,7 +16,9 @@ afterEach(async () => {
 
 function dualServer(options: MCPServerOptions = {}): MCPServer {
   const server = new MCPServer(info, options);
-  server.tool("echo", { description: "echoes", inputSchema: { type: "object", properties: { text: { type: "string" } } } }, (args) => ({ content: [{ type: "text", text: String(args["text"]) }] }));
+  server.tool("echo", { description: "echoes", inputSchema: { type: "object", properties: { text: { type: "string" } } } }, (args) => ({
+    content: [{ type: "text", text: String(args["text"]) }],
+  }));
   server.tool("slow", { description: "reports progress", inputSchema: { type: "object" } }, async (_args, ctx) => {
     await ctx.progress(1, 2, "half");
     await ctx.log("info", "working");
@@ -45,7 +47,11 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
       result: {
         resultType: "complete",
         supportedVersions: ["2026-07-28"],
-        capabilities: expect.objectContaining({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true } }),
+        capabilities: expect.objectContaining({
+          tools: { listChanged: true },
+          prompts: { listChanged: true },
+          resources: { subscribe: true, listChanged: true },
+        }),
         instructions: "be nice",
         _meta: { [META_KEYS.serverInfo]: info },
         ttlMs: 0,
@@ -58,7 +64,11 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
   it("calls a tool and marks the result complete", async () => {
     const handler = handlerOf(dualServer());
     const answer = await answerOf(await handler.fetch(modernRequest(2, "tools/call", { name: "echo", arguments: { text: "yo" } })));
-    expect(answer).toEqual({ jsonrpc: "2.0", id: 2, result: { resultType: "complete", content: [{ type: "text", text: "yo" }], _meta: { [META_KEYS.serverInfo]: info } } });
+    expect(answer).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      result: { resultType: "complete", content: [{ type: "text", text: "yo" }], _meta: { [META_KEYS.serverInfo]: info } },
+    });
   });
 
   it("refuses a request without the required _meta fields with 400 and -32602, echoing its id", async () => {
@@ -69,16 +79,31 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
     const noCapabilities = modernMessage(104, "server/discover");
     delete ((noCapabilities["params"] as Record<string, unknown>)["_meta"] as Record<string, unknown>)[META_KEYS.clientCapabilities];
     const refused = await handler.fetch(postOf(noCapabilities));
-    expect([refused.status, await refused.json()]).toMatchObject([400, { id: 104, error: { code: -32602, message: expect.stringContaining("clientCapabilities") } }]);
+    expect([refused.status, await refused.json()]).toMatchObject([
+      400,
+      { id: 104, error: { code: -32602, message: expect.stringContaining("clientCapabilities") } },
+    ]);
     const badLevel = await handler.fetch(modernRequest(105, "tools/list", {}, { logLevel: "loud" }));
-    expect([badLevel.status, await badLevel.json()]).toMatchObject([400, { id: 105, error: { code: -32602, message: expect.stringContaining("logLevel") } }]);
+    expect([badLevel.status, await badLevel.json()]).toMatchObject([
+      400,
+      { id: 105, error: { code: -32602, message: expect.stringContaining("logLevel") } },
+    ]);
   });
 
   it("names its versions for an unsupported one (400, -32022), after checking the header agrees with _meta (400, -32020)", async () => {
     const handler = handlerOf(dualServer());
     const unsupported = await handler.fetch(modernRequest(301, "server/discover", {}, { version: "v999.0.0" }));
-    expect([unsupported.status, await unsupported.json()]).toEqual([400, { jsonrpc: "2.0", id: 301, error: { code: -32022, message: expect.any(String), data: { supported: ["2026-07-28"], requested: "v999.0.0" } } }]);
-    const mismatch = await handler.fetch(modernRequest(302, "server/discover", {}, { version: "v999.0.0", headers: { "mcp-protocol-version": "2026-07-28" } }));
+    expect([unsupported.status, await unsupported.json()]).toEqual([
+      400,
+      {
+        jsonrpc: "2.0",
+        id: 301,
+        error: { code: -32022, message: expect.any(String), data: { supported: ["2026-07-28"], requested: "v999.0.0" } },
+      },
+    ]);
+    const mismatch = await handler.fetch(
+      modernRequest(302, "server/discover", {}, { version: "v999.0.0", headers: { "mcp-protocol-version": "2026-07-28" } }),
+    );
     expect([mismatch.status, await mismatch.json()]).toMatchObject([400, { id: 302, error: { code: -32020 } }]);
   });
 
@@ -102,11 +127,15 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
   it("says what does not match once, in the -32020 message", async () => {
     const handler = handlerOf(dualServer());
     const wrongMethod = await handler.fetch(modernRequest(1, "tools/list", {}, { headers: { "mcp-method": "prompts/list" } }));
-    expect(await wrongMethod.json()).toMatchObject({ error: { message: "Header mismatch: Mcp-Method header value 'prompts/list' does not match body value 'tools/list'" } });
+    expect(await wrongMethod.json()).toMatchObject({
+      error: { message: "Header mismatch: Mcp-Method header value 'prompts/list' does not match body value 'tools/list'" },
+    });
     const noName = await handler.fetch(modernRequest(2, "tools/call", { name: "echo", arguments: {} }, { headers: { "mcp-name": null } }));
     expect(await noName.json()).toMatchObject({ error: { message: "Header mismatch: the Mcp-Name header is missing" } });
     const headless = await handler.fetch(modernRequest(3, "tools/list", {}, { headers: { "mcp-protocol-version": null } }));
-    expect(await headless.json()).toMatchObject({ error: { message: "Header mismatch: MCP-Protocol-Version is required and must equal params._meta's protocol version" } });
+    expect(await headless.json()).toMatchObject({
+      error: { message: "Header mismatch: MCP-Protocol-Version is required and must equal params._meta's protocol version" },
+    });
   });
 
   it("gives list results caching hints, narrowed by what the entries say", async () => {
@@ -114,11 +143,18 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
     server.tool("private", { description: "per user", cache: { ttlMs: 5_000, cacheScope: "private" } }, () => ({ content: [] }));
     const handler = handlerOf(server);
     const tools = (await answerOf(await handler.fetch(modernRequest(1, "tools/list"))))["result"] as Record<string, unknown>;
-    expect([tools["ttlMs"], tools["cacheScope"], (tools["tools"] as { name: string }[]).map((tool) => tool.name)]).toEqual([5_000, "private", ["echo", "slow", "private"]]);
+    expect([tools["ttlMs"], tools["cacheScope"], (tools["tools"] as { name: string }[]).map((tool) => tool.name)]).toEqual([
+      5_000,
+      "private",
+      ["echo", "slow", "private"],
+    ]);
     expect((tools["tools"] as Record<string, unknown>[])[2]).not.toHaveProperty("cache");
     const prompts = (await answerOf(await handler.fetch(modernRequest(2, "prompts/list"))))["result"] as Record<string, unknown>;
     expect([prompts["ttlMs"], prompts["cacheScope"]]).toEqual([60_000, "public"]);
-    const read = (await answerOf(await handler.fetch(modernRequest(3, "resources/read", { uri: "test://readme" }))))["result"] as Record<string, unknown>;
+    const read = (await answerOf(await handler.fetch(modernRequest(3, "resources/read", { uri: "test://readme" }))))["result"] as Record<
+      string,
+      unknown
+    >;
     expect([read["ttlMs"], read["cacheScope"], read["resultType"]]).toEqual([0, "private", "complete"]);
   });
 
@@ -130,10 +166,14 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
 
   it("streams progress, and log messages only at the level the request asked for, before the answer", async () => {
     const handler = handlerOf(dualServer());
-    const quiet = await handler.fetch(modernRequest(1, "tools/call", { name: "slow", arguments: {}, _meta: {} }, { extra: { progressToken: "p1" } }));
+    const quiet = await handler.fetch(
+      modernRequest(1, "tools/call", { name: "slow", arguments: {}, _meta: {} }, { extra: { progressToken: "p1" } }),
+    );
     expect(quiet.headers.get("content-type")).toBe("text/event-stream");
     expect((await messagesIn(quiet)).map((message) => message["method"] ?? "answer")).toEqual(["notifications/progress", "answer"]);
-    const chatty = await handler.fetch(modernRequest(2, "tools/call", { name: "slow", arguments: {} }, { logLevel: "debug", extra: { progressToken: "p2" } }));
+    const chatty = await handler.fetch(
+      modernRequest(2, "tools/call", { name: "slow", arguments: {} }, { logLevel: "debug", extra: { progressToken: "p2" } }),
+    );
     const messages = await messagesIn(chatty);
     expect(messages.map((message) => message["method"] ?? "answer")).toEqual(["notifications/progress", "notifications/message", "answer"]);
     expect(messages[0]).toMatchObject({ params: { progressToken: "p2", progress: 1, total: 2, message: "half" } });
@@ -147,7 +187,13 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
     const session = opened.headers.get("mcp-session-id") as string;
     expect(session).toMatch(/.+/);
     const modern = await answerOf(await handler.fetch(modernRequest(9, "tools/call", { name: "echo", arguments: { text: "new" } })));
-    const old = await handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { text: "old" } } }, session, version: "2025-06-18" }));
+    const old = await handler.fetch(
+      httpRequest({
+        body: { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "echo", arguments: { text: "old" } } },
+        session,
+        version: "2025-06-18",
+      }),
+    );
     expect(modern).toMatchObject({ result: { content: [{ text: "new" }] } });
     expect(await messagesOf(old)).toEqual([{ jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "old" }] } }]);
     expect(handler.sessionCount).toBe(1);
@@ -155,21 +201,30 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
 
   it("takes one message per POST: a batch is refused, a notification accepted with 202", async () => {
     const handler = handlerOf(dualServer());
-    const batch = await handler.fetch(postOf([modernMessage(1, "tools/list"), modernMessage(2, "prompts/list")] as unknown as Record<string, unknown>));
+    const batch = await handler.fetch(
+      postOf([modernMessage(1, "tools/list"), modernMessage(2, "prompts/list")] as unknown as Record<string, unknown>),
+    );
     expect([batch.status, await batch.json()]).toMatchObject([400, { error: { code: -32600 } }]);
-    const accepted = await handler.fetch(postOf({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: modernMessage(0, "x")["params"] } }));
+    const accepted = await handler.fetch(
+      postOf({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: modernMessage(0, "x")["params"] } }),
+    );
     expect(accepted.status).toBe(202);
   });
 
   it("answers a lone invalid message with -32600 and its usable id, an invalid batch with id null", async () => {
     const handler = handlerOf(dualServer());
     const wrongVersion = await handler.fetch(postOf({ ...modernMessage(7, "tools/list"), jsonrpc: "1.0" }));
-    expect([wrongVersion.status, await wrongVersion.json()]).toEqual([400, { jsonrpc: "2.0", id: 7, error: { code: -32600, message: 'Invalid Request: the "jsonrpc" member must be exactly "2.0"' } }]);
+    expect([wrongVersion.status, await wrongVersion.json()]).toEqual([
+      400,
+      { jsonrpc: "2.0", id: 7, error: { code: -32600, message: 'Invalid Request: the "jsonrpc" member must be exactly "2.0"' } },
+    ]);
     const listParams = await handler.fetch(postOf({ ...modernMessage("p", "tools/list"), params: [1] }));
     expect(await listParams.json()).toMatchObject({ id: "p", error: { code: -32600 } });
     const fractional = await handler.fetch(postOf({ ...modernMessage(1.5, "tools/list") }));
     expect(await fractional.json()).toMatchObject({ id: null, error: { code: -32600 } });
-    const batch = await handler.fetch(postOf([{ ...modernMessage(8, "tools/list"), jsonrpc: "1.0" }] as unknown as Record<string, unknown>));
+    const batch = await handler.fetch(
+      postOf([{ ...modernMessage(8, "tools/list"), jsonrpc: "1.0" }] as unknown as Record<string, unknown>),
+    );
     expect(await batch.json()).toMatchObject({ id: null, error: { code: -32600 } });
   });
 
@@ -185,17 +240,57 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
   it("gives a handler the request's scope, whichever era the request came in", async () => {
     const server = dualServer();
     server.tool("scope", { description: "tells its scope" }, (_args, ctx) => ({
-      content: [{ type: "text", text: JSON.stringify([ctx.era, ctx.protocolVersion, ctx.client.info?.name, ctx.client.capabilities, ctx.logLevel ?? null, ctx.principal, ctx.session === undefined, ctx.inbound?.headers?.["mcp-method"] ?? null]) }],
+      content: [
+        {
+          type: "text",
+          text: JSON.stringify([
+            ctx.era,
+            ctx.protocolVersion,
+            ctx.client.info?.name,
+            ctx.client.capabilities,
+            ctx.logLevel ?? null,
+            ctx.principal,
+            ctx.session === undefined,
+            ctx.inbound?.headers?.["mcp-method"] ?? null,
+          ]),
+        },
+      ],
     }));
     const handler = handlerOf(server, { authenticate: () => ({ authInfo: "bearer-of-x" }) });
-    const modern = await answerOf(await handler.fetch(modernRequest(1, "tools/call", { name: "scope", arguments: {} }, { capabilities: { roots: {} }, logLevel: "warning" })));
-    expect(JSON.parse(((modern["result"] as { content: { text: string }[] }).content[0] as { text: string }).text)).toEqual(["stateless", "2026-07-28", "test-client", { roots: {} }, "warning", "bearer-of-x", true, "tools/call"]);
+    const modern = await answerOf(
+      await handler.fetch(
+        modernRequest(1, "tools/call", { name: "scope", arguments: {} }, { capabilities: { roots: {} }, logLevel: "warning" }),
+      ),
+    );
+    expect(JSON.parse(((modern["result"] as { content: { text: string }[] }).content[0] as { text: string }).text)).toEqual([
+      "stateless",
+      "2026-07-28",
+      "test-client",
+      { roots: {} },
+      "warning",
+      "bearer-of-x",
+      true,
+      "tools/call",
+    ]);
     const opened = await handler.fetch(httpRequest({ body: initializeMessage("2025-06-18", { sampling: {} }) }));
     const session = opened.headers.get("mcp-session-id") as string;
     await handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level: "error" } }, session }));
-    const old = await messagesOf(await handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "scope", arguments: {} } }, session })));
+    const old = await messagesOf(
+      await handler.fetch(
+        httpRequest({ body: { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "scope", arguments: {} } }, session }),
+      ),
+    );
     const oldResult = (old[0] as { result: { content: { text: string }[] } }).result;
-    expect(JSON.parse((oldResult.content[0] as { text: string }).text)).toEqual(["session", "2025-06-18", "test-client", { sampling: {} }, "error", "bearer-of-x", false, null]);
+    expect(JSON.parse((oldResult.content[0] as { text: string }).text)).toEqual([
+      "session",
+      "2025-06-18",
+      "test-client",
+      { sampling: {} },
+      "error",
+      "bearer-of-x",
+      false,
+      null,
+    ]);
   });
 
   it("refuses what authorize refuses with 403 and -32001", async () => {
@@ -207,10 +302,15 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
 
   it("refuses a POSTed response, and a request without MCP-Protocol-Version (400)", async () => {
     const handler = handlerOf(dualServer());
-    const response = await handler.fetch(postOf({ jsonrpc: "2.0", id: 1, result: { _meta: modernMessage(0, "x")["params"] } }, { headers: { "mcp-method": null } }));
+    const response = await handler.fetch(
+      postOf({ jsonrpc: "2.0", id: 1, result: { _meta: modernMessage(0, "x")["params"] } }, { headers: { "mcp-method": null } }),
+    );
     expect([response.status, await response.json()]).toMatchObject([400, { error: { code: -32600 } }]);
     const headless = await handler.fetch(modernRequest(2, "tools/list", {}, { headers: { "mcp-protocol-version": null } }));
-    expect([headless.status, await headless.json()]).toMatchObject([400, { id: 2, error: { code: -32020, message: expect.stringContaining("MCP-Protocol-Version is required") } }]);
+    expect([headless.status, await headless.json()]).toMatchObject([
+      400,
+      { id: 2, error: { code: -32020, message: expect.stringContaining("MCP-Protocol-Version is required") } },
+    ]);
   });
 
   it("cancels the request when its client leaves before the answer: the handler's signal fires", async () => {
@@ -257,4 +357,3 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
     await vi.waitFor(() => expect(seen).toEqual([true, "The client closed the response"]));
   });
 });
-

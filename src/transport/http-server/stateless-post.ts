@@ -19,11 +19,17 @@ const STATELESS_INITIALIZE_ID = "stateless-initialize";
  * else 2025-03-26), and closed once the POST is answered or its client leaves. Notifications and
  * responses alone have no session to reach and are acknowledged (202).
  */
-export async function statelessPost(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext, posted: PostedMessages): Promise<HttpReply> {
+export async function statelessPost(
+  endpoint: StreamableEndpoint,
+  exchange: HttpExchange,
+  inbound: InboundContext,
+  posted: PostedMessages,
+): Promise<HttpReply> {
   const header = headerVersion(exchange);
   if (!header.ok) return header.reply;
   const version = header.version ?? ASSUMED_PROTOCOL_VERSION;
-  if (posted.batch && !PROFILES[version].batching) return invalidRequestReply(`JSON-RPC batches are not allowed in protocol revision ${version}`);
+  if (posted.batch && !PROFILES[version].batching)
+    return invalidRequestReply(`JSON-RPC batches are not allowed in protocol revision ${version}`);
   if (posted.requestIds.length === 0) return emptyReply(202);
   const key = newSessionId();
   const session = await endpoint.registry.open(key, endpoint.newTransport(key, undefined), undefined);
@@ -33,7 +39,12 @@ export async function statelessPost(endpoint: StreamableEndpoint, exchange: Http
     await session.close();
     return refused;
   }
-  return answerPost(session.transport, posted, exchange, inbound, { json: endpoint.json, prime: false, headers: {}, onEnd: () => void session.close() });
+  return answerPost(session.transport, posted, exchange, inbound, {
+    json: endpoint.json,
+    prime: false,
+    headers: {},
+    onEnd: () => void session.close(),
+  });
 }
 
 /** Initializes a fresh session the way the client did on whichever session it first met; a refusal becomes the POST's answer. */

@@ -50,7 +50,10 @@ export class StreamableEndpoint {
     });
   }
 
-  /** A transport for a new session (`sessionId` undefined in stateless mode: no id, no event store); `adopting` when it was taken over from another instance. */
+  /**
+   * A transport for a new session (`sessionId` undefined in stateless mode: no id, no event store); `adopting` when it was taken over from
+   * another instance.
+   */
   newTransport(key: string, sessionId: string | undefined, adopting = false): HttpSessionTransport {
     const store = this.store;
     return new HttpSessionTransport(sessionId, {

@@ -11,7 +11,8 @@ import type { StreamableEndpoint } from "./streamable-endpoint.js";
  * (409 for a second).
  */
 export async function streamableGet(endpoint: StreamableEndpoint, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
-  if (!accepts(exchange.header("accept"), "text/event-stream")) return errorReply(406, "Not Acceptable: the client must accept text/event-stream");
+  if (!accepts(exchange.header("accept"), "text/event-stream"))
+    return errorReply(406, "Not Acceptable: the client must accept text/event-stream");
   const found = await endpoint.findSession(exchange, inbound);
   if (!found.ok) return found.reply;
   const { session } = found;

@@ -12,7 +12,12 @@ import { StreamableEndpoint } from "./streamable-endpoint.js";
 import { streamableDelete, streamableGet } from "./streamable-get.js";
 
 /** Every POST, read and checked once: one of the stateless era is served on its own path, the rest as the endpoint's sessions are. */
-async function streamablePost(endpoint: StreamableEndpoint, sessionPost: typeof statefulPost, exchange: HttpExchange, inbound: InboundContext): Promise<HttpReply> {
+async function streamablePost(
+  endpoint: StreamableEndpoint,
+  sessionPost: typeof statefulPost,
+  exchange: HttpExchange,
+  inbound: InboundContext,
+): Promise<HttpReply> {
   const read = await readPostedMessages(exchange, endpoint.maxBodyBytes, true, inbound, endpoint);
   if (!read.ok) return read.reply;
   return (isStatelessEraPost(endpoint, exchange, read.posted) ? statelessEraPost : sessionPost)(endpoint, exchange, inbound, read.posted);
@@ -27,8 +32,14 @@ export function streamableHttpHandler(server: MCPServer, options: StreamableHttp
   // A server of the stateless era only has no GET stream and no session to DELETE: those get 405.
   const sessionless = endpoint.stateless || !server.servesSessions;
   const post = streamablePost.bind(undefined, endpoint, sessionless ? statelessPost : statefulPost);
-  const methods = sessionless ? { POST: post } : { GET: streamableGet.bind(undefined, endpoint), POST: post, DELETE: streamableDelete.bind(undefined, endpoint) };
-  const door = new FrontDoor(options, { paths: options.path === undefined ? undefined : [options.path], methods, closed: () => endpoint.closed });
+  const methods = sessionless
+    ? { POST: post }
+    : { GET: streamableGet.bind(undefined, endpoint), POST: post, DELETE: streamableDelete.bind(undefined, endpoint) };
+  const door = new FrontDoor(options, {
+    paths: options.path === undefined ? undefined : [options.path],
+    methods,
+    closed: () => endpoint.closed,
+  });
   // `authorization` answers its metadata before the door, and sees every reply.
   const serveHere = (exchange: HttpExchange): Promise<HttpReply> => options.authorization?.serve(exchange, door) ?? door.handle(exchange);
   endpoint.serveHere = serveHere;

@@ -1,7 +1,18 @@
 import * as fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "./http-server.types.js";
-import { Gate, SseReader, URL_BASE, httpRequest, initializeMessage, messagesOf, notification, openSession, rpc, testServer } from "./http-server.test-helpers.js";
+import {
+  Gate,
+  SseReader,
+  URL_BASE,
+  httpRequest,
+  initializeMessage,
+  messagesOf,
+  notification,
+  openSession,
+  rpc,
+  testServer,
+} from "./http-server.test-helpers.js";
 import { sseHttpHandler, streamableHttpHandler } from "./index.js";
 
 /** Runs per property: small in `npm test`, `FUZZ_RUNS=<n>` for a longer campaign. */
@@ -25,8 +36,23 @@ const DOCUMENTED = [200, 202, 204, 400, 403, 404, 405, 406, 409, 413, 415];
 const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 24 });
 const anyJson = fc.jsonValue({ maxDepth: 3 });
 const message = fc.oneof(
-  fc.constantFrom(rpc(1, "ping"), rpc("a", "tools/list"), rpc(2, "tools/call", { name: "echo", arguments: { text: "x" } }), notification("notifications/initialized"), initializeMessage(), { jsonrpc: "2.0", id: 9, result: {} }),
-  fc.record({ jsonrpc: fc.constantFrom("2.0", "1.0"), id: fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.constant(null)), method: fc.oneof(fc.constantFrom("ping", "tools/call", "initialize", "notifications/cancelled"), printable), params: anyJson }, { requiredKeys: ["jsonrpc"] }),
+  fc.constantFrom(
+    rpc(1, "ping"),
+    rpc("a", "tools/list"),
+    rpc(2, "tools/call", { name: "echo", arguments: { text: "x" } }),
+    notification("notifications/initialized"),
+    initializeMessage(),
+    { jsonrpc: "2.0", id: 9, result: {} },
+  ),
+  fc.record(
+    {
+      jsonrpc: fc.constantFrom("2.0", "1.0"),
+      id: fc.oneof(fc.integer(), fc.string({ maxLength: 3 }), fc.constant(null)),
+      method: fc.oneof(fc.constantFrom("ping", "tools/call", "initialize", "notifications/cancelled"), printable),
+      params: anyJson,
+    },
+    { requiredKeys: ["jsonrpc"] },
+  ),
   anyJson,
 );
 const body = fc.oneof(
@@ -48,7 +74,10 @@ const shape: fc.Arbitrary<Shape> = fc.record({
   method: fc.constantFrom("POST", "POST", "POST", "GET", "DELETE", "PUT", "OPTIONS", "PATCH"),
   headers: fc.record(
     {
-      accept: fc.oneof(fc.constantFrom("application/json, text/event-stream", "text/event-stream", "application/json", "*/*", ""), printable),
+      accept: fc.oneof(
+        fc.constantFrom("application/json, text/event-stream", "text/event-stream", "application/json", "*/*", ""),
+        printable,
+      ),
       "content-type": fc.oneof(fc.constantFrom("application/json", "application/json; charset=utf-8", "text/plain", ""), printable),
       "mcp-protocol-version": fc.oneof(fc.constantFrom("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "1999-01-01"), printable),
       "last-event-id": fc.oneof(fc.constantFrom("0_0", "x_1", "_"), printable),
@@ -83,9 +112,14 @@ describe("Streamable HTTP handler under fuzzing: headers and bodies", () => {
         const contentType = response.headers.get("content-type");
         // Every refusal is a JSON-RPC error body; a whole-request refusal carries id null, a single
         // invalid message echoes its own id.
-        const error = refused ? ((await response.json()) as { jsonrpc: string; id: unknown; error: { code: number; message: string } }) : undefined;
+        const error = refused
+          ? ((await response.json()) as { jsonrpc: string; id: unknown; error: { code: number; message: string } })
+          : undefined;
         expect(refused ? contentType : "application/json").toBe("application/json");
-        expect(error ?? { jsonrpc: "2.0", id: null, error: { code: 0, message: "" } }).toMatchObject({ jsonrpc: "2.0", error: { code: expect.any(Number), message: expect.any(String) } });
+        expect(error ?? { jsonrpc: "2.0", id: null, error: { code: 0, message: "" } }).toMatchObject({
+          jsonrpc: "2.0",
+          error: { code: expect.any(Number), message: expect.any(String) },
+        });
         expect([null, "number", "string"]).toContain(error?.id === null || error === undefined ? null : typeof error.id);
         // A GET stream stays open: take what is there and leave. A POST stream ends by itself.
         if (!refused && contentType === "text/event-stream" && method === "GET") await response.body?.cancel();
@@ -112,11 +146,16 @@ describe("Streamable HTTP handler under fuzzing: headers and bodies", () => {
     const session = await openSession(handler);
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 257, max: 4096 }), fc.constantFrom("json", "garbage"), async (size, kind) => {
-        const text = kind === "json" ? JSON.stringify(rpc(1, "tools/call", { name: "echo", arguments: { text: "x".repeat(size) } })) : "\u0001".repeat(size);
+        const text =
+          kind === "json"
+            ? JSON.stringify(rpc(1, "tools/call", { name: "echo", arguments: { text: "x".repeat(size) } }))
+            : "\u0001".repeat(size);
         const response = await handler.fetch(httpRequest({ body: text, session }));
         expect(response.status).toBe(413);
         await response.text();
-        expect(await messagesOf(await handler.fetch(httpRequest({ body: rpc(2, "ping"), session })))).toEqual([{ jsonrpc: "2.0", id: 2, result: {} }]);
+        expect(await messagesOf(await handler.fetch(httpRequest({ body: rpc(2, "ping"), session })))).toEqual([
+          { jsonrpc: "2.0", id: 2, result: {} },
+        ]);
       }),
       { numRuns: runs(40), seed: SEED + 1 },
     );
@@ -140,7 +179,9 @@ describe("legacy HTTP+SSE handler under fuzzing: headers and bodies", () => {
       fc.asyncProperty(shape, async ({ method, headers, body: text, session }) => {
         const target = session === "valid" ? endpoint : session === "none" ? "/sse" : `/sse?sessionId=${"e".repeat(64)}`;
         const hasBody = text !== undefined && method !== "GET" && method !== "OPTIONS";
-        const response = await handler.fetch(new Request(new URL(target, "http://127.0.0.1"), { method, headers, ...(hasBody ? { body: text } : {}) }));
+        const response = await handler.fetch(
+          new Request(new URL(target, "http://127.0.0.1"), { method, headers, ...(hasBody ? { body: text } : {}) }),
+        );
         expect([...DOCUMENTED, 503]).toContain(response.status);
         const refused = response.status >= 400;
         expect(refused ? response.headers.get("content-type") : "application/json").toBe("application/json");
@@ -200,15 +241,25 @@ describe("Streamable HTTP security: ended sessions and other sessions' requests"
     const handler = handlerOf({}, gate);
     const alice = await openSession(handler, "2025-11-25", { sampling: {} });
     const bob = await openSession(handler, "2025-11-25", { sampling: {} });
-    const aliceCall = await handler.fetch(httpRequest({ body: rpc(7, "tools/call", { name: "wait", arguments: {}, _meta: { progressToken: "p" } }), session: alice }));
+    const aliceCall = await handler.fetch(
+      httpRequest({ body: rpc(7, "tools/call", { name: "wait", arguments: {}, _meta: { progressToken: "p" } }), session: alice }),
+    );
     const aliceStream = new SseReader(aliceCall.body);
     const priming = await aliceStream.next();
     const progress = await aliceStream.nextMessage();
     expect(progress).toMatchObject({ method: "notifications/progress" });
     // Bob names Alice's request id in a cancel, answers with it, and resumes with her event id.
-    expect((await handler.fetch(httpRequest({ body: notification("notifications/cancelled", { requestId: 7, reason: "mine now" }), session: bob }))).status).toBe(202);
+    expect(
+      (
+        await handler.fetch(
+          httpRequest({ body: notification("notifications/cancelled", { requestId: 7, reason: "mine now" }), session: bob }),
+        )
+      ).status,
+    ).toBe(202);
     expect((await handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 7, result: {} }, session: bob }))).status).toBe(202);
-    expect((await handler.fetch(httpRequest({ method: "GET", session: bob, headers: { "last-event-id": priming?.id as string } }))).status).toBe(400);
+    expect(
+      (await handler.fetch(httpRequest({ method: "GET", session: bob, headers: { "last-event-id": priming?.id as string } }))).status,
+    ).toBe(400);
     // Alice's request is untouched: it finishes on her stream with its answer.
     gate.open();
     expect(await aliceStream.rest()).toMatchObject([{ id: 7, result: { content: [{ text: `waited in ${alice}` }] } }]);

@@ -1,7 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { MCPServer } from "../../server/mcp-server/mcp-server.js";
 import type { StreamableHttpHandler, StreamableHttpOptions } from "./http-server.types.js";
-import { Gate, SseReader, errorOf, httpRequest, initializeMessage, messagesOf, notification, openSession, rpc, testServer } from "./http-server.test-helpers.js";
+import {
+  Gate,
+  SseReader,
+  errorOf,
+  httpRequest,
+  initializeMessage,
+  messagesOf,
+  notification,
+  openSession,
+  rpc,
+  testServer,
+} from "./http-server.test-helpers.js";
 import { streamableHttpHandler } from "./index.js";
 
 const handlers: StreamableHttpHandler[] = [];
@@ -37,10 +48,18 @@ describe("stateless mode", () => {
   it("serves each POST on a fresh session, without a session id, and closes it once answered", async () => {
     const server = testServer();
     const handler = handlerOf({ sessions: "stateless" }, server);
-    const response = await handler.fetch(httpRequest({ body: rpc(1, "tools/call", { name: "steps", arguments: { count: 1 }, _meta: { progressToken: 1 } }), version: "2025-11-25" }));
+    const response = await handler.fetch(
+      httpRequest({
+        body: rpc(1, "tools/call", { name: "steps", arguments: { count: 1 }, _meta: { progressToken: 1 } }),
+        version: "2025-11-25",
+      }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("mcp-session-id")).toBeNull();
-    expect(await messagesOf(response)).toMatchObject([{ method: "notifications/progress" }, { id: 1, result: { content: [{ text: "1 steps" }] } }]);
+    expect(await messagesOf(response)).toMatchObject([
+      { method: "notifications/progress" },
+      { id: 1, result: { content: [{ text: "1 steps" }] } },
+    ]);
     await expect.poll(() => handler.sessionCount).toBe(0);
     expect(server.sessions.size).toBe(0);
   });
@@ -66,7 +85,10 @@ describe("stateless mode", () => {
     const unknown = await handler.fetch(httpRequest({ body: rpc(1, "ping"), version: "1999-01-01" }));
     expect(unknown.status).toBe(400);
     const supported = "2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25";
-    expect(await errorOf(unknown)).toEqual({ code: -32000, message: `Bad Request: unsupported MCP-Protocol-Version "1999-01-01" (supported: ${supported})` });
+    expect(await errorOf(unknown)).toEqual({
+      code: -32000,
+      message: `Bad Request: unsupported MCP-Protocol-Version "1999-01-01" (supported: ${supported})`,
+    });
   });
 
   it("acknowledges notifications and responses alone with 202; GET and DELETE are 405", async () => {
@@ -85,7 +107,10 @@ describe("stateless mode", () => {
     const refused = await refusing.fetch(httpRequest({ body: rpc(1, "tools/list") }));
     expect(refused.status).toBe(403);
     expect(await errorOf(refused)).toMatchObject({ code: -32001 });
-    const failing = handlerOf({ sessions: "stateless" }, testServer(new Gate(), { authorize: () => Promise.reject(new Error("policy store down")) }));
+    const failing = handlerOf(
+      { sessions: "stateless" },
+      testServer(new Gate(), { authorize: () => Promise.reject(new Error("policy store down")) }),
+    );
     const failed = await failing.fetch(httpRequest({ body: rpc(1, "tools/list") }));
     expect(failed.status).toBe(500);
     expect(await errorOf(failed)).toMatchObject({ message: expect.stringContaining("policy store down") });
@@ -135,9 +160,16 @@ describe("JSON responses", () => {
     const pending = handler.fetch(httpRequest({ body: rpc(1, "tools/call", { name: "ask" }), session }));
     const sampling = await get.nextMessage();
     expect(sampling).toMatchObject({ method: "sampling/createMessage" });
-    const answer = { jsonrpc: "2.0", id: sampling?.["id"], result: { role: "assistant", content: { type: "text", text: "yes" }, model: "m" } };
+    const answer = {
+      jsonrpc: "2.0",
+      id: sampling?.["id"],
+      result: { role: "assistant", content: { type: "text", text: "yes" }, model: "m" },
+    };
     expect((await handler.fetch(httpRequest({ body: answer, session }))).status).toBe(202);
-    expect(await (await pending).json()).toMatchObject({ id: 1, result: { content: [{ text: 'model said {"type":"text","text":"yes"}' }] } });
+    expect(await (await pending).json()).toMatchObject({
+      id: 1,
+      result: { content: [{ text: 'model said {"type":"text","text":"yes"}' }] },
+    });
     await get.cancel();
   });
 
@@ -145,7 +177,9 @@ describe("JSON responses", () => {
     const handler = handlerOf({ enableJsonResponse: true }, reportingServer());
     const session = await openSession(handler);
     const get = new SseReader((await handler.fetch(httpRequest({ method: "GET", session }))).body);
-    const answer = await handler.fetch(httpRequest({ body: rpc(1, "tools/call", { name: "report", _meta: { progressToken: "t" } }), session }));
+    const answer = await handler.fetch(
+      httpRequest({ body: rpc(1, "tools/call", { name: "report", _meta: { progressToken: "t" } }), session }),
+    );
     expect(answer.headers.get("content-type")).toBe("application/json");
     expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "reported" }] } });
     expect([await get.nextMessage(), await get.nextMessage(), await get.nextMessage()]).toEqual(REPORTED);
@@ -159,11 +193,17 @@ describe("JSON responses", () => {
     const server = reportingServer();
     const handler = handlerOf({ enableJsonResponse: true }, server);
     const session = await openSession(handler);
-    const answer = await handler.fetch(httpRequest({ body: rpc(1, "tools/call", { name: "report", _meta: { progressToken: "t" } }), session }));
+    const answer = await handler.fetch(
+      httpRequest({ body: rpc(1, "tools/call", { name: "report", _meta: { progressToken: "t" } }), session }),
+    );
     expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "reported" }] } });
     const get = new SseReader((await handler.fetch(httpRequest({ method: "GET", session }))).body);
     await server.log("warning", "later");
-    expect(await get.nextMessage()).toEqual({ jsonrpc: "2.0", method: "notifications/message", params: { level: "warning", data: "later" } });
+    expect(await get.nextMessage()).toEqual({
+      jsonrpc: "2.0",
+      method: "notifications/message",
+      params: { level: "warning", data: "later" },
+    });
     await get.cancel();
   });
 
@@ -173,7 +213,9 @@ describe("JSON responses", () => {
     const session = await openSession(handler);
     const pending = handler.fetch(httpRequest({ body: rpc("w", "tools/call", { name: "wait" }), session }));
     await expect.poll(() => gate.entered).toBe(1);
-    await handler.fetch(httpRequest({ body: notification("notifications/cancelled", { requestId: "w", reason: "changed my mind" }), session }));
+    await handler.fetch(
+      httpRequest({ body: notification("notifications/cancelled", { requestId: "w", reason: "changed my mind" }), session }),
+    );
     const response = await pending;
     expect(response.status).toBe(202);
     expect(await response.text()).toBe("");

@@ -1,7 +1,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuthorizeRequest } from "../../server/mcp-server/mcp-server.types.js";
 import type { AuthenticationResult, StreamableHttpHandler, StreamableHttpOptions } from "./http-server.types.js";
-import { SseReader, errorOf, httpRequest, initializeMessage, messagesOf, notification, openSession, rpc, testServer } from "./http-server.test-helpers.js";
+import {
+  SseReader,
+  errorOf,
+  httpRequest,
+  initializeMessage,
+  messagesOf,
+  notification,
+  openSession,
+  rpc,
+  testServer,
+} from "./http-server.test-helpers.js";
 import { streamableHttpHandler } from "./index.js";
 
 const handlers: StreamableHttpHandler[] = [];
@@ -22,9 +32,12 @@ function handlerOf(options: StreamableHttpOptions = {}, authorized: AuthorizeReq
 }
 
 describe("DNS rebinding: Host and Origin", () => {
-  it.each(["localhost", "localhost:3000", "127.0.0.1:8080", "[::1]:9000", "LOCALHOST"])("serves the loopback Host %s by default", async (host) => {
-    expect((await handlerOf().fetch(httpRequest({ body: initializeMessage(), headers: { host } }))).status).toBe(200);
-  });
+  it.each(["localhost", "localhost:3000", "127.0.0.1:8080", "[::1]:9000", "LOCALHOST"])(
+    "serves the loopback Host %s by default",
+    async (host) => {
+      expect((await handlerOf().fetch(httpRequest({ body: initializeMessage(), headers: { host } }))).status).toBe(200);
+    },
+  );
 
   it.each(["evil.example.com", "evil.example.com:3000", "127.0.0.1.evil.example.com"])("403 for the Host %s by default", async (host) => {
     const response = await handlerOf().fetch(httpRequest({ body: initializeMessage(), headers: { host } }));
@@ -44,7 +57,10 @@ describe("DNS rebinding: Host and Origin", () => {
     expect((await handler.fetch(httpRequest({ body: initializeMessage(), headers: { host: "other.example.com:8443" } }))).status).toBe(200);
     expect((await handler.fetch(httpRequest({ body: initializeMessage(), headers: { host: "other.example.com:9999" } }))).status).toBe(403);
     expect((await handler.fetch(httpRequest({ body: initializeMessage(), headers: { host: "localhost" } }))).status).toBe(403);
-    expect((await handlerOf({ allowedHosts: "*" }).fetch(httpRequest({ body: initializeMessage(), headers: { host: "anything.example" } }))).status).toBe(200);
+    expect(
+      (await handlerOf({ allowedHosts: "*" }).fetch(httpRequest({ body: initializeMessage(), headers: { host: "anything.example" } })))
+        .status,
+    ).toBe(200);
   });
 
   it("matches a configured host whole: example.co is not a prefix of example.com", async () => {
@@ -63,25 +79,49 @@ describe("DNS rebinding: Host and Origin", () => {
     expect((await handler.fetch(httpRequest({ body: initializeMessage(), headers: { host: "[::1" } }))).status).toBe(403);
   });
 
-  it.each(["http://evil.example.com", "null", "file://localhost", "ftp://localhost", "ws://127.0.0.1", "http://localhost.evil.example.com"])("403 for the Origin %s by default", async (origin) => {
+  it.each([
+    "http://evil.example.com",
+    "null",
+    "file://localhost",
+    "ftp://localhost",
+    "ws://127.0.0.1",
+    "http://localhost.evil.example.com",
+  ])("403 for the Origin %s by default", async (origin) => {
     const response = await handlerOf().fetch(httpRequest({ body: initializeMessage(), headers: { origin } }));
     expect(response.status).toBe(403);
     expect(await errorOf(response)).toEqual({ code: -32000, message: `Forbidden: Origin "${origin}" is not allowed (allowedOrigins)` });
   });
 
   it("serves loopback origins by default, configured ones when listed, any with '*'", async () => {
-    expect((await handlerOf().fetch(httpRequest({ body: initializeMessage(), headers: { origin: "http://localhost:5173" } }))).status).toBe(200);
+    expect((await handlerOf().fetch(httpRequest({ body: initializeMessage(), headers: { origin: "http://localhost:5173" } }))).status).toBe(
+      200,
+    );
     expect((await handlerOf().fetch(httpRequest({ body: initializeMessage(), headers: { origin: "https://[::1]" } }))).status).toBe(200);
     const listed = handlerOf({ allowedOrigins: ["https://App.example.com"] });
-    expect((await listed.fetch(httpRequest({ body: initializeMessage(), headers: { origin: "https://app.example.com" } }))).status).toBe(200);
+    expect((await listed.fetch(httpRequest({ body: initializeMessage(), headers: { origin: "https://app.example.com" } }))).status).toBe(
+      200,
+    );
     expect((await listed.fetch(httpRequest({ body: initializeMessage(), headers: { origin: "http://localhost:5173" } }))).status).toBe(403);
-    expect((await handlerOf({ allowedOrigins: "*" }).fetch(httpRequest({ body: initializeMessage(), headers: { origin: "https://anywhere.example" } }))).status).toBe(200);
+    expect(
+      (
+        await handlerOf({ allowedOrigins: "*" }).fetch(
+          httpRequest({ body: initializeMessage(), headers: { origin: "https://anywhere.example" } }),
+        )
+      ).status,
+    ).toBe(200);
   });
 });
 
 describe("CORS", () => {
   it("answers a preflight from an allowed origin", async () => {
-    const request = httpRequest({ method: "OPTIONS", headers: { origin: "http://localhost:5173", "access-control-request-method": "POST", "access-control-request-headers": "content-type, mcp-session-id" } });
+    const request = httpRequest({
+      method: "OPTIONS",
+      headers: {
+        origin: "http://localhost:5173",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type, mcp-session-id",
+      },
+    });
     const response = await handlerOf().fetch(request);
     expect(response.status).toBe(204);
     expect(Object.fromEntries(response.headers)).toMatchObject({
@@ -116,8 +156,10 @@ describe("CORS", () => {
 
 function bearer(request: Request): AuthenticationResult {
   const authorization = request.headers.get("authorization");
-  if (authorization === null) return { refuse: 401, wwwAuthenticate: 'Bearer resource_metadata="https://example.com/.well-known/oauth-protected-resource"' };
-  if (authorization === "Bearer reader") return { refuse: 403, wwwAuthenticate: 'Bearer error="insufficient_scope", scope="mcp:write"', message: "needs mcp:write" };
+  if (authorization === null)
+    return { refuse: 401, wwwAuthenticate: 'Bearer resource_metadata="https://example.com/.well-known/oauth-protected-resource"' };
+  if (authorization === "Bearer reader")
+    return { refuse: 403, wwwAuthenticate: 'Bearer error="insufficient_scope", scope="mcp:write"', message: "needs mcp:write" };
   return { authInfo: { token: authorization.slice(7), subject: authorization.slice(7) } };
 }
 
@@ -144,7 +186,9 @@ describe("authenticate", () => {
   });
 
   it("answers 500 when authenticate itself throws", async () => {
-    const response = await handlerOf({ authenticate: () => Promise.reject(new Error("key server down")) }).fetch(httpRequest({ body: initializeMessage() }));
+    const response = await handlerOf({ authenticate: () => Promise.reject(new Error("key server down")) }).fetch(
+      httpRequest({ body: initializeMessage() }),
+    );
     expect(response.status).toBe(500);
     expect(await errorOf(response)).toMatchObject({ code: -32603, message: expect.stringContaining("key server down") });
   });
@@ -155,7 +199,10 @@ describe("authenticate", () => {
     const headers = { authorization: "Bearer alice", "X-Trace": "t-1" };
     const response = await handler.fetch(httpRequest({ body: initializeMessage(), headers }));
     await messagesOf(response);
-    expect(authorized[0]?.inbound).toMatchObject({ authInfo: { subject: "alice" }, headers: { authorization: "Bearer alice", "x-trace": "t-1" } });
+    expect(authorized[0]?.inbound).toMatchObject({
+      authInfo: { subject: "alice" },
+      headers: { authorization: "Bearer alice", "x-trace": "t-1" },
+    });
   });
 
   it("cannot be bypassed by batching, by notifications, by opening or resuming a stream, or by DELETE", async () => {
@@ -206,11 +253,21 @@ describe("session isolation", () => {
     const bobStream = new SseReader((await handler.fetch(httpRequest({ method: "GET", session: bob }))).body);
     const alicePriming = await aliceStream.next();
     const bobPriming = await bobStream.next();
-    await messagesOf(await handler.fetch(httpRequest({ body: rpc(1, "resources/subscribe", { uri: "file:///readme.md" }), session: alice })));
-    const aliceCall = await handler.fetch(httpRequest({ body: rpc(2, "tools/call", { name: "steps", arguments: { count: 2 }, _meta: { progressToken: "mine" } }), session: alice }));
+    await messagesOf(
+      await handler.fetch(httpRequest({ body: rpc(1, "resources/subscribe", { uri: "file:///readme.md" }), session: alice })),
+    );
+    const aliceCall = await handler.fetch(
+      httpRequest({
+        body: rpc(2, "tools/call", { name: "steps", arguments: { count: 2 }, _meta: { progressToken: "mine" } }),
+        session: alice,
+      }),
+    );
     const aliceEvents = await new SseReader(aliceCall.body).allEvents();
     await server.markResourceUpdated("file:///readme.md");
-    expect(await aliceStream.nextMessage()).toMatchObject({ method: "notifications/resources/updated", params: { uri: "file:///readme.md" } });
+    expect(await aliceStream.nextMessage()).toMatchObject({
+      method: "notifications/resources/updated",
+      params: { uri: "file:///readme.md" },
+    });
     // Bob's stream saw nothing of Alice's: the next thing on it is what is sent to Bob himself.
     await [...server.sessions].find((session) => session.id === bob)?.log("info", "for bob");
     expect(await bobStream.nextMessage()).toMatchObject({ params: { data: "for bob" } });

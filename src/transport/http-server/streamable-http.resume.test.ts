@@ -21,7 +21,10 @@ function relayServer(gate: Gate, failures: unknown[] = []): MCPServer {
     await ctx.progress(2, 3);
     await ctx.progress(3, 3);
     try {
-      await ctx.createMessage({ messages: [{ role: "user", content: { type: "text", text: "still there?" } }], maxTokens: 1 }, { timeoutMs: 1000 });
+      await ctx.createMessage(
+        { messages: [{ role: "user", content: { type: "text", text: "still there?" } }], maxTokens: 1 },
+        { timeoutMs: 1000 },
+      );
     } catch (error) {
       failures.push(error);
     }
@@ -37,7 +40,8 @@ function handlerOf(gate: Gate, options: StreamableHttpOptions = {}, failures: un
 }
 
 const relayCall = (id: number) => rpc(id, "tools/call", { name: "relay", _meta: { progressToken: `t${id}` } });
-const progressOf = (event: SseEventRead | undefined) => (JSON.parse(event?.data ?? "{}") as { params?: { progress?: number } }).params?.progress;
+const progressOf = (event: SseEventRead | undefined) =>
+  (JSON.parse(event?.data ?? "{}") as { params?: { progress?: number } }).params?.progress;
 
 describe("resumption with Last-Event-ID", () => {
   it("replays what a dropped POST stream missed — nothing lost, nothing twice — and ends it after the response", async () => {
@@ -70,13 +74,17 @@ describe("resumption with Last-Event-ID", () => {
     await first.next();
     const one = await first.next();
     await first.cancel();
-    const again = new SseReader((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": one?.id as string } }))).body);
+    const again = new SseReader(
+      (await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": one?.id as string } }))).body,
+    );
     gate.open();
     const two = await again.next();
     expect(progressOf(two)).toBe(2);
     await again.cancel();
     const last = await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": two?.id as string } }));
-    expect((await messagesOf(last)).map((message) => (message as { params?: { progress: number } }).params?.progress ?? message["id"])).toEqual([3, 1]);
+    expect(
+      (await messagesOf(last)).map((message) => (message as { params?: { progress: number } }).params?.progress ?? message["id"]),
+    ).toEqual([3, 1]);
   });
 
   it("lets a client take its stream over while the old connection still looks open", async () => {
@@ -86,11 +94,15 @@ describe("resumption with Last-Event-ID", () => {
     const old = new SseReader((await handler.fetch(httpRequest({ body: relayCall(1), session }))).body);
     const priming = await old.next();
     await old.next();
-    const taken = new SseReader((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": priming?.id as string } }))).body);
+    const taken = new SseReader(
+      (await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": priming?.id as string } }))).body,
+    );
     expect(progressOf(await taken.next())).toBe(1);
     expect(await old.next()).toBeUndefined();
     gate.open();
-    expect((await taken.rest()).map((message) => message["id"] ?? (message as { params: { progress: number } }).params.progress)).toEqual([2, 3, 1]);
+    expect((await taken.rest()).map((message) => message["id"] ?? (message as { params: { progress: number } }).params.progress)).toEqual([
+      2, 3, 1,
+    ]);
   });
 
   it("resumes the GET stream too: what the server sent while it was gone is replayed, then it goes on live", async () => {
@@ -103,7 +115,9 @@ describe("resumption with Last-Event-ID", () => {
     await get.cancel();
     await server.log("info", "while away 1");
     await server.log("info", "while away 2");
-    const back = new SseReader((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": priming?.id as string } }))).body);
+    const back = new SseReader(
+      (await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": priming?.id as string } }))).body,
+    );
     expect((await back.nextMessage())?.["params"]).toMatchObject({ data: "while away 1" });
     expect((await back.nextMessage())?.["params"]).toMatchObject({ data: "while away 2" });
     await server.log("info", "live again");
@@ -127,21 +141,26 @@ describe("resumption with Last-Event-ID", () => {
     gate.open();
     await call.rest();
     expect(store.size).toBe(2);
-    expect((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": priming?.id as string } }))).status).toBe(400);
+    expect((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": priming?.id as string } }))).status).toBe(
+      400,
+    );
   });
 
-  it.each(["2024-11-05", "2025-03-26", "2025-06-18"])("sends no priming event to %s clients, nor ends their streams to poll, but still ids every message", async (version) => {
-    const gate = new Gate();
-    const handler = handlerOf(gate, { maxSseConnectionMs: 1 });
-    const session = await openSession(handler, version);
-    const reader = new SseReader((await handler.fetch(httpRequest({ body: relayCall(1), session }))).body);
-    const first = await reader.next();
-    expect(await handler.closeSSEStream(session, 1)).toBe(false);
-    gate.open();
-    const events = [first as SseEventRead, ...(await reader.allEvents())];
-    expect(events.every((event) => event.data !== "" && event.id !== undefined && event.event === "message")).toBe(true);
-    expect(events).toHaveLength(4);
-  });
+  it.each(["2024-11-05", "2025-03-26", "2025-06-18"])(
+    "sends no priming event to %s clients, nor ends their streams to poll, but still ids every message",
+    async (version) => {
+      const gate = new Gate();
+      const handler = handlerOf(gate, { maxSseConnectionMs: 1 });
+      const session = await openSession(handler, version);
+      const reader = new SseReader((await handler.fetch(httpRequest({ body: relayCall(1), session }))).body);
+      const first = await reader.next();
+      expect(await handler.closeSSEStream(session, 1)).toBe(false);
+      gate.open();
+      const events = [first as SseEventRead, ...(await reader.allEvents())];
+      expect(events.every((event) => event.data !== "" && event.id !== undefined && event.event === "message")).toBe(true);
+      expect(events).toHaveLength(4);
+    },
+  );
 
   it("keeps order with a store that answers asynchronously", async () => {
     const gate = new Gate();
@@ -158,7 +177,12 @@ describe("resumption with Last-Event-ID", () => {
     const handler = handlerOf(gate, { eventStore: slow });
     const session = await openSession(handler);
     const messages = await messagesOf(await handler.fetch(httpRequest({ body: relayCall(1), session })));
-    expect(messages.map((message) => (message as { params?: { progress: number } }).params?.progress ?? "response")).toEqual([1, 2, 3, "response"]);
+    expect(messages.map((message) => (message as { params?: { progress: number } }).params?.progress ?? "response")).toEqual([
+      1,
+      2,
+      3,
+      "response",
+    ]);
   });
 });
 
@@ -174,7 +198,9 @@ describe("without an event store", () => {
     expect(progressOf(first)).toBe(1);
     await call.cancel();
     gate.open();
-    await expect.poll(() => failures).toEqual([expect.objectContaining({ code: "MCP.TRANSPORT_ERROR", message: expect.stringContaining("stream for it is gone") })]);
+    await expect
+      .poll(() => failures)
+      .toEqual([expect.objectContaining({ code: "MCP.TRANSPORT_ERROR", message: expect.stringContaining("stream for it is gone") })]);
     expect(await handler.closeSSEStream(session)).toBe(false);
   });
 });
@@ -217,7 +243,9 @@ describe("SEP-1699: the server ends a stream, the client polls it back", () => {
     expect(await handler.closeSSEStream(session)).toBe(true);
     expect(await get.allEvents()).toEqual([{ retry: 1000 }]);
     await server.log("info", "after the poll");
-    const back = new SseReader((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": priming?.id as string } }))).body);
+    const back = new SseReader(
+      (await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": priming?.id as string } }))).body,
+    );
     expect((await back.nextMessage())?.["params"]).toMatchObject({ data: "after the poll" });
     await back.cancel();
   });
@@ -233,7 +261,9 @@ describe("SEP-1699: the server ends a stream, the client polls it back", () => {
       collected.push(...events.filter((event) => event.data));
       if (collected.some((event) => event.data?.includes('"id":9'))) break;
       const cursor = events.toReversed().find((event) => event.id !== undefined)?.id ?? collected.at(-1)?.id;
-      events = await new SseReader((await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": cursor as string } }))).body).allEvents();
+      events = await new SseReader(
+        (await handler.fetch(httpRequest({ method: "GET", session, headers: { "last-event-id": cursor as string } }))).body,
+      ).allEvents();
     }
     expect(collected.map((event) => progressOf(event) ?? "response")).toEqual([1, 2, 3, "response"]);
   });

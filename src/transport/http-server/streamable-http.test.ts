@@ -36,7 +36,9 @@ describe("POST: initialize and sessions", () => {
     expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
     const id = response.headers.get("mcp-session-id") as string;
     expect(id).toMatch(/^[0-9a-f]{64}$/);
-    expect(await messagesOf(response)).toMatchObject([{ id: 0, result: { protocolVersion: "2025-11-25", serverInfo: { name: "http-test-server" } } }]);
+    expect(await messagesOf(response)).toMatchObject([
+      { id: 0, result: { protocolVersion: "2025-11-25", serverInfo: { name: "http-test-server" } } },
+    ]);
     expect(handler.sessionCount).toBe(1);
     const other = await openSession(handler);
     expect(other).not.toBe(id);
@@ -99,7 +101,9 @@ describe("POST: initialize and sessions", () => {
   it("serves a tool call on the session's POST stream: progress first, then the response, then the end", async () => {
     const handler = handlerOf();
     const session = await openSession(handler);
-    const response = await handler.fetch(httpRequest({ body: rpc(7, "tools/call", { name: "steps", arguments: { count: 2 }, _meta: { progressToken: "p" } }), session }));
+    const response = await handler.fetch(
+      httpRequest({ body: rpc(7, "tools/call", { name: "steps", arguments: { count: 2 }, _meta: { progressToken: "p" } }), session }),
+    );
     expect(response.headers.get("mcp-session-id")).toBe(session);
     expect(await messagesOf(response)).toEqual([
       { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: 1, total: 2, message: "step 1" } },
@@ -119,7 +123,10 @@ describe("POST: what is refused, with which status", () => {
     const response = await handlerOf().fetch(httpRequest({ body: initializeMessage(), headers: { accept } }));
     expect(response.status).toBe(406);
     expect(response.headers.get("content-type")).toBe("application/json");
-    expect(await errorOf(response)).toEqual({ code: -32000, message: "Not Acceptable: the client must accept both application/json and text/event-stream" });
+    expect(await errorOf(response)).toEqual({
+      code: -32000,
+      message: "Not Acceptable: the client must accept both application/json and text/event-stream",
+    });
   });
 
   it.each(["*/*", "application/*, text/*"])("accepts the wildcard Accept %s", async (accept) => {
@@ -127,7 +134,11 @@ describe("POST: what is refused, with which status", () => {
   });
 
   it("accepts a request without Accept header (anything is acceptable)", async () => {
-    const request = new Request(URL_BASE, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(initializeMessage()) });
+    const request = new Request(URL_BASE, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(initializeMessage()),
+    });
     expect((await handlerOf().fetch(request)).status).toBe(200);
   });
 
@@ -139,9 +150,16 @@ describe("POST: what is refused, with which status", () => {
 
   it("415 without Content-Type; a charset parameter is fine", async () => {
     const handler = handlerOf();
-    const bare = new Request(URL_BASE, { method: "POST", headers: { accept: "application/json, text/event-stream" }, body: new TextEncoder().encode("{}") });
+    const bare = new Request(URL_BASE, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream" },
+      body: new TextEncoder().encode("{}"),
+    });
     expect((await handler.fetch(bare)).status).toBe(415);
-    expect((await handler.fetch(httpRequest({ body: initializeMessage(), headers: { "content-type": "Application/JSON; charset=utf-8" } }))).status).toBe(200);
+    expect(
+      (await handler.fetch(httpRequest({ body: initializeMessage(), headers: { "content-type": "Application/JSON; charset=utf-8" } })))
+        .status,
+    ).toBe(200);
   });
 
   it("413 for a body over maxBodyBytes, declared or streamed", async () => {
@@ -156,7 +174,12 @@ describe("POST: what is refused, with which status", () => {
         controller.enqueue(new TextEncoder().encode(" ".repeat(40)));
       },
     });
-    const streamed = new Request(URL_BASE, { method: "POST", headers: { accept: "application/json, text/event-stream", "content-type": "application/json" }, body: endless, duplex: "half" });
+    const streamed = new Request(URL_BASE, {
+      method: "POST",
+      headers: { accept: "application/json, text/event-stream", "content-type": "application/json" },
+      body: endless,
+      duplex: "half",
+    });
     expect((await handler.fetch(streamed)).status).toBe(413);
     expect(pulls).toBeLessThan(10);
   });
@@ -172,7 +195,11 @@ describe("POST: what is refused, with which status", () => {
 
   it("400 with -32700 for bytes that are not UTF-8, and for a body without a stream", async () => {
     const handler = handlerOf();
-    const bytes = new Request(URL_BASE, { method: "POST", headers: { accept: "*/*", "content-type": "application/json" }, body: new Uint8Array([0x7b, 0xff, 0x7d]) });
+    const bytes = new Request(URL_BASE, {
+      method: "POST",
+      headers: { accept: "*/*", "content-type": "application/json" },
+      body: new Uint8Array([0x7b, 0xff, 0x7d]),
+    });
     expect(await errorOf(await handler.fetch(bytes))).toMatchObject({ code: -32700 });
     const noBody = new Request(URL_BASE, { method: "POST", headers: { accept: "*/*", "content-type": "application/json" } });
     expect(await errorOf(await handler.fetch(noBody))).toMatchObject({ code: -32700, message: expect.stringContaining("empty") });
@@ -231,7 +258,11 @@ describe("POST: what is refused, with which status", () => {
   });
 
   it("500, never an unanswered request, when serving fails unexpectedly", async () => {
-    const broken = { servesSessions: true, statelessVersions: [], start: () => Promise.reject(new Error("no more sessions today")) } as unknown as MCPServer;
+    const broken = {
+      servesSessions: true,
+      statelessVersions: [],
+      start: () => Promise.reject(new Error("no more sessions today")),
+    } as unknown as MCPServer;
     const response = await handlerOf({}, broken).fetch(httpRequest({ body: initializeMessage() }));
     expect(response.status).toBe(500);
     expect(await errorOf(response)).toMatchObject({ code: -32603, message: expect.stringContaining("no more sessions today") });
@@ -267,15 +298,31 @@ describe("MCP-Protocol-Version", () => {
     expect(refused.status).toBe(400);
     expect(await errorOf(refused)).toMatchObject({ code: -32600, message: expect.stringContaining("batches") });
     const older = await openSession(handler, "2025-03-26");
-    const batch = await handler.fetch(httpRequest({ body: [rpc(1, "ping"), notification("notifications/roots/list_changed"), rpc(2, "tools/call", { name: "echo", arguments: { text: "b" } })], session: older }));
-    expect(await messagesOf(batch)).toEqual(expect.arrayContaining([expect.objectContaining({ id: 1, result: {} }), expect.objectContaining({ id: 2 })]));
+    const batch = await handler.fetch(
+      httpRequest({
+        body: [
+          rpc(1, "ping"),
+          notification("notifications/roots/list_changed"),
+          rpc(2, "tools/call", { name: "echo", arguments: { text: "b" } }),
+        ],
+        session: older,
+      }),
+    );
+    expect(await messagesOf(batch)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: 1, result: {} }), expect.objectContaining({ id: 2 })]),
+    );
   });
 
   it("answers a batch in JSON mode with an array in request order", async () => {
     const handler = handlerOf({ enableJsonResponse: true });
     const session = await openSession(handler, "2025-03-26");
-    const response = await handler.fetch(httpRequest({ body: [rpc("a", "tools/call", { name: "steps", arguments: { count: 3 } }), rpc("b", "ping")], session }));
-    expect(await response.json()).toMatchObject([{ id: "a", result: { content: [{ text: "3 steps" }] } }, { id: "b", result: {} }]);
+    const response = await handler.fetch(
+      httpRequest({ body: [rpc("a", "tools/call", { name: "steps", arguments: { count: 3 } }), rpc("b", "ping")], session }),
+    );
+    expect(await response.json()).toMatchObject([
+      { id: "a", result: { content: [{ text: "3 steps" }] } },
+      { id: "b", result: {} },
+    ]);
   });
 });
 
@@ -300,7 +347,10 @@ describe("GET: the session's own stream", () => {
     expect(second.status).toBe(409);
     const stream = new SseReader(response.body);
     await server.log("warning", "disk almost full");
-    expect(await stream.nextMessage()).toMatchObject({ method: "notifications/message", params: { level: "warning", data: "disk almost full" } });
+    expect(await stream.nextMessage()).toMatchObject({
+      method: "notifications/message",
+      params: { level: "warning", data: "disk almost full" },
+    });
     await stream.cancel();
     const again = await handler.fetch(httpRequest({ method: "GET", session }));
     expect(again.status).toBe(200);
@@ -312,7 +362,10 @@ describe("GET: the session's own stream", () => {
     const handler = handlerOf({}, server);
     await openSession(handler, "2025-11-25", { sampling: {} });
     const [serverSession] = [...server.sessions];
-    await expect(serverSession?.createMessage({ messages: [], maxTokens: 1 })).rejects.toMatchObject({ code: "MCP.TRANSPORT_ERROR", message: expect.stringContaining("no GET stream") });
+    await expect(serverSession?.createMessage({ messages: [], maxTokens: 1 })).rejects.toMatchObject({
+      code: "MCP.TRANSPORT_ERROR",
+      message: expect.stringContaining("no GET stream"),
+    });
     await expect(server.log("info", "nobody listens")).resolves.toBeUndefined();
   });
 

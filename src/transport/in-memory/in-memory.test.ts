@@ -69,8 +69,14 @@ describe("InMemoryTransport.pair", () => {
 
   it("fails send of an unserialisable message with MCP.TRANSPORT_ERROR", async () => {
     const [a] = InMemoryTransport.pair();
-    await expect(a.send({ n: 1n })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringContaining("serialisable") });
-    await expect(a.send(undefined)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringContaining("no JSON form") });
+    await expect(a.send({ n: 1n })).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: expect.stringContaining("serialisable"),
+    });
+    await expect(a.send(undefined)).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: expect.stringContaining("no JSON form"),
+    });
   });
 
   it("closes both ends once, after delivering what was sent before close", async () => {

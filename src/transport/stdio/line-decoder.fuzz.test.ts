@@ -81,7 +81,12 @@ describe("LineDecoder under fuzzing", () => {
         const expected = reference(bytes, maxFrameBytes);
         expect(decodeAll(chunked(bytes, cuts), maxFrameBytes)).toEqual(expected);
         // One byte at a time: the most hostile chunking.
-        expect(decodeAll(Array.from(bytes, (byte) => Uint8Array.of(byte)), maxFrameBytes)).toEqual(expected);
+        expect(
+          decodeAll(
+            Array.from(bytes, (byte) => Uint8Array.of(byte)),
+            maxFrameBytes,
+          ),
+        ).toEqual(expected);
       }),
       { numRuns: runs(1000), seed: SEED },
     );

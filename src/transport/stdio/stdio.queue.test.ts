@@ -11,7 +11,9 @@ async function flush(turns = 20): Promise<void> {
 const frameSize = (message: unknown): number => JSON.stringify(message).length + 1;
 
 async function started(writable: StdioWritable, maxQueuedBytes?: number) {
-  const transport = new StdioTransport(maxQueuedBytes === undefined ? { readable: new ChunkSource(), writable } : { readable: new ChunkSource(), writable, maxQueuedBytes });
+  const transport = new StdioTransport(
+    maxQueuedBytes === undefined ? { readable: new ChunkSource(), writable } : { readable: new ChunkSource(), writable, maxQueuedBytes },
+  );
   const seen = recorder();
   await transport.start(seen.receiver);
   return { transport, ...seen };
@@ -37,36 +39,46 @@ const PEERS: Record<string, () => Peer> = {
 };
 
 /** A notification of about 1 KiB, the same size whatever its number (below 10 000). */
-const notification = (seq: number) => ({ jsonrpc: "2.0", method: "notifications/message", params: { seq: String(seq).padStart(4, "0"), data: "x".repeat(1000) } });
+const notification = (seq: number) => ({
+  jsonrpc: "2.0",
+  method: "notifications/message",
+  params: { seq: String(seq).padStart(4, "0"), data: "x".repeat(1000) },
+});
 
 describe("StdioTransport: the queue limit and a peer that reads", () => {
   const LIMIT = 4096;
   // Three frames fit under the limit, a fourth does not.
   const size = frameSize(notification(0));
 
-  it.each(Object.entries(PEERS))("keeps working indefinitely with %s: far more than the limit in total, in steps the peer reads", async (_name, makePeer) => {
-    const peer = makePeer();
-    const { transport, closes } = await started(peer.writable, LIMIT);
-    expect(3 * size).toBeLessThanOrEqual(LIMIT);
-    let seq = 0;
-    for (let round = 0; round < 60; round++) {
+  it.each(Object.entries(PEERS))(
+    "keeps working indefinitely with %s: far more than the limit in total, in steps the peer reads",
+    async (_name, makePeer) => {
+      const peer = makePeer();
+      const { transport, closes } = await started(peer.writable, LIMIT);
+      expect(3 * size).toBeLessThanOrEqual(LIMIT);
+      let seq = 0;
+      for (let round = 0; round < 60; round++) {
+        peer.block();
+        // One frame goes to the writable at once, the ones sent while it waits are queued behind it.
+        const sends = Array.from({ length: 1 + (round % 3) }, () => outcome(transport.send(notification(seq++))));
+        peer.unblock();
+        expect(await Promise.all(sends)).toEqual(sends.map(() => "written"));
+      }
+      expect(seq * size).toBeGreaterThan(25 * LIMIT);
+      expect(closes).toEqual([]);
+      expect(peer.text()).toBe(Array.from({ length: seq }, (_, n) => `${JSON.stringify(notification(n))}\n`).join(""));
+      // Everything written was counted off: a stuck peer is refused exactly where a fresh transport would refuse it.
       peer.block();
-      // One frame goes to the writable at once, the ones sent while it waits are queued behind it.
-      const sends = Array.from({ length: 1 + (round % 3) }, () => outcome(transport.send(notification(seq++))));
+      const waiting = [0, 1, 2].map(() => outcome(transport.send(notification(seq++))));
+      const refused = await outcome(transport.send(notification(seq++)));
+      expect(refused).toMatchObject({
+        code: MCP_CODES.TRANSPORT_ERROR,
+        message: `The peer is not reading: ${3 * size} bytes are waiting to be written (limit ${LIMIT})`,
+      });
       peer.unblock();
-      expect(await Promise.all(sends)).toEqual(sends.map(() => "written"));
-    }
-    expect(seq * size).toBeGreaterThan(25 * LIMIT);
-    expect(closes).toEqual([]);
-    expect(peer.text()).toBe(Array.from({ length: seq }, (_, n) => `${JSON.stringify(notification(n))}\n`).join(""));
-    // Everything written was counted off: a stuck peer is refused exactly where a fresh transport would refuse it.
-    peer.block();
-    const waiting = [0, 1, 2].map(() => outcome(transport.send(notification(seq++))));
-    const refused = await outcome(transport.send(notification(seq++)));
-    expect(refused).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: `The peer is not reading: ${3 * size} bytes are waiting to be written (limit ${LIMIT})` });
-    peer.unblock();
-    expect(await Promise.all(waiting)).toEqual(["written", refused, refused]);
-  });
+      expect(await Promise.all(waiting)).toEqual(["written", refused, refused]);
+    },
+  );
 
   it("accepts a frame that brings the queue exactly to the limit, and refuses one byte more", async () => {
     const first = { n: 1 };
@@ -81,7 +93,10 @@ describe("StdioTransport: the queue limit and a peer that reads", () => {
     sink.hold();
     const under = outcome(transport.send(first));
     const refused = await outcome(transport.send({ pad: "x".repeat(101) }));
-    expect(refused).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: `The peer is not reading: ${frameSize(first)} bytes are waiting to be written (limit ${limit})` });
+    expect(refused).toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: `The peer is not reading: ${frameSize(first)} bytes are waiting to be written (limit ${limit})`,
+    });
     expect(closes).toEqual([refused]);
     sink.release();
     await expect(under).resolves.toBe("written");
@@ -99,7 +114,10 @@ describe("StdioTransport: a peer that never reads", () => {
     await flush();
     const queued = [1, 2].map(() => outcome(transport.send(message)));
     const refused = await outcome(transport.send(message));
-    expect(refused).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "The peer is not reading: 3216 bytes are waiting to be written (limit 4096)" });
+    expect(refused).toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: "The peer is not reading: 3216 bytes are waiting to be written (limit 4096)",
+    });
     expect(closes).toEqual([refused]);
     await expect(transport.send({ n: 1 })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
     // Frames queued behind the stuck write are given up; the one already being written completes if the peer wakes.
@@ -114,7 +132,10 @@ describe("StdioTransport: a peer that never reads", () => {
     const { transport, closes } = await started(stuck, 64);
     const first = outcome(transport.send({ n: 1 }));
     const refused = await outcome(transport.send({ pad: "x".repeat(100) }));
-    expect(refused).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "The peer is not reading: 8 bytes are waiting to be written (limit 64)" });
+    expect(refused).toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: "The peer is not reading: 8 bytes are waiting to be written (limit 64)",
+    });
     stuck.failWith = new Error("EPIPE");
     stuck.release();
     expect(await first).toBe(refused);

@@ -16,7 +16,11 @@ export function recorder() {
 }
 
 /** How a send ended: "written", or the error it was rejected with. */
-export const outcome = (sent: Promise<void>): Promise<"written" | MCPError> => sent.then(() => "written" as const, (error: unknown) => error as MCPError);
+export const outcome = (sent: Promise<void>): Promise<"written" | MCPError> =>
+  sent.then(
+    () => "written" as const,
+    (error: unknown) => error as MCPError,
+  );
 
 /** A byte source the test feeds by hand: chunks, the end, or a failure. */
 export class ChunkSource implements AsyncIterable<Uint8Array> {
@@ -93,7 +97,10 @@ export class RecordingWritable implements StdioWritable {
   }
 
   messages(): unknown[] {
-    return this.text().split("\n").filter(Boolean).map((line) => JSON.parse(line) as unknown);
+    return this.text()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as unknown);
   }
 }
 

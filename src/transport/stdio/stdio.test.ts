@@ -12,7 +12,9 @@ async function flush(turns = 20): Promise<void> {
 async function started(maxFrameBytes?: number) {
   const source = new ChunkSource();
   const sink = new RecordingWritable();
-  const transport = new StdioTransport(maxFrameBytes === undefined ? { readable: source, writable: sink } : { readable: source, writable: sink, maxFrameBytes });
+  const transport = new StdioTransport(
+    maxFrameBytes === undefined ? { readable: source, writable: sink } : { readable: source, writable: sink, maxFrameBytes },
+  );
   const seen = recorder();
   await transport.start(seen.receiver);
   return { source, sink, transport, ...seen };
@@ -142,7 +144,12 @@ describe("StdioTransport: writing frames", () => {
     sink.hold();
     const first = transport.send({ n: 1 });
     await flush();
-    const burst = [transport.send({ n: 2 }), transport.send({ n: 3 }), transport.send({ big: "x".repeat(70_000) }), transport.send({ n: 4 })];
+    const burst = [
+      transport.send({ n: 2 }),
+      transport.send({ n: 3 }),
+      transport.send({ big: "x".repeat(70_000) }),
+      transport.send({ n: 4 }),
+    ];
     sink.release();
     await Promise.all([first, ...burst]);
     expect(sink.messages()).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { big: "x".repeat(70_000) }, { n: 4 }]);
@@ -162,7 +169,10 @@ describe("StdioTransport: writing frames", () => {
     expect(closes).toEqual([undefined]);
     await transport.close();
     expect(closes).toHaveLength(1);
-    await expect(transport.send({})).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "Cannot send: the stdio transport is closed" });
+    await expect(transport.send({})).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: "Cannot send: the stdio transport is closed",
+    });
   });
 
   it("fails a write with MCP.TRANSPORT_ERROR, closes, and does not attempt what was queued behind it", async () => {
@@ -184,11 +194,26 @@ describe("StdioTransport: writing frames", () => {
 
   it("refuses what JSON cannot carry", async () => {
     const { transport } = await started();
-    await expect(transport.send({ n: 1n })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringContaining("not serialisable") });
-    await expect(transport.send(undefined)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: expect.stringContaining("no JSON form") });
+    await expect(transport.send({ n: 1n })).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: expect.stringContaining("not serialisable"),
+    });
+    await expect(transport.send(undefined)).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: expect.stringContaining("no JSON form"),
+    });
     const thrown = new Error("no JSON here");
-    const refused = await outcome(transport.send({ toJSON: () => { throw thrown; } }));
-    expect(refused).toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, message: "Cannot send: the message is not serialisable as JSON (no JSON here)" });
+    const refused = await outcome(
+      transport.send({
+        toJSON: () => {
+          throw thrown;
+        },
+      }),
+    );
+    expect(refused).toMatchObject({
+      code: MCP_CODES.TRANSPORT_ERROR,
+      message: "Cannot send: the message is not serialisable as JSON (no JSON here)",
+    });
     expect((refused as MCPError).cause).toBe(thrown);
     expect(transport.closed).toBe(false);
   });
@@ -208,10 +233,16 @@ describe("StdioTransport: lifecycle", () => {
 
   it("refuses a second start and a start after close", async () => {
     const { transport } = await started();
-    await expect(transport.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.ALREADY_CONNECTED, message: "This stdio transport is already started" });
+    await expect(transport.start(recorder().receiver)).rejects.toMatchObject({
+      code: MCP_CODES.ALREADY_CONNECTED,
+      message: "This stdio transport is already started",
+    });
     const unstarted = new StdioTransport({ readable: new ChunkSource(), writable: new RecordingWritable() });
     await unstarted.close();
-    await expect(unstarted.start(recorder().receiver)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED, message: "This stdio transport is closed" });
+    await expect(unstarted.start(recorder().receiver)).rejects.toMatchObject({
+      code: MCP_CODES.TRANSPORT_CLOSED,
+      message: "This stdio transport is closed",
+    });
   });
 
   it("closes when a write sent before start fails, with no receiver to tell", async () => {
@@ -274,7 +305,6 @@ async function pushed(options: { maxQueuedBytes?: number } = {}) {
 }
 
 describe("StdioTransport: a push source and a text writable (the Node fast path)", () => {
-
   it("frames what the source pushes, split anywhere, and closes at its end (a last unterminated line counts)", async () => {
     const { source, messages, malformed, closes } = await pushed();
     source.sink?.chunk(bytes('{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":'));

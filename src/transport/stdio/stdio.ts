@@ -109,7 +109,11 @@ export class StdioTransport implements Transport {
     try {
       text = JSON.stringify(message);
     } catch (error) {
-      return Promise.reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, { cause: error }));
+      return Promise.reject(
+        new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, {
+          cause: error,
+        }),
+      );
     }
     if (text === undefined) return Promise.reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: the message has no JSON form"));
     const frame = `${text}\n`;
@@ -190,7 +194,10 @@ export class StdioTransport implements Transport {
 
   /** A peer that stopped reading would make the queue grow without end: close with a clear error instead. */
   #peerNotReading(): MCPError {
-    const error = new MCPError(MCP_CODES.TRANSPORT_ERROR, `The peer is not reading: ${this.#queuedBytes} bytes are waiting to be written (limit ${this.#maxQueuedBytes})`);
+    const error = new MCPError(
+      MCP_CODES.TRANSPORT_ERROR,
+      `The peer is not reading: ${this.#queuedBytes} bytes are waiting to be written (limit ${this.#maxQueuedBytes})`,
+    );
     this.#writeFailure ??= error;
     for (const batch of this.#queue.splice(0)) batch.reject(error);
     this.#shutDown(error);
@@ -219,7 +226,8 @@ export class StdioTransport implements Transport {
         if (!this.#closed) this.#deliver(decoder.end(), receiver);
         this.#shutDown(undefined);
       },
-      fail: (error) => this.#shutDown(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Reading failed: ${describeThrown(error)}`, { cause: error })),
+      fail: (error) =>
+        this.#shutDown(new MCPError(MCP_CODES.TRANSPORT_ERROR, `Reading failed: ${describeThrown(error)}`, { cause: error })),
     };
   }
 
@@ -267,7 +275,8 @@ export class StdioTransport implements Transport {
     this.#stopSource = undefined;
     stop?.();
     try {
-      // Stryker disable next-line OptionalChaining: calling a missing iterator or return() throws a TypeError, which the catch swallows the same way
+      // Stryker disable next-line OptionalChaining: calling a missing iterator or return() throws a TypeError, which the catch swallows the
+      // same way
       await this.#iterator?.return?.();
     } catch {
       // The source is already gone; nothing left to release.

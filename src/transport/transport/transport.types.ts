@@ -44,6 +44,8 @@ export interface Transport {
    * follows the stateless era's. Without it, a client speaks the session era.
    */
   readonly carriesStatelessEra?: boolean;
-  /** Stateless era over HTTP: where a tools/call's `Mcp-Param-*` headers come from (the annotations of the tool as the client listed it). */
+  /**
+   * Stateless era over HTTP: where a tools/call's `Mcp-Param-*` headers come from (the annotations of the tool as the client listed it).
+   */
   setToolHeaderParams?(lookup: (tool: string) => readonly HeaderParam[] | undefined): void;
 }

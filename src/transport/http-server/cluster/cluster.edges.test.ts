@@ -123,7 +123,8 @@ describe("a directory that fails a write", () => {
     const ended = await handlerOf(three, 0).fetch(httpRequest({ method: "DELETE", session, version: "2025-11-25" }));
     expect(ended.status).toBe(204);
     expect(handlerOf(three, 0).sessionCount).toBe(0);
-    // Its instance does not take back a session that ended, though the directory still names it; the removal is tried again at the next renewal.
+    // Its instance does not take back a session that ended, though the directory still names it; the removal is tried again at the next
+    // renewal.
     expect(await three.directory.get(session)).toMatchObject({ instance: "i0" });
     expect((await post(handlerOf(three, 1), session, "ping")).status).toBe(404);
     three.instances[0]?.fail();
@@ -161,7 +162,9 @@ describe("a cluster that cannot start", () => {
   it("refuses new sessions with 503 and closes cleanly", async () => {
     const directory = new InMemorySessionDirectory();
     vi.spyOn(directory, "renewLease").mockRejectedValue(new Error("directory down"));
-    const handler = streamableHttpHandler(testServer(), { cluster: sessionCluster({ directory, bus: new InMemoryInstanceBus(), leaseMs: LEASE_MS }) });
+    const handler = streamableHttpHandler(testServer(), {
+      cluster: sessionCluster({ directory, bus: new InMemoryInstanceBus(), leaseMs: LEASE_MS }),
+    });
     const refused = await handler.fetch(httpRequest({ body: initializeMessage("2025-11-25") }));
     expect(refused.status).toBe(503);
     expect(await refused.text()).toContain("could not be recorded");

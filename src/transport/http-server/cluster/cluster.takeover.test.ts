@@ -6,12 +6,26 @@ import type { StreamableHttpHandler } from "../http-server.types.js";
 import { handlerOf, leaseRunsOut, post, useDeployments } from "./cluster.test-helpers.js";
 
 const cluster = useDeployments();
-const ping = (handler: StreamableHttpHandler, session: string, headers: Record<string, string> = {}) => post(handler, session, "ping", undefined, headers);
+const ping = (handler: StreamableHttpHandler, session: string, headers: Record<string, string> = {}) =>
+  post(handler, session, "ping", undefined, headers);
 
 describe("taking a session over", () => {
   it("only for the principal that opened it", async () => {
-    const three = cluster({ authenticate: (request) => ({ authInfo: request.headers.get("x-user") }), sessionOwner: (user) => String(user) });
-    const response = await handlerOf(three, 0).fetch(httpRequest({ body: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }, headers: { "x-user": "alice" } }));
+    const three = cluster({
+      authenticate: (request) => ({ authInfo: request.headers.get("x-user") }),
+      sessionOwner: (user) => String(user),
+    });
+    const response = await handlerOf(three, 0).fetch(
+      httpRequest({
+        body: {
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+        },
+        headers: { "x-user": "alice" },
+      }),
+    );
     const session = response.headers.get("mcp-session-id") as string;
     await messagesOf(response);
     expect(await three.directory.get(session)).toMatchObject({ principal: "alice", instance: "i0" });
@@ -71,7 +85,9 @@ describe("taking a session over", () => {
     expect(JSON.parse(before?.data ?? "{}")).toMatchObject({ params: { data: "before" } });
     three.kill(0);
     await leaseRunsOut();
-    const resumed = await handlerOf(three, 1).fetch(httpRequest({ method: "GET", session, version: "2025-11-25", headers: { "last-event-id": priming?.id as string } }));
+    const resumed = await handlerOf(three, 1).fetch(
+      httpRequest({ method: "GET", session, version: "2025-11-25", headers: { "last-event-id": priming?.id as string } }),
+    );
     expect(resumed.status).toBe(200);
     const adopted = new SseReader(resumed.body);
     expect((await adopted.next())?.id).toBe(before?.id);
@@ -91,7 +107,9 @@ describe("taking a session over", () => {
     await leaseRunsOut();
     const fresh = new SseReader((await handlerOf(three, 1).fetch(httpRequest({ method: "GET", session, version: "2025-11-25" }))).body);
     expect((await fresh.next())?.data).toBe("");
-    const old = await handlerOf(three, 1).fetch(httpRequest({ method: "GET", session, version: "2025-11-25", headers: { "last-event-id": priming?.id as string } }));
+    const old = await handlerOf(three, 1).fetch(
+      httpRequest({ method: "GET", session, version: "2025-11-25", headers: { "last-event-id": priming?.id as string } }),
+    );
     expect(old.status).toBe(400);
     await fresh.cancel();
   });
@@ -108,15 +126,21 @@ describe("taking a session over, when the old instance had answered part of a st
     ];
     const stream = new SseReader((await handlerOf(three, 0).fetch(httpRequest({ body: batch, session, version: "2025-03-26" }))).body);
     const seen = [await stream.next(), await stream.next()];
-    expect(seen.map((event) => JSON.parse(event?.data ?? "{}") as { id?: number; method?: string })).toEqual(expect.arrayContaining([expect.objectContaining({ id: 2 }), expect.objectContaining({ method: "notifications/progress" })]));
+    expect(seen.map((event) => JSON.parse(event?.data ?? "{}") as { id?: number; method?: string })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: 2 }), expect.objectContaining({ method: "notifications/progress" })]),
+    );
     await stream.cancel();
     three.kill(0);
     await leaseRunsOut();
     const last = seen.at(-1)?.id as string;
-    const adopted = await handlerOf(three, 1).fetch(httpRequest({ method: "GET", session, version: "2025-03-26", headers: { "last-event-id": last } }));
+    const adopted = await handlerOf(three, 1).fetch(
+      httpRequest({ method: "GET", session, version: "2025-03-26", headers: { "last-event-id": last } }),
+    );
     expect(adopted.status).toBe(200);
     const rest = await new SseReader(adopted.body).allEvents();
-    expect(rest.map((event) => JSON.parse(event.data ?? "{}") as unknown)).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: expect.stringContaining("stopped before answering") } }]);
+    expect(rest.map((event) => JSON.parse(event.data ?? "{}") as unknown)).toEqual([
+      { jsonrpc: "2.0", id: 1, error: { code: -32603, message: expect.stringContaining("stopped before answering") } },
+    ]);
   });
 });
 
@@ -154,7 +178,13 @@ describe("an instance the directory says no longer serves a session", () => {
     const three = cluster();
     const session = await openSession(handlerOf(three, 0), "2025-11-25");
     await three.directory.takeOver(session, 0, "i2");
-    const setLevel = await handlerOf(three, 0).fetch(httpRequest({ body: { jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level: "debug" } }, session, version: "2025-11-25" }));
+    const setLevel = await handlerOf(three, 0).fetch(
+      httpRequest({
+        body: { jsonrpc: "2.0", id: 2, method: "logging/setLevel", params: { level: "debug" } },
+        session,
+        version: "2025-11-25",
+      }),
+    );
     expect(setLevel.status).toBe(200);
     await expect.poll(() => handlerOf(three, 0).sessionCount).toBe(0);
     // Its record and events stay for instance 2, which serves it from now on.
@@ -170,7 +200,10 @@ describe("an instance the directory says no longer serves a session", () => {
     const request = httpRequest({ body: { jsonrpc: "2.0", id: 1, method: "ping" }, session, version: "2025-11-25" });
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
-    await three.bus.send("i0", JSON.stringify({ t: "req", r: "r1", from: "tester", method: "POST", url: request.url, headers, body: await request.text() }));
+    await three.bus.send(
+      "i0",
+      JSON.stringify({ t: "req", r: "r1", from: "tester", method: "POST", url: request.url, headers, body: await request.text() }),
+    );
     await expect.poll(() => heads.length).toBe(2);
     expect(heads).toEqual([{ t: "ack", r: "r1" }, expect.objectContaining({ t: "head", r: "r1", status: 503, stream: false })]);
   });
@@ -179,7 +212,9 @@ describe("an instance the directory says no longer serves a session", () => {
 describe("a cluster option on an endpoint without sessions", () => {
   it("is not used: stateless mode and stateless-era servers never attach it", async () => {
     const made = cluster({ sessions: "stateless" });
-    const answer = await handlerOf(made, 0).fetch(httpRequest({ body: { jsonrpc: "2.0", id: 1, method: "tools/list" }, version: "2025-11-25" }));
+    const answer = await handlerOf(made, 0).fetch(
+      httpRequest({ body: { jsonrpc: "2.0", id: 1, method: "tools/list" }, version: "2025-11-25" }),
+    );
     expect(answer.status).toBe(200);
     expect(made.directory.size).toBe(0);
   });

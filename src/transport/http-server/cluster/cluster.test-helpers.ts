@@ -50,7 +50,8 @@ function cuttable(directory: SessionDirectory, cut: () => boolean, failing: Read
   return new Proxy(directory, {
     get(target, name: keyof SessionDirectory) {
       const method = target[name] as (...args: unknown[]) => Promise<unknown>;
-      return (...args: unknown[]) => (cut() || failing.has(name) ? Promise.reject(new Error("directory unreachable")) : method.apply(target, args));
+      return (...args: unknown[]) =>
+        cut() || failing.has(name) ? Promise.reject(new Error("directory unreachable")) : method.apply(target, args);
     },
   });
 }
@@ -73,7 +74,12 @@ export function deployment(count = 3, options: StreamableHttpOptions = {}, serve
     let off = false;
     const failing = new Set<string>();
     const server = serverOf(gate);
-    const cluster = sessionCluster({ instance: `i${index}`, directory: cuttable(directory, () => off, failing), bus: cuttableBus(bus, () => off), leaseMs: LEASE_MS });
+    const cluster = sessionCluster({
+      instance: `i${index}`,
+      directory: cuttable(directory, () => off, failing),
+      bus: cuttableBus(bus, () => off),
+      leaseMs: LEASE_MS,
+    });
     const handler = streamableHttpHandler(server, { eventStore: events, cluster, ...options });
     const fail = (...methods: string[]): void => {
       failing.clear();
@@ -154,12 +160,24 @@ export const handlerOf = (through: Deployment, index: number): StreamableHttpHan
 let requests = 0;
 
 /** One request of a session, straight to one handler (no router), with an id of its own. */
-export function post(handler: StreamableHttpHandler, session: string, method: string, params?: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> {
-  return handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: ++requests, method, ...(params === undefined ? {} : { params }) }, session, version: "2025-11-25", headers }));
+export function post(
+  handler: StreamableHttpHandler,
+  session: string,
+  method: string,
+  params?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return handler.fetch(
+    httpRequest({
+      body: { jsonrpc: "2.0", id: ++requests, method, ...(params === undefined ? {} : { params }) },
+      session,
+      version: "2025-11-25",
+      headers,
+    }),
+  );
 }
 
 /** Waits out the lease of an instance that stopped renewing it. */
 export function leaseRunsOut(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, LEASE_MS + 50));
 }
-

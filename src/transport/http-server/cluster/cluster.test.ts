@@ -13,7 +13,10 @@ afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
 });
 
-async function clientOf(through: Deployment, options: ConstructorParameters<typeof MCPClient>[1] = {}): Promise<MCPClient & { readonly sessionId: string }> {
+async function clientOf(
+  through: Deployment,
+  options: ConstructorParameters<typeof MCPClient>[1] = {},
+): Promise<MCPClient & { readonly sessionId: string }> {
   const client = new MCPClient({ name: "cluster-client", version: "1.0.0" }, { era: "session", ...options });
   clients.push(client);
   const transport = new StreamableHttpTransport(URL_BASE, { fetchImpl: through.fetch });
@@ -25,7 +28,12 @@ async function clientOf(through: Deployment, options: ConstructorParameters<type
 function post(through: Deployment, body: unknown, session?: string): Promise<Response> {
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   if (session !== undefined) headers["mcp-session-id"] = session;
-  return through.fetch(URL_BASE, { method: "POST", headers, body: JSON.stringify(body), signal: new AbortController().signal }) as Promise<Response>;
+  return through.fetch(URL_BASE, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+    signal: new AbortController().signal,
+  }) as Promise<Response>;
 }
 
 const textOf = (result: { content?: unknown }) => (result.content as { text: string }[])[0]?.text;
@@ -38,7 +46,9 @@ describe("a session served by three instances", () => {
     expect(sessionId).toMatch(/^i0\.[0-9a-f]{64}$/);
     for (let call = 0; call < 6; call++) expect(textOf(await client.callTool("echo", { text: `call ${call}` }))).toBe(`call ${call}`);
     const progress: number[] = [];
-    expect(textOf(await client.callTool("steps", { count: 5 }, { onProgress: ({ progress: step }) => void progress.push(step) }))).toBe("5 steps");
+    expect(textOf(await client.callTool("steps", { count: 5 }, { onProgress: ({ progress: step }) => void progress.push(step) }))).toBe(
+      "5 steps",
+    );
     expect(progress).toEqual([1, 2, 3, 4, 5]);
     expect(three.counts.every((count) => count >= 3)).toBe(true);
     expect(three.instances.map((instance) => instance.handler.sessionCount)).toEqual([1, 0, 0]);
@@ -71,7 +81,9 @@ describe("a session served by three instances", () => {
 
   it("refuses a session id of another instance that does not exist", async () => {
     const three = cluster();
-    const response = await three.instances[1]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 1, method: "ping" }, session: `i0.${"0".repeat(64)}` }));
+    const response = await three.instances[1]?.handler.fetch(
+      httpRequest({ body: { jsonrpc: "2.0", id: 1, method: "ping" }, session: `i0.${"0".repeat(64)}` }),
+    );
     expect(response?.status).toBe(404);
   });
 });
@@ -87,7 +99,11 @@ describe("an instance that stops", () => {
     await expect(call).rejects.toMatchObject({ code: "MCP.INTERNAL_ERROR", message: expect.stringContaining("stopped before answering") });
     expect(textOf(await client.callTool("echo", { text: "still here" }))).toBe("still here");
     const record = await three.directory.get(client.sessionId);
-    expect(record).toMatchObject({ epoch: 1, instance: expect.stringMatching(/^i[12]$/), state: { protocolVersion: "2025-11-25", clientInfo: { name: "cluster-client" } } });
+    expect(record).toMatchObject({
+      epoch: 1,
+      instance: expect.stringMatching(/^i[12]$/),
+      state: { protocolVersion: "2025-11-25", clientInfo: { name: "cluster-client" } },
+    });
   });
 
   it("loses nothing when the instance that relayed a stream stops: the client resumes through another", async () => {
@@ -146,8 +162,11 @@ describe("what a session's instance holds, across instances", () => {
   it("keeps one GET stream per session: a second one through another instance gets 409", async () => {
     const three = cluster();
     three.route = 0;
-    const client = await clientOf(three, { });
-    const get = (index: number) => (three.instances[index] as Deployment["instances"][number]).handler.fetch(httpRequest({ method: "GET", session: client.sessionId, version: "2025-11-25" }));
+    const client = await clientOf(three, {});
+    const get = (index: number) =>
+      (three.instances[index] as Deployment["instances"][number]).handler.fetch(
+        httpRequest({ method: "GET", session: client.sessionId, version: "2025-11-25" }),
+      );
     // The client opened its own GET stream already (through instance 0).
     await expect.poll(async () => (await get(1)).status).toBe(409);
     expect((await get(2)).status).toBe(409);
@@ -156,7 +175,10 @@ describe("what a session's instance holds, across instances", () => {
   it("expires an idle session even when every request went through other instances", async () => {
     const three = cluster({ sessionIdleTimeoutMs: 400 });
     const id = await openSession(three.instances[0]?.handler as Deployment["instances"][number]["handler"], "2025-11-25");
-    const ping = (index: number) => three.instances[index]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 1, method: "ping" }, session: id, version: "2025-11-25" }));
+    const ping = (index: number) =>
+      three.instances[index]?.handler.fetch(
+        httpRequest({ body: { jsonrpc: "2.0", id: 1, method: "ping" }, session: id, version: "2025-11-25" }),
+      );
     for (let round = 0; round < 6; round++) {
       expect((await ping(1 + (round % 2)))?.status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 150));
@@ -194,7 +216,8 @@ describe("an instance cut off from the others", () => {
     const client = await clientOf(three);
     const kept = await clientOf(three);
     three.instances[0]?.cut(true);
-    const direct = (session: string) => three.instances[0]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 7, method: "ping" }, session, version: "2025-11-25" }));
+    const direct = (session: string) =>
+      three.instances[0]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 7, method: "ping" }, session, version: "2025-11-25" }));
     // Cut off from the directory, nobody can take a session from it through the directory it cannot reach: it serves them.
     await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 100));
     expect((await direct(client.sessionId))?.status).toBe(200);
@@ -221,7 +244,9 @@ describe("an instance cut off from the others", () => {
     await three.directory.releaseLease("i0", "whatever");
     await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 100));
     three.instances[0]?.cut(false);
-    await expect.poll(() => three.directory.get(client.sessionId), { timeout: 3000 }).toMatchObject({ instance: "i0", epoch: 0, state: { protocolVersion: "2025-11-25" } });
+    await expect
+      .poll(() => three.directory.get(client.sessionId), { timeout: 3000 })
+      .toMatchObject({ instance: "i0", epoch: 0, state: { protocolVersion: "2025-11-25" } });
     three.route = 2;
     expect(textOf(await client.callTool("echo", { text: "via 2" }))).toBe("via 2");
   });
@@ -230,11 +255,18 @@ describe("an instance cut off from the others", () => {
     const three = cluster();
     three.instances[1]?.cut(true);
     three.route = 1;
-    const opened = await post(three, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+    const opened = await post(three, {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    });
     expect(opened.status).toBe(503);
     three.route = 0;
     const client = await clientOf(three);
-    const viaCut = await three.instances[1]?.handler.fetch(httpRequest({ body: { jsonrpc: "2.0", id: 7, method: "ping" }, session: client.sessionId, version: "2025-11-25" }));
+    const viaCut = await three.instances[1]?.handler.fetch(
+      httpRequest({ body: { jsonrpc: "2.0", id: 7, method: "ping" }, session: client.sessionId, version: "2025-11-25" }),
+    );
     expect(viaCut?.status).toBe(503);
     expect(await viaCut?.json()).toMatchObject({ error: { message: expect.stringContaining("session directory") } });
   });

@@ -7,7 +7,10 @@ export interface LeaseSettings {
   readonly directory: SessionDirectory;
   readonly instance: string;
   readonly leaseMs: number;
-  /** The lease is held again after it lapsed (by the clock, or in the directory — which a Redis restart also does): what this instance serves must be checked against the directory. */
+  /**
+   * The lease is held again after it lapsed (by the clock, or in the directory — which a Redis restart also does): what this instance
+   * serves must be checked against the directory.
+   */
   readonly onRegained: () => void;
   /** Another process holds this instance's name: nothing here is this instance's any more. */
   readonly onLost: () => void;
@@ -46,7 +49,11 @@ export class InstanceLease {
     const { directory, instance, leaseMs } = this.settings;
     let asked = Date.now();
     for (const started = asked; (await directory.renewLease(instance, this.#token, leaseMs)) === "conflict"; asked = Date.now()) {
-      if (asked - started > 2 * leaseMs) throw new MCPError(MCP_CODES.INVALID_PARAMS, `Another process holds the lease of instance "${instance}": each process needs a name of its own`);
+      if (asked - started > 2 * leaseMs)
+        throw new MCPError(
+          MCP_CODES.INVALID_PARAMS,
+          `Another process holds the lease of instance "${instance}": each process needs a name of its own`,
+        );
       await new Promise<void>((resolve) => setTimeout(resolve, leaseMs / 3));
     }
     this.#heldSince = asked;

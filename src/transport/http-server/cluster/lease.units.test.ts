@@ -90,7 +90,14 @@ const LEASE_MS = 300;
 
 function lease(directory: InMemorySessionDirectory, instance = "i1") {
   const events: string[] = [];
-  const held = new InstanceLease({ directory, instance, leaseMs: LEASE_MS, onRegained: () => events.push("regained"), onLost: () => events.push("lost"), onRenewed: () => events.push("renewed") });
+  const held = new InstanceLease({
+    directory,
+    instance,
+    leaseMs: LEASE_MS,
+    onRegained: () => events.push("regained"),
+    onLost: () => events.push("lost"),
+    onRenewed: () => events.push("renewed"),
+  });
   return Object.assign(held, { events });
 }
 
@@ -141,7 +148,10 @@ describe("InstanceLease", () => {
     await directory.renewLease("i1", "other process", 60_000);
     const held = lease(directory);
     let outcome: unknown = "waiting";
-    void held.start().then(() => (outcome = "started"), (error: unknown) => (outcome = error));
+    void held.start().then(
+      () => (outcome = "started"),
+      (error: unknown) => (outcome = error),
+    );
     await advance(2 * LEASE_MS);
     expect(outcome).toBe("waiting");
     await advance(LEASE_MS / 3);
@@ -224,16 +234,26 @@ describe("orphanedReply: a relayed POST whose instance stopped before answering"
   it("answers its one request with the orphaned error, in the session", () => {
     const reply = orphanedReply("s1", JSON.stringify(rpc(7)));
     expect([reply.status, reply.headers]).toEqual([200, { "mcp-session-id": "s1", "content-type": "application/json" }]);
-    expect(JSON.parse(reply.body as string)).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32603, message: expect.stringContaining("stopped before answering it") } });
+    expect(JSON.parse(reply.body as string)).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32603, message: expect.stringContaining("stopped before answering it") },
+    });
   });
 
   it("answers a batch's requests as a batch, in request order, skipping its notifications", () => {
     const reply = orphanedReply("s1", JSON.stringify([rpc("b"), note, rpc("a", "ping")]));
-    expect((JSON.parse(reply.body as string) as { id: string; error: { code: number } }[]).map(({ id, error }) => [id, error.code])).toEqual([["b", -32603], ["a", -32603]]);
+    expect(
+      (JSON.parse(reply.body as string) as { id: string; error: { code: number } }[]).map(({ id, error }) => [id, error.code]),
+    ).toEqual([
+      ["b", -32603],
+      ["a", -32603],
+    ]);
   });
 
   it("answers 202 when the POST held no request, or no JSON", () => {
-    for (const body of [JSON.stringify(note), JSON.stringify([note, note]), "{not json", "[]"]) expect(orphanedReply("s1", body)).toEqual({ status: 202, headers: { "mcp-session-id": "s1" } });
+    for (const body of [JSON.stringify(note), JSON.stringify([note, note]), "{not json", "[]"])
+      expect(orphanedReply("s1", body)).toEqual({ status: 202, headers: { "mcp-session-id": "s1" } });
   });
 });
 
@@ -250,13 +270,21 @@ describe("sessionCluster: its options", () => {
   const stores = { directory: new InMemorySessionDirectory(), bus: new InMemoryInstanceBus() };
 
   it("refuses an instance name that is not 1 to 32 of A-Z a-z 0-9 _ -", () => {
-    for (const instance of ["", "a.b", "a b", "é", "x".repeat(33)]) expect(refusal(() => sessionCluster({ ...stores, instance }))).toMatchObject({ code: "MCP.INVALID_PARAMS", message: expect.stringContaining("instance must be") });
+    for (const instance of ["", "a.b", "a b", "é", "x".repeat(33)])
+      expect(refusal(() => sessionCluster({ ...stores, instance }))).toMatchObject({
+        code: "MCP.INVALID_PARAMS",
+        message: expect.stringContaining("instance must be"),
+      });
     expect(sessionCluster({ ...stores, instance: `Az09_-${"x".repeat(26)}` }).newSessionId()).toMatch(/^Az09_-x{26}\.[0-9a-f]{64}$/);
     expect(sessionCluster(stores).newSessionId()).toMatch(/^[0-9a-f]{8}\.[0-9a-f]{64}$/);
   });
 
   it("refuses a lease under 100 ms or not finite", () => {
-    for (const leaseMs of [99, 0, -1, Number.NaN, Infinity]) expect(refusal(() => sessionCluster({ ...stores, leaseMs }))).toMatchObject({ code: "MCP.INVALID_PARAMS", message: expect.stringContaining("leaseMs must be") });
+    for (const leaseMs of [99, 0, -1, Number.NaN, Infinity])
+      expect(refusal(() => sessionCluster({ ...stores, leaseMs }))).toMatchObject({
+        code: "MCP.INVALID_PARAMS",
+        message: expect.stringContaining("leaseMs must be"),
+      });
     expect(refusal(() => sessionCluster({ ...stores, leaseMs: 100 }))).toBeUndefined();
   });
 });

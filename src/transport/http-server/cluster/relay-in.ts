@@ -43,7 +43,9 @@ export class Incoming {
       this.#send({ t: "head", r, status, headers, stream: true });
       this.#relay(body);
     } else {
-      this.#send(body === undefined ? { t: "head", r, status, headers, stream: false } : { t: "head", r, status, headers, stream: false, body });
+      this.#send(
+        body === undefined ? { t: "head", r, status, headers, stream: false } : { t: "head", r, status, headers, stream: false, body },
+      );
       this.#end();
     }
   }

@@ -48,7 +48,8 @@ export class Outgoing implements EventStreamBody {
 
   /** The target did not take the request in time. */
   notTaken(): void {
-    if (this.#phase === "sent") this.#finish(errorReply(503, "Service Unavailable: the instance serving this session did not take the request; retry it"));
+    if (this.#phase === "sent")
+      this.#finish(errorReply(503, "Service Unavailable: the instance serving this session did not take the request; retry it"));
   }
 
   /** The target's lease ended: a reply not begun is answered here; a stream being relayed ends abruptly. */

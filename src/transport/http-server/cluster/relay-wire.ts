@@ -5,9 +5,24 @@
  * says `gone` when its client leaves. `r` names one relayed request, unique at the relaying instance.
  */
 export type RelayMessage =
-  | { readonly t: "req"; readonly r: string; readonly from: string; readonly method: string; readonly url: string; readonly headers: Record<string, string>; readonly body?: string }
+  | {
+      readonly t: "req";
+      readonly r: string;
+      readonly from: string;
+      readonly method: string;
+      readonly url: string;
+      readonly headers: Record<string, string>;
+      readonly body?: string;
+    }
   | { readonly t: "ack"; readonly r: string }
-  | { readonly t: "head"; readonly r: string; readonly status: number; readonly headers: Record<string, string>; readonly body?: string; readonly stream: boolean }
+  | {
+      readonly t: "head";
+      readonly r: string;
+      readonly status: number;
+      readonly headers: Record<string, string>;
+      readonly body?: string;
+      readonly stream: boolean;
+    }
   | { readonly t: "data"; readonly r: string; readonly n: number; readonly text: string }
   | { readonly t: "end"; readonly r: string; readonly n: number }
   | { readonly t: "abort"; readonly r: string; readonly n: number }
@@ -40,6 +55,7 @@ export function parseRelayMessage(text: string): RelayMessage | undefined {
   for (const [name, type] of Object.entries(fields)) if (typeof record[name] !== type || record[name] === null) return undefined;
   if (record["body"] !== undefined && typeof record["body"] !== "string") return undefined;
   // Checked where the kind has headers (an object by now); elsewhere a stray field is ignored.
-  if (fields["headers"] !== undefined && !Object.values(record["headers"] as object).every((value) => typeof value === "string")) return undefined;
+  if (fields["headers"] !== undefined && !Object.values(record["headers"] as object).every((value) => typeof value === "string"))
+    return undefined;
   return message as RelayMessage;
 }

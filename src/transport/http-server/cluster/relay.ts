@@ -10,7 +10,10 @@ export interface RelaySettings {
   readonly instance: string;
   readonly bus: InstanceBus;
   readonly watch: InstanceWatch;
-  /** How long an instance that is still alive has to take a relayed request before it is answered 503 here (longer than a lease: a dead instance is found out first). */
+  /**
+   * How long an instance that is still alive has to take a relayed request before it is answered 503 here (longer than a lease: a dead
+   * instance is found out first).
+   */
   readonly ackTimeoutMs: number;
   /** Serves a request relayed to this instance. */
   readonly serve: (exchange: HttpExchange) => Promise<HttpReply>;
@@ -32,8 +35,16 @@ export class Relay {
     this.#stop = await this.settings.bus.listen(this.settings.instance, (text) => this.#receive(text));
   }
 
-  /** Relays `exchange` (its body read: `body`) to `target`; `fallback` answers it if `target` stops before answering (`taken`: after it took the request). */
-  relay(target: string, exchange: HttpExchange, body: string | undefined, fallback: (taken: boolean) => Promise<HttpReply>): Promise<HttpReply> {
+  /**
+   * Relays `exchange` (its body read: `body`) to `target`; `fallback` answers it if `target` stops before answering (`taken`: after it took
+   * the request).
+   */
+  relay(
+    target: string,
+    exchange: HttpExchange,
+    body: string | undefined,
+    fallback: (taken: boolean) => Promise<HttpReply>,
+  ): Promise<HttpReply> {
     const { instance, bus, watch, ackTimeoutMs } = this.settings;
     const r = randomHex(8);
     let stopListening: (() => void) | undefined;
@@ -57,7 +68,15 @@ export class Relay {
     // Last (`done` needs `timer` and `stopWatching`): a client gone already is told at once, ending the request, which is then never sent.
     stopListening = exchange.onClientGone(() => outgoing.clientGone());
     if (!this.#outgoing.has(r)) return outgoing.reply;
-    const message: RelayMessage = { t: "req", r, from: instance, method: exchange.method, url: exchange.url.href, headers: exchange.headers(), ...(body === undefined ? {} : { body }) };
+    const message: RelayMessage = {
+      t: "req",
+      r,
+      from: instance,
+      method: exchange.method,
+      url: exchange.url.href,
+      headers: exchange.headers(),
+      ...(body === undefined ? {} : { body }),
+    };
     bus.send(target, JSON.stringify(message)).catch(() => outgoing.notTaken());
     return outgoing.reply;
   }

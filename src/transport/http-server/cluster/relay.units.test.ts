@@ -12,7 +12,15 @@ import { Relay } from "./relay.js";
 
 const URL_MCP = "http://127.0.0.1/mcp";
 type Req = Extract<RelayMessage, { t: "req" }>;
-const REQ: Req = { t: "req", r: "r1", from: "a", method: "POST", url: URL_MCP, headers: { "content-type": "application/json", "x-n": "1" }, body: '{"x":"é"}' };
+const REQ: Req = {
+  t: "req",
+  r: "r1",
+  from: "a",
+  method: "POST",
+  url: URL_MCP,
+  headers: { "content-type": "application/json", "x-n": "1" },
+  body: '{"x":"é"}',
+};
 const { body: _body, ...BODILESS } = REQ;
 const JSON_HEADERS = { "content-type": "application/json" };
 
@@ -24,7 +32,11 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 
 function sink(): EventSink & { written: string[]; ended: number; aborted: string[] } {
   const state = { written: [] as string[], ended: 0, aborted: [] as string[] };
-  return Object.assign(state, { write: (text: string) => (state.written.push(text), 0), end: () => void state.ended++, abort: (reason: Error) => void state.aborted.push(reason.message) });
+  return Object.assign(state, {
+    write: (text: string) => (state.written.push(text), 0),
+    end: () => void state.ended++,
+    abort: (reason: Error) => void state.aborted.push(reason.message),
+  });
 }
 
 /** An event-stream reply the test drives through `to` once it is opened; what it holds before is written at `open`. */
@@ -41,13 +53,45 @@ class Stream implements EventStreamBody {
 
 describe("parseRelayMessage", () => {
   it("parses each kind of message", () => {
-    const valid: RelayMessage[] = [REQ, BODILESS, { t: "ack", r: "1" }, { t: "head", r: "1", status: 200, headers: JSON_HEADERS, body: "{}", stream: false }, { t: "head", r: "1", status: 200, headers: {}, stream: true }, { t: "data", r: "1", n: 0, text: "" }, { t: "end", r: "1", n: 1 }, { t: "abort", r: "1", n: 2 }, { t: "gone", r: "1", from: "a" }];
+    const valid: RelayMessage[] = [
+      REQ,
+      BODILESS,
+      { t: "ack", r: "1" },
+      { t: "head", r: "1", status: 200, headers: JSON_HEADERS, body: "{}", stream: false },
+      { t: "head", r: "1", status: 200, headers: {}, stream: true },
+      { t: "data", r: "1", n: 0, text: "" },
+      { t: "end", r: "1", n: 1 },
+      { t: "abort", r: "1", n: 2 },
+      { t: "gone", r: "1", from: "a" },
+    ];
     for (const message of valid) expect(parseRelayMessage(JSON.stringify(message))).toEqual(message);
   });
 
   it("refuses what is not a relay message, without throwing", () => {
-    const refused: unknown[] = [null, 42, "req", [], { r: "1" }, { t: "nope", r: "1" }, { t: "constructor", r: "1" }, { t: "toString", r: "1" }, { t: ["ack"], r: "1" }, { t: "ack" }, { t: "ack", r: 1 }, { t: "ack", r: null }, { t: "gone", r: "1" }];
-    refused.push({ ...REQ, headers: null }, { ...REQ, headers: "x" }, { ...REQ, headers: { a: 1 } }, { ...REQ, body: 1 }, { ...REQ, body: null }, { t: "head", r: "1", status: "200", headers: {}, stream: false }, { t: "data", r: "1", n: 0, text: null });
+    const refused: unknown[] = [
+      null,
+      42,
+      "req",
+      [],
+      { r: "1" },
+      { t: "nope", r: "1" },
+      { t: "constructor", r: "1" },
+      { t: "toString", r: "1" },
+      { t: ["ack"], r: "1" },
+      { t: "ack" },
+      { t: "ack", r: 1 },
+      { t: "ack", r: null },
+      { t: "gone", r: "1" },
+    ];
+    refused.push(
+      { ...REQ, headers: null },
+      { ...REQ, headers: "x" },
+      { ...REQ, headers: { a: 1 } },
+      { ...REQ, body: 1 },
+      { ...REQ, body: null },
+      { t: "head", r: "1", status: "200", headers: {}, stream: false },
+      { t: "data", r: "1", n: 0, text: null },
+    );
     for (const message of refused) expect(parseRelayMessage(JSON.stringify(message))).toBeUndefined();
     expect(parseRelayMessage("not json")).toBeUndefined();
     expect(parseRelayMessage('{"t":"ack","r":"1","headers":null}')).toMatchObject({ t: "ack", r: "1" });
@@ -92,7 +136,10 @@ function outgoing(orphaned: () => Promise<HttpReply> = () => Promise.resolve({ s
   const out = new Outgoing("r1", { self: "a", send: (message) => void log.sent.push(message), done: () => void log.done++ }, orphaned);
   return Object.assign(log, { out });
 }
-const head = (stream: boolean): RelayMessage => (stream ? { t: "head", r: "r1", status: 200, headers: {}, stream } : { t: "head", r: "r1", status: 200, headers: JSON_HEADERS, body: "{}", stream });
+const head = (stream: boolean): RelayMessage =>
+  stream
+    ? { t: "head", r: "r1", status: 200, headers: {}, stream }
+    : { t: "head", r: "r1", status: 200, headers: JSON_HEADERS, body: "{}", stream };
 const data = (n: number, text: string): RelayMessage => ({ t: "data", r: "r1", n, text });
 
 describe("Outgoing: a request relayed to another instance", () => {
@@ -104,7 +151,8 @@ describe("Outgoing: a request relayed to another instance", () => {
     o.out.receive(head(false));
     await expect(o.out.reply).resolves.toEqual({ status: 200, headers: JSON_HEADERS, body: "{}" });
     expect(o.out.answered).toBe(true);
-    for (const late of [{ t: "ack", r: "r1" }, head(true), data(0, "x"), REQ, { t: "gone", r: "r1", from: "b" }] as RelayMessage[]) o.out.receive(late);
+    for (const late of [{ t: "ack", r: "r1" }, head(true), data(0, "x"), REQ, { t: "gone", r: "r1", from: "b" }] as RelayMessage[])
+      o.out.receive(late);
     o.out.targetGone();
     o.out.clientGone();
     expect([o.done, o.sent]).toEqual([1, []]);
@@ -133,7 +181,11 @@ describe("Outgoing: a request relayed to another instance", () => {
   });
 
   it("ends or aborts at `open` a stream that ended before it; aborts one that breaks after, or skips a piece (never a gap)", () => {
-    const ends: ["end" | "abort", boolean][] = [["end", false], ["abort", false], ["abort", true]];
+    const ends: ["end" | "abort", boolean][] = [
+      ["end", false],
+      ["abort", false],
+      ["abort", true],
+    ];
     for (const [ending, openFirst] of ends) {
       const o = outgoing();
       const client = sink();
@@ -142,7 +194,12 @@ describe("Outgoing: a request relayed to another instance", () => {
       o.out.receive(data(0, "a"));
       o.out.receive({ t: ending, r: "r1", n: 1 });
       if (!openFirst) o.out.open(client);
-      expect([client.written, client.ended, client.aborted.length, o.done]).toEqual([["a"], ending === "end" ? 1 : 0, ending === "abort" ? 1 : 0, 1]);
+      expect([client.written, client.ended, client.aborted.length, o.done]).toEqual([
+        ["a"],
+        ending === "end" ? 1 : 0,
+        ending === "abort" ? 1 : 0,
+        1,
+      ]);
     }
     const skipping = outgoing();
     const client = sink();
@@ -191,7 +248,11 @@ describe("Outgoing: a request relayed to another instance", () => {
 
 function incoming(serve: IncomingPort["serve"], sendFails = false) {
   const log = { sent: [] as RelayMessage[], to: new Set<string>(), done: 0 };
-  const send: IncomingPort["send"] = (to, message) => (log.to.add(to), log.sent.push(message), sendFails ? Promise.reject(new Error("bus down")) : Promise.resolve());
+  const send: IncomingPort["send"] = (to, message) => (
+    log.to.add(to),
+    log.sent.push(message),
+    sendFails ? Promise.reject(new Error("bus down")) : Promise.resolve()
+  );
   const port: IncomingPort = { send, serve, done: () => void log.done++ };
   return Object.assign(log, { incoming: new Incoming(REQ, port) });
 }
@@ -201,7 +262,10 @@ describe("Incoming: a request relayed here", () => {
     let served: HttpExchange | undefined;
     const i = incoming((exchange) => ((served = exchange), Promise.resolve({ status: 200, headers: JSON_HEADERS, body: "{}" })));
     await i.incoming.serve();
-    expect(i.sent).toEqual([{ t: "ack", r: "r1" }, { t: "head", r: "r1", status: 200, headers: JSON_HEADERS, body: "{}", stream: false }]);
+    expect(i.sent).toEqual([
+      { t: "ack", r: "r1" },
+      { t: "head", r: "r1", status: 200, headers: JSON_HEADERS, body: "{}", stream: false },
+    ]);
     expect([[...i.to], i.done, isRelayed(served as HttpExchange)]).toEqual([["a"], 1, true]);
     let left = 0;
     served?.onClientGone(() => left++);
@@ -224,7 +288,13 @@ describe("Incoming: a request relayed here", () => {
       if (ending === "end") stream.to?.end();
       else stream.to?.abort(new Error("broke"));
       stream.to?.end();
-      expect(i.sent).toStrictEqual([{ t: "ack", r: "r1" }, { t: "head", r: "r1", status: 200, headers: {}, stream: true }, { t: "data", r: "r1", n: 0, text: "first" }, { t: "data", r: "r1", n: 1, text: "second" }, { t: ending, r: "r1", n: 2 }]);
+      expect(i.sent).toStrictEqual([
+        { t: "ack", r: "r1" },
+        { t: "head", r: "r1", status: 200, headers: {}, stream: true },
+        { t: "data", r: "r1", n: 0, text: "first" },
+        { t: "data", r: "r1", n: 1, text: "second" },
+        { t: ending, r: "r1", n: 2 },
+      ]);
       expect([i.done, stream.cancelled]).toEqual([1, 0]);
     }
   });
@@ -281,7 +351,13 @@ async function deployment(serve: (exchange: HttpExchange) => Promise<HttpReply>)
   const served: { at: string; exchange: HttpExchange }[] = [];
   const side = async (instance: string, sideBus: InstanceBus = bus): Promise<Relay> => {
     await directory.renewLease(instance, instance, 60_000);
-    const relay = new Relay({ instance, bus: sideBus, watch: new InstanceWatch(directory, 100), ackTimeoutMs: 300, serve: (exchange) => (served.push({ at: instance, exchange }), serve(exchange)) });
+    const relay = new Relay({
+      instance,
+      bus: sideBus,
+      watch: new InstanceWatch(directory, 100),
+      ackTimeoutMs: 300,
+      serve: (exchange) => (served.push({ at: instance, exchange }), serve(exchange)),
+    });
     relays.push(relay);
     await relay.start();
     return relay;
@@ -291,13 +367,28 @@ async function deployment(serve: (exchange: HttpExchange) => Promise<HttpReply>)
 }
 
 function clientRequest(controller = new AbortController()): HttpExchange {
-  return exchangeOf(new Request(URL_MCP, { method: "POST", headers: { ...JSON_HEADERS, "mcp-session-id": "s1" }, body: '{"x":1}', signal: controller.signal }));
+  return exchangeOf(
+    new Request(URL_MCP, {
+      method: "POST",
+      headers: { ...JSON_HEADERS, "mcp-session-id": "s1" },
+      body: '{"x":1}',
+      signal: controller.signal,
+    }),
+  );
 }
 
 describe("Relay: two instances on one bus", () => {
   it("relays a request to the instance serving it and brings its JSON reply back", async () => {
-    const d = await deployment(async (exchange) => ({ status: 200, headers: JSON_HEADERS, body: `${exchange.method} ${exchange.header("mcp-session-id")} ${JSON.stringify(await exchange.text(100))}` }));
-    await expect(d.a.relay("b", clientRequest(), '{"x":1}', orphaned)).resolves.toEqual({ status: 200, headers: JSON_HEADERS, body: 'POST s1 {"ok":true,"text":"{\\"x\\":1}"}' });
+    const d = await deployment(async (exchange) => ({
+      status: 200,
+      headers: JSON_HEADERS,
+      body: `${exchange.method} ${exchange.header("mcp-session-id")} ${JSON.stringify(await exchange.text(100))}`,
+    }));
+    await expect(d.a.relay("b", clientRequest(), '{"x":1}', orphaned)).resolves.toEqual({
+      status: 200,
+      headers: JSON_HEADERS,
+      body: 'POST s1 {"ok":true,"text":"{\\"x\\":1}"}',
+    });
     expect(d.servedAt("b").map(isRelayed)).toEqual([true]);
   });
 
@@ -317,7 +408,8 @@ describe("Relay: two instances on one bus", () => {
     const d = await deployment(() => gate.promise);
     const twice = JSON.stringify({ ...REQ, r: "twice" });
     for (const text of [twice, twice, "junk", JSON.stringify({ t: "gone", r: "none", from: "a" })]) await d.bus.send("b", text);
-    for (const text of ["junk", JSON.stringify({ t: "head", r: "none", status: 200, headers: {}, stream: false })]) await d.bus.send("a", text);
+    for (const text of ["junk", JSON.stringify({ t: "head", r: "none", status: 200, headers: {}, stream: false })])
+      await d.bus.send("a", text);
     await vi.advanceTimersByTimeAsync(0);
     expect(d.servedAt("b")).toHaveLength(1);
     gate.resolve({ status: 200, headers: {}, body: "served" });
@@ -371,11 +463,21 @@ describe("Relay: two instances on one bus", () => {
 
   it("answers 503 at once when the bus refuses the request, or the client is gone already (relaying nothing)", async () => {
     const d = await deployment(never);
-    const c = await d.side("c", { listen: (instance, onMessage) => d.bus.listen(instance, onMessage), send: () => Promise.reject(new Error("bus down")) });
-    expect(await c.relay("b", clientRequest(), "{}", orphaned)).toMatchObject({ status: 503, body: expect.stringContaining("did not take") });
+    const c = await d.side("c", {
+      listen: (instance, onMessage) => d.bus.listen(instance, onMessage),
+      send: () => Promise.reject(new Error("bus down")),
+    });
+    expect(await c.relay("b", clientRequest(), "{}", orphaned)).toMatchObject({
+      status: 503,
+      body: expect.stringContaining("did not take"),
+    });
     const controller = new AbortController();
     controller.abort();
-    for (const relay of [d.a, c]) expect(await relay.relay("b", clientRequest(controller), "{}", orphaned)).toMatchObject({ status: 503, body: expect.stringContaining("client left") });
+    for (const relay of [d.a, c])
+      expect(await relay.relay("b", clientRequest(controller), "{}", orphaned)).toMatchObject({
+        status: 503,
+        body: expect.stringContaining("client left"),
+      });
     await vi.advanceTimersByTimeAsync(1000);
     expect(d.servedAt("b")).toEqual([]);
   });

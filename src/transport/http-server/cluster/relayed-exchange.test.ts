@@ -7,7 +7,14 @@ import { withBody } from "./relayed-exchange.js";
 describe("withBody", () => {
   it("gives everything of the exchange back, and the body read already", async () => {
     const controller = new AbortController();
-    const original = exchangeOf(new Request("http://127.0.0.1/mcp", { method: "POST", headers: { "x-n": "1", "content-type": "application/json" }, body: "{}", signal: controller.signal }));
+    const original = exchangeOf(
+      new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { "x-n": "1", "content-type": "application/json" },
+        body: "{}",
+        signal: controller.signal,
+      }),
+    );
     await original.text(100);
     const again = withBody(original, '{"jsonrpc":"2.0"}');
     expect([again.method, again.url.href, again.header("x-n"), again.headers()["x-n"]]).toEqual(["POST", "http://127.0.0.1/mcp", "1", "1"]);

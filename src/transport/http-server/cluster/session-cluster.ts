@@ -20,9 +20,14 @@ export interface SessionClusterOptions {
   readonly directory: SessionDirectory;
   /** How instances relay requests to each other. */
   readonly bus: InstanceBus;
-  /** This process's name in the deployment, unique, 1 to 32 of A-Z a-z 0-9 _ -: every session id opened here starts with it and a dot (a load balancer may route by it). Default: 8 random hex digits. */
+  /**
+   * This process's name in the deployment, unique, 1 to 32 of A-Z a-z 0-9 _ -: every session id opened here starts with it and a dot (a
+   * load balancer may route by it). Default: 8 random hex digits.
+   */
   readonly instance?: string;
-  /** The instance lease (default 10 s): a process that stops renewing it for this long is taken for dead, and its sessions are taken over. */
+  /**
+   * The instance lease (default 10 s): a process that stops renewing it for this long is taken for dead, and its sessions are taken over.
+   */
   readonly leaseMs?: number;
 }
 
@@ -39,9 +44,11 @@ const RECORD_TTL_MS = 24 * 60 * 60 * 1000;
  */
 export function sessionCluster(options: SessionClusterOptions): HttpCluster {
   const instance = options.instance ?? randomHex(4);
-  if (!INSTANCE_NAME.test(instance)) throw new MCPError(MCP_CODES.INVALID_PARAMS, "sessionCluster: instance must be 1 to 32 of A-Z a-z 0-9 _ -");
+  if (!INSTANCE_NAME.test(instance))
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, "sessionCluster: instance must be 1 to 32 of A-Z a-z 0-9 _ -");
   const leaseMs = options.leaseMs ?? 10_000;
-  if (!(leaseMs >= 100 && Number.isFinite(leaseMs))) throw new MCPError(MCP_CODES.INVALID_PARAMS, "sessionCluster: leaseMs must be a number of milliseconds, at least 100");
+  if (!(leaseMs >= 100 && Number.isFinite(leaseMs)))
+    throw new MCPError(MCP_CODES.INVALID_PARAMS, "sessionCluster: leaseMs must be a number of milliseconds, at least 100");
   return new SessionCluster(options.directory, options.bus, instance, leaseMs);
 }
 
@@ -72,7 +79,13 @@ class SessionCluster implements HttpCluster {
       onRenewed: () => void this.#holds.touchAll(),
     });
     this.#watch = new InstanceWatch(directory, leaseMs / 2);
-    this.#relay = new Relay({ instance, bus, watch: this.#watch, ackTimeoutMs: 2 * leaseMs, serve: (exchange) => this.#host.serve(exchange) });
+    this.#relay = new Relay({
+      instance,
+      bus,
+      watch: this.#watch,
+      ackTimeoutMs: 2 * leaseMs,
+      serve: (exchange) => this.#host.serve(exchange),
+    });
   }
 
   attach(host: ClusterHost): void {
@@ -93,7 +106,12 @@ class SessionCluster implements HttpCluster {
   }
 
   async opened(session: StreamableSession): Promise<boolean> {
-    return (await this.ready.then(() => true, () => false)) && this.#holds.create(session, this.instance);
+    return (
+      (await this.ready.then(
+        () => true,
+        () => false,
+      )) && this.#holds.create(session, this.instance)
+    );
   }
 
   async adopt(id: string, principal: string | undefined, exchange: HttpExchange): Promise<StreamableSession | HttpReply | undefined> {
@@ -103,8 +121,12 @@ class SessionCluster implements HttpCluster {
       const record = await this.directory.get(id);
       if (record === undefined || record.state === undefined || record.principal !== principal || this.#holds.ended(id)) return undefined;
       // A relayed request is never relayed again: the instance it was meant for answers, or it is retried.
-      if (record.instance !== this.instance && (isRelayed(exchange) || (await this.directory.alive(record.instance)))) return unavailable("the session moved to another instance; retry");
-      return (await this.#holds.takeOver(record, this.instance, (adopting) => this.#host.newTransport(id, adopting))) ?? unavailable("another instance took the session over first; retry");
+      if (record.instance !== this.instance && (isRelayed(exchange) || (await this.directory.alive(record.instance))))
+        return unavailable("the session moved to another instance; retry");
+      return (
+        (await this.#holds.takeOver(record, this.instance, (adopting) => this.#host.newTransport(id, adopting))) ??
+        unavailable("another instance took the session over first; retry")
+      );
     } catch {
       return unavailable("the session directory cannot be reached");
     }
@@ -123,7 +145,8 @@ class SessionCluster implements HttpCluster {
     try {
       await this.ready;
       const record = await this.directory.get(id);
-      if (record !== undefined && record.instance !== this.instance && (await this.directory.alive(record.instance))) target = record.instance;
+      if (record !== undefined && record.instance !== this.instance && (await this.directory.alive(record.instance)))
+        target = record.instance;
     } catch {
       return unavailable("the session directory cannot be reached");
     }
@@ -135,8 +158,11 @@ class SessionCluster implements HttpCluster {
       if (!text.ok) return unreadBodyReply(text, this.#host.maxBodyBytes);
       body = text.text;
     }
-    // Gone before answering: a POST it took gets errors, as its requests may have run; anything else is served here (the session taken over).
-    return this.#relay.relay(target, exchange, body, (taken) => (taken && body !== undefined ? Promise.resolve(orphanedReply(id, body)) : this.#host.serve(withBody(exchange, body))));
+    // Gone before answering: a POST it took gets errors, as its requests may have run; anything else is served here (the session taken
+    // over).
+    return this.#relay.relay(target, exchange, body, (taken) =>
+      taken && body !== undefined ? Promise.resolve(orphanedReply(id, body)) : this.#host.serve(withBody(exchange, body)),
+    );
   }
 }
 

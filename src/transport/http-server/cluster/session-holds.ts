@@ -42,7 +42,11 @@ export class SessionHolds {
   }
 
   /** Serves `record`'s session here from now on, restored from its state; undefined when another instance moved it first. */
-  takeOver(record: SessionRecord, instance: string, newTransport: (adopting: boolean) => HttpSessionTransport): Promise<StreamableSession | undefined> {
+  takeOver(
+    record: SessionRecord,
+    instance: string,
+    newTransport: (adopting: boolean) => HttpSessionTransport,
+  ): Promise<StreamableSession | undefined> {
     let adopting = this.#adopting.get(record.id);
     if (adopting === undefined) {
       adopting = this.#takeOver(record, instance, newTransport).finally(() => this.#adopting.delete(record.id));
@@ -65,7 +69,8 @@ export class SessionHolds {
     for (const hold of this.#holds.values()) {
       try {
         const record = await this.directory.get(hold.session.id);
-        if (record === undefined) await this.directory.create(recordOf(hold.session, instance, hold.epoch, hold.session.server.state), this.ttlMs);
+        if (record === undefined)
+          await this.directory.create(recordOf(hold.session, instance, hold.epoch, hold.session.server.state), this.ttlMs);
         else if (record.instance !== instance || record.epoch !== hold.epoch) await this.#handOver(hold);
       } catch {
         // The directory failed: the session stays as it is until the next check.
@@ -98,7 +103,11 @@ export class SessionHolds {
     }
   }
 
-  async #takeOver(record: SessionRecord, instance: string, newTransport: (adopting: boolean) => HttpSessionTransport): Promise<StreamableSession | undefined> {
+  async #takeOver(
+    record: SessionRecord,
+    instance: string,
+    newTransport: (adopting: boolean) => HttpSessionTransport,
+  ): Promise<StreamableSession | undefined> {
     // Room here first: a session taken over that this instance cannot hold would be lost to every instance until its next takeover.
     const session = await this.registry.open(record.id, newTransport(true), record.principal);
     if (session === undefined) return undefined;
