@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // package.json `imports` maps it to dist/ (the published files); the tests run on Node, from the sources.
+  resolve: { alias: { "#default-fetch": new URL("./src/node/default-fetch.ts", import.meta.url).pathname } },
   test: {
     include: ["src/**/*.test.ts", "e2e/**/*.test.ts"],
     environment: "node",

@@ -19,6 +19,8 @@ const FRESH_GRAPH = [
 ];
 
 export default defineConfig({
+  // package.json `imports` maps it to dist/ (the published files); the tests run on Node, from the sources.
+  resolve: { alias: { "#default-fetch": new URL("../src/node/default-fetch.ts", import.meta.url).pathname } },
   test: {
     environment: "node",
     restoreMocks: true,

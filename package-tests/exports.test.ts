@@ -18,7 +18,33 @@ const EXPORTS = {
   "./package.json": "./package.json",
 };
 
+// The HTTP client transports' default fetch (src/transport/http-client/http-client.md, "The default
+// fetch"): Bun and Deno also match "node", so they and the web runtimes come first.
+const PLATFORM_FETCH = "./dist/shared/default-fetch-platform.js";
+const IMPORTS = {
+  "#default-fetch": {
+    bun: PLATFORM_FETCH,
+    deno: PLATFORM_FETCH,
+    browser: PLATFORM_FETCH,
+    worker: PLATFORM_FETCH,
+    workerd: PLATFORM_FETCH,
+    "edge-light": PLATFORM_FETCH,
+    "react-native": PLATFORM_FETCH,
+    node: "./dist/shared/default-fetch-node.js",
+    default: PLATFORM_FETCH,
+  },
+};
+
 describe("the package manifest", () => {
+  it("pins the imports map: the Node default fetch under node only, after every runtime that also matches it", () => {
+    expect(manifest.imports).toStrictEqual(IMPORTS);
+    const conditions = Object.keys(IMPORTS["#default-fetch"]);
+    expect(conditions.indexOf("node")).toBe(conditions.length - 2);
+    const targets = [...new Set(Object.values(IMPORTS["#default-fetch"]))];
+    expect(targets.filter((target) => !existsSync(join(ROOT, target)))).toEqual([]);
+    expect(targets.filter((target) => !pack().files.includes(target.slice(2)))).toEqual([]);
+  });
+
   it("pins the exports map", () => {
     expect(manifest.exports).toStrictEqual(EXPORTS);
     // `types` comes first in each condition set, so TypeScript picks it before `import`.

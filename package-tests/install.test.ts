@@ -84,6 +84,40 @@ console.log(result.content[0].text);
     expect(run(process.execPath, ["roundtrip.mjs"]).trim()).toBe("hello from the tarball");
   });
 
+  it("sends with nodeFetch on Node when the client is built without options, and with a fetch that replaced the platform's", () => {
+    writeFileSync(
+      join(CONSUMER, "default-fetch.mjs"),
+      `import { subscribe } from "node:diagnostics_channel";
+import { MCPClient, MCPServer, connectHttp, streamableHttpHandler } from "@suaveplan/mcp";
+import { serveHttp } from "@suaveplan/mcp/node";
+const counts = { platform: 0, nodeHttp: 0, replaced: 0 };
+subscribe("undici:request:create", () => counts.platform++);
+subscribe("http.client.request.start", () => counts.nodeHttp++);
+const server = new MCPServer({ name: "installed", version: "1.0.0" });
+server.tool("hello", {}, () => ({ content: [{ type: "text", text: "hello" }] }));
+const handler = streamableHttpHandler(server);
+const served = await serveHttp(handler, { port: 0 });
+const client = new MCPClient({ name: "consumer", version: "1.0.0" }, { telemetry: null });
+await connectHttp(client, new URL("/mcp", served.url));
+await client.callTool("hello");
+const fast = { ...counts };
+const original = globalThis.fetch;
+globalThis.fetch = (url, init) => (counts.replaced++, original(url, init));
+await client.callTool("hello");
+globalThis.fetch = original;
+await client.close();
+await handler.close();
+await served.close();
+console.log(JSON.stringify({ fast, after: counts }));
+`,
+    );
+    const { fast, after } = JSON.parse(run(process.execPath, ["default-fetch.mjs"])) as Record<"fast" | "after", Record<string, number>>;
+    expect(fast?.platform).toBe(0);
+    expect(fast?.nodeHttp).toBeGreaterThanOrEqual(3);
+    // One call through the replacement, which went out through the platform fetch, and none through node:http.
+    expect(after).toEqual({ platform: 1, nodeHttp: fast?.nodeHttp, replaced: 1 });
+  });
+
   for (const [label, options] of [
     ["nodenext", { module: "nodenext", moduleResolution: "nodenext" }],
     ["bundler", { module: "esnext", moduleResolution: "bundler" }],

@@ -44,7 +44,9 @@ if (runtime === "bun") {
 console.log(`runtime suite on ${runtime} ${version}`);
 const filter = (runtime === "deno" ? globalThis.Deno.env.get("RUNTIME_SUITE_FILTER") : globalThis.process.env.RUNTIME_SUITE_FILTER) ?? "";
 const harness = createHarness({ filter });
-registerSuite(harness, { mcp, z, runtime, servers });
+// What this runtime makes of the package's `imports` map (this file is in the package's scope, as dist/ is).
+const defaultFetchModule = import.meta.resolve("#default-fetch");
+registerSuite(harness, { mcp, z, runtime, servers, defaultFetchModule });
 const { failed } = await harness.run(`${runtime} ${version}`);
 if (runtime === "deno") globalThis.Deno.exit(failed ? 1 : 0);
 else globalThis.process.exit(failed ? 1 : 0);

@@ -55,7 +55,7 @@ fi
 declare -A COMMANDS=(
   [node20]="node runtimes/cli.mjs"
   [node22]="$NODE22 runtimes/cli.mjs"
-  [bun]="$BUN runtimes/cli.mjs"
+  [bun]="$BUN --tsconfig-override=runtimes/bun.tsconfig.json runtimes/cli.mjs"
   [deno]="$DENO run --allow-net=127.0.0.1 --allow-read=$ROOT --allow-env runtimes/cli.mjs"
   [chromium]="node runtimes/browser.mjs"
 )

@@ -43,9 +43,10 @@ const closeAll = async (...closables) => {
  * Promise<void> }> }>,
  *   remote?: Array<{ label: string, url: string }>,
  *   refused?: Array<{ label: string, url: string }>,
+ *   defaultFetchModule?: string,
  * }} env
  */
-export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], refused = [] }) {
+export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], refused = [], defaultFetchModule }) {
   const { test } = harness;
   const {
     InMemoryTransport,
@@ -283,6 +284,57 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
     });
   }
 
+  // The transports' default fetch (package.json `imports` "#default-fetch"): nodeFetch on Node, the
+  // platform fetch on Bun, Deno and in the browser. The server tells them apart: each platform fetch
+  // sends a User-Agent (undici "node", "Bun/…", "Deno/…"); node:http sends only what it is given.
+  const fastDefault = runtime === "node";
+  if (defaultFetchModule !== undefined)
+    test(`http: #default-fetch resolves to the ${fastDefault ? "Node" : "platform"} module on ${runtime}`, async (t) => {
+      t.ok(
+        defaultFetchModule.endsWith(`/dist/shared/default-fetch-${fastDefault ? "node" : "platform"}.js`),
+        `resolved ${defaultFetchModule}`,
+      );
+    });
+  for (const runtimeServer of servers) {
+    test(`http: a client built without options sends with ${fastDefault ? "nodeFetch" : "the platform fetch"}; a replaced fetch is used`, async (t, defer) => {
+      const { server } = walkServer();
+      const handler = streamableHttpHandler(server);
+      const agents = [];
+      const served = await runtimeServer.serve({
+        fetch: (request) => {
+          agents.push(request.headers.get("user-agent"));
+          return handler.fetch(request);
+        },
+      });
+      const client = walkClient("2025-11-25");
+      const original = globalThis.fetch;
+      defer(() => {
+        globalThis.fetch = original;
+        return closeAll(client, handler, served);
+      });
+      await connectHttp(client, new URL("/mcp", served.url));
+      await t.resolves(client.callTool("add", { a: 1, b: 2 }), { content: [{ text: "3" }] });
+      t.ok(agents.length >= 3, `requests seen: ${agents.length}`);
+      t.deepEqual(
+        agents.filter((agent) => (agent === null) !== fastDefault),
+        [],
+        `requests ${fastDefault ? "with" : "without"} a User-Agent:`,
+      );
+      // A fetch put in place of the platform's (a test's mock, a polyfill) is used at the next request, on every runtime.
+      let replacedCalls = 0;
+      globalThis.fetch = (input, init) => {
+        replacedCalls++;
+        return original(input, init);
+      };
+      await t.resolves(client.callTool("add", { a: 2, b: 2 }), { content: [{ text: "4" }] });
+      t.equal(replacedCalls, 1, "calls through the replaced fetch:");
+      // …and the mark holds: the platform fetch did send a User-Agent, here too.
+      t.ok(typeof agents.at(-1) === "string" && agents.at(-1) !== "", `the platform fetch's User-Agent: ${agents.at(-1)}`);
+      globalThis.fetch = original;
+      await client.close();
+    });
+  }
+
   for (const { label, url } of remote) {
     test(`http: a client reaches ${label}`, async (t, defer) => {
       const client = walkClient("2025-11-25");
@@ -304,6 +356,9 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
       await t.resolves(client.callTool("ask-model"), { content: [{ text: "model said 4" }] });
       await t.resolves(client.readResource("memo://items/3"), { contents: [{ text: "item 3" }] });
       await t.resolves(client.getPrompt("greet", { name: "Alan" }), { messages: [{ content: { text: "Hello Alan" } }] });
+      // Built without options, the client sent with the page's own fetch (the browser's resource timing saw it).
+      const fetched = globalThis.performance.getEntriesByType("resource").filter((entry) => entry.name === url);
+      t.ok(fetched.length >= 7 && fetched.every((entry) => entry.initiatorType === "fetch"), `fetches of ${url} timed: ${fetched.length}`);
       await client.close();
     });
   }

@@ -53,7 +53,8 @@ export async function oursStdio(script, options = SESSION_ERA) {
 
 /**
  * mode: "sse" (Streamable HTTP, SSE answers), "json" (Streamable HTTP, JSON answers), "legacy" (HTTP+SSE).
- * The client goes over `nodeFetch()` of our Node entry, unless `platformFetch`.
+ * The client is built without a `fetchImpl`, as a user's would be (on Node that is `nodeFetch()`), or,
+ * with `platformFetch`, is given the platform fetch.
  */
 export async function oursHttp(mode, { platformFetch = false } = {}) {
   const server = oursServer();
@@ -61,7 +62,7 @@ export async function oursHttp(mode, { platformFetch = false } = {}) {
   const served = await serveHttp(handler, { port: 0 });
   const url = new URL("/mcp", served.url);
   const client = new MCPClient({ name: "bench", version: "1.0.0" }, SESSION_ERA);
-  const options = platformFetch ? {} : { fetchImpl: nodeFetch() };
+  const options = platformFetch ? { fetchImpl: (target, init) => globalThis.fetch(target, init) } : {};
   await client.connect(mode === "legacy" ? new HttpSseTransport(url, options) : new StreamableHttpTransport(url, options));
   return wrap(client, {
     close: async () => {

@@ -3,7 +3,7 @@
 // keys by kid and alg; keys named in its header (jwk, jku, x5u, x5c) are never used.
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import { ignoreFailure, readText } from "../../transport/http-client/body.js";
-import { fetchOf, type FetchLike } from "../../transport/http-client/http-options.js";
+import type { FetchLike } from "../../transport/http-client/http-options.js";
 import { PROFILES, type JwsAlgorithm } from "./algorithms.js";
 import { invalidInput, jwksFailure, refused } from "./errors.js";
 import { importPublicJwk, type JoseKey, type Jwk } from "./jwk.js";
@@ -219,7 +219,8 @@ class RemoteJwks {
 export function remoteJwks(url: string, options: RemoteJwksOptions = {}): KeyResolver {
   checkJwksUrl(url);
   const settings: Settings = {
-    fetch: fetchOf(options.fetch === undefined ? {} : { fetchImpl: options.fetch }),
+    // The platform's, even on Node: a set fetched once in a while gains nothing from nodeFetch().
+    fetch: options.fetch ?? ((target, init) => globalThis.fetch(target, init)),
     cacheMs: positive(options.cacheMs, JWKS_DEFAULTS.cacheMs, "cacheMs", true),
     cooldownMs: positive(options.cooldownMs, JWKS_DEFAULTS.cooldownMs, "cooldownMs", true),
     timeoutMs: positive(options.timeoutMs, JWKS_DEFAULTS.timeoutMs, "timeoutMs", false),

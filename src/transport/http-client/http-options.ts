@@ -1,5 +1,7 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
+// package.json `imports`: src/node/default-fetch.ts on Node, ./platform-fetch.ts everywhere else.
+import { defaultFetch } from "#default-fetch";
 import type { ChunkReader } from "./body.js";
 import { networkError } from "./http-error.js";
 
@@ -37,7 +39,10 @@ export type HeaderValues = Headers | Record<string, string> | [string, string][]
 
 /** What both HTTP client transports accept. */
 export interface HttpClientOptions {
-  /** The fetch to use (default: `globalThis.fetch`, looked up at each request). */
+  /**
+   * The fetch to use. Default: on Node, `nodeFetch()` while `globalThis.fetch` is the process's own
+   * (a replaced one is used instead); elsewhere `globalThis.fetch`; either looked up at each request.
+   */
   readonly fetchImpl?: FetchLike;
   /** Headers added to every request; the transport's own (Accept, Content-Type, Mcp-Session-Id…) win over them. */
   readonly headers?: HeadersSource;
@@ -47,9 +52,9 @@ export interface HttpClientOptions {
   readonly onError?: (error: MCPError) => void;
 }
 
-/** Resolves the fetch to use now, so a `globalThis.fetch` replaced after construction is still honoured. */
+/** Resolves the fetch to use now (called per request), so a `globalThis.fetch` replaced after construction is still honoured. */
 export function fetchOf(options: HttpClientOptions): FetchLike {
-  return options.fetchImpl ?? ((url, init) => globalThis.fetch(url, init));
+  return options.fetchImpl ?? defaultFetch();
 }
 
 /**
