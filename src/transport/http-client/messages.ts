@@ -70,17 +70,3 @@ export function parseFrame(text: string): { readonly value: unknown } | { readon
     return { error: new MCPError(MCP_CODES.PROTOCOL_INVALID, `Parse error: ${describeThrown(error)}`) };
   }
 }
-
-/** The JSON text of a message to send; `MCP.TRANSPORT_ERROR` when it has none. */
-export function serialise(message: unknown): string {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(message);
-  } catch (error) {
-    throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, {
-      cause: error,
-    });
-  }
-  if (text === undefined) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: the message has no JSON form");
-  return text;
-}

@@ -11,7 +11,8 @@ import { statelessRequestHeaders } from "../../protocol/request-headers.js";
 import { requestedVersion } from "../../server/stateless/request-meta.js";
 import type { HttpClientOptions, FetchBody, FetchResponse } from "./http-options.js";
 import { ACCEPT_BOTH, EVENT_STREAM, HttpSession, unexpectedType, type RequestPlan } from "./http-session.js";
-import { cancelledRequestId, initializeRequestId, isInitializedNotification, parseFrame, requestIdsOf, serialise } from "./messages.js";
+import { cancelledRequestId, initializeRequestId, isInitializedNotification, parseFrame, requestIdsOf } from "./messages.js";
+import { encodeMessage } from "../encode.js";
 import { PostExchange } from "./post-exchange.js";
 import { RequestCancel, type RequestSignal } from "./request-cancel.js";
 import { renewSession, type KeptInitialize } from "./session-renewal.js";
@@ -119,7 +120,7 @@ export class StreamableHttpTransport implements Transport {
     if (this.#closed) throw closedError();
     const receiver = this.#receiver;
     if (!receiver) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: call start() first");
-    const body = serialise(message);
+    const body = encodeMessage(message);
     const cancelled = cancelledRequestId(message);
     if (cancelled !== undefined) {
       const stream = this.#requestStreams.get(cancelled);

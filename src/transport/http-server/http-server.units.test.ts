@@ -22,7 +22,6 @@ import { eventStreamOf } from "./fetch-exchange.js";
 import { OutboundStream, type StreamSettings } from "./outbound-stream.js";
 import { SessionRegistry } from "./session-registry.js";
 import { HttpSessionTransport } from "./session-transport.js";
-import { formatSseEvent } from "./sse-connection.js";
 
 const handlers: HttpHandler[] = [];
 afterEach(async () => {
@@ -49,15 +48,6 @@ function sessionTransport(events?: StreamSettings["events"]): HttpSessionTranspo
     onActivity: () => undefined,
   });
 }
-
-describe("SSE framing", () => {
-  it("writes each line of multi-line data as its own data field", () => {
-    expect(formatSseEvent({ event: "message", id: "7", retry: 10, data: "a\nb\r\nc" })).toBe(
-      "event: message\nid: 7\nretry: 10\ndata: a\ndata: b\ndata: c\n\n",
-    );
-    expect(formatSseEvent({ retry: 5 })).toBe("retry: 5\n\n");
-  });
-});
 
 describe("HttpSessionTransport: the Transport contract", () => {
   it("starts once, and not after close", async () => {

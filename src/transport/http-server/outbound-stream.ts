@@ -2,7 +2,8 @@ import type { JsonRpcId } from "../../types/types.js";
 import type { EventStore, StoredEvent, StreamRef } from "./event-store.js";
 import type { EventStreamBody } from "./http-server.types.js";
 import { undeliverable, type RequestRoute } from "./routes.js";
-import { SseConnection, type SseEvent } from "./sse-connection.js";
+import type { SseEvent } from "../encode.js";
+import { SseConnection } from "./sse-connection.js";
 
 /** How the streams of one session behave: shared by all of them. */
 export interface StreamSettings {
