@@ -94,6 +94,22 @@ describe("HttpSessionTransport: the Transport contract", () => {
     });
   });
 
+  it("routes by the kind its sender gives, without classifying the message again", async () => {
+    const transport = sessionTransport();
+    await transport.start(receiver());
+    const stream = new SseReader(eventStreamOf(transport.openRequestStream([1], false)));
+    // Told it is a notification about request 1, a response-shaped message rides on that request's stream and answers nothing.
+    await transport.send({ jsonrpc: "2.0", id: 1, result: { first: true } }, { kind: "notification", relatedRequestId: 1 });
+    await transport.send({ jsonrpc: "2.0", id: 1, result: {} }, { kind: "response" });
+    expect(await stream.rest()).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { first: true } },
+      { jsonrpc: "2.0", id: 1, result: {} },
+    ]);
+    await expect(transport.send({ jsonrpc: "2.0", method: "roots/list" }, { kind: "request", relatedRequestId: 1 })).rejects.toMatchObject({
+      code: "MCP.TRANSPORT_ERROR",
+    });
+  });
+
   it("closes cleanly even when the event store fails to forget the session", async () => {
     const failing: EventStore = {
       append: () => undefined,

@@ -66,7 +66,8 @@ export class HttpSessionTransport implements Transport {
     } catch (error) {
       return Promise.reject(error);
     }
-    const kind = classify(message);
+    // The dispatcher says what it built; a message from anyone else is classified here.
+    const kind = options.kind ?? classify(message);
     if (kind === "response" || kind === "error-response") return this.#respond((message as WireMessage).id as JsonRpcId | null, data);
     const isRequest = kind === "request";
     if (options.relatedRequestId === undefined) return this.#toStandalone(data, isRequest);
