@@ -275,9 +275,8 @@ describe("edge cases of the handlers", () => {
     const early = await handler.fetch(httpRequest({ body: rpc(1, "ping"), session }));
     release();
     expect(await messagesOf(init)).toMatchObject([{ id: 0, result: {} }]);
-    expect(await new SseReader(early.body).allEvents()).toEqual([
-      { event: "message", id: expect.stringMatching(/_0$/), data: expect.stringContaining('"id":1') },
-    ]);
+    // Its only event is its answer, and its client holds no id of it: nothing could resume it, so the answer has no id.
+    expect(await new SseReader(early.body).allEvents()).toEqual([{ event: "message", data: expect.stringContaining('"id":1') }]);
   });
 });
 
