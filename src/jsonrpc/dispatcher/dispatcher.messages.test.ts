@@ -124,7 +124,7 @@ describe("JsonRpcDispatcher: ids", () => {
 });
 
 describe("JsonRpcDispatcher: what a transport is given", () => {
-  it("omits absent params from the message object, and gives send options only for a related request", async () => {
+  it("omits absent params from the message object, and tells the transport each message's kind and related request", async () => {
     const { dispatcher, peer } = await scriptedDispatcher();
     dispatcher.setRequestHandler("test/outer", async (_params, context) => {
       await context.notify("test/related");
@@ -137,11 +137,33 @@ describe("JsonRpcDispatcher: what a transport is given", () => {
     await peer.waitForSent(5);
     // toStrictEqual: a member present with the value undefined would not match.
     expect(peer.given).toStrictEqual([
-      { message: { jsonrpc: "2.0", id: 1, method: "test/plain" }, options: undefined },
-      { message: { jsonrpc: "2.0", method: "test/plain" }, options: undefined },
-      { message: { jsonrpc: "2.0", method: "test/related" }, options: { relatedRequestId: "outer" } },
-      { message: { jsonrpc: "2.0", id: 2, method: "test/inner" }, options: { relatedRequestId: "outer" } },
-      { message: { jsonrpc: "2.0", id: "outer", result: {} }, options: undefined },
+      { message: { jsonrpc: "2.0", id: 1, method: "test/plain" }, options: { kind: "request" } },
+      { message: { jsonrpc: "2.0", method: "test/plain" }, options: { kind: "notification" } },
+      { message: { jsonrpc: "2.0", method: "test/related" }, options: { kind: "notification", relatedRequestId: "outer" } },
+      { message: { jsonrpc: "2.0", id: 2, method: "test/inner" }, options: { kind: "request", relatedRequestId: "outer" } },
+      { message: { jsonrpc: "2.0", id: "outer", result: {} }, options: { kind: "response" } },
+    ]);
+    await dispatcher.close();
+  });
+
+  it("says an error answer and a batch of answers are responses", async () => {
+    const { dispatcher, peer } = await scriptedDispatcher({ protocolVersion: "2025-03-26" });
+    dispatcher.setRequestHandler("test/ok", async () => ({}));
+    peer.deliver({ jsonrpc: "2.0", id: 1, method: "test/unknown" });
+    peer.deliver([
+      { jsonrpc: "2.0", id: 2, method: "test/ok" },
+      { jsonrpc: "2.0", id: 3, method: "test/ok" },
+    ]);
+    await peer.waitForSent(2);
+    expect(peer.given).toStrictEqual([
+      { message: { jsonrpc: "2.0", id: 1, error: expect.objectContaining({ code: -32601 }) }, options: { kind: "response" } },
+      {
+        message: [
+          { jsonrpc: "2.0", id: 2, result: {} },
+          { jsonrpc: "2.0", id: 3, result: {} },
+        ],
+        options: { kind: "response" },
+      },
     ]);
     await dispatcher.close();
   });

@@ -15,7 +15,7 @@ import { ownParse, validateWithZod } from "../../schemas/zod-validation.js";
 import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import { connectionTelemetry } from "../../telemetry/telemetry-loader.js";
-import type { InboundContext, Transport } from "../../transport/transport/transport.types.js";
+import type { InboundContext, SendOptions, SentKind, Transport } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId, Side } from "../../types/types.js";
 import { classify, describeInvalid, idOfInvalid, type WireMessage } from "./classify.js";
 import type {
@@ -214,7 +214,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     const settled = this.#outgoing.add(id, method, this.#resultChecks.get(method)?.keyOf(wireParams), options, record);
     const message =
       wireParams === undefined ? { jsonrpc: JSONRPC_VERSION, id, method } : { jsonrpc: JSONRPC_VERSION, id, method, params: wireParams };
-    transport.send(message, sendOptions(options.relatedRequestId)).catch((error: unknown) => {
+    transport.send(message, sendOptions("request", options.relatedRequestId)).catch((error: unknown) => {
       const pending = this.#outgoing.get(id);
       if (pending) this.#outgoing.reject(pending, toMCPError(error, MCP_CODES.TRANSPORT_ERROR));
     });
@@ -236,7 +236,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     this.#events?.emit("notification:emitted", { side: this.side, method, params });
     return transport.send(
       params === undefined ? { jsonrpc: JSONRPC_VERSION, method } : { jsonrpc: JSONRPC_VERSION, method, params },
-      sendOptions(relatedRequestId),
+      sendOptions("notification", relatedRequestId),
     );
   }
 
@@ -276,8 +276,11 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     this.#onProtocolError?.(error);
   }
 
+  /** Sends a response, or a batch of them. */
   #send(message: unknown): void {
-    this.#transport?.send(message).catch((error: unknown) => this.#reportProtocolError(toMCPError(error, MCP_CODES.TRANSPORT_ERROR)));
+    this.#transport
+      ?.send(message, SENDING.response)
+      .catch((error: unknown) => this.#reportProtocolError(toMCPError(error, MCP_CODES.TRANSPORT_ERROR)));
   }
 
   #sendCancel(id: JsonRpcId, reason: string): void {
@@ -546,8 +549,16 @@ function peerOf(side: Side): Side {
   return side === "server" ? "client" : "server";
 }
 
-function sendOptions(relatedRequestId: JsonRpcId | undefined): { relatedRequestId: JsonRpcId } | undefined {
-  return relatedRequestId === undefined ? undefined : { relatedRequestId };
+/** The options of a send with no related request, one per kind: most sends make no object. */
+const SENDING: Readonly<Record<SentKind, SendOptions>> = {
+  request: { kind: "request" },
+  notification: { kind: "notification" },
+  response: { kind: "response" },
+};
+
+/** A transport is told what each message is, so it need not classify what the dispatcher built. */
+function sendOptions(kind: SentKind, relatedRequestId: JsonRpcId | undefined): SendOptions {
+  return relatedRequestId === undefined ? SENDING[kind] : { kind, relatedRequestId };
 }
 
 function withProgressToken(params: JsonObject | undefined, token: JsonRpcId): JsonObject {

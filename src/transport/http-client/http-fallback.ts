@@ -1,7 +1,7 @@
 import type { ConnectOptions } from "../../client/mcp-client/mcp-client.types.js";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
-import type { Transport, TransportReceiver } from "../transport/transport.types.js";
+import type { SendOptions, Transport, TransportReceiver } from "../transport/transport.types.js";
 import { httpStatusOf } from "./http-error.js";
 import { HttpSseTransport, type HttpSseTransportOptions } from "./http-sse.js";
 import { StreamableHttpTransport, type StreamableHttpTransportOptions, type ToolHeaderParams } from "./streamable-http.js";
@@ -68,11 +68,11 @@ export class FallbackHttpTransport implements Transport {
     await this.#streamable.start(this.#forwardFrom(this.#streamable, receiver));
   }
 
-  async send(message: unknown): Promise<void> {
-    if (this.#selected) return this.#selected.send(message);
+  async send(message: unknown, options?: SendOptions): Promise<void> {
+    if (this.#selected) return this.#selected.send(message, options);
     // Only the answer to initialize decides: a stateless-era probe that a 2025 server refuses with 400 says nothing of HTTP+SSE.
     // An answer to it settles the choice (see #forwardFrom).
-    if (!this.#probe && initializeRequestId(message) === undefined) return this.#streamable.send(message);
+    if (!this.#probe && initializeRequestId(message) === undefined) return this.#streamable.send(message, options);
     if (this.#probe) {
       await this.#probe.catch(() => undefined);
       return this.#current.send(message);

@@ -12,7 +12,8 @@ import {
 } from "./event-source.js";
 import { httpError } from "./http-error.js";
 import { fetchOf, fetchOrFail, headersFor, type HttpClientOptions } from "./http-options.js";
-import { parseFrame, serialise } from "./messages.js";
+import { parseFrame } from "./messages.js";
+import { encodeMessage } from "../encode.js";
 import { RequestCancel, signalFor } from "./request-cancel.js";
 import { DEFAULT_MAX_EVENT_BYTES } from "./sse-parser.js";
 
@@ -90,7 +91,7 @@ export class HttpSseTransport implements Transport {
     if (this.#closed) throw closedError();
     const endpoint = this.#endpoint;
     if (endpoint === undefined) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: call start() and wait for it first");
-    const body = serialise(message);
+    const body = encodeMessage(message);
     const given = headersFor(this.#options.headers, { "content-type": "application/json" });
     const headers = given instanceof Promise ? await given : given;
     const post = new RequestCancel();

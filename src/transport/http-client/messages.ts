@@ -6,6 +6,7 @@ import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import { classify, isJsonRpcId } from "../../jsonrpc/dispatcher/classify.js";
 import type { JsonRpcId } from "../../types/types.js";
+import type { SentKind } from "../transport/transport.types.js";
 
 function asList(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [value];
@@ -15,11 +16,41 @@ function field(value: unknown, name: string): unknown {
   return typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 }
 
-/** The ids of the requests in a message or a batch. */
-export function requestIdsOf(message: unknown): JsonRpcId[] {
-  return asList(message)
-    .filter((one) => classify(one) === "request")
-    .map((one) => field(one, "id") as JsonRpcId);
+/** What a client transport needs of a message it sends, read in one pass. */
+export interface Outgoing {
+  /** The ids of the requests in it (one message or a batch). */
+  readonly requestIds: readonly JsonRpcId[];
+  /** The id of an `initialize` request. */
+  readonly initializeId: JsonRpcId | undefined;
+  /** The request a `notifications/cancelled` gives up on. */
+  readonly cancelledId: JsonRpcId | undefined;
+  /** Whether it is `notifications/initialized`. */
+  readonly initialized: boolean;
+}
+
+function noted(requestIds: readonly JsonRpcId[], initializeId?: JsonRpcId, cancelledId?: JsonRpcId, initialized = false): Outgoing {
+  return { requestIds, initializeId, cancelledId, initialized };
+}
+
+const NOTHING_TO_NOTE = noted([]);
+
+/** Reads `message` once; `kind` is what its sender says it is (`SendOptions.kind`), classified here when not given. */
+export function outgoingOf(message: unknown, kind?: SentKind): Outgoing {
+  if (Array.isArray(message)) {
+    const requestIds = message.filter((one) => classify(one) === "request").map((one) => field(one, "id") as JsonRpcId);
+    return requestIds.length === 0 ? NOTHING_TO_NOTE : noted(requestIds);
+  }
+  const what = kind ?? classify(message);
+  const method = field(message, "method");
+  if (what === "request") {
+    const id = field(message, "id") as JsonRpcId;
+    return noted([id], method === METHODS.initialize ? id : undefined);
+  }
+  if (what !== "notification") return NOTHING_TO_NOTE;
+  if (method === NOTIFICATIONS.initialized) return noted([], undefined, undefined, true);
+  if (method !== NOTIFICATIONS.cancelled) return NOTHING_TO_NOTE;
+  const requestId = field(field(message, "params"), "requestId");
+  return isJsonRpcId(requestId) ? noted([], undefined, requestId) : NOTHING_TO_NOTE;
 }
 
 /** The ids a received value (one message or a batch) answers, with a result or an error. */
@@ -33,23 +64,11 @@ export function answeredIdsOf(value: unknown): JsonRpcId[] {
   return ids;
 }
 
-/** True for the `notifications/initialized` notification. */
-export function isInitializedNotification(message: unknown): boolean {
-  return classify(message) === "notification" && field(message, "method") === NOTIFICATIONS.initialized;
-}
-
 /** The id of an `initialize` request, if `message` is one. */
 export function initializeRequestId(message: unknown): JsonRpcId | undefined {
   return classify(message) === "request" && field(message, "method") === METHODS.initialize
     ? (field(message, "id") as JsonRpcId)
     : undefined;
-}
-
-/** The request a `notifications/cancelled` gives up on, if `message` is one. */
-export function cancelledRequestId(message: unknown): JsonRpcId | undefined {
-  if (classify(message) !== "notification" || field(message, "method") !== NOTIFICATIONS.cancelled) return undefined;
-  const requestId = field(field(message, "params"), "requestId");
-  return isJsonRpcId(requestId) ? requestId : undefined;
 }
 
 /** The protocol version an initialize result in `value` announces for request `id`. */
@@ -69,18 +88,4 @@ export function parseFrame(text: string): { readonly value: unknown } | { readon
   } catch (error) {
     return { error: new MCPError(MCP_CODES.PROTOCOL_INVALID, `Parse error: ${describeThrown(error)}`) };
   }
-}
-
-/** The JSON text of a message to send; `MCP.TRANSPORT_ERROR` when it has none. */
-export function serialise(message: unknown): string {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(message);
-  } catch (error) {
-    throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, {
-      cause: error,
-    });
-  }
-  if (text === undefined) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: the message has no JSON form");
-  return text;
 }

@@ -1,19 +1,21 @@
 import type { JsonRpcId } from "../../types/types.js";
-import { answeredIdsOf, initializeRequestId, negotiatedVersionIn } from "./messages.js";
+import { answeredIdsOf, negotiatedVersionIn, type Outgoing } from "./messages.js";
 
-/** One POSTed message and the answers it still waits for. */
+/** One POSTed message (what `outgoingOf` read of it) and the answers it still waits for. */
 export class PostExchange {
-  readonly message: unknown;
   /** The ids of the requests in the message (none for a notification or a response). */
   readonly ids: readonly JsonRpcId[];
   readonly #awaiting: Set<JsonRpcId>;
   readonly #initializeId: JsonRpcId | undefined;
 
-  constructor(message: unknown, ids: readonly JsonRpcId[]) {
-    this.message = message;
-    this.ids = ids;
-    this.#awaiting = new Set(ids);
-    this.#initializeId = initializeRequestId(message);
+  /** Whether the message is `notifications/initialized`. */
+  readonly initialized: boolean;
+
+  constructor(outgoing: Outgoing) {
+    this.ids = outgoing.requestIds;
+    this.initialized = outgoing.initialized;
+    this.#awaiting = new Set(this.ids);
+    this.#initializeId = outgoing.initializeId;
   }
 
   /** What was sent, for messages: "request 3", "requests 3, 4". */

@@ -1,6 +1,6 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, toMCPError } from "../../error-codes/mcp-error.js";
-import type { Transport, TransportReceiver } from "../transport/transport.types.js";
+import type { SendOptions, Transport, TransportReceiver } from "../transport/transport.types.js";
 import type { JsonRpcId } from "../../types/types.js";
 import { discardBody, mediaTypeOf, readText } from "./body.js";
 import { followEventStream } from "./event-stream.js";
@@ -11,7 +11,8 @@ import { statelessRequestHeaders } from "../../protocol/request-headers.js";
 import { requestedVersion } from "../../server/stateless/request-meta.js";
 import type { HttpClientOptions, FetchBody, FetchResponse } from "./http-options.js";
 import { ACCEPT_BOTH, EVENT_STREAM, HttpSession, unexpectedType, type RequestPlan } from "./http-session.js";
-import { cancelledRequestId, initializeRequestId, isInitializedNotification, parseFrame, requestIdsOf, serialise } from "./messages.js";
+import { outgoingOf, parseFrame } from "./messages.js";
+import { encodeMessage } from "../encode.js";
 import { PostExchange } from "./post-exchange.js";
 import { RequestCancel, type RequestSignal } from "./request-cancel.js";
 import { renewSession, type KeptInitialize } from "./session-renewal.js";
@@ -115,21 +116,22 @@ export class StreamableHttpTransport implements Transport {
    * headers and with its own (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), and
    * a JSON-RPC error the server answers with a 4xx status reaches the caller as that error.
    */
-  async send(message: unknown): Promise<void> {
+  async send(message: unknown, options?: SendOptions): Promise<void> {
     if (this.#closed) throw closedError();
     const receiver = this.#receiver;
     if (!receiver) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: call start() first");
-    const body = serialise(message);
-    const cancelled = cancelledRequestId(message);
+    const body = encodeMessage(message);
+    const outgoing = outgoingOf(message, options?.kind);
+    const cancelled = outgoing.cancelledId;
     if (cancelled !== undefined) {
       const stream = this.#requestStreams.get(cancelled);
       stream?.abort();
       // The stateless era cancels by closing the request's stream: there is nothing to POST.
       if (stream !== undefined && this.#statelessStreams.has(stream)) return;
     }
-    const initializeId = initializeRequestId(message);
+    const initializeId = outgoing.initializeId;
     if (initializeId !== undefined) this.#initialize = { body, id: initializeId };
-    const exchange = new PostExchange(message, requestIdsOf(message));
+    const exchange = new PostExchange(outgoing);
     const stream = new RequestCancel();
     for (const id of exchange.ids) this.#requestStreams.set(id, stream);
     this.#posts.add(stream);
@@ -173,7 +175,7 @@ export class StreamableHttpTransport implements Transport {
     }
     if (exchange.ids.length === 0 || response.status === 202) {
       discardBody(response);
-      if (isInitializedNotification(exchange.message)) this.#startGetStream(receiver);
+      if (exchange.initialized) this.#startGetStream(receiver);
       return;
     }
     const type = mediaTypeOf(response);

@@ -22,7 +22,6 @@ import { eventStreamOf } from "./fetch-exchange.js";
 import { OutboundStream, type StreamSettings } from "./outbound-stream.js";
 import { SessionRegistry } from "./session-registry.js";
 import { HttpSessionTransport } from "./session-transport.js";
-import { formatSseEvent } from "./sse-connection.js";
 
 const handlers: HttpHandler[] = [];
 afterEach(async () => {
@@ -49,15 +48,6 @@ function sessionTransport(events?: StreamSettings["events"]): HttpSessionTranspo
     onActivity: () => undefined,
   });
 }
-
-describe("SSE framing", () => {
-  it("writes each line of multi-line data as its own data field", () => {
-    expect(formatSseEvent({ event: "message", id: "7", retry: 10, data: "a\nb\r\nc" })).toBe(
-      "event: message\nid: 7\nretry: 10\ndata: a\ndata: b\ndata: c\n\n",
-    );
-    expect(formatSseEvent({ retry: 5 })).toBe("retry: 5\n\n");
-  });
-});
 
 describe("HttpSessionTransport: the Transport contract", () => {
   it("starts once, and not after close", async () => {
@@ -101,6 +91,22 @@ describe("HttpSessionTransport: the Transport contract", () => {
     await expect(transport.send({ jsonrpc: "2.0", id: 9, method: "roots/list" }, { relatedRequestId: 1 })).rejects.toMatchObject({
       code: "MCP.TRANSPORT_ERROR",
       message: expect.stringContaining("is over"),
+    });
+  });
+
+  it("routes by the kind its sender gives, without classifying the message again", async () => {
+    const transport = sessionTransport();
+    await transport.start(receiver());
+    const stream = new SseReader(eventStreamOf(transport.openRequestStream([1], false)));
+    // Told it is a notification about request 1, a response-shaped message rides on that request's stream and answers nothing.
+    await transport.send({ jsonrpc: "2.0", id: 1, result: { first: true } }, { kind: "notification", relatedRequestId: 1 });
+    await transport.send({ jsonrpc: "2.0", id: 1, result: {} }, { kind: "response" });
+    expect(await stream.rest()).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { first: true } },
+      { jsonrpc: "2.0", id: 1, result: {} },
+    ]);
+    await expect(transport.send({ jsonrpc: "2.0", method: "roots/list" }, { kind: "request", relatedRequestId: 1 })).rejects.toMatchObject({
+      code: "MCP.TRANSPORT_ERROR",
     });
   });
 
@@ -269,9 +275,8 @@ describe("edge cases of the handlers", () => {
     const early = await handler.fetch(httpRequest({ body: rpc(1, "ping"), session }));
     release();
     expect(await messagesOf(init)).toMatchObject([{ id: 0, result: {} }]);
-    expect(await new SseReader(early.body).allEvents()).toEqual([
-      { event: "message", id: expect.stringMatching(/_0$/), data: expect.stringContaining('"id":1') },
-    ]);
+    // Its only event is its answer, and its client holds no id of it: nothing could resume it, so the answer has no id.
+    expect(await new SseReader(early.body).allEvents()).toEqual([{ event: "message", data: expect.stringContaining('"id":1') }]);
   });
 });
 

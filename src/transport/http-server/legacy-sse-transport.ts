@@ -1,6 +1,7 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
-import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
+import { MCPError } from "../../error-codes/mcp-error.js";
 import type { WireMessage } from "../../jsonrpc/dispatcher/classify.js";
+import { encodeMessage } from "../encode.js";
 import type { InboundContext, Transport, TransportReceiver } from "../transport/transport.types.js";
 import type { EventStreamBody } from "./http-server.types.js";
 import { SseConnection } from "./sse-connection.js";
@@ -37,15 +38,7 @@ export class LegacySseTransport implements Transport {
 
   async send(message: unknown): Promise<void> {
     if (this.#closed) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, "Cannot send: the SSE stream is closed");
-    let data: string;
-    try {
-      data = JSON.stringify(message);
-    } catch (error) {
-      throw new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, {
-        cause: error,
-      });
-    }
-    this.#connection.write({ event: "message", data });
+    this.#connection.write({ event: "message", data: encodeMessage(message) });
   }
 
   deliver(message: WireMessage, inbound: InboundContext): void {

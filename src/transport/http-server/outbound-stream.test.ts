@@ -168,6 +168,57 @@ const message = (n: number): StoredEvent => ({
   data: `{"jsonrpc":"2.0","method":"notifications/message","params":{"n":${n}}}`,
 });
 
+describe("OutboundStream: an answer nobody could resume", () => {
+  const PROGRESS = '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}';
+
+  it("sends a stream's last event without an id, and keeps nothing, when its client holds none of its ids", async () => {
+    const store = recordingStore();
+    const stream = new OutboundStream("1", settings(store), [1, 2], () => undefined);
+    const reader = new SseReader(eventStreamOf(stream.connect(false)));
+    await stream.respond(1, ANSWER);
+    await stream.respond(2, ANSWER.replace('"id":1', '"id":2'));
+    // The first answer is not the last event: a client that lost the connection after it may resume from its id.
+    expect(await reader.allEvents()).toEqual([
+      { event: "message", id: "1_0", data: ANSWER },
+      { event: "message", id: "1_1", data: ANSWER.replace('"id":1', '"id":2') },
+    ]);
+    const quick = new OutboundStream("2", settings(store), [1], () => undefined);
+    const quickReader = new SseReader(eventStreamOf(quick.connect(false)));
+    await quick.respond(1, ANSWER);
+    expect(await quickReader.allEvents()).toEqual([{ event: "message", data: ANSWER }]);
+    expect(store.calls).toEqual([["1_0"], ["1_1"]]);
+  });
+
+  it("gives the last event an id once an earlier one had one, or a priming event did", async () => {
+    const store = recordingStore();
+    const stream = new OutboundStream("1", settings(store), [1], () => undefined);
+    const reader = new SseReader(eventStreamOf(stream.connect(false)));
+    await stream.forward(PROGRESS, false);
+    await stream.respond(1, ANSWER);
+    expect(await reader.allEvents()).toEqual([
+      { event: "message", id: "1_0", data: PROGRESS },
+      { event: "message", id: "1_1", data: ANSWER },
+    ]);
+    const primed = new OutboundStream("2", settings(store), [1], () => undefined);
+    const primedReader = new SseReader(eventStreamOf(primed.connect(true)));
+    await primed.respond(1, ANSWER);
+    expect((await primedReader.allEvents()).map((event) => event.id)).toEqual(["2_0", "2_1"]);
+  });
+
+  it("gives the last event an id on a connection its client resumed", async () => {
+    const store = recordingStore();
+    const stream = new OutboundStream("1", settings(store), [1], () => undefined);
+    stream.connect(false);
+    await stream.forward(PROGRESS, false);
+    // A resume takes the stream over from the connection that still looks open.
+    const resumed = await stream.resume("1_0");
+    if (resumed === undefined || resumed === "ended") throw new Error("the stream should be resumable from 1_0");
+    const reader = new SseReader(eventStreamOf(resumed));
+    await stream.respond(1, ANSWER);
+    expect(await reader.allEvents()).toEqual([{ event: "message", id: "1_1", data: ANSWER }]);
+  });
+});
+
 describe("OutboundStream adopting a stream another instance served", () => {
   it("replays the GET stream after the client's id, past a priming event in the middle, and numbers on", async () => {
     const store = new InMemoryEventStore();

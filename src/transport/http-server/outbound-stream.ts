@@ -2,7 +2,8 @@ import type { JsonRpcId } from "../../types/types.js";
 import type { EventStore, StoredEvent, StreamRef } from "./event-store.js";
 import type { EventStreamBody } from "./http-server.types.js";
 import { undeliverable, type RequestRoute } from "./routes.js";
-import { SseConnection, type SseEvent } from "./sse-connection.js";
+import type { SseEvent } from "../encode.js";
+import { SseConnection } from "./sse-connection.js";
 
 /** How the streams of one session behave: shared by all of them. */
 export interface StreamSettings {
@@ -57,6 +58,8 @@ export class OutboundStream implements RequestRoute {
    * speaks SEP-1699) or came back with Last-Event-ID. Older clients need not reconnect a POST stream.
    */
   #pollable = false;
+  /** Whether a client was ever given an event id of this stream (a priming event, an event, a replay): only then can it resume it. */
+  #idGiven = false;
   #pollTimer: ReturnType<typeof setTimeout> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #nextEvent = 0;
@@ -93,7 +96,10 @@ export class OutboundStream implements RequestRoute {
     if (this.settings.events && (prime || (this.settings.opening === true && this.#nextEvent === 0))) {
       void this.#enqueue(() => {
         const opening = this.#numbered("");
-        if (prime) connection.write({ id: opening.id, retry: this.settings.retryMs, data: "" });
+        if (prime) {
+          connection.write({ id: opening.id, retry: this.settings.retryMs, data: "" });
+          this.#idGiven = true;
+        }
         this.#keepLater(opening);
       });
     }
@@ -169,10 +175,14 @@ export class OutboundStream implements RequestRoute {
     else this.#unkept.length = 0;
   }
 
-  async #send(data: string, isRequest: boolean): Promise<void> {
-    const id = this.#record(data);
-    if (this.#connection) this.#connection.write({ event: "message", id, data });
-    else if (id === undefined) await undeliverable(isRequest, "the client's stream for it is gone");
+  async #send(data: string, isRequest: boolean, last = false): Promise<void> {
+    // The stream's last event, to a client holding none of its ids: nobody can ever ask for it again, so it gets no id and is not
+    // kept (it costs what a JSON answer costs).
+    const id = last && !this.#idGiven ? undefined : this.#record(data);
+    if (this.#connection) {
+      this.#connection.write({ event: "message", id, data });
+      this.#idGiven ||= id !== undefined;
+    } else if (id === undefined) await undeliverable(isRequest, "the client's stream for it is gone");
     // A sender far ahead of the store waits for it (in the queue, so the next send does too): the store paces a flood, as a slow client's
     // connection would.
     if (this.#unkept.length >= MAX_UNKEPT_EVENTS) await this.#keeping;
@@ -182,7 +192,7 @@ export class OutboundStream implements RequestRoute {
   async #answer(id: JsonRpcId, data: string): Promise<void> {
     this.#pending?.delete(id);
     try {
-      await this.#send(data, false);
+      await this.#send(data, false, this.#answered);
     } finally {
       if (this.#answered) await this.#end();
     }
@@ -200,6 +210,8 @@ export class OutboundStream implements RequestRoute {
   /** A connection that first carries `missed`; it ends after them when the stream is answered. */
   #replay(missed: readonly StoredEvent[]): SseConnection {
     const connection = this.#newConnection();
+    // Its client came back with an id of this stream.
+    this.#idGiven = true;
     for (const event of missed) connection.write(toSseEvent(event), true);
     if (this.#answered) connection.close();
     else this.#attach(connection, true);

@@ -1,8 +1,9 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
-import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
+import { MCPError } from "../../error-codes/mcp-error.js";
 import { classify, type WireMessage } from "../../jsonrpc/dispatcher/classify.js";
 import { randomHex } from "../../protocol/bytes-text.js";
 import type { JsonRpcId } from "../../types/types.js";
+import { encodeMessage } from "../encode.js";
 import type { InboundContext, SendOptions, Transport, TransportReceiver } from "../transport/transport.types.js";
 import type { EventStreamBody } from "./http-server.types.js";
 import { JsonResponses } from "./json-responses.js";
@@ -61,15 +62,12 @@ export class HttpSessionTransport implements Transport {
     if (Array.isArray(message)) return Promise.all(message.map((one: unknown) => this.send(one, options))).then(() => undefined);
     let data: string;
     try {
-      data = JSON.stringify(message);
+      data = encodeMessage(message);
     } catch (error) {
-      return Promise.reject(
-        new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, {
-          cause: error,
-        }),
-      );
+      return Promise.reject(error);
     }
-    const kind = classify(message);
+    // The dispatcher says what it built; a message from anyone else is classified here.
+    const kind = options.kind ?? classify(message);
     if (kind === "response" || kind === "error-response") return this.#respond((message as WireMessage).id as JsonRpcId | null, data);
     const isRequest = kind === "request";
     if (options.relatedRequestId === undefined) return this.#toStandalone(data, isRequest);

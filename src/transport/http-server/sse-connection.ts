@@ -1,33 +1,5 @@
+import { sseFrame, type SseEvent } from "../encode.js";
 import type { EventSink, EventStreamBody } from "./http-server.types.js";
-
-/** One Server-Sent Event: fields as the SSE standard names them. */
-export interface SseEvent {
-  readonly event?: string | undefined;
-  readonly id?: string | undefined;
-  readonly retry?: number | undefined;
-  readonly data?: string | undefined;
-}
-
-const LINE_BREAK = /[\r\n]/;
-const LINE_BREAKS = /\r\n|\r|\n/;
-
-/** The wire form of an event; `data` spanning lines becomes one `data:` field per line. */
-export function formatSseEvent(event: SseEvent): string {
-  let text = "";
-  if (event.event !== undefined) text += `event: ${event.event}\n`;
-  if (event.id !== undefined) text += `id: ${event.id}\n`;
-  if (event.retry !== undefined) text += `retry: ${event.retry}\n`;
-  const data = event.data;
-  // JSON text never spans lines; only other data needs splitting.
-  if (data !== undefined)
-    text += LINE_BREAK.test(data)
-      ? data
-          .split(LINE_BREAKS)
-          .map((line) => `data: ${line}\n`)
-          .join("")
-      : `data: ${data}\n`;
-  return `${text}\n`;
-}
 
 /** How many bytes a connection holds for a client that does not read before it gives up on that client. */
 export const DEFAULT_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
@@ -80,7 +52,7 @@ export class SseConnection implements EventStreamBody {
   /** Queues one event; `replay` (what a resumed client missed, written before it can read) is exempt from the bound. */
   write(event: SseEvent, replay = false): void {
     if (this.#state !== "open") return;
-    this.#send(formatSseEvent(event), replay);
+    this.#send(sseFrame(event), replay);
   }
 
   /** Ends the response (the server's choice). */

@@ -8,6 +8,7 @@ import { claimsStatelessEra, requestedVersion } from "../../server/stateless/req
 import type { RequestChannel } from "../../server/stateless/stateless-context.js";
 import type { StatelessAnswer } from "../../server/stateless/stateless-requests.js";
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
+import { encodeMessage } from "../encode.js";
 import type { InboundContext } from "../transport/transport.types.js";
 import type { HttpExchange, HttpReply } from "./http-server.types.js";
 import type { PostedMessages } from "./messages.js";
@@ -131,13 +132,17 @@ class PostAnswer implements RequestChannel {
 
   // The request's context sends nothing once its signal fired (the client left).
   notify(method: string, params: JsonObject): Promise<void> {
-    this.#write(JSON.stringify({ jsonrpc: JSONRPC_VERSION, method, params }));
+    try {
+      this.#write(encodeMessage({ jsonrpc: JSONRPC_VERSION, method, params }));
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return Promise.resolve();
   }
 
   finish(answered: StatelessAnswer): void {
     if (this.#cancelled) return;
-    const body = JSON.stringify(
+    const body = encodeMessage(
       "error" in answered
         ? { jsonrpc: JSONRPC_VERSION, id: this.id, error: answered.error }
         : { jsonrpc: JSONRPC_VERSION, id: this.id, result: answered.result },

@@ -1,5 +1,6 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
+import { encodeMessage } from "../encode.js";
 import type { Transport, TransportReceiver } from "../transport/transport.types.js";
 
 /**
@@ -37,14 +38,7 @@ export class InMemoryTransport implements Transport {
 
   async send(message: unknown): Promise<void> {
     if (this.#closed) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, "Cannot send: the transport is closed");
-    let text: string | undefined;
-    try {
-      text = JSON.stringify(message);
-    } catch (error) {
-      throw new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: the message is not serialisable as JSON", { cause: error });
-    }
-    if (text === undefined) throw new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: the message has no JSON form");
-    this.#peer.#accept(text);
+    this.#peer.#accept(encodeMessage(message));
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
+import { encodeMessage, lineFrame } from "../encode.js";
 import type { Transport, TransportReceiver } from "../transport/transport.types.js";
 import { LineDecoder, type LineEvent } from "./line-decoder.js";
 
@@ -105,18 +106,12 @@ export class StdioTransport implements Transport {
   /** Queues one frame behind the previous writes; resolves when the writable took it. */
   send(message: unknown): Promise<void> {
     if (this.#closed) return Promise.reject(new MCPError(MCP_CODES.TRANSPORT_CLOSED, "Cannot send: the stdio transport is closed"));
-    let text: string | undefined;
+    let frame: string;
     try {
-      text = JSON.stringify(message);
+      frame = lineFrame(encodeMessage(message));
     } catch (error) {
-      return Promise.reject(
-        new MCPError(MCP_CODES.TRANSPORT_ERROR, `Cannot send: the message is not serialisable as JSON (${describeThrown(error)})`, {
-          cause: error,
-        }),
-      );
+      return Promise.reject(error);
     }
-    if (text === undefined) return Promise.reject(new MCPError(MCP_CODES.TRANSPORT_ERROR, "Cannot send: the message has no JSON form"));
-    const frame = `${text}\n`;
     if (this.#queuedBytes + frame.length > this.#maxQueuedBytes) return Promise.reject(this.#peerNotReading());
     // Nothing under way: straight to the writable, and with a text writable that takes it at once, no promise of our own.
     if (!this.#drained) {

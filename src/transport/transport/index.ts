@@ -1,1 +1,1 @@
-export type { InboundContext, SendOptions, Transport, TransportReceiver } from "./transport.types.js";
+export type { InboundContext, SendOptions, SentKind, Transport, TransportReceiver } from "./transport.types.js";

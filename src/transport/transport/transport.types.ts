@@ -20,9 +20,17 @@ export interface TransportReceiver {
   onClose(error?: MCPError): void;
 }
 
+/** What a message being sent is; "response" covers error responses too (a batch sent as one is all of that kind). */
+export type SentKind = "request" | "notification" | "response";
+
 export interface SendOptions {
   /** The incoming request this message belongs to (lets HTTP route it onto that request's stream). */
   readonly relatedRequestId?: JsonRpcId;
+  /**
+   * What the message is, from the sender that built it (the dispatcher always says): a transport that routes by kind reads it
+   * instead of classifying the message again. When given, it must be true; without it, transports classify.
+   */
+  readonly kind?: SentKind;
 }
 
 /**
