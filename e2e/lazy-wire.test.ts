@@ -74,6 +74,19 @@ describe("importing the universal entry", () => {
     }
   });
 
+  it("a client's own modules reach no JSON Schema validator: it loads with the first outputSchema or form elicitation", () => {
+    const client = staticGraph(resolve(root, "src/client/mcp-client/mcp-client.ts"));
+    for (const file of staticGraph(resolve(root, "src/transport/http-client/streamable-http.ts")).files) client.files.add(file);
+    // What a client uses of src/json-schema/ up front: the value checks, pointers and the subschema walk (the header parameters).
+    expect(
+      [...client.files]
+        .filter((file) => file.includes("/src/json-schema/"))
+        .map((file) => file.slice(file.lastIndexOf("/") + 1))
+        .toSorted(),
+    ).toEqual(["aborted.ts", "json-pointer.ts", "json-values.ts", "subschemas.ts"]);
+    expect(client.files).toContain(resolve(root, "src/client/mcp-client/validator-loader.ts"));
+  });
+
   it("while @suaveplan/mcp/schemas loads zod at once; /telemetry loads no package (it reads the OpenTelemetry API's global)", () => {
     expect([...staticGraph(resolve(root, "src/schemas/index.ts")).packages]).toContain("zod/mini");
     expect([...staticGraph(resolve(root, "src/telemetry/index.ts")).packages]).toEqual([]);

@@ -1,19 +1,35 @@
 // The bundle-size budget (package-tests/bundle-budget.json; why each byte range is spent:
 // package-tests/BUNDLE-BUDGET.md): min+gzip of (a) a client-only browser app with the Streamable
-// HTTP transport and (b) a server with the web-standard handler, bundled by Vite for the browser from
-// the installed tarball. Each run prints the figures, their split (ours, @opentelemetry/api, zod),
-// and the official SDK's equivalent apps bundled the same way (the live reference).
+// HTTP transport, (b) a server with the web-standard handler and (c) the client alone with the
+// in-process transport, bundled by Vite for the browser from the installed tarball: the whole app
+// (its dynamic imports inlined), and for the clients what loads before any of them runs. Each run
+// prints the figures, their split (ours, @opentelemetry/api, zod), and the official SDK's equivalent
+// apps bundled the same way (the live reference).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLIENT_APP, EVERYTHING_APP, SDK_CLIENT_APP, SDK_SERVER_APP, SERVER_APP, bundle, type Bundle } from "./support/bundle.js";
+import {
+  CLIENT_APP,
+  CLIENT_ONLY_APP,
+  EVERYTHING_APP,
+  SDK_CLIENT_APP,
+  SDK_SERVER_APP,
+  SERVER_APP,
+  bundle,
+  type Bundle,
+} from "./support/bundle.js";
 import { SCRATCH } from "./support/paths.js";
 
 interface Budget {
   readonly gzipBytes: number;
   readonly minifiedBytes: number;
+  /** What loads before any dynamic import runs, gzipped file by file (the clients only). */
+  readonly firstLoadGzipBytes?: number;
 }
-const budgets = JSON.parse(readFileSync(new URL("bundle-budget.json", import.meta.url), "utf8")) as Record<"client" | "server", Budget> & {
+const budgets = JSON.parse(readFileSync(new URL("bundle-budget.json", import.meta.url), "utf8")) as Record<
+  "client" | "server" | "clientOnly",
+  Budget
+> & {
   readonly sdkClientBrowserGzipBytes: number;
 };
 
@@ -57,6 +73,28 @@ describe("bundle size (min+gzip, Vite for the browser)", () => {
     expect(whole.gzipBytes).toBeLessThanOrEqual(budget.gzipBytes);
     expect(whole.minifiedBytes).toBeLessThanOrEqual(budget.minifiedBytes);
     expect(whole.gzipBytes).toBeLessThan(sdk.gzipBytes);
+  });
+
+  it.each([
+    ["client", CLIENT_APP],
+    ["clientOnly", CLIENT_ONLY_APP],
+  ] as const)("%s app: what loads before the first connection asks for more stays within its budget", async (name, source) => {
+    const split = await bundle(`${name}-split`, source, { split: true });
+    const whole = name === "client" ? await bundledApp("client") : await bundle(name, source);
+    const oursOnly = await bundle(`${name}-split-ours`, source, { split: true, external: [/^zod(\/.*)?$/, /^@opentelemetry\/api$/] });
+    const first = split.firstLoad as NonNullable<Bundle["firstLoad"]>;
+    const ours = oursOnly.firstLoad as NonNullable<Bundle["firstLoad"]>;
+    const budget = budgets[name];
+    console.log(
+      `${name}: first load ${kib(first.gzipBytes)} gzip (budget ${kib(budget.firstLoadGzipBytes ?? 0)}), ${kib(first.minifiedBytes)} min; ` +
+        `ours ≈ ${kib(ours.gzipBytes)}, zod and @opentelemetry/api ≈ ${kib(first.gzipBytes - ours.gzipBytes)}; ` +
+        `the whole app ${kib(whole.gzipBytes)} gzip (budget ${kib(budget.gzipBytes)}), ${kib(whole.minifiedBytes)} min`,
+    );
+    expect(first.gzipBytes).toBeLessThanOrEqual(budget.firstLoadGzipBytes ?? 0);
+    expect(whole.gzipBytes).toBeLessThanOrEqual(budget.gzipBytes);
+    expect(whole.minifiedBytes).toBeLessThanOrEqual(budget.minifiedBytes);
+    // What waits for a dynamic import is a real part of the app, not lost: the first load is less than the whole.
+    expect(first.gzipBytes).toBeLessThan(whole.gzipBytes);
   });
 
   it("reports the whole universal entry for reference (not budgeted: no app imports all of it)", async () => {

@@ -161,6 +161,20 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
     });
   }
 
+  // The client's JSON Schema validator comes with a dynamic import of our own chunk (src/lazy/lazy.md): a call resolves only once
+  // the client has loaded it and checked the result (the server checks its own results first, so a broken one never reaches it).
+  test("in-memory: a tool's outputSchema checked by the validator the client loads on demand", async (t) => {
+    const server = new MCPServer({ name: "output", version: "1.0.0" }, { telemetry: null });
+    const outputSchema = { type: "object", properties: { sum: { type: "number" } }, required: ["sum"] };
+    server.tool("sum", { outputSchema }, () => ({ content: [], structuredContent: { sum: 3 } }));
+    const [clientEnd, serverEnd] = InMemoryTransport.pair();
+    await server.start(serverEnd);
+    const client = new MCPClient({ name: "output-client", version: "1.0.0" }, { telemetry: null });
+    await client.connect(clientEnd);
+    await t.resolves(client.callTool("sum"), { structuredContent: { sum: 3 } });
+    await client.close();
+  });
+
   // ---- (2) stdio over web streams -------------------------------------------------------------------
   test("stdio: the whole walk over StdioTransport on TransformStream pairs", async (t) => {
     const toServer = new TransformStream();

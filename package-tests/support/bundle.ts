@@ -15,6 +15,11 @@ export interface Bundle {
   readonly modules: readonly string[];
   /** Every import specifier the bundler was asked to resolve. */
   readonly requested: readonly string[];
+  /**
+   * With `split`: what the app loads before any of its dynamic imports runs (the entry chunk and the
+   * chunks it imports statically), minified and gzipped file by file, as a browser fetches them.
+   */
+  readonly firstLoad?: { readonly minifiedBytes: number; readonly gzipBytes: number };
 }
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
@@ -27,7 +32,7 @@ export const gzipSize = (code: string): number => gzipSync(code, { level: 9 }).l
 export async function bundle(
   name: string,
   source: string,
-  { minify = true, external = [] as RegExp[], dir = join(CONSUMER, "apps") } = {},
+  { minify = true, external = [] as RegExp[], dir = join(CONSUMER, "apps"), split = false } = {},
 ): Promise<Bundle> {
   mkdirSync(dir, { recursive: true });
   const entry = join(dir, `${name}.mjs`);
@@ -53,8 +58,9 @@ export async function bundle(
       sourcemap: false,
       copyPublicDir: false,
       lib: { entry, formats: ["es"], fileName: () => `${name}.js` },
-      // One file, as the sizes are of the whole app (the library loads its schemas with a dynamic import).
-      rollupOptions: { external, output: { inlineDynamicImports: true } },
+      // One file, as the sizes are of the whole app (the library loads its schemas with a dynamic import); with `split`, the
+      // dynamic imports in chunks of their own, to tell the first load from what loads on demand.
+      rollupOptions: { external, output: { codeSplitting: split } },
     },
   })) as Rollup.RollupOutput | Rollup.RollupOutput[];
   const chunks = (Array.isArray(output) ? output.flatMap((item) => item.output) : output.output).filter(
@@ -62,7 +68,30 @@ export async function bundle(
   );
   const code = chunks.map((chunk) => chunk.code).join("\n");
   const modules = [...new Set(chunks.flatMap((chunk) => chunk.moduleIds))].map((id) => relative(CONSUMER, id));
-  return { code, minifiedBytes: Buffer.byteLength(code), gzipBytes: gzipSize(code), modules, requested };
+  const whole = { code, minifiedBytes: Buffer.byteLength(code), gzipBytes: gzipSize(code), modules, requested };
+  return split ? { ...whole, firstLoad: firstLoadOf(chunks) } : whole;
+}
+
+/** The entry chunk and every chunk it reaches by static imports. */
+function firstLoadOf(chunks: readonly Rollup.OutputChunk[]): { minifiedBytes: number; gzipBytes: number } {
+  const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const loaded = new Set<Rollup.OutputChunk>();
+  const pending = chunks.filter((chunk) => chunk.isEntry);
+  for (let chunk = pending.pop(); chunk !== undefined; chunk = pending.pop()) {
+    if (loaded.has(chunk)) continue;
+    loaded.add(chunk);
+    for (const name of chunk.imports) {
+      const imported = byName.get(name);
+      if (imported) pending.push(imported);
+    }
+  }
+  let minifiedBytes = 0;
+  let gzipBytes = 0;
+  for (const chunk of loaded) {
+    minifiedBytes += Buffer.byteLength(chunk.code);
+    gzipBytes += gzipSize(chunk.code);
+  }
+  return { minifiedBytes, gzipBytes };
 }
 
 /** (a) a browser host: a client and the Streamable HTTP transport, nothing else imported. */
@@ -70,6 +99,16 @@ export const CLIENT_APP = `import { MCPClient, StreamableHttpTransport } from "@
 export async function connect(url) {
   const client = new MCPClient({ name: "app", version: "1.0.0" });
   await client.connect(new StreamableHttpTransport(url));
+  return client;
+}
+`;
+
+/** (c) the client alone: `MCPClient` and the in-process transport (no HTTP client code). */
+export const CLIENT_ONLY_APP = `import { MCPClient, InMemoryTransport } from "@suaveplan/mcp";
+export async function connect() {
+  const [clientSide] = InMemoryTransport.pair();
+  const client = new MCPClient({ name: "app", version: "1.0.0" });
+  await client.connect(clientSide);
   return client;
 }
 `;

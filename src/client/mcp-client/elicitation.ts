@@ -2,11 +2,11 @@
 // asks), fill defaults into an accepted form (SEP-1034) and check the answer against its schema.
 import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
-import { applyDefaults, compileJsonSchema } from "../../json-schema/index.js";
 import type { ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams, ElicitResult } from "../../schemas/schemas.js";
 import { wireLayer } from "../../schemas/wire-loader.js";
 import { declaresApplyDefaults, declaresFormElicitation, declaresUrlElicitation, type ElicitationCapability } from "./capabilities.js";
 import type { ElicitationOptions, ServerRequestContext } from "./mcp-client.types.js";
+import { loadedValidator, loadValidator } from "./validator-loader.js";
 
 export interface ElicitationDeps {
   readonly options: ElicitationOptions;
@@ -38,7 +38,9 @@ async function answerUrl(
 async function answerForm(params: ElicitRequestFormParams, context: ServerRequestContext, deps: ElicitationDeps): Promise<ElicitResult> {
   const handler = deps.options.form;
   if (!declaresFormElicitation(deps.declared) || !handler) throw modeNotDeclared("form");
-  // Compiled before the user is asked: a schema that cannot be used fails with -32602 at once.
+  // Compiled before the user is asked: a schema that cannot be used fails with -32602 at once. The validator loaded with the
+  // connection (mcp-client.ts): the handler is asked at once, in the order the requests came.
+  const { applyDefaults, compileJsonSchema } = loadedValidator() ?? (await loadValidator());
   const requestedSchema = compileJsonSchema(params.requestedSchema);
   const result = await handler(params, context);
   if (result.action !== "accept") return result;

@@ -32,6 +32,7 @@ import type {
 import type { Transport } from "../../transport/transport/transport.types.js";
 import type { JsonObject } from "../../types/types.js";
 import { urlElicitationsRequired } from "./elicitation.js";
+import { loadValidator } from "./validator-loader.js";
 import type { NegotiatedServer } from "./handshake.js";
 import { collect, LIST_KINDS, type ListKind, type PageOf } from "./lists.js";
 import type {
@@ -470,7 +471,9 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
 
   /** With the wire layer loaded: the offered revision's codec, and what needs a schema of its own. */
   async #prepareWire(): Promise<void> {
-    const layer = await loadWire();
+    // A client that answers form elicitations checks each answer with the validator: it loads with the connection, so that the
+    // host's handlers are asked in the order the server's requests came (a first form would otherwise wait for the import).
+    const [layer] = await Promise.all([loadWire(), this.#options.elicitation?.form && loadValidator()]);
     this.#dispatcher.setProtocolVersion(this.#offered);
     const completed = (params: unknown): void => {
       const notification = params as ElicitationCompleteNotificationParams;

@@ -1,8 +1,9 @@
 // Checks a tool's structuredContent against the outputSchema the server listed for it.
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { describeThrown, MCPError } from "../../error-codes/mcp-error.js";
-import { compileJsonSchema, type JsonSchemaValidator } from "../../json-schema/index.js";
+import type { JsonSchemaValidator } from "../../json-schema/index.js";
 import type { CallToolResult, Tool } from "../../schemas/schemas.js";
+import { loadedValidator, loadValidator, type JsonSchemaValidation } from "./validator-loader.js";
 
 /**
  * Knows every tool the client has listed. A tool it does not know is looked up in one full listing
@@ -19,6 +20,9 @@ export class ToolOutputChecker {
 
   remember(tools: readonly Tool[]): void {
     for (const tool of tools) this.#known.set(tool.name, tool);
+    // The validator starts loading with the first listing that needs it, so the first call rarely waits for it; a failed load is
+    // retried, and reported, by the check that needs it.
+    if (loadedValidator() === undefined && tools.some((tool) => tool.outputSchema)) void loadValidator().catch(() => undefined);
   }
 
   forget(): void {
@@ -40,39 +44,41 @@ export class ToolOutputChecker {
   }
 
   /**
-   * Throws (or, when the tool must be listed first, rejects) with `MCP.PROTOCOL_INVALID` when the
-   * result breaks the tool's outputSchema; `isError` results are not checked. A tool already known
-   * is checked at once, with no promise to wait for.
+   * Throws (or, when the tool must be listed or the validator loaded first, rejects) with
+   * `MCP.PROTOCOL_INVALID` when the result breaks the tool's outputSchema; `isError` results are not
+   * checked. A tool already known is checked at once (the validator loaded), with no promise to wait for.
    */
   check(name: string, result: CallToolResult): Promise<void> | undefined {
     if (result.isError) return undefined;
     const known = this.#known.get(name);
     if (!known) return this.#listThenCheck(name, result);
-    this.#checkAgainst(name, known, result);
+    if (known.outputSchema === undefined) return undefined;
+    const validation = loadedValidator();
+    if (validation === undefined) return loadValidator().then((loaded) => this.#checkAgainst(name, known, result, loaded));
+    this.#checkAgainst(name, known, result, validation);
     return undefined;
   }
 
   async #listThenCheck(name: string, result: CallToolResult): Promise<void> {
     const tool = await this.tool(name);
-    if (tool) this.#checkAgainst(name, tool, result);
+    if (tool?.outputSchema) this.#checkAgainst(name, tool, result, await loadValidator());
   }
 
-  #checkAgainst(name: string, tool: Tool, result: CallToolResult): void {
-    const schema = tool.outputSchema;
-    if (!schema) return;
+  #checkAgainst(name: string, tool: Tool, result: CallToolResult, validation: JsonSchemaValidation): void {
+    const schema = tool.outputSchema as object;
     if (result.structuredContent === undefined) {
       throw brokenPromise(`Tool ${name} declares an outputSchema but returned no structuredContent`, result);
     }
-    const checked = this.#compile(name, schema, result).validate(result.structuredContent, "structuredContent");
+    const checked = this.#compile(name, schema, result, validation).validate(result.structuredContent, "structuredContent");
     if (!checked.ok)
       throw brokenPromise(`The structuredContent of tool ${name} does not match its outputSchema: ${checked.issues}`, result);
   }
 
-  #compile(name: string, schema: object, result: CallToolResult): JsonSchemaValidator {
-    return this.#compiled.get(schema) ?? this.#compileOnce(name, schema, result);
+  #compile(name: string, schema: object, result: CallToolResult, validation: JsonSchemaValidation): JsonSchemaValidator {
+    return this.#compiled.get(schema) ?? this.#compileOnce(name, schema, result, validation);
   }
 
-  #compileOnce(name: string, schema: object, result: CallToolResult): JsonSchemaValidator {
+  #compileOnce(name: string, schema: object, result: CallToolResult, { compileJsonSchema }: JsonSchemaValidation): JsonSchemaValidator {
     try {
       const compiled = compileJsonSchema(schema);
       this.#compiled.set(schema, compiled);
