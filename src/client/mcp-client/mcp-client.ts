@@ -278,7 +278,8 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     this.#responses?.clear();
   }
 
-  /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken), and typed `S` when told, else by the client's tool map for a tool it names.
+  /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken),
+   * and typed `S` when told, else by the client's tool map for a tool it names.
    * A tool the server runs as a task is waited for; with option `task`, the task itself is the answer (`src/client/tasks/tasks.md`). */
   callTool(name: string, args: JsonObject | undefined, options: TaskCallOptions): Promise<ToolTask>;
   callTool<S extends object = never, N extends string = string>(
