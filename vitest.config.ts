@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "e2e/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "e2e/**/*.test.ts", "lint/**/*.test.ts"],
     environment: "node",
     globalSetup: ["e2e/support/build-package.ts"],
     restoreMocks: true,
