@@ -4,7 +4,7 @@ export default defineConfig({
   // package.json `imports` maps it to dist/ (the published files); the tests run on Node, from the sources.
   resolve: { alias: { "#default-fetch": new URL("./src/node/default-fetch.ts", import.meta.url).pathname } },
   test: {
-    include: ["src/**/*.test.ts", "e2e/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "e2e/**/*.test.ts", "lint/**/*.test.ts"],
     environment: "node",
     globalSetup: ["e2e/support/build-package.ts"],
     restoreMocks: true,

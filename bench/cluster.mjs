@@ -187,18 +187,22 @@ function target(label, a, b, floor) {
   const calls = ratio(a, b, "callsPerSecond");
   const cpu = ratio(b, a, "serverUs");
   console.log(
-    `${label}: calls/s ${format(calls, 2)}× (${calls >= floor ? "met" : "NOT met"}); by server CPU per call, ${format(cpu, 2)}× (${cpu >= floor ? "met" : "NOT met"})`,
+    `${label}: calls/s ${format(calls, 2)}× (${calls >= floor ? "met" : "NOT met"}); ` +
+      `by server CPU per call, ${format(cpu, 2)}× (${cpu >= floor ? "met" : "NOT met"})`,
   );
 }
 
 async function printTable(setups) {
   const [first, , third] = setups;
+  const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
   console.log(
-    `\n${CLIENTS} clients, ${CALLS} calls of echo per repetition, medians of ${REPETITIONS} interleaved repetitions (node ${process.version}, load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")})`,
+    `\n${CLIENTS} clients, ${CALLS} calls of echo per repetition, ` +
+      `medians of ${REPETITIONS} interleaved repetitions (node ${process.version}, load ${load})`,
   );
   console.log("The proxies' CPU is not counted (each proxy is a child of its own); server CPU sums the setup's server processes.\n");
   console.log(
-    "| setup | calls/s | server CPU µs/call | redis CPU µs/call | calls/s ÷ 1 | CPU/call ÷ 1 | calls/s ÷ 3 | CPU/call ÷ 3 | requests per upstream |",
+    "| setup | calls/s | server CPU µs/call | redis CPU µs/call | calls/s ÷ 1 | CPU/call ÷ 1 | calls/s ÷ 3 | CPU/call ÷ 3 | " +
+      "requests per upstream |",
   );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const [index, setup] of setups.entries()) {

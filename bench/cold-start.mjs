@@ -88,7 +88,12 @@ if (JSON_OUT) {
   console.log(`${"case".padEnd(58)} ${"median".padStart(9)} ${"min".padStart(9)} ${"import (median Δ)".padStart(18)}`);
   for (const row of rows) {
     console.log(
-      `${row.name.padEnd(58)} ${`${row.medianMs} ms`.padStart(9)} ${`${row.minMs} ms`.padStart(9)} ${(row.importMs ? `+${row.importMs} ms` : "—").padStart(18)}`,
+      [
+        row.name.padEnd(58),
+        `${row.medianMs} ms`.padStart(9),
+        `${row.minMs} ms`.padStart(9),
+        (row.importMs ? `+${row.importMs} ms` : "—").padStart(18),
+      ].join(" "),
     );
   }
   console.log(

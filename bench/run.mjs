@@ -118,7 +118,8 @@ const withHttpChild = (run) => async () => {
 // The requests each connect makes over HTTP, counted once (outside the timing) by the connect row.
 let httpConnectRequests;
 const requestList = ({ connect, after, close }) =>
-  `connect ${connect.length} (${connect.join(", ")})${after.length > 0 ? `, then ${after.join(", ")}` : ""}; close ${close.length}${close.length > 0 ? ` (${close.join(", ")})` : ""}`;
+  `connect ${connect.length} (${connect.join(", ")})${after.length > 0 ? `, then ${after.join(", ")}` : ""}; ` +
+  `close ${close.length}${close.length > 0 ? ` (${close.join(", ")})` : ""}`;
 const HTTP_HANDSHAKE = {
   ...VS_HANDSHAKE,
   note: () =>
@@ -277,7 +278,8 @@ for (const [title, per, run, { extra = [], note } = {}] of scenarios) {
   if (note?.()) row.note = note();
   results.push(row);
   console.log(
-    `${title}: ours/limit cpu ${f(row.oursVsLimit?.cpu)}× · ours/sdk1 ${f(row.oursVsSdk1?.cpu)}× · ours/sdk2 ${f(row.oursVsSdk2?.cpu)}× · sdk1/limit ${f(row.sdk1VsLimit?.cpu)}× · sdk2/limit ${f(row.sdk2VsLimit?.cpu)}×`,
+    `${title}: ours/limit cpu ${f(row.oursVsLimit?.cpu)}× · ours/sdk1 ${f(row.oursVsSdk1?.cpu)}× · ` +
+      `ours/sdk2 ${f(row.oursVsSdk2?.cpu)}× · sdk1/limit ${f(row.sdk1VsLimit?.cpu)}× · sdk2/limit ${f(row.sdk2VsLimit?.cpu)}×`,
   );
   for (const e of row.extra ?? [])
     console.log(`  ${e.label}: cpu ${f(e.cpu)}× · wall ${f(e.wall)}× (CPU per unit: ${perUnit(row, e.a)} · ${perUnit(row, e.b)})`);
@@ -307,14 +309,26 @@ for (const { title, measure } of memory) {
 }
 
 const elapsedS = (performance.now() - started) / 1000;
+const tableRow = (cells) => `| ${cells.join(" | ")} |`;
 const table = [
-  "| scenario | ours/limit (cpu · wall) | ours/SDK 1.x (cpu · wall) | ours/SDK 2.x (cpu · wall) | SDK 1.x/limit (cpu) | SDK 2.x/limit (cpu) | per call, CPU µs (or KiB, ms): ours · SDK 1.x · SDK 2.x · limit |",
+  tableRow([
+    "scenario",
+    "ours/limit (cpu · wall)",
+    "ours/SDK 1.x (cpu · wall)",
+    "ours/SDK 2.x (cpu · wall)",
+    "SDK 1.x/limit (cpu)",
+    "SDK 2.x/limit (cpu)",
+    "per call, CPU µs (or KiB, ms): ours · SDK 1.x · SDK 2.x · limit",
+  ]),
   "| --- | --- | --- | --- | --- | --- | --- |",
-  ...results.map((r) =>
-    r.kind === "memory"
-      ? `| ${r.title} | ${f(r.oursVsLimit)} | ${f(r.oursVsSdk1)} | ${f(r.oursVsSdk2)} | ${f(r.sdk1VsLimit)} | ${f(r.sdk2VsLimit)} | ${NAMES.map((n) => perUnit(r, n)).join(" · ")} |`
-      : `| ${r.title} | ${pair(r.oursVsLimit)} | ${pair(r.oursVsSdk1)} | ${pair(r.oursVsSdk2)} | ${f(r.sdk1VsLimit?.cpu)} | ${f(r.sdk2VsLimit?.cpu)} | ${NAMES.map((n) => perUnit(r, n)).join(" · ")} |`,
-  ),
+  ...results.map((r) => {
+    const perCall = NAMES.map((n) => perUnit(r, n)).join(" · ");
+    return tableRow(
+      r.kind === "memory"
+        ? [r.title, f(r.oursVsLimit), f(r.oursVsSdk1), f(r.oursVsSdk2), f(r.sdk1VsLimit), f(r.sdk2VsLimit), perCall]
+        : [r.title, pair(r.oursVsLimit), pair(r.oursVsSdk1), pair(r.oursVsSdk2), f(r.sdk1VsLimit?.cpu), f(r.sdk2VsLimit?.cpu), perCall],
+    );
+  }),
 ].join("\n");
 const extraRows = results.flatMap((r) =>
   (r.extra ?? []).map((e) => `| ${r.title} | ${e.label} | ${pair(e)} | ${perUnit(r, e.a)} · ${perUnit(r, e.b)} |`),
@@ -326,11 +340,27 @@ const extraTable =
 const rowNotes = results.filter((r) => r.note).map((r) => `- ${r.title}: ${r.note}`);
 const tables = [table, extraTable, rowNotes.join("\n")].filter((part) => part !== "").join("\n\n");
 const notes = [
-  "CPU time is this process's user + system time; over stdio the child's CPU time (read with a `cpu` tool before and after) is added, and for spawn → first call the child's whole life.",
-  "HTTP: server and client in this process on 127.0.0.1; the limit is node:http answering a JSON POST with a JSON body, called with node:http (kept-alive); our client goes over `nodeFetch()` of our Node entry (one row over the platform fetch), the SDKs' over the platform fetch, their default. SDK 2.x's web-standard server transport is served through the same node:http bridge as ours; SDK 2.x has no legacy HTTP+SSE server (n/a).",
-  "2026-07-28 rows: every contender is called by one raw client (`impls/stateless-client.mjs`: the request with its `_meta`, over HTTP with `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` on node:http kept-alive; over stdio as lines), so only the server differs. HTTP: ours is `streamableHttpHandler` served by `serveHttp`; SDK 2.x's `createMcpHandler` (a server from its factory per request, as it documents) through the same node:http bridge; the limit the same node:http server as above, answering what the other two answer. Stdio: ours, SDK 2.x's `serveStdio` child and the limit's child; the second table compares our child with itself in the session era (initialize, then plain tools/call) under the same line client.",
-  "Our client's 2026-07-28 rows (\"…, our client\"): the other way round, every contender calls our server (serving both eras), so only the client differs, and only this process's CPU is counted. Stdio: our child. Streamable HTTP: our server in a child (`servers/ours-http.mjs`, `streamableHttpHandler` served by `serveHttp` on 127.0.0.1), our client over `nodeFetch()`, SDK 2.x's `Client` (pinned to 2026-07-28) over the platform fetch, the limit the raw 2026 client over node:http; `session` is our client pinned to the session era against the handler with `enableJsonResponse` (JSON answers, as the stateless era's), `session-sse` against the handler's default (SSE answers). The connect rows time a new client's connect (over HTTP with its own `nodeFetch()`, so its own TCP connection): the server/discover probe against the initialize handshake.",
-  "Memory: heap used after forced GC, per unit; the server side is driven by a bare JSON-RPC driver, the client side calls a server end that never answers; memory ratios are of the medians of 3 runs.",
+  "CPU time is this process's user + system time; over stdio the child's CPU time (read with a `cpu` tool before and after) is " +
+    "added, and for spawn → first call the child's whole life.",
+  "HTTP: server and client in this process on 127.0.0.1; the limit is node:http answering a JSON POST with a JSON body, called with " +
+    "node:http (kept-alive); our client goes over `nodeFetch()` of our Node entry (one row over the platform fetch), the SDKs' over " +
+    "the platform fetch, their default. SDK 2.x's web-standard server transport is served through the same node:http bridge as ours; " +
+    "SDK 2.x has no legacy HTTP+SSE server (n/a).",
+  "2026-07-28 rows: every contender is called by one raw client (`impls/stateless-client.mjs`: the request with its `_meta`, over " +
+    "HTTP with `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` on node:http kept-alive; over stdio as lines), so only the server " +
+    "differs. HTTP: ours is `streamableHttpHandler` served by `serveHttp`; SDK 2.x's `createMcpHandler` (a server from its factory per " +
+    "request, as it documents) through the same node:http bridge; the limit the same node:http server as above, answering what the " +
+    "other two answer. Stdio: ours, SDK 2.x's `serveStdio` child and the limit's child; the second table compares our child with " +
+    "itself in the session era (initialize, then plain tools/call) under the same line client.",
+  'Our client\'s 2026-07-28 rows ("…, our client"): the other way round, every contender calls our server (serving both eras), so ' +
+    "only the client differs, and only this process's CPU is counted. Stdio: our child. Streamable HTTP: our server in a child " +
+    "(`servers/ours-http.mjs`, `streamableHttpHandler` served by `serveHttp` on 127.0.0.1), our client over `nodeFetch()`, SDK 2.x's " +
+    "`Client` (pinned to 2026-07-28) over the platform fetch, the limit the raw 2026 client over node:http; `session` is our client " +
+    "pinned to the session era against the handler with `enableJsonResponse` (JSON answers, as the stateless era's), `session-sse` " +
+    "against the handler's default (SSE answers). The connect rows time a new client's connect (over HTTP with its own `nodeFetch()`, " +
+    "so its own TCP connection): the server/discover probe against the initialize handshake.",
+  "Memory: heap used after forced GC, per unit; the server side is driven by a bare JSON-RPC driver, the client side calls a server " +
+    "end that never answers; memory ratios are of the medians of 3 runs.",
 ];
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 if (!ONLY) {
@@ -344,7 +374,9 @@ if (!ONLY) {
   );
   writeFileSync(
     new URL("./results/latest.md", import.meta.url),
-    `# Benchmark results\n\nNode ${process.version}, ${REPS} repetitions, medians of per-repetition ratios (lower is better for ours), ${elapsedS.toFixed(0)} s.\n\n${tables}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`,
+    `# Benchmark results\n\nNode ${process.version}, ${REPS} repetitions, ` +
+      `medians of per-repetition ratios (lower is better for ours), ${elapsedS.toFixed(0)} s.\n\n` +
+      `${tables}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`,
   );
 }
 console.log(`\n${tables}\n\n(${elapsedS.toFixed(0)} s)`);

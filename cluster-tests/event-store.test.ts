@@ -43,7 +43,7 @@ describe.each(["node-redis", "ioredis"])("RedisEventStore (%s)", (library) => {
     expect(await commands.command(["HLEN", `${base}i:s1`])).toBe(3);
   });
 
-  it("appends several events in one script, in order, trimming the oldest of them too when they are more than it keeps; none is nothing", async () => {
+  it("appends several events in one script, in order, trimming the oldest when they are more than it keeps; none is nothing", async () => {
     const prefix = uniquePrefix("batch");
     const commands = redisCommands(await client());
     const store = new RedisEventStore({ client: commands, prefix, maxEventsPerStream: 3 });

@@ -49,7 +49,7 @@ async function answering(commands: RedisCommands): Promise<void> {
 }
 
 describe("Redis away, then back", () => {
-  it("rejects a store call with MCP.TRANSPORT_ERROR after timeoutMs while Redis is away, naming the command only; it works again once Redis is back", async () => {
+  it("while Redis is away, fails a store call with MCP.TRANSPORT_ERROR after timeoutMs, naming only the command; then works", async () => {
     const prefix = uniquePrefix("away");
     const clients: RedisClient[] = [await redis.nodeRedis(), await redis.ioRedis()];
     const directories = clients.map((client) => new RedisSessionDirectory({ client, prefix, timeoutMs: 300 }));
@@ -100,7 +100,7 @@ describe("Redis away, then back", () => {
     }
   });
 
-  it("tells a change feed's listeners, on both libraries, that every list changed once its subscription is back; a listen stream sends list_changed", async () => {
+  it("tells a feed's listeners (both libraries) every list changed once resubscribed; a listen stream sends list_changed", async () => {
     const prefix = uniquePrefix("restart");
     const feeds = [
       new RedisChangeFeed({ client: await redis.nodeRedis(), prefix }),

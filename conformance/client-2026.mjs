@@ -48,7 +48,8 @@ export async function session(url, options, steps, transportOptions = {}) {
   const started = performance.now();
   const { era, protocolVersion } = await client.connect(transport);
   log(
-    `connected in ${Math.round(performance.now() - started)} ms: ${client.serverInfo?.name} ${client.serverInfo?.version}, ${era} era, protocol ${protocolVersion}`,
+    `connected in ${Math.round(performance.now() - started)} ms: ${client.serverInfo?.name} ${client.serverInfo?.version}, ` +
+      `${era} era, protocol ${protocolVersion}`,
   );
   try {
     if (SUITE_REVISION !== undefined && protocolVersion !== SUITE_REVISION)

@@ -78,9 +78,10 @@ async function main() {
   }
   const run = scenarios[scenario];
   if (!run) {
-    log(
-      `scenario ${JSON.stringify(scenario)} is not played by this client (${scenario?.startsWith("auth/") ? "an authorization extension not built: DPoP, enterprise-managed, workload identity, private_key_jwt client credentials" : "unknown scenario"}); known: ${Object.keys(scenarios).join(", ")}`,
-    );
+    const why = scenario?.startsWith("auth/")
+      ? "an authorization extension not built: DPoP, enterprise-managed, workload identity, private_key_jwt client credentials"
+      : "unknown scenario";
+    log(`scenario ${JSON.stringify(scenario)} is not played by this client (${why}); known: ${Object.keys(scenarios).join(", ")}`);
     return 2;
   }
   log(`scenario ${scenario} against ${url}`);

@@ -42,7 +42,8 @@ try {
   stops.push(() => proxy.close());
   proxy.mode = "alternate";
   log(
-    `listening on ${new URL("/mcp", proxy.url).href} (pid ${process.pid}; instances ${instances.instances.map(({ tag, pid }) => `${tag} ${pid}`).join(", ")})`,
+    `listening on ${new URL("/mcp", proxy.url).href} ` +
+      `(pid ${process.pid}; instances ${instances.instances.map(({ tag, pid }) => `${tag} ${pid}`).join(", ")})`,
   );
 } catch (error) {
   log(`could not start: ${error instanceof Error ? error.message : String(error)}`);

@@ -130,7 +130,8 @@ export function createFixtureServer(hooks = {}, shared = {}) {
     "test_reconnection",
     {
       description:
-        "Tests SSE stream disconnection and client reconnection (SEP-1699). The server closes the stream mid-call and sends the result after the client reconnects.",
+        "Tests SSE stream disconnection and client reconnection (SEP-1699). The server closes the stream mid-call and sends the " +
+        "result after the client reconnects.",
       inputSchema: NO_ARGUMENTS,
     },
     async (_args, ctx) => {

@@ -81,12 +81,14 @@ function report(title, names, results, { required }) {
     if (problems.length === 0) totals.passed++;
     const skips = (result?.checks ?? []).filter((check) => check.status === "SKIPPED").map((check) => check.name ?? check.id);
     console.log(
-      `  ${problems.length === 0 ? "PASS" : "FAIL"} ${name}: ${tally}${skips.length ? ` (skipped: ${skips.join(", ")})` : ""}${problems.length ? ` — ${problems.join("; ")}` : ""}`,
+      `  ${problems.length === 0 ? "PASS" : "FAIL"} ${name}: ${tally}` +
+        `${skips.length ? ` (skipped: ${skips.join(", ")})` : ""}${problems.length ? ` — ${problems.join("; ")}` : ""}`,
     );
     if (problems.length === 0 || !result?.checks) continue;
     for (const check of result.checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING")) {
       console.log(
-        `         ${check.status} ${check.id}${check.name ? ` ${check.name}` : ""}: ${String(check.errorMessage ?? check.description).replaceAll("\n", "\n           ")}`,
+        `         ${check.status} ${check.id}${check.name ? ` ${check.name}` : ""}: ` +
+          String(check.errorMessage ?? check.description).replaceAll("\n", "\n           "),
       );
     }
   }
@@ -126,7 +128,8 @@ const extraNames = unscored.filter((name) => !isAuth(name)).join(", ");
 console.log(`client 2026-07-28: ${core.passed}/${core.scenarios} scored non-auth scenarios passed (${checks(core)})`);
 console.log(`client 2026-07-28 scored auth/*: ${played(auth)}`);
 console.log(
-  `client 2026-07-28 not scored: ${extra.passed}/${extra.scenarios} non-auth passed (${extraNames}: ${checks(extra)}); auth/* extensions: ${played(authExtensions)}`,
+  `client 2026-07-28 not scored: ${extra.passed}/${extra.scenarios} non-auth passed (${extraNames}: ${checks(extra)}); ` +
+    `auth/* extensions: ${played(authExtensions)}`,
 );
 if (scored.length === 0) console.log(`no scored client scenarios found in ${requirementsFile}`);
 const failed =

@@ -77,6 +77,7 @@ for (const name of names) {
   }
 }
 console.log(
-  `${mode}: ${scenariosPassed}/${names.length} scenarios passed, ${scenariosFailed} failed; checks: ${totals.passed} passed, ${totals.failed} failed, ${totals.warnings} warnings`,
+  `${mode}: ${scenariosPassed}/${names.length} scenarios passed, ${scenariosFailed} failed; ` +
+    `checks: ${totals.passed} passed, ${totals.failed} failed, ${totals.warnings} warnings`,
 );
 process.exit(scenariosFailed > 0 ? 1 : 0);

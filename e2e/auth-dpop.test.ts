@@ -121,7 +121,7 @@ describe("DPoP with oidc-provider and a DPoP-only resource server", () => {
   );
 
   it(
-    "answers the nonces both servers demand, once each: a retry at the token endpoint, one use_dpop_nonce refusal at the resource, one authorization",
+    "answers each nonce both servers demand once: a token endpoint retry, a use_dpop_nonce refusal by the resource, one authorization",
     async () => {
       const { oidc, rs } = await scene(true);
       const key = await dpopKey();
@@ -214,7 +214,7 @@ describe("DPoP with oidc-provider and a DPoP-only resource server", () => {
   );
 
   it(
-    "the resource takes the token only with a fresh proof of its key: not as Bearer, not with another key's proof, not with a replayed proof",
+    "the resource takes the token only with a fresh proof of its key: not as Bearer, not with another key's proof, not with a replayed one",
     async () => {
       const { oidc, rs } = await scene(false);
       const key = await dpopKey();

@@ -105,7 +105,9 @@ async function ourClientAgainst(
   // Unauthenticated: the SDK's 401 names its protected resource metadata, which its router serves.
   const refused = await anonymous(endpoint.url);
   expect(refused.status).toBe(401);
-  const challenge = `Bearer error="invalid_token", error_description="Missing Authorization header", scope="mcp:read", resource_metadata="${endpoint.metadataUrl}"`;
+  const challenge =
+    'Bearer error="invalid_token", error_description="Missing Authorization header", ' +
+    `scope="mcp:read", resource_metadata="${endpoint.metadataUrl}"`;
   expect(refused.headers.get("www-authenticate")).toBe(challenge);
   expect(endpoint.metadataUrl).toBe(`${new URL(endpoint.url).origin}/.well-known/oauth-protected-resource/mcp`);
   expect(await (await fetch(endpoint.metadataUrl)).json()).toEqual({
@@ -149,7 +151,8 @@ async function ourClientAgainst(
   const foreign = await bearerCall(endpoint.url, await clientCredentialsToken(oidc.tokenEndpoint, SERVICE_CLIENT, elsewhere));
   expect(foreign.status).toBe(401);
   expect(foreign.headers.get("www-authenticate")).toBe(
-    `Bearer error="invalid_token", error_description="The access token was refused", scope="mcp:read", resource_metadata="${endpoint.metadataUrl}"`,
+    'Bearer error="invalid_token", error_description="The access token was refused", ' +
+      `scope="mcp:read", resource_metadata="${endpoint.metadataUrl}"`,
   );
   expect(endpoint.refused).toEqual(["ERR_JWT_CLAIM_VALIDATION_FAILED"]);
   expect(endpoint.ran).toEqual([`whoami ${ALICE}`]);
@@ -158,7 +161,7 @@ async function ourClientAgainst(
 
 describe("our client with the official SDK servers, one oidc-provider", () => {
   it(
-    "our MCPClient + Authorizer → SDK 1.x (requireBearerAuth, mcpAuthMetadataRouter, jose): 401 → discovery → DCR → code + PKCE → the call as ALICE",
+    "our MCPClient + Authorizer → SDK 1.x (requireBearerAuth, mcpAuthMetadataRouter, jose): 401 → discovery → DCR → PKCE → call as ALICE",
     async () => {
       const { oidc, endpoint } = await scene(startSdk1Protected);
       const { client } = await ourClientAgainst(oidc, endpoint, "1.x");
@@ -168,7 +171,7 @@ describe("our client with the official SDK servers, one oidc-provider", () => {
   );
 
   it(
-    "our MCPClient + Authorizer → SDK 2.x (@modelcontextprotocol/express's requireBearerAuth, createMcpHandler), and steps up through its per-tool scope challenge",
+    "our MCPClient + Authorizer → SDK 2.x (express's requireBearerAuth, createMcpHandler), stepping up through its per-tool scope check",
     async () => {
       const { oidc, endpoint } = await scene(startSdk2Protected);
       const { client, wire } = await ourClientAgainst(oidc, endpoint, "2.x");
@@ -177,7 +180,8 @@ describe("our client with the official SDK servers, one oidc-provider", () => {
       const result = await client.callTool(WRITE_TOOL);
       expect(result.content).toEqual([{ type: "text", text: "written" }]);
       expect(endpoint.answers).toContain(
-        `403 Bearer error="insufficient_scope", error_description="Insufficient scope", scope="mcp:read mcp:write", resource_metadata="${endpoint.metadataUrl}"`,
+        '403 Bearer error="insufficient_scope", error_description="Insufficient scope", ' +
+          `scope="mcp:read mcp:write", resource_metadata="${endpoint.metadataUrl}"`,
       );
       expect(wire.visits.map((visit) => params(visit.authorizationUrl).get("scope"))).toEqual([
         "mcp:read offline_access",
@@ -250,7 +254,7 @@ describe("the official SDK clients with our protected server, one oidc-provider"
   );
 
   it(
-    "SDK 2.x client (OAuthClientProvider, finishAuth) → our server: 401 → discovery → DCR → code + PKCE → the call as ALICE; then step-up through our 403",
+    "SDK 2.x client (OAuthClientProvider, finishAuth) → our server: 401 → discovery → DCR → PKCE → call as ALICE; step-up through our 403",
     async () => {
       const { oidc, endpoint } = await scene(startOurProtected);
       const provider = new HeadlessOAuthProvider();
@@ -289,7 +293,8 @@ describe("the official SDK clients with our protected server, one oidc-provider"
       // Step-up: our 403 insufficient_scope; the SDK authorizes again for the union of the scopes, and stops at the redirect.
       await expect(client.callTool({ name: WRITE_TOOL })).rejects.toBeInstanceOf(Unauthorized2);
       expect(endpoint.answers).toContain(
-        `403 Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", scope="mcp:read mcp:write", resource_metadata="${endpoint.metadataUrl}"`,
+        '403 Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", ' +
+          `scope="mcp:read mcp:write", resource_metadata="${endpoint.metadataUrl}"`,
       );
       expect(provider.authorizationUrls.map((url) => params(url).get("scope"))).toEqual([
         "mcp:read offline_access",
@@ -308,7 +313,7 @@ describe("the official SDK clients with our protected server, one oidc-provider"
   );
 
   it(
-    "SDK 1.x client (OAuthClientProvider, finishAuth) → our server: 401 → discovery → DCR → code + PKCE → the call as ALICE; no step-up on our 403",
+    "SDK 1.x client (OAuthClientProvider, finishAuth) → our server: 401 → discovery → DCR → PKCE → call as ALICE; no step-up on our 403",
     async () => {
       const { oidc, endpoint } = await scene(startOurProtected);
       const provider = new HeadlessOAuthProvider();
@@ -350,7 +355,9 @@ describe("the official SDK clients with our protected server, one oidc-provider"
       );
       expect(refusal).toBeInstanceOf(StreamableHTTPError);
       expect(refusal).toMatchObject({ code: 403, message: "Streamable HTTP error: Server returned 403 after trying upscoping" });
-      const stepUp = `403 Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", scope="mcp:read mcp:write", resource_metadata="${endpoint.metadataUrl}"`;
+      const stepUp =
+        '403 Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", ' +
+        `scope="mcp:read mcp:write", resource_metadata="${endpoint.metadataUrl}"`;
       expect(endpoint.answers.slice(-2)).toEqual([stepUp, stepUp]);
       const refresh = new URLSearchParams(sent.filter((request) => request.url.endsWith("/token")).at(-1)?.body ?? "");
       expect([refresh.get("grant_type"), refresh.get("scope")]).toEqual(["refresh_token", null]);

@@ -289,7 +289,8 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       const written = await client.callTool(WRITE_TOOL);
       expect(written.content).toEqual([{ type: "text", text: "written" }]);
       expect(mcp.answers).toContain(
-        `403 Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", scope="mcp:read mcp:write", resource_metadata="${mcp.metadataUrl}"`,
+        '403 Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", ' +
+          `scope="mcp:read mcp:write", resource_metadata="${mcp.metadataUrl}"`,
       );
       expect(wire.visits.map((visit) => params(visit.authorizationUrl).get("scope"))).toEqual([
         "mcp:read offline_access",
@@ -356,7 +357,8 @@ describe("our client and server with oidc-provider (an issuer with a path)", () 
       const key = await crypto.subtle.importKey("jwk", ours, { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
       const forged = await signJwt(payload, { key, alg: "ES256", kid: String(header["kid"]) }, { typ: "at+jwt" });
       const [head, , signature] = valid.split(".");
-      const tampered = `${head}.${Buffer.from(JSON.stringify({ ...payload, scope: "mcp:read mcp:write" })).toString("base64url")}.${signature}`;
+      const widened = Buffer.from(JSON.stringify({ ...payload, scope: "mcp:read mcp:write" })).toString("base64url");
+      const tampered = `${head}.${widened}.${signature}`;
 
       const reasons = [WRONG_AUDIENCE, EXPIRED, BAD_SIGNATURE, BAD_SIGNATURE];
       for (const [index, token] of [otherAudience, expired, forged, tampered].entries()) {

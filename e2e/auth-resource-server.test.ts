@@ -239,7 +239,7 @@ describe("our server as an OAuth resource server over Streamable HTTP", () => {
     ).toBe(401);
   });
 
-  it("session era: the principal reaches the handler; a tool's scope, and a demand made mid-call, are refused with insufficient_scope", async () => {
+  it("session era: the principal reaches the handler; a tool's scope, a mid-call demand are refused with insufficient_scope", async () => {
     const { mcp, origin, seen, inbound } = await protectedEndpoint();
     const session = await openSession(mcp, "tok-reader-0a1b2c");
     const headers = { ...bearer("tok-reader-0a1b2c"), "mcp-session-id": session };
@@ -253,7 +253,8 @@ describe("our server as an OAuth resource server over Streamable HTTP", () => {
     const refused = await post(mcp, rpc(2, "tools/call", { name: "write" }), headers);
     expect(refused.status).toBe(403);
     expect(refused.headers.get("www-authenticate")).toBe(
-      `Bearer error="insufficient_scope", error_description="this request needs the scopes mcp files:write", scope="mcp files:write", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+      'Bearer error="insufficient_scope", error_description="this request needs the scopes mcp files:write", ' +
+        `scope="mcp files:write", resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
     );
     // Over SSE the answer had started: the demand is a JSON-RPC error carrying the challenge.
     const [published] = await messages(await post(mcp, rpc(3, "tools/call", { name: "publish" }), headers));

@@ -76,8 +76,10 @@ async function connected(): Promise<{ client: MCPClient; heard: Heard; roots: Ar
 }
 
 const rootsText = (roots: Array<typeof WORK>) =>
-  `Current MCP Roots (${roots.length} total):\n\n${roots.map((root, index) => `${index + 1}. ${root.name}\n   URI: ${root.uri}`).join("\n\n")}\n\n` +
-  "Note: This server demonstrates the roots protocol capability but doesn't actually access files. The roots are provided by the MCP client and can be used by servers that need file system access.";
+  `Current MCP Roots (${roots.length} total):\n\n` +
+  roots.map((root, index) => `${index + 1}. ${root.name}\n   URI: ${root.uri}`).join("\n\n") +
+  "\n\nNote: This server demonstrates the roots protocol capability but doesn't actually access files. " +
+  "The roots are provided by the MCP client and can be used by servers that need file system access.";
 
 describe("our client (auto) ↔ server-everything over stdio", () => {
   it("falls back to the session era, hears its tools change, and answers its elicitation, sampling and roots requests", async () => {
@@ -132,7 +134,7 @@ describe("our client (auto) ↔ server-everything over stdio", () => {
     expect(heard.rootsAsked).toBe(2);
   });
 
-  it("walks its resources, templates and prompts, completes prompt and template arguments, and hears a subscribed resource's updates", async () => {
+  it("walks resources, templates and prompts, completes prompt and template arguments, hears a subscribed resource's updates", async () => {
     const { client, heard } = await connected();
     expect((await client.listAllResources()).map((resource) => resource.uri)).toEqual(
       EVERYTHING_DOCS.map((name) => `demo://resource/static/document/${name}`),
@@ -182,7 +184,9 @@ describe("our client (auto) ↔ server-everything over stdio", () => {
     expect((await client.callTool("toggle-subscriber-updates")).content).toEqual([
       {
         type: "text",
-        text: "Started simulated resource updated notifications for session undefined at a 5 second pace. Client will receive updates for any resources the it is subscribed to.",
+        text:
+          "Started simulated resource updated notifications for session undefined at a 5 second pace. " +
+          "Client will receive updates for any resources the it is subscribed to.",
       },
     ]);
     await vi.waitFor(() => expect(heard.updates).toContain(architecture));

@@ -81,7 +81,7 @@ describe.each<Flavour>(["in-memory", "stdio", "streamable-http"])("our client (a
     await walkChanges(client);
   });
 
-  it('speaks the session era (2025-11-25) with the same server when told to (era: "session"), the whole surface and its notifications', async () => {
+  it('speaks the session era (2025-11-25) with the same server when told (era: "session"): all of it and its notifications', async () => {
     const { client, asked, chosen, exchanges } = await connect(flavour, "session");
     expect(chosen).toEqual({ era: "session", protocolVersion: "2025-11-25" });
     await walkTools(client, asked, "session");

@@ -71,7 +71,7 @@ async function connect(flavour: Flavour): Promise<Connected> {
 describe.each<Flavour>(["streamable-http", "stdio", "http+sse (connectHttp)"])(
   "our client (auto) ↔ the SDK 1.x server over %s",
   (flavour) => {
-    it("falls back to the session era (2025-11-25) and drives tools with progress, the server's elicitation, sampling and roots requests, resources, prompts and completion", async () => {
+    it("falls back to the session era: tools, progress, elicitation, sampling, roots, resources, prompts, completion", async () => {
       const { client, asked, chosen, requests } = await connect(flavour);
       expect(chosen).toEqual(SESSION);
       expect(client.serverInfo).toEqual({ name: "sdk1-server", version: "1.0.0" });

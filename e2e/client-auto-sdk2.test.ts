@@ -73,7 +73,7 @@ const FLAVOURS: Array<[Entry, Mode]> = [
 ];
 
 describe.each(FLAVOURS)("our client (auto) ↔ the SDK 2.x server through %s, %s", (entry, mode) => {
-  it("speaks the stateless era (2026-07-28) and drives tools with progress, input_required rounds, resources, prompts and completion", async () => {
+  it("speaks the stateless era (2026-07-28): tools with progress, input_required rounds, resources, prompts and completion", async () => {
     const { client, asked, chosen, exchanges } = await connect(entry, mode);
     expect(chosen).toEqual(STATELESS);
     expect([client.era, client.protocolVersion]).toEqual(["stateless", "2026-07-28"]);
@@ -120,7 +120,7 @@ describe("our client told to speak the session era ↔ the SDK 2.x server", () =
     expect([overHttp.connected, overStdio.connected]).toEqual([false, false]);
   });
 
-  it("gets 2025-11-25 from serveStdio's dual-era entry, a connection pinned to the session era: the whole surface, the SDK's shim asking for input with real requests, and change notifications", async () => {
+  it("gets 2025-11-25 from serveStdio's dual-era entry (the session era): all, input by real requests, change notifications", async () => {
     const { client, asked, chosen } = await connect("serveStdio", "dual-era", "session");
     expect(chosen).toEqual(SESSION);
     expect(client.serverInfo).toEqual(SERVER_INFO);
@@ -129,7 +129,7 @@ describe("our client told to speak the session era ↔ the SDK 2.x server", () =
     await walkChanges(client);
   });
 
-  it("gets 2025-11-25 from createMcpHandler's dual-era entry, which serves each 2025 request statelessly: tools with progress, resources, prompts, completion; no input, no session", async () => {
+  it("gets 2025-11-25 statelessly from createMcpHandler's dual-era entry: tools, progress, resources, prompts; no input", async () => {
     const { client, asked, chosen, exchanges } = await connect("createMcpHandler", "dual-era", "session");
     expect(chosen).toEqual(SESSION);
     expect(client.serverInfo).toEqual(SERVER_INFO);

@@ -98,7 +98,7 @@ async function connected(
 describe.each<Flavour>(["in-memory stateless", "in-memory session", "stdio stateless", "http stateless", "http session"])(
   "change notifications, %s",
   (flavour) => {
-    it("tells the host's listeners of list changes and of updates to the resources it subscribed to, and stops after unsubscribe", async () => {
+    it("tells the host's listeners of list changes and of updates to resources it subscribed to; stops after unsubscribe", async () => {
       const { client, touch, addTool } = await connected(flavour);
       const heard: string[] = [];
       client.on("toolsListChanged", () => heard.push("tools"));
@@ -149,7 +149,7 @@ describe("the stateless era's listen stream", () => {
     expect(errors).toEqual([]);
   });
 
-  it("re-opens a stream that broke (the connection cut, no answer), reports it once, and tells the host what it may have missed", async () => {
+  it("re-opens a broken stream (connection cut, no answer), reports it once, and tells the host what it may have missed", async () => {
     const http = await restartableHttp();
     const cuts: Array<() => void> = [];
     // Cuts the body of each listen POST's answer when told to, as a dropped connection would.

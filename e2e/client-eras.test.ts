@@ -259,7 +259,7 @@ describe("MCPClient in the stateless era", () => {
 });
 
 describe("MCPClient finds the era of the official SDKs' servers over stdio", () => {
-  it("speaks the stateless era with SDK 2.x's serveStdio: tools with progress, an input_required round, resources, prompts, completion", async () => {
+  it("speaks the stateless era with SDK 2.x's serveStdio: tools, progress, input_required, resources, prompts, completion", async () => {
     const { client, asked } = hostClient({
       elicitation: {
         form: (params) => (asked.inputs.push(`elicitation ${params.message}`), { action: "accept", content: { name: "Ada" } }),

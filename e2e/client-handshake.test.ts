@@ -99,7 +99,8 @@ describe("MCPClient handshake with the SDK's McpServer", () => {
     await expect(failure).rejects.toMatchObject({
       code: MCP_CODES.PROTOCOL_VERSION_MISMATCH,
       message:
-        'The server answered protocol version "1999-01-01" to this client\'s "2025-11-25"; this client speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25',
+        'The server answered protocol version "1999-01-01" to this client\'s "2025-11-25"; ' +
+        "this client speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25",
       data: { offered: "2025-11-25", answered: "1999-01-01", supported: PROTOCOL_VERSIONS },
     });
     await settle();

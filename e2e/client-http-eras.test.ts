@@ -67,7 +67,7 @@ function client(options: MCPClientOptions = {}): MCPClient {
 }
 
 describe("MCPClient over Streamable HTTP finds the era", () => {
-  it("speaks the stateless era with our dual-era server: the revision's headers on each POST, no session, rounds of input, progress", async () => {
+  it("speaks the stateless era with our dual-era server: the revision's headers per POST, no session, input rounds, progress", async () => {
     const { url, posted, fetchImpl } = await served(dualEraServer(MCPServer));
     const ours = client();
     const transport = new StreamableHttpTransport(url, { fetchImpl });
@@ -175,7 +175,7 @@ describe("MCPClient on the stateless era's HTTP wire", () => {
     expect(server.sent("POST").map((post) => post.headers["mcp-session-id"])).toEqual([undefined, undefined, "session-1"]);
   });
 
-  it("leaves out of the listing a tool whose x-mcp-header annotations are invalid, and reads a refused POST's body as the error when it is one", async () => {
+  it("leaves out a tool with invalid x-mcp-header annotations, and reads a refused POST's body as the error when it is one", async () => {
     const tools = [
       { name: "fine", inputSchema: { type: "object", properties: { r: { type: "string", "x-mcp-header": "R" } } } },
       { name: "broken", inputSchema: { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } } },
@@ -214,7 +214,7 @@ describe("MCPClient on the stateless era's HTTP wire", () => {
     await expect(ours.callTool("fine", { r: "z" })).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_ERROR, data: { status: 502 } });
   });
 
-  it("takes a refused POST's JSON body as the HTTP error when it is no answer to the request: not JSON, not an object, neither result nor error, too long", async () => {
+  it("takes a refused POST's body as the HTTP error when it answers nothing: not a JSON object, no result or error, too long", async () => {
     // The probe is request 1; the pings are 2 to 5, each refused with one of these.
     const bodies = [
       "{not json",

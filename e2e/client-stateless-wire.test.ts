@@ -57,7 +57,7 @@ const ask = {
 };
 
 describe("MCPClient on the stateless era's wire", () => {
-  it("sends the revision's _meta on every request, echoes requestState byte for byte under a new id, and sends none when none came", async () => {
+  it("sends the revision's _meta on every request, echoes requestState byte for byte under a new id, none when none came", async () => {
     const state = '{"nonce": "n-1",  "spaced":true}';
     const { client, requests, connected } = await scripted((message) => {
       if (message.method === "server/discover") return { result: DISCOVERED };
@@ -194,7 +194,7 @@ describe("MCPClient on the stateless era's wire", () => {
     }
   });
 
-  it("asks a slow server again when the probe ran out of time and initialize was refused; gives the refusal when the second probe fails too", async () => {
+  it("asks a slow server again when the probe timed out and initialize was refused; the refusal if the second probe fails", async () => {
     const refusal = { error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"] } } };
     // The first discover is answered too late (it is given up), the second at once.
     let discovers = 0;
@@ -226,7 +226,7 @@ describe("MCPClient on the stateless era's wire", () => {
     await expect(gone.connect(clientEnd)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
   });
 
-  it("ends the connect when the caller gives up or the connection fails during the probe, and refuses input it has no handler for", async () => {
+  it("ends the connect when the caller gives up or the connection fails in the probe; refuses input it has no handler for", async () => {
     const controller = new AbortController();
     const waiting = await scripted(() => "silence", { probeTimeoutMs: 60_000 });
     const [clientEnd, serverEnd] = InMemoryTransport.pair();
@@ -257,7 +257,7 @@ describe("MCPClient on the stateless era's wire", () => {
     });
   });
 
-  it("reads the server's info from the discover result's body too, tells no session of changed roots, and reads -32602 naming the URI as not found", async () => {
+  it("reads server info from the discover body too, tells no session of new roots, reads -32602 naming a URI as not found", async () => {
     const { client, requests, connected } = await scripted(
       (message) => {
         if (message.method === "server/discover")

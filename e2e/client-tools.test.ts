@@ -151,7 +151,8 @@ describe("MCPClient structured output against a hand-made SDK Server", () => {
     await expect(failure).rejects.toMatchObject({
       code: MCP_CODES.PROTOCOL_INVALID,
       message:
-        "The structuredContent of tool weather does not match its outputSchema: structuredContent.temperature: expected number, received string",
+        "The structuredContent of tool weather does not match its outputSchema: " +
+        "structuredContent.temperature: expected number, received string",
       data: { structuredContent: { temperature: "warm" } },
     });
     await client.close();

@@ -108,7 +108,8 @@ describe("the auth demo", () => {
     const stepUp = stepOf(lines, "step-up: write-note needs mcp:write");
     expect(stepUp.slice(0, 2)).toEqual([
       "   MCP request: POST tools/call → 403",
-      `   WWW-Authenticate: Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", scope="mcp:read mcp:write", resource_metadata="${metadata}"`,
+      '   WWW-Authenticate: Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", ' +
+        `scope="mcp:read mcp:write", resource_metadata="${metadata}"`,
     ]);
     expect(valueOf(stepUp, "  scope")).toBe("mcp:read offline_access mcp:write");
     expect(valueOf(stepUp, "scope")).toBe("mcp:read mcp:write");

@@ -56,7 +56,7 @@ describe("the universal entry", () => {
     }
   });
 
-  it("leaves the zod schemas to @suaveplan/mcp/schemas and the OpenTelemetry glue to /telemetry, which the library loads with its first connection", () => {
+  it("leaves zod schemas to @suaveplan/mcp/schemas and the OpenTelemetry glue to /telemetry (loaded at connect, when in use)", () => {
     for (const name of ["codecFor", "CODECS", "validate", "JsonRpcRequestSchema", "revision20251125"]) {
       expect(mcp).not.toHaveProperty(name);
       expect(schemas).toHaveProperty(name);

@@ -58,8 +58,17 @@ describe("importing the universal entry", () => {
   });
 
   it("counts what the module loader loads: value imports, re-exports and bare imports, not type imports or import()", () => {
-    const source =
-      'import "zod";\nimport type { A } from "a";\nimport {\n  b,\n} from "./b.js";\nexport * from "./c.js";\nexport type { D } from "d";\nconst e = await import("e");\n';
+    const source = [
+      'import "zod";',
+      'import type { A } from "a";',
+      "import {",
+      "  b,",
+      '} from "./b.js";',
+      'export * from "./c.js";',
+      'export type { D } from "d";',
+      'const e = await import("e");',
+      "",
+    ].join("\n");
     expect([...source.matchAll(STATIC_IMPORT)].map(([, specifier]) => specifier)).toEqual(["zod", "./b.js", "./c.js"]);
   });
 

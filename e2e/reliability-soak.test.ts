@@ -198,7 +198,7 @@ async function until(done: () => boolean, turns = 400): Promise<void> {
 }
 
 describe("soak", () => {
-  it(`${CLIENTS} clients × ${CALLS} calls over Streamable HTTP on 127.0.0.1, ${HTTP_ROUNDS} rounds: nothing lost, twice or crossed, nothing left, no heap growth`, async () => {
+  it(`${CLIENTS} clients × ${CALLS} calls × ${HTTP_ROUNDS} rounds, HTTP: nothing lost, twice, crossed, left; no heap growth`, async () => {
     const timersBefore = liveTimers();
     const server = soakServer();
     const handler = streamableHttpHandler(server);
@@ -212,7 +212,8 @@ describe("soak", () => {
     for (let round = 2; round <= HTTP_ROUNDS; round++) await httpRound(server, handler, http.url);
     const grownBytes = (await heapAfterGc()) - heapWarm;
     console.info(
-      `soak (HTTP): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB over ${(HTTP_ROUNDS - 1) * CLIENTS * CALLS} calls after the warm-up round`,
+      `soak (HTTP): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB ` +
+        `over ${(HTTP_ROUNDS - 1) * CLIENTS * CALLS} calls after the warm-up round`,
     );
     // Not one object of the library outlives its round: clients, transports, sessions, dispatchers, requests.
     expect(liveInstances()).toEqual({
@@ -230,7 +231,7 @@ describe("soak", () => {
     expect(liveTimers()).toBeLessThanOrEqual(timersBefore);
   }, 120_000);
 
-  it(`${CLIENTS} clients × ${STDIO_ROUNDS} × ${CALLS} calls over stdio framing (byte pipes): nothing lost, twice or crossed, nothing left`, async () => {
+  it(`${CLIENTS} clients × ${STDIO_ROUNDS} × ${CALLS} calls over stdio framing: nothing lost, twice, crossed or left`, async () => {
     const timersBefore = liveTimers();
     const server = soakServer();
     await stdioRun(server);
@@ -296,7 +297,8 @@ async function stdioRun(server: MCPServer): Promise<void> {
   for (let round = 1; round < STDIO_ROUNDS; round++) await Promise.all(clients.map((client, who) => workload(client, who, tally)));
   const grownBytes = (await heapAfterGc()) - heapWarm;
   console.info(
-    `soak (stdio): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB over ${(STDIO_ROUNDS - 1) * CLIENTS * CALLS} calls after the warm-up round`,
+    `soak (stdio): heap after GC grew ${(grownBytes / 1024).toFixed(0)} KiB ` +
+      `over ${(STDIO_ROUNDS - 1) * CLIENTS * CALLS} calls after the warm-up round`,
   );
   expect(grownBytes).toBeLessThan(HEAP_SLACK_BYTES);
   expect(tally).toEqual(expectedTally(STDIO_ROUNDS));

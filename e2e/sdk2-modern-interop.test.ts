@@ -123,7 +123,7 @@ async function connect(flavour: Flavour): Promise<{ client: Client; heard: Heard
 }
 
 describe.each<Flavour>(["streamable-http", "stdio"])("the SDK 2.x client pinned to 2026-07-28 ↔ our server over %s", (flavour) => {
-  it("discovers the server, calls a tool with progress and structured output, reads resources and templates, gets prompts, completes", async () => {
+  it("discovers the server, calls a tool with progress and structured output, reads resources, gets prompts, completes", async () => {
     const { client, heard } = await connect(flavour);
     expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual(["modern", "2026-07-28"]);
     expect(client.getServerVersion()).toEqual({ name: "dual-era", version: "1.0.0" });
@@ -224,7 +224,7 @@ describe.each<Flavour>(["streamable-http", "stdio"])("the SDK 2.x client pinned 
     expect(heard.sent).toEqual(["prompts/get tour", "prompts/get tour roots-0 string"]);
   });
 
-  it("listens: hears list_changed when a tool is registered and resources/updated after markResourceUpdated, and closes its stream", async () => {
+  it("listens: hears list_changed when a tool is registered, resources/updated after markResourceUpdated; closes its stream", async () => {
     const { client, heard } = await connect(flavour);
     await client.listTools();
     const subscription = await client.listen({
@@ -301,7 +301,7 @@ function legacyClient(mayAnswer: Promise<void>): { legacy: LegacyClient; heard: 
 }
 
 describe("the SDK 2.x client pinned to 2026-07-28 ↔ our server over Streamable HTTP: headers", () => {
-  it("lets the SDK mirror a tool's x-mcp-header argument: refused without the header (-32020), it lists the tools and retries with it", async () => {
+  it("lets the SDK mirror a tool's x-mcp-header argument: refused without it (-32020), it lists the tools and retries", async () => {
     const exchanges: string[] = [];
     const { client } = await connectThrough(
       new StreamableHTTPClientTransport(await served(streamableHttpHandler(dualEraServer(MCPServer)), exchanges)),
@@ -315,7 +315,7 @@ describe("the SDK 2.x client pinned to 2026-07-28 ↔ our server over Streamable
 });
 
 describe("one MCPServer object, both eras at once, over Streamable HTTP", () => {
-  it("serves an SDK 1.x session client and an SDK 2.x stateless client side by side: input, list changes and resource updates cross eras", async () => {
+  it("serves SDK 1.x session and SDK 2.x stateless clients side by side: input, list changes and resource updates cross eras", async () => {
     const server = dualEraServer(MCPServer);
     const handler = streamableHttpHandler(server);
     const exchanges: string[] = [];

@@ -204,7 +204,12 @@ describe("our client ↔ @modelcontextprotocol/server-everything (stdio)", () =>
       content: [
         {
           type: "text",
-          text: "Started simulated, random-leveled logging for session undefined at a 5 second pace. Client's selected logging level will be respected. If an interval elapses and the message to be sent is below the selected level, it will not be sent. Thus at higher chosen logging levels, messages should arrive further apart. ",
+          text: [
+            "Started simulated, random-leveled logging for session undefined at a 5 second pace.",
+            "Client's selected logging level will be respected.",
+            "If an interval elapses and the message to be sent is below the selected level, it will not be sent.",
+            "Thus at higher chosen logging levels, messages should arrive further apart. ",
+          ].join(" "),
         },
       ],
     });

@@ -144,7 +144,8 @@ function narratedInteraction() {
     show("login", "alice signed in and consented (headless: the provider's interaction route grants at once)");
     show(
       "redirected to",
-      `${REDIRECT_URI} with a code (not shown), state ${back.get("state") === param("state") ? "matching" : "NOT matching"}, iss ${back.get("iss")}`,
+      `${REDIRECT_URI} with a code (not shown), ` +
+        `state ${back.get("state") === param("state") ? "matching" : "NOT matching"}, iss ${back.get("iss")}`,
     );
     return callback;
   };

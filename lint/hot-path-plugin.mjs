@@ -8,7 +8,8 @@ const noObjectAccessor = {
           context.report({
             node,
             message:
-              "An object literal with an accessor is built on V8's slow path, and on Node 20 its shape keeps what it references alive through young-generation GCs: use a class (its accessors live on the prototype).",
+              "An object literal with an accessor is built on V8's slow path, and on Node 20 its shape keeps what it references " +
+              "alive through young-generation GCs: use a class (its accessors live on the prototype).",
           });
         }
       },

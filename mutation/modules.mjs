@@ -23,7 +23,8 @@ export const MODULES = {
   },
   "mcp-server": {
     mutate: [
-      "src/server/mcp-server/{mcp-server,session,server-host,handler-context,tools,resources,prompts,completion,pagination,registry,url-elicitation,schema-support}.ts",
+      "src/server/mcp-server/{mcp-server,session,server-host,handler-context,tools,resources,prompts,completion,pagination,registry," +
+        "url-elicitation,schema-support}.ts",
       "src/server/core/{input-answers,input-capabilities}.ts",
     ],
     tests: UNIT,
@@ -42,20 +43,23 @@ export const MODULES = {
   },
   protocol: {
     mutate: [
-      "src/protocol/{downgrade,downgrade-items,downgrade-requests,revision-features,profiles,mcp-headers,header-params,header-encoding,request-headers,bytes-text}.ts",
+      "src/protocol/{downgrade,downgrade-items,downgrade-requests,revision-features,profiles,mcp-headers,header-params," +
+        "header-encoding,request-headers,bytes-text}.ts",
     ],
     tests: UNIT,
   },
   "auth-client": {
     mutate: [
-      "src/auth/client/{authorizer,dpop,grants,token-endpoint,registration,oauth-store,interaction,auth-error,authorization-request,authorization-server,metadata-fetch,pkce,protected-resource,scopes,url-safety,www-authenticate}.ts",
+      "src/auth/client/{authorizer,dpop,grants,token-endpoint,registration,oauth-store,interaction,auth-error,authorization-request," +
+        "authorization-server,metadata-fetch,pkce,protected-resource,scopes,url-safety,www-authenticate}.ts",
     ],
     tests: UNIT,
   },
   jose: { mutate: ["src/auth/jose/{algorithms,client-assertion,errors,jwk,jws,jwks,jwt}.ts"], tests: UNIT },
   "mcp-client": {
     mutate: [
-      "src/client/mcp-client/{mcp-client,listing-client,response-cache,handshake,capabilities,elicitation,sampling,server-requests,lists,list-cache,tool-output,client-options}.ts",
+      "src/client/mcp-client/{mcp-client,listing-client,response-cache,handshake,capabilities,elicitation,sampling,server-requests," +
+        "lists,list-cache,tool-output,client-options}.ts",
       "src/client/era/{connect,stateless-calls,negotiation,tool-headers,listen,changes}.ts",
     ],
     tests: "mutation/vitest.client.config.ts",

@@ -7,8 +7,15 @@ import { describe, expect, it } from "vitest";
 import { EVERYTHING_APP, bundle, isNodeBuiltin } from "./support/bundle.js";
 
 // The bundler's own runtime helpers (the dynamic import that loads the schemas) are not a polyfill.
-const ALLOWED_MODULE =
-  /^(apps\/[\w-]+\.mjs|node_modules\/@suaveplan\/mcp\/dist\/.+\.js|node_modules\/zod\/.+\.js|node_modules\/@opentelemetry\/api\/build\/esm\/.+\.js|(\.\.\/)*\0rolldown\/runtime\.js)$/;
+const ALLOWED_MODULE = new RegExp(
+  `^(${[
+    String.raw`apps/[\w-]+\.mjs`,
+    String.raw`node_modules/@suaveplan/mcp/dist/.+\.js`,
+    String.raw`node_modules/zod/.+\.js`,
+    String.raw`node_modules/@opentelemetry/api/build/esm/.+\.js`,
+    String.raw`(\.\./)*\0rolldown/runtime\.js`,
+  ].join("|")})$`,
+);
 
 describe("the universal entry in a browser bundle", () => {
   it("asks for no Node built-in and needs no polyfill", async () => {

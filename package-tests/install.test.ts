@@ -18,7 +18,8 @@ import * as node from "@suaveplan/mcp/node";
 import * as redis from "@suaveplan/mcp/redis";
 import manifest from "@suaveplan/mcp/package.json" with { type: "json" };
 const shape = (module) => Object.fromEntries(Object.entries(module).map(([name, value]) => [name, typeof value]).sort());
-console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), redis: shape(redis), version: manifest.version, resolved: import.meta.resolve("@suaveplan/mcp") }));
+const resolved = import.meta.resolve("@suaveplan/mcp");
+console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), redis: shape(redis), version: manifest.version, resolved }));
 `,
     );
     const { universal, node, redis, version, resolved } = JSON.parse(run(process.execPath, ["imports.mjs"])) as Record<
@@ -128,7 +129,9 @@ console.log(JSON.stringify({ fast, after: counts }));
           `universal-${label}`,
           options,
           [],
-          `import { MCPClient, MCPServer, StreamableHttpTransport, streamableHttpHandler, type CallToolResult, type Transport } from "@suaveplan/mcp";
+          `import {
+  MCPClient, MCPServer, StreamableHttpTransport, streamableHttpHandler, type CallToolResult, type Transport,
+} from "@suaveplan/mcp";
 const server = new MCPServer({ name: "typed", version: "1.0.0" });
 export const handler: { fetch(request: Request): Promise<Response> } = streamableHttpHandler(server);
 export const client = new MCPClient({ name: "typed", version: "1.0.0" });
@@ -151,7 +154,8 @@ export const hidden = import("@suaveplan/mcp/dist/index.js");
           ["node"],
           `import { MCPServer, streamableHttpHandler } from "@suaveplan/mcp";
 import { serveHttp, spawnStdioServer, type ServedHttp } from "@suaveplan/mcp/node";
-export const served: Promise<ServedHttp> = serveHttp(streamableHttpHandler(new MCPServer({ name: "typed", version: "1.0.0" })), { port: 0 });
+const server = new MCPServer({ name: "typed", version: "1.0.0" });
+export const served: Promise<ServedHttp> = serveHttp(streamableHttpHandler(server), { port: 0 });
 export const child = spawnStdioServer({ command: process.execPath, args: ["server.mjs"] });
 `,
         ),

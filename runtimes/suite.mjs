@@ -189,7 +189,7 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
     t.equal(server.sessions.size, 0, "sessions left:");
   });
 
-  test("stdio: framing — split UTF-8, CRLF, blank lines, several frames per chunk, a bad line and an oversized frame answered", async (t) => {
+  test("stdio: framing — split UTF-8, CRLF, blank lines, several frames a chunk, a bad line and an oversized frame answered", async (t) => {
     const encoder = new TextEncoder();
     const decoder = new TextDecoder();
     let input;
@@ -244,7 +244,8 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
 
     // Longer than maxFrameBytes: answered -32700 with id null and skipped to its newline; the next frame is read.
     send(
-      `{"jsonrpc":"2.0","id":4,"method":"ping","params":{"pad":"${"x".repeat(2000)}"}}\n${JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" })}\n`,
+      `{"jsonrpc":"2.0","id":4,"method":"ping","params":{"pad":"${"x".repeat(2000)}"}}\n` +
+        `${JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" })}\n`,
     );
     await t.waitFor(() => byId(5), "the ping after the oversized frame");
     t.equal(frames.filter((frame) => frame.id === null && frame.error?.code === -32700).length, 2, "parse errors answered:");

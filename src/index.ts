@@ -2,7 +2,7 @@
 export * from "./constants/index.js";
 export type * from "./types/types.js";
 export * from "./error-codes/index.js";
-// The protocol's types; the zod schemas themselves are `@suaveplan/mcp/schemas` (zod loads with the first connection).
+// The protocol's types; the zod schemas themselves are `@suaveplan/mcp/schemas` (the library's own wire checks need no zod: src/wire/).
 export type * from "./schemas/schemas.js";
 export * from "./events/events.js";
 // The OpenTelemetry glue (`Telemetry`) is `@suaveplan/mcp/telemetry`; a dispatcher loads it itself when OpenTelemetry is in use.

@@ -117,7 +117,9 @@ export async function connect() {
 export const SERVER_APP = `import * as z from "zod";
 import { MCPServer, streamableHttpHandler } from "@suaveplan/mcp";
 const server = new MCPServer({ name: "edge", version: "1.0.0" });
-server.tool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+server.tool("add", { inputSchema: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => ({
+  content: [{ type: "text", text: String(a + b) }],
+}));
 export default streamableHttpHandler(server);
 `;
 
@@ -137,7 +139,9 @@ export async function connect(url) {
 export const SDK_SERVER_APP = `import * as z from "zod";
 import { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 const server = new McpServer({ name: "edge", version: "1.0.0" });
-server.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+server.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({
+  content: [{ type: "text", text: String(a + b) }],
+}));
 const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID() });
 await server.connect(transport);
 export default { fetch: (request) => transport.handleRequest(request) };

@@ -3,7 +3,7 @@ import { JSONRPC_ERROR_CODES, MCP_CODES, WIRE_CODE_OF, mcpCodeOfWire } from "./e
 import { JsonRpcError, MCPError, describeThrown, toMCPError, toWireError } from "./mcp-error.js";
 
 describe("MCP_CODES", () => {
-  it("holds the design's 15 codes, the stateless era's input-rounds bound and the rate limit's refusal, each namespaced MCP.* and named by its key", () => {
+  it("holds the 15 design codes, the input-rounds bound and the rate-limit refusal, each namespaced MCP.* and named by its key", () => {
     const entries = Object.entries(MCP_CODES);
     expect(entries).toHaveLength(17);
     for (const [key, code] of entries) expect(code).toBe(`MCP.${key}`);

@@ -147,7 +147,8 @@ describe("limits on hostile schemas and data", () => {
   it("keeps the issue line short however many issues there are", () => {
     const items = Array.from({ length: 100_000 }, () => "x");
     expect(issuesOf({ items: { type: "integer" } }, items)).toBe(
-      "[0]: expected integer, received string; [1]: expected integer, received string; [2]: expected integer, received string; [3]: expected integer, received string; [4]: expected integer, received string; and 99995 more",
+      "[0]: expected integer, received string; [1]: expected integer, received string; [2]: expected integer, received string; " +
+        "[3]: expected integer, received string; [4]: expected integer, received string; and 99995 more",
     );
   });
 

@@ -115,7 +115,7 @@ describe.each(ERAS)("client middleware, %s era", (era) => {
 const base = () => "base";
 
 describe("client middleware registration", () => {
-  it("refuses a method the client never sends and a layer that is no function; a layer that gives no handler fails its requests clearly", async () => {
+  it("refuses a method the client never sends and a non-function layer; a layer giving no handler fails its requests clearly", async () => {
     const client = await connected(echoServer([]), "session");
     expect(() => client.use("tools/cal" as "tools/call", (next) => next)).toThrow(
       expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, message: expect.stringContaining("No client middleware sees tools/cal") }),

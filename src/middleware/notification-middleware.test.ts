@@ -227,7 +227,10 @@ describe("notification middleware registration", () => {
       expect.objectContaining({
         code: MCP_CODES.INVALID_PARAMS,
         message: expect.stringMatching(
-          /^No notification middleware sees notifications\/nope: notifications are notifications\/initialized, notifications\/cancelled, .*notifications\/subscriptions\/acknowledged$/,
+          new RegExp(
+            "^No notification middleware sees notifications/nope: notifications are notifications/initialized, " +
+              "notifications/cancelled, .*notifications/subscriptions/acknowledged$",
+          ),
         ),
       }),
     );

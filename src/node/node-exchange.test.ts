@@ -140,7 +140,7 @@ describe("serveHttp with our handlers: the exchange read from node:http", () => 
     expect(JSON.parse(answer.body)).toMatchObject({ id: 1, result: { content: [{ type: "text", text: "héllo" }] } });
   });
 
-  it("answers 400 (-32700) to a body that is not UTF-8, 413 to a chunked body past the limit (closing that connection), and serves HTTP/1.0 without Host", async () => {
+  it("answers 400 (-32700) to a non-UTF-8 body, 413 to an oversized chunked body (and closes), serves HTTP/1.0 without Host", async () => {
     const url = await servedEndpoint({ maxBodyBytes: 100 });
     const notUtf8 = await send(url, { headers: POST_HEADERS, chunks: [new Uint8Array([0x7b, 0xff, 0x7d])] });
     expect(notUtf8.status).toBe(400);

@@ -87,7 +87,7 @@ function watchNextAnswer(recordBody = false): Promise<WatchedAnswer> {
 }
 
 describe("nodeFetch", () => {
-  it("sends the method, headers and body (with its byte length), and answers status, headers and body over one kept-alive connection", async () => {
+  it("sends method, headers and body (with its byte length); answers status, headers and body over one kept-alive connection", async () => {
     const seen: Array<{ method: string | undefined; type: string | undefined; length: string | undefined; body: string }> = [];
     const { url, ports } = await serve({
       "/echo": (request, response, body) => {

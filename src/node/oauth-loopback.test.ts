@@ -19,7 +19,7 @@ async function started(options: Parameters<typeof loopbackInteraction>[0]): Prom
 const authorizationUrl = (state: string) => `https://as.test/authorize?client_id=c&state=${state}`;
 
 describe("loopbackInteraction", () => {
-  it("is a redirect URI on 127.0.0.1; the browser's callback goes to the flow of its state, and sees a page that shows nothing of it", async () => {
+  it("is a redirect URI on 127.0.0.1; a callback goes to the flow of its state, and its page shows nothing of it", async () => {
     const pages: string[] = [];
     const loopback = await started({
       path: "/cb",

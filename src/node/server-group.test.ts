@@ -11,7 +11,8 @@ import { stdioTransportFor } from "./server-group.js";
 
 const exampleServer = fileURLToPath(new URL("../../examples/weather-server.mjs", import.meta.url));
 const REPORT_ENV =
-  "process.stderr.write(JSON.stringify({ cwd: process.cwd(), key: process.env.GROUP_KEY ?? null, secret: process.env.GROUP_HOST_SECRET ?? null, path: typeof process.env.PATH }))";
+  "process.stderr.write(JSON.stringify({ cwd: process.cwd(), key: process.env.GROUP_KEY ?? null, " +
+  "secret: process.env.GROUP_HOST_SECRET ?? null, path: typeof process.env.PATH }))";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

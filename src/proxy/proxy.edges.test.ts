@@ -192,7 +192,8 @@ describe("what the session era cannot route", () => {
     for (const result of results) {
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe(
-        "The proxy cannot forward elicitation/create: 2 proxied requests are in flight and elicitation/create does not say which one it belongs to",
+        "The proxy cannot forward elicitation/create: " +
+          "2 proxied requests are in flight and elicitation/create does not say which one it belongs to",
       );
     }
     await handle.close();

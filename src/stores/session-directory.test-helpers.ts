@@ -115,7 +115,7 @@ function describeEpochs(make: MakeSessionDirectory, ttl: number): void {
     expect(await directory.get("gone")).toBeUndefined();
   });
 
-  it("moves a session to another instance at the next epoch, keeping its principal and state; the old epoch is refused from then on", async () => {
+  it("moves a session to another instance at the next epoch, with its principal and state; the old epoch is refused after", async () => {
     const { directory } = await make();
     await directory.create(recordOf("s", { principal: "alice", state: STATE }), ttl);
     const moved = await directory.takeOver("s", 0, "i2");

@@ -108,7 +108,8 @@ describe("verifyAuthorizationCallback: RFC 9207 iss, the conformance scenarios",
       "iss-mismatch",
     );
     expect(error.message).toBe(
-      `The authorization response comes from issuer https://evil.example.com, not ${AS} (RFC 9207, compared as plain strings): it is not used`,
+      `The authorization response comes from issuer https://evil.example.com, not ${AS} ` +
+        "(RFC 9207, compared as plain strings): it is not used",
     );
   });
 

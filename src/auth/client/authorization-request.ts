@@ -95,7 +95,8 @@ function checkIss(iss: string | null, expected: CallbackExpectation): void {
     if (expected.issParameterSupported) {
       throw authError(
         "iss-missing",
-        `The authorization server ${untrustedText(expected.issuer)} advertises the iss parameter (RFC 9207) but its response has none: it is not used`,
+        `The authorization server ${untrustedText(expected.issuer)} advertises the iss parameter (RFC 9207) ` +
+          "but its response has none: it is not used",
       );
     }
     return;
@@ -103,7 +104,8 @@ function checkIss(iss: string | null, expected: CallbackExpectation): void {
   if (iss !== expected.issuer) {
     throw authError(
       "iss-mismatch",
-      `The authorization response comes from issuer ${untrustedText(iss)}, not ${untrustedText(expected.issuer)} (RFC 9207, compared as plain strings): it is not used`,
+      `The authorization response comes from issuer ${untrustedText(iss)}, not ${untrustedText(expected.issuer)} ` +
+        "(RFC 9207, compared as plain strings): it is not used",
     );
   }
 }

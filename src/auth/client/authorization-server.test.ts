@@ -91,7 +91,8 @@ describe("discoverAuthorizationServer: the conformance scenarios", () => {
       "issuer-mismatch",
     );
     expect(error.message).toBe(
-      `The authorization server metadata at ${OAUTH_ROOT} names https://attacker.example.com, not the issuer ${AS} it was fetched for: it is not used`,
+      `The authorization server metadata at ${OAUTH_ROOT} names https://attacker.example.com, ` +
+        `not the issuer ${AS} it was fetched for: it is not used`,
     );
     expect(server.urls).toEqual([OAUTH_ROOT]);
   });
@@ -205,7 +206,8 @@ describe("validateAuthorizationServerMetadata", () => {
       "pkce-unsupported",
     );
     expect(error.message).toBe(
-      `The authorization server ${AS} does not list S256 in code_challenge_methods_supported: PKCE cannot be verified, so authorization stops here`,
+      `The authorization server ${AS} does not list S256 in code_challenge_methods_supported: ` +
+        "PKCE cannot be verified, so authorization stops here",
     );
   });
 
@@ -244,7 +246,7 @@ describe("discoverLegacyAuthorizationServer (2025-03-26)", () => {
     expect(server.urls).toEqual([LEGACY]);
   });
 
-  it("takes the issuer the found document names (0.1.16's backcompat mock names <origin>/oauth), and validates the rest like any other", async () => {
+  it("takes the issuer the found document names (0.1.16's mock names <origin>/oauth) and validates the rest as usual", async () => {
     const named = asMetadata(`${ORIGIN}/oauth`);
     const server = new FakeFetch().json(LEGACY, named);
     expect(await discoverLegacyAuthorizationServer(SERVER, { fetch: server.fetch })).toEqual({

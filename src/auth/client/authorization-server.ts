@@ -133,7 +133,8 @@ export function validateAuthorizationServerMetadata(
     const said = typeof document["issuer"] === "string" ? untrustedText(document["issuer"]) : "no issuer";
     throw authError(
       "issuer-mismatch",
-      `The authorization server metadata at ${where} names ${said}, not the issuer ${untrustedText(issuer)} it was fetched for: it is not used`,
+      `The authorization server metadata at ${where} names ${said}, ` +
+        `not the issuer ${untrustedText(issuer)} it was fetched for: it is not used`,
       {
         url: where,
       },
@@ -160,7 +161,8 @@ export function validateAuthorizationServerMetadata(
   if (options.requirePkce !== false && !(metadata.code_challenge_methods_supported ?? []).includes("S256")) {
     throw authError(
       "pkce-unsupported",
-      `The authorization server ${untrustedText(issuer)} does not list S256 in code_challenge_methods_supported: PKCE cannot be verified, so authorization stops here`,
+      `The authorization server ${untrustedText(issuer)} does not list S256 in code_challenge_methods_supported: ` +
+        "PKCE cannot be verified, so authorization stops here",
       {
         url: where,
       },

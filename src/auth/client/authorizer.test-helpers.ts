@@ -73,9 +73,7 @@ export function world(
     });
     fake.on(`${at}/token`, (init) => {
       const form = new URL(`http://x/?${String(init.body)}`).searchParams;
-      seen.push(
-        `token ${at} ${form.get("grant_type") ?? ""} ${form.get("client_id") ?? ""} ${form.get("scope") ?? ""} ${form.get("resource") ?? ""}`.trim(),
-      );
+      seen.push(["token", at, ...["grant_type", "client_id", "scope", "resource"].map((name) => form.get(name) ?? "")].join(" ").trim());
       if (form.get("grant_type") === "refresh_token" && !issued.has(`refresh:${form.get("refresh_token") ?? ""}`))
         return Response.json({ error: "invalid_grant" }, { status: 400 });
       const token = `t${++next}`;

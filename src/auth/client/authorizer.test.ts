@@ -160,7 +160,7 @@ describe("Authorizer: step-up, limits and moves", () => {
 });
 
 describe("Authorizer: the edges", () => {
-  it("falls back to the 2025-03-26 rules without protected resource metadata: the server's origin is the authorization server", async () => {
+  it("falls back to the 2025-03-26 rules without resource metadata: the server's origin is the authorization server", async () => {
     const fake = new FakeFetch();
     let authorized = false;
     fake.on(MCP, (init) =>
@@ -242,7 +242,8 @@ describe("headlessInteraction", () => {
     expect(await rejectionOf(page("https://as.test/authorize", signal))).toMatchObject({
       code: MCP_CODES.UNAUTHORIZED,
       message:
-        "The authorization server answered HTTP 200 without a redirect: a user has to finish this authorization (give an interact that shows the page)",
+        "The authorization server answered HTTP 200 without a redirect: " +
+        "a user has to finish this authorization (give an interact that shows the page)",
       data: { reason: "authorization-denied", status: 200 },
     });
     const noLocation = headlessInteraction(REDIRECT, () => Promise.resolve({ status: 302, headers: new Headers() }));
@@ -384,7 +385,7 @@ describe("Authorizer: authorizing ahead, and finishing after a redirect", () => 
     await expect(call(auth.wrap(scene.fake.fetch))).resolves.toMatchObject({ status: 200 });
   });
 
-  it("redeems the code from the store when the page that started the flow is gone, once; refuses a callback it does not know or that fails its checks", async () => {
+  it("redeems a stored code once when the flow's page is gone; refuses a callback it does not know or that fails its checks", async () => {
     const scene = world();
     const store = new InMemoryOAuthStore();
     const away = sendAway();

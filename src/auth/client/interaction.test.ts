@@ -21,7 +21,7 @@ function chain(hops: readonly (readonly [url: string, location: string, setCooki
 }
 
 describe("headlessInteraction keeps the interaction's cookies", () => {
-  it("sends a cookie back to its origin on paths under its Path (default: the setting URL's directory), as oidc-provider needs", async () => {
+  it("sends a cookie back to its origin under its Path (default: the setting URL's directory), as oidc-provider needs", async () => {
     const { sent, follow } = chain([
       [
         "https://as.test/oidc/auth?client_id=c",

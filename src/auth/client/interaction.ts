@@ -44,7 +44,8 @@ export function headlessInteraction(redirectUri: string, fetch: RedirectFetch = 
       if (response.status < 300 || response.status > 399 || location === null) {
         throw authError(
           "authorization-denied",
-          `The authorization server answered HTTP ${response.status} without a redirect: a user has to finish this authorization (give an interact that shows the page)`,
+          `The authorization server answered HTTP ${response.status} without a redirect: ` +
+            "a user has to finish this authorization (give an interact that shows the page)",
           { status: response.status },
         );
       }

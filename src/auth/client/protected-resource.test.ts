@@ -91,7 +91,8 @@ describe("discoverProtectedResource: the conformance scenarios", () => {
       "resource-mismatch",
     );
     expect(error.message).toBe(
-      `The protected resource metadata at ${PATH_PRM} is for https://evil.example.com/mcp, not for the MCP server ${SERVER}: authorization stops here`,
+      `The protected resource metadata at ${PATH_PRM} is for https://evil.example.com/mcp, ` +
+        `not for the MCP server ${SERVER}: authorization stops here`,
     );
     expect(server.urls).toEqual([PATH_PRM]);
   });

@@ -107,7 +107,8 @@ export function validateProtectedResourceMetadata(document: Record<string, unkno
   if (!resourceMatchesServer(resource, serverUrl)) {
     throw authError(
       "resource-mismatch",
-      `The protected resource metadata at ${displayUrl(from)} is for ${untrustedText(resource)}, not for the MCP server ${displayUrl(serverUrl)}: authorization stops here`,
+      `The protected resource metadata at ${displayUrl(from)} is for ${untrustedText(resource)}, ` +
+        `not for the MCP server ${displayUrl(serverUrl)}: authorization stops here`,
       { url: displayUrl(from) },
     );
   }

@@ -61,7 +61,7 @@ describe("registrationFor", () => {
     expect(bodies).toEqual([]);
   });
 
-  it("registers where the server has an endpoint (and no metadata documents, or none given), keeps it by issuer, and registers an expired secret again", async () => {
+  it("registers at the endpoint (no metadata documents, or none given), keeps it by issuer, again once the secret expires", async () => {
     vi.useFakeTimers({ now: 1_000_000 });
     let next = 0;
     const { fetch, bodies } = registrar(() =>
@@ -146,13 +146,16 @@ describe("registrationFor", () => {
     await expect(registrationFor({ issuer: "https://as" }, { metadata: METADATA }, store, unused.fetch)).rejects.toMatchObject({
       code: MCP_CODES.UNAUTHORIZED,
       message:
-        "The authorization server https://as offers no way to register this client (no Client ID Metadata Document support used: no metadataDocumentUrl given, no registration_endpoint): give pre-registered credentials for it",
+        "The authorization server https://as offers no way to register this client " +
+        "(no Client ID Metadata Document support used: no metadataDocumentUrl given, no registration_endpoint): " +
+        "give pre-registered credentials for it",
     });
     await expect(
       registrationFor({ issuer: "https://as" }, { metadata: METADATA, metadataDocumentUrl: "https://h/c.json" }, store, unused.fetch),
     ).rejects.toMatchObject({
       message:
-        "The authorization server https://as offers no way to register this client (no Client ID Metadata Document support, no registration_endpoint): give pre-registered credentials for it",
+        "The authorization server https://as offers no way to register this client " +
+        "(no Client ID Metadata Document support, no registration_endpoint): give pre-registered credentials for it",
     });
     const server = { issuer: "https://as", registration_endpoint: "https://as/register" };
     const refused = registrar(() => Response.json({ error: "invalid_client_metadata" }, { status: 400 }));

@@ -57,9 +57,12 @@ export async function registrationFor(
     return { clientId: identity.metadataDocumentUrl, authMethod: "none" };
   }
   if (server.registration_endpoint === undefined) {
+    const documentNote = identity.metadataDocumentUrl === undefined ? " used: no metadataDocumentUrl given" : "";
     throw new MCPError(
       MCP_CODES.UNAUTHORIZED,
-      `The authorization server ${server.issuer} offers no way to register this client (no Client ID Metadata Document support${identity.metadataDocumentUrl === undefined ? " used: no metadataDocumentUrl given" : ""}, no registration_endpoint): give pre-registered credentials for it`,
+      `The authorization server ${server.issuer} offers no way to register this client ` +
+        `(no Client ID Metadata Document support${documentNote}, no registration_endpoint): ` +
+        "give pre-registered credentials for it",
     );
   }
   const registered = await register(server.registration_endpoint, registrationRequest(identity.metadata, server), fetch, signal);

@@ -202,7 +202,8 @@ describe("formatChallenge", () => {
 
 describe("readBearerChallenge", () => {
   const header =
-    'Bearer resource_metadata="https://a/.well-known/oauth-protected-resource/mcp", scope="mcp:write", error="insufficient_scope", error_description="needs write"';
+    'Bearer resource_metadata="https://a/.well-known/oauth-protected-resource/mcp", scope="mcp:write", ' +
+    'error="insufficient_scope", error_description="needs write"';
 
   it("picks out what the MCP client acts on", () => {
     expect(readBearerChallenge(header)).toEqual({

@@ -84,7 +84,7 @@ describe("privateKeyJwtAssertion (RFC 7523 §3)", () => {
     ).toBe("The header's alg does not fit the key: the key is a RS256 key");
   });
 
-  it("is what the MCP conformance suite's auth/client-credentials-jwt accepts: jose.jwtVerify, audience [issuer, issuer/], 30 s tolerance", async () => {
+  it("passes the conformance check auth/client-credentials-jwt: jose.jwtVerify, audience [issuer, issuer/], 30 s tolerance", async () => {
     // The suite's own steps (0.1.16 and 0.2.0-alpha.12): an extractable ES256 pair from jose, the private key handed over as PKCS#8 PEM.
     const { publicKey, privateKey } = await jose.generateKeyPair("ES256", { extractable: true });
     const key = await importPkcs8Pem(await jose.exportPKCS8(privateKey), "ES256");

@@ -184,7 +184,8 @@ export async function verifyJws(token: string, keys: VerificationKeys, options: 
   if (fixedLength !== undefined && parts.signature.length !== fixedLength) {
     throw refused(
       "signature",
-      `a ${header.alg} signature is ${fixedLength} bytes${header.alg === "ES256" ? " (r||s, not DER)" : ""}, this one is ${parts.signature.length}`,
+      `a ${header.alg} signature is ${fixedLength} bytes${header.alg === "ES256" ? " (r||s, not DER)" : ""}, ` +
+        `this one is ${parts.signature.length}`,
     );
   }
   let verified = false;

@@ -39,7 +39,7 @@ describe("jwtVerifier", () => {
     await expect(verify(listed, context)).resolves.toMatchObject({ clientId: undefined, scopes: ["mcp:read", "mcp:write"] });
   });
 
-  it("refuses another audience (unless listed), another issuer, an expired token and a forged one, without the token in the reason", async () => {
+  it("refuses another audience (unless listed) or issuer, an expired or forged token, without the token in the reason", async () => {
     const keys = { keys: jwks.keys } as never;
     const verify = jwtVerifier({ issuer: ISSUER, jwks: localJwks(keys), clockToleranceSec: 0 });
     const tokens = {

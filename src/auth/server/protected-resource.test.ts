@@ -129,7 +129,9 @@ describe("protectedResource: authenticate", () => {
     const { resource: guarded } = resource({ requiredScopes: ["mcp:read", "mcp:write"] });
     expect(await guarded.authenticate(request({ authorization: "Bearer reader" }))).toEqual({
       refuse: 403,
-      wwwAuthenticate: `Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", scope="mcp:read mcp:write", resource_metadata="${METADATA}"`,
+      wwwAuthenticate:
+        'Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read mcp:write", ' +
+        `scope="mcp:read mcp:write", resource_metadata="${METADATA}"`,
       message: "Forbidden: this request needs the scopes mcp:read mcp:write",
     });
   });
@@ -213,7 +215,8 @@ describe("protectedResource: admit (the scopes a POST's requests need)", () => {
     const reply = refused?.reply as HttpReply;
     expect(reply.status).toBe(403);
     expect(reply.headers["www-authenticate"]).toBe(
-      `Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read ${scope}", scope="mcp:read ${scope}", resource_metadata="${METADATA}"`,
+      `Bearer error="insufficient_scope", error_description="this request needs the scopes mcp:read ${scope}", ` +
+        `scope="mcp:read ${scope}", resource_metadata="${METADATA}"`,
     );
     expect(JSON.parse(reply.body as string)).toEqual({
       jsonrpc: "2.0",
@@ -316,7 +319,9 @@ describe("insufficientScope (a handler's demand for more scope)", () => {
       error: "insufficient_scope",
       scope: "mcp:read files:write",
       resource_metadata: METADATA,
-      wwwAuthenticate: `Bearer error="insufficient_scope", error_description="Writing needs files:write", scope="mcp:read files:write", resource_metadata="${METADATA}"`,
+      wwwAuthenticate:
+        'Bearer error="insufficient_scope", error_description="Writing needs files:write", ' +
+        `scope="mcp:read files:write", resource_metadata="${METADATA}"`,
     });
     expect(isInsufficientScope(error.toJSON())).toBe(true);
   });

@@ -94,7 +94,7 @@ describe("ListenSubscriptions", () => {
     expect(listen.accepts(NOTIFICATIONS.progress, undefined)).toBe(true);
   });
 
-  it("replaces the stream when the filter changes, ending the old one only once the new one is acknowledged; an empty filter ends it", async () => {
+  it("replaces the stream on a new filter, ending the old one once the new one is acknowledged; an empty filter ends it", async () => {
     const { listen, sent, ack } = scripted();
     const first = listen.subscribe("memo://a", undefined);
     await vi.advanceTimersByTimeAsync(0);
@@ -123,7 +123,7 @@ describe("ListenSubscriptions", () => {
     expect(sent).toHaveLength(3);
   });
 
-  it("refuses a subscription the acknowledgement leaves out, one that was never acknowledged in time, and one cancelled before it began", async () => {
+  it("refuses a subscription the acknowledgement leaves out, one not acknowledged in time, and one cancelled before it began", async () => {
     const { listen, sent, ack } = scripted({ ackTimeoutMs: 500 });
     const left = rejectionOf(listen.subscribe("memo://a", undefined));
     await vi.advanceTimersByTimeAsync(0);
@@ -152,7 +152,7 @@ describe("ListenSubscriptions", () => {
     await expect(listen.subscribe("memo://a", undefined)).rejects.toMatchObject({ code: MCP_CODES.TRANSPORT_CLOSED });
   });
 
-  it("re-opens a stream the server ended or that broke, waiting longer after each failure in a row, reporting a streak once, and delivers what it may have missed", async () => {
+  it("re-opens an ended or broken stream, backing off per failure in a row, reporting a streak once; delivers what it lost", async () => {
     const { listen, sent, ack, delivered, reported, refuse } = scripted({ retryDelayMs: 100 });
     listen.watch("tools");
     listen.watch("resources");
@@ -311,7 +311,7 @@ describe("ListenSubscriptions, the edges", () => {
 });
 
 describe("SessionChanges", () => {
-  it("subscribes with resources/subscribe and unsubscribes with resources/unsubscribe, hears every change, and watches nothing", async () => {
+  it("uses resources/subscribe and resources/unsubscribe, hears every change, and watches nothing", async () => {
     const requests: unknown[] = [];
     const changes = new SessionChanges((method, params, options) => Promise.resolve(requests.push([method, params, options?.timeoutMs])));
     changes.watch();

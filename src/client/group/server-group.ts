@@ -237,7 +237,8 @@ export class MCPClientGroup {
     if (route !== undefined) return route;
     throw new MCPError(
       MCP_CODES.NOT_FOUND,
-      `No MCP server of the group has the ${kind} "${merged}": merged names are <server>${this.#separator}<${kind}> with a server among ${this.servers.join(", ")}`,
+      `No MCP server of the group has the ${kind} "${merged}": ` +
+        `merged names are <server>${this.#separator}<${kind}> with a server among ${this.servers.join(", ")}`,
       { data: { name: merged } },
     );
   }

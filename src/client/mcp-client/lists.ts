@@ -63,7 +63,8 @@ export async function* paginate<K extends ListKind>(
     if (pages >= maxPages) {
       throw new MCPError(
         MCP_CODES.PROTOCOL_INVALID,
-        `${LIST_KINDS[kind].method} still had a nextCursor after ${maxPages} pages; giving up (raise maxListPages if the server really has that many)`,
+        `${LIST_KINDS[kind].method} still had a nextCursor after ${maxPages} pages; ` +
+          "giving up (raise maxListPages if the server really has that many)",
       );
     }
   }

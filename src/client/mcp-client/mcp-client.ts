@@ -279,7 +279,8 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     this.#responses?.clear();
   }
 
-  /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken), and typed `S` when told, else by the client's tool map for a tool it names.
+  /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken),
+   * and typed `S` when told, else by the client's tool map for a tool it names.
    * A tool the server runs as a task is waited for; with option `task`, the task itself is the answer (`src/client/tasks/tasks.md`). */
   callTool(name: string, args: JsonObject | undefined, options: TaskCallOptions): Promise<ToolTask>;
   callTool<S extends object = never, N extends string = string>(
@@ -346,7 +347,10 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
 
   // ---- Roots ----
 
-  /** Replaces the roots; once connected, tells the server with `notifications/roots/list_changed`. */
+  /**
+   * Replaces the roots; once connected in the session era, tells the server with `notifications/roots/list_changed` (the stateless
+   * era has no session to tell: a request that needs the roots asks for them).
+   */
   async setRoots(roots: readonly Root[]): Promise<void> {
     // Once connect() was called, what the client declares is settled (a failed connect declared nothing).
     if (this.#connectCalled && !this.#declared?.roots) throw rootsNotDeclared();
@@ -354,7 +358,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     if (this.#ready) await this.rootsListChanged();
   }
 
-  /** Tells the server the roots changed (for a roots function whose answer changed). */
+  /** Tells the server the roots changed (for a roots function whose answer changed); nothing to tell in the stateless era. */
   async rootsListChanged(): Promise<void> {
     if (!this.#ready) throw notInitialized(NOTIFICATIONS.rootsListChanged);
     // Stryker disable next-line OptionalChaining: #ready is set only after connect() declared, so #declared is defined here

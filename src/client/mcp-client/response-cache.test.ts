@@ -57,7 +57,7 @@ describe("ClientResponses", () => {
     expect(bob.get(bob.keyOf("resources/list", {}) as string)).toBe(bobs);
   });
 
-  it("forgets what a change names: a list's pages, a resource's reads for everyone, nothing for other notifications; clear() this server only", () => {
+  it("forgets what a change names: a list's pages, a resource's reads for all, nothing else; clear() this server only", () => {
     const { cache, alice, bob, elsewhere } = views();
     keep(alice, "tools/list", {});
     keep(alice, "tools/list", { cursor: "2" });

@@ -67,7 +67,7 @@ describe("tasks in revision 2025-11-25, against SDK 1.x", () => {
     await expect(task.status()).resolves.toMatchObject({ status: "cancelled" });
   });
 
-  it("follows a tool the listing marks required through a plain call, and refuses locally a task of a tool that cannot run as one", async () => {
+  it("follows a tool listed as task-required through a plain call; refuses locally a task of a tool that cannot run as one", async () => {
     const ours = await sdkClient();
     await expect(ours.callTool("required")).resolves.toMatchObject(text("required done"));
     // An optional one is called plainly: the SDK waits for its task itself.
@@ -141,7 +141,7 @@ describe("tasks in revision 2025-11-25, against a raw server", () => {
     expect(server.initializeParams).toHaveLength(1);
   });
 
-  it("tells a cancelled task's tasks/result error from a failure by the task's status, and keeps the error when the status cannot be read", async () => {
+  it("tells a cancelled task's tasks/result error from a failure by its status; keeps the error if the status is unreadable", async () => {
     let status = "cancelled";
     const { client: ours } = await connectToRaw({
       "tasks/result": () => failure("Task was cancelled"),

@@ -186,7 +186,7 @@ describe("tasks in the stateless era", () => {
     expect(requests.some((message) => message.method === "notifications/cancelled")).toBe(false);
   });
 
-  it("bounds a plain call's whole wait by its timeoutMs, then cancels the task; a handle's wait given up leaves the task alone", async () => {
+  it("bounds a plain call's wait by its timeoutMs, then cancels the task; a handle's abandoned wait leaves the task alone", async () => {
     const { client, sent } = await peer(
       scripts(inTurn("tools/call", created(fast)), inTurn("tasks/get", got("working", fast)), inTurn("tasks/cancel", ack)),
     );
@@ -203,7 +203,7 @@ describe("tasks in the stateless era", () => {
     expect(sent("tasks/cancel")).toHaveLength(1);
   });
 
-  it("waits 500 ms, then 1.5 times longer each time up to 5 s, when the server names no poll interval; no timer outlives the wait", async () => {
+  it("with no poll interval from the server, waits 500 ms, then 1.5 times longer up to 5 s; no timer outlives the wait", async () => {
     vi.useFakeTimers();
     const started = Date.now();
     const at: number[] = [];

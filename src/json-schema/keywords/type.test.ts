@@ -34,7 +34,8 @@ describe("type", () => {
 
   it("refuses unknown type names and empty lists when compiling", () => {
     const problem =
-      'invalid JSON Schema at #/type: must be a type name ("null", "boolean", "object", "array", "number", "string", "integer") or a non-empty array of them';
+      "invalid JSON Schema at #/type: must be a type name " +
+      '("null", "boolean", "object", "array", "number", "string", "integer") or a non-empty array of them';
     expect(compileErrorOf({ type: "int" })).toBe(problem);
     expect(compileErrorOf({ type: [] })).toBe(problem);
     expect(compileErrorOf({ type: ["string", 5] })).toBe(problem);

@@ -523,12 +523,9 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
       this.#onErrorResponse?.(rejection);
       return this.#outgoing.reject(pending, rejection);
     }
+    const about = message.id === null ? "an unidentifiable message" : `unknown request id ${JSON.stringify(message.id)}`;
     this.#reportProtocolError(
-      new MCPError(
-        MCP_CODES.PROTOCOL_INVALID,
-        `Received an error for ${message.id === null ? "an unidentifiable message" : `unknown request id ${JSON.stringify(message.id)}`}: ${error.message}`,
-        { cause: MCPError.fromWire(error) },
-      ),
+      new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received an error for ${about}: ${error.message}`, { cause: MCPError.fromWire(error) }),
     );
   }
 

@@ -33,7 +33,8 @@ export function requireScopes(options: RequireScopesOptions): ServerMiddleware {
       if (missing.length > 0)
         throw new MCPError(
           MCP_CODES.UNAUTHORIZED,
-          `${request.method} of ${targetOf(request.params as JsonObject)} needs the scopes ${missing.join(" ")}, which the caller does not hold`,
+          `${request.method} of ${targetOf(request.params as JsonObject)} ` +
+            `needs the scopes ${missing.join(" ")}, which the caller does not hold`,
           { data: { missingScopes: missing } },
         );
     }

@@ -174,7 +174,7 @@ describe("retry", () => {
     await client.close();
   });
 
-  it("sends a rate-limited call again at once when the refusal names no wait, and the other failures of tools not named never", async () => {
+  it("retries a rate-limited call at once when the refusal names no wait; other failures of tools not named, never", async () => {
     const { client, ran } = await connected();
     const { layer, sends } = flaky(1, () => new MCPError(MCP_CODES.RATE_LIMITED, "slow down", { data: { retryAfterMs: "soon" } }));
     client.use(retry()).use(layer);

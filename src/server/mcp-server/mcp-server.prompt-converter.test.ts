@@ -10,7 +10,7 @@ import { ourClientOf } from "./our-client.test-helpers.js";
 const connected = (server: MCPServer, era: "session" | "stateless") => ourClientOf(server, era, { name: "c" });
 
 describe("a zod/mini argsSchema", () => {
-  it("is checked by its definition, then listed and checked once the converter its registration loads is there; both eras' requests wait for it", async () => {
+  it("is checked by its definition, then listed and checked once its converter has loaded; both eras' requests wait for it", async () => {
     const server = new MCPServer({ name: "s", version: "1" }, { telemetry: null });
     server.prompt("listed", { arguments: { topic: {} } }, () => ({ messages: [] }));
     const clients = [await connected(server, "session"), await connected(server, "stateless")];

@@ -95,7 +95,7 @@ const invalid = (message: string) =>
   expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS, wireCode: -32602, message: expect.stringContaining(message) });
 
 describe.each(ERAS)("prompts with an argsSchema (%s era)", (era) => {
-  it("lists each schema's properties as the prompt's arguments: title and description from the JSON Schema, required from `required`", async () => {
+  it("lists the schema's properties as arguments: title and description from the JSON Schema, required from `required`", async () => {
     const client = await connected(promptServer(), era);
     expect((await client.listPrompts()).prompts).toEqual([
       {
@@ -151,7 +151,8 @@ describe.each(ERAS)("prompts with an argsSchema (%s era)", (era) => {
     );
     await expect(client.getPrompt("trip", { city: "L", unit: "K" })).rejects.toEqual(
       invalid(
-        'Invalid arguments for prompt trip: city: Invalid length: Expected >=2 but received 1; unit: Invalid type: Expected ("C" | "F") but received "K"',
+        "Invalid arguments for prompt trip: city: Invalid length: Expected >=2 but received 1; " +
+          'unit: Invalid type: Expected ("C" | "F") but received "K"',
       ),
     );
     await expect(client.getPrompt("batch", { count: "x" })).rejects.toEqual(
@@ -258,7 +259,8 @@ describe("prompts with an argsSchema: what the server declares and refuses", () 
       expect.objectContaining({
         code: MCP_CODES.INVALID_PARAMS,
         message:
-          'The input schema of prompt "bare" (bare) has no JSON Schema: wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)',
+          'The input schema of prompt "bare" (bare) has no JSON Schema: ' +
+          "wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)",
       }),
     );
     expect(() => server.prompt("raw", { argsSchema: v.object({ topic: v.string() }) }, () => said(""))).toThrow(

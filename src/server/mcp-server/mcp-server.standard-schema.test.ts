@@ -138,7 +138,8 @@ describe.each(ERAS)("Standard Schema tools (%s era)", (era) => {
   it("refuses a structured result the output validator refuses (-32603), sync or async", async () => {
     const client = await connected(standardServer(), era);
     await expect(client.callTool("forecast", { city: "Nowhere" })).rejects.toThrow(
-      'Tool forecast returned structuredContent that does not match its output schema: celsius: Invalid type: Expected number but received "warm"; sky: Invalid key: Expected "sky" but received undefined',
+      "Tool forecast returned structuredContent that does not match its output schema: " +
+        'celsius: Invalid type: Expected number but received "warm"; sky: Invalid key: Expected "sky" but received undefined',
     );
     await expect(client.callTool("greet", { name: "" })).rejects.toThrow(
       "Tool greet returned structuredContent that does not match its output schema: text: Invalid type: Expected string but received 0",
@@ -157,7 +158,8 @@ describe("Standard Schema tools: registration", () => {
       expect.objectContaining({
         code: MCP_CODES.INVALID_PARAMS,
         message:
-          'The input schema of tool "bare" (bare) has no JSON Schema: wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)',
+          'The input schema of tool "bare" (bare) has no JSON Schema: ' +
+          "wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)",
       }),
     );
     // valibot without its converter has `~standard` but no JSON Schema.
@@ -180,7 +182,8 @@ describe("Standard Schema tools: registration", () => {
       expect.objectContaining({
         code: MCP_CODES.INVALID_PARAMS,
         message:
-          'The input schema of tool "checked" (valibot) cannot be given as JSON Schema: The "check" action cannot be converted to JSON Schema.',
+          'The input schema of tool "checked" (valibot) cannot be given as JSON Schema: ' +
+          'The "check" action cannot be converted to JSON Schema.',
       }),
     );
   });
@@ -198,7 +201,7 @@ describe("Standard Schema tools: registration", () => {
     );
   });
 
-  it("keeps zod schemas, which carry `~standard` too, on the zod path (zod's issues read as zod's, not as its Standard messages)", async () => {
+  it("keeps zod schemas (which carry `~standard` too) on the zod path: their issues read as zod's, not as Standard messages", async () => {
     const server = new MCPServer(info);
     server.tool("zod", { inputSchema: z.object({ n: z.number() }) }, ({ n }) => ({ content: [{ type: "text", text: String(n) }] }));
     const client = await connected(server, "session");

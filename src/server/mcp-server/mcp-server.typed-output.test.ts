@@ -90,7 +90,7 @@ describe("typed tool results: zod", () => {
     await client.close();
   });
 
-  it("refuses at compile time a wrong literal, a wrong optional or nested field, and a result without structuredContent; so does the run-time check", async () => {
+  it("refuses at compile time a wrong literal, optional or nested field, or no structuredContent; so does the run time", async () => {
     const server = newServer();
     // @ts-expect-error: "snow" is not one of the enum's values
     server.tool("literal", { inputSchema: City, outputSchema: Weather }, ({ city }) => ({

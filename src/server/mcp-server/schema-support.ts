@@ -137,7 +137,8 @@ function fromStandard(schema: StandardSchemaV1, io: "input" | "output", owner: s
   if (!converted)
     throw new MCPError(
       MCP_CODES.INVALID_PARAMS,
-      `The ${io} schema of ${owner} (${standard.vendor}) has no JSON Schema: wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)`,
+      `The ${io} schema of ${owner} (${standard.vendor}) has no JSON Schema: ` +
+        "wrap it in its Standard JSON Schema converter (valibot: toStandardJsonSchema)",
     );
   const { $schema: _dialect, ...jsonSchema } = converted;
   return { jsonSchema, check: async (value) => fromResult(await standard.validate(value)) };

@@ -299,7 +299,7 @@ describe("2025-11-25 tasks capabilities, and revisions before it", () => {
     expect(client.getServerCapabilities()?.tasks).toEqual(TASKS_CAPABILITY);
   });
 
-  it("never shows a 2025-06-18 session tasks: no capability, no execution, a required tool runs in the request, tasks/* do not exist", async () => {
+  it("shows a 2025-06-18 session no tasks: no capability, no execution, a required tool runs in the request, no tasks/*", async () => {
     const { client } = await initializedRawClientOf(taskServer(), "2025-06-18");
     const listed = (await client.request("tools/list", {})) as { tools: { name: string; execution?: unknown }[] };
     expect(listed.tools.map((tool) => tool.execution)).toEqual([undefined, undefined, undefined]);

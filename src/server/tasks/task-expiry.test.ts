@@ -13,7 +13,7 @@ afterEach(() => {
 const EXPIRED = new MCPError(MCP_CODES.REQUEST_CANCELLED, "Task expired");
 
 describe("TaskEngine: expiry", () => {
-  it("keeps one timer at the earliest expiry; when it fires, the store expires, the local run is aborted, and the next is armed", async () => {
+  it("keeps one timer at the earliest expiry; when it fires, the store expires, the local run aborts, the next is armed", async () => {
     const { engine: make, store, changes } = bench();
     const expire = vi.spyOn(store, "expire");
     const engine = make();

@@ -57,7 +57,8 @@ export function httpErrorOf(response: FetchResponse, method: string, url: string
   };
   const denied = response.status === 401 || response.status === 403;
   const said = jsonRpcErrorMessage(body) ?? body.trim();
-  const message = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ""} from ${method} ${url}${said ? `: ${said}` : ""}`;
+  const status = response.statusText ? `${response.status} ${response.statusText}` : String(response.status);
+  const message = `HTTP ${status} from ${method} ${url}${said ? `: ${said}` : ""}`;
   return new MCPError(denied ? MCP_CODES.UNAUTHORIZED : MCP_CODES.TRANSPORT_ERROR, message, { data });
 }
 

@@ -115,7 +115,9 @@ describe("FallbackHttpTransport", () => {
     const { transport, closes } = await started(server);
     await expect(transport.send(initializeRequest(1))).rejects.toMatchObject({
       code: MCP_CODES.TRANSPORT_ERROR,
-      message: `The server refused Streamable HTTP (HTTP 405 from POST ${ENDPOINT}), and HTTP+SSE failed too: HTTP 404 from GET ${ENDPOINT}: nothing here`,
+      message:
+        `The server refused Streamable HTTP (HTTP 405 from POST ${ENDPOINT}), ` +
+        `and HTTP+SSE failed too: HTTP 404 from GET ${ENDPOINT}: nothing here`,
       data: { streamableHttp: { status: 405 }, httpSse: { status: 404 } },
     });
     expect(closes).toEqual([]);

@@ -297,7 +297,7 @@ describe("HttpSseTransport over an injected EventSource", () => {
 });
 
 describe("HttpSseTransport: what each POST holds", () => {
-  it("gives each POST a signal of its own (fetch keeps a listener on it until the request is collected), aborted when the transport closes", async () => {
+  it("gives each POST its own signal (fetch holds a listener on it until the request is collected), aborted on close", async () => {
     const live = endpointStream();
     // The third POST hangs until its signal aborts, then fails as fetch does.
     const server = new FakeServer()

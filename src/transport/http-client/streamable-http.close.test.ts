@@ -188,7 +188,9 @@ describe("StreamableHttpTransport: a session the server forgot", () => {
     const error = (await transport.send(request(3, "ping")).catch((thrown: unknown) => thrown)) as MCPError;
     expect(error).toMatchObject({
       code: MCP_CODES.TRANSPORT_ERROR,
-      message: `The server no longer knows session s-1 (HTTP 404 to POST ${ENDPOINT}): the session has ended; connect again to start a new one`,
+      message:
+        `The server no longer knows session s-1 (HTTP 404 to POST ${ENDPOINT}): ` +
+        "the session has ended; connect again to start a new one",
       data: { status: 404, sessionExpired: true, sessionId: "s-1" },
     });
     expect(error.cause).toMatchObject({ message: `HTTP 404 from POST ${ENDPOINT}: Session not found` });

@@ -161,7 +161,10 @@ describe("StreamableHttpTransport: renewing a lost session (option renewSession)
     const { transport, closes } = await renewingOn(server);
     const error = (await transport.send(request(2, "ping")).catch((thrown: unknown) => thrown)) as MCPError;
     expect(error.message).toMatch(
-      /^The server no longer knows session s-1 \(HTTP 404 to POST http:\/\/127\.0\.0\.1:3000\/mcp\): the session has ended; starting a new one failed: /,
+      new RegExp(
+        "^The server no longer knows session s-1 \\(HTTP 404 to POST http://127\\.0\\.0\\.1:3000/mcp\\): " +
+          "the session has ended; starting a new one failed: ",
+      ),
     );
     expect(error.message).toContain(why);
     expect(isSessionExpired(error)).toBe(true);

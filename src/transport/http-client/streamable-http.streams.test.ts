@@ -106,7 +106,7 @@ describe("StreamableHttpTransport: SSE answers", () => {
 });
 
 describe("StreamableHttpTransport: resuming a POST stream (SEP-1699)", () => {
-  it("polls with GET and Last-Event-ID after the server's retry when it closes the stream early, losing and repeating nothing", async () => {
+  it("when the server closes a stream early, polls with GET and Last-Event-ID after its retry, losing and repeating nothing", async () => {
     const delays = recordDelays();
     const server = new FakeServer()
       .on("POST", () => sseAnswer(sseEvent({ id: "s1-0", retry: 7, data: "" }) + sseEvent({ id: "s1-1", data: progress(1) })))
@@ -219,7 +219,9 @@ describe("StreamableHttpTransport: resuming a POST stream (SEP-1699)", () => {
       );
     const { transport } = await started(server);
     await expect(transport.send(request(1, "tools/call"))).rejects.toMatchObject({
-      message: `Could not resume the stream of request 1: GET ${ENDPOINT} was answered with content type "application/json" where text/event-stream was expected`,
+      message:
+        `Could not resume the stream of request 1: GET ${ENDPOINT} was answered with content type "application/json" ` +
+        "where text/event-stream was expected",
     });
     expect(server.sent("GET")).toHaveLength(3);
   });
@@ -362,7 +364,7 @@ describe("StreamableHttpTransport: the GET stream", () => {
     expect(server.requests.map((seen) => seen.method)).toEqual(["POST", "POST"]);
   });
 
-  it("delivers server requests and notifications, and reconnects after the server's retry with Last-Event-ID, without repeating", async () => {
+  it("delivers server requests and notifications; reconnects after the server's retry with Last-Event-ID, repeating nothing", async () => {
     const delays = recordDelays();
     const second = liveStream();
     const server = new FakeServer().on("POST", accepted).on(

@@ -155,7 +155,8 @@ describe("authorization: the scopes a request needs (session era)", () => {
     const refused = await handler.fetch(httpRequest({ body: rpc(7, "tools/call", { name: "write" }), session, headers: as("reader") }));
     expect(refused.status).toBe(403);
     expect(refused.headers.get("www-authenticate")).toBe(
-      `Bearer error="insufficient_scope", error_description="this request needs the scopes mcp files:write", scope="mcp files:write", resource_metadata="${METADATA}"`,
+      'Bearer error="insufficient_scope", error_description="this request needs the scopes mcp files:write", ' +
+        `scope="mcp files:write", resource_metadata="${METADATA}"`,
     );
     expect(await errorOf(refused)).toEqual({ code: -32001, message: "Forbidden: this request needs the scopes mcp files:write" });
     expect(seen).toEqual([]);
@@ -217,7 +218,8 @@ describe("authorization: a handler's demand for more scope", () => {
     expect(response.status).toBe(403);
     expect(response.headers.get("mcp-session-id")).toBe(session);
     expect(response.headers.get("www-authenticate")).toBe(
-      `Bearer error="insufficient_scope", error_description="Writing needs files:write", scope="mcp files:write", resource_metadata="${METADATA}"`,
+      'Bearer error="insufficient_scope", error_description="Writing needs files:write", ' +
+        `scope="mcp files:write", resource_metadata="${METADATA}"`,
     );
     expect(await response.json()).toMatchObject({
       id: 3,
@@ -301,7 +303,7 @@ describe("authorization: the stateless era (2026-07-28)", () => {
     expect(messages.at(-1)).toMatchObject({ id: 8, error: { code: -32001, data: { resource_metadata: METADATA } } });
   });
 
-  it("binds a requestState to the principal (by default the whole principal; with tokenOwner, across tokens of one principal)", async () => {
+  it("binds a requestState to the principal (by default all of it; with tokenOwner, across the tokens of one principal)", async () => {
     const strict = serve(scopedServer());
     const state = await stateOf(await ask(strict, "reader"));
     expect(await (await ask(strict, "writer", state)).json()).toMatchObject({

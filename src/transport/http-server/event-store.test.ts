@@ -171,7 +171,7 @@ describe("InMemoryEventStore after many ended sessions", () => {
   });
 
   // How little memory thousands of ended sessions leave behind is measured in the soak (e2e/reliability-soak.test.ts).
-  it("lets go of an ended session's events at once, and stays right across thousands of ended sessions while one old event stays", async () => {
+  it("drops an ended session's events at once, and stays right across thousands of ended sessions while one old event stays", async () => {
     setFlagsFromString("--expose-gc");
     const collectGarbage = runInNewContext("gc") as () => void;
     const store = new InMemoryEventStore();

@@ -8,8 +8,8 @@ export interface SessionTransport extends Transport {
   readonly busy?: boolean;
 }
 
-/** One HTTP session: its transport, the server's session on it, who opened it, and its idle timer. */
-export class HttpSession<T extends SessionTransport> {
+/** A session the registry holds (one per HTTP session id): its transport, the server's session on it, who opened it, its idle timer. */
+export class RegisteredSession<T extends SessionTransport> {
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #touchedAt = 0;
 
@@ -66,7 +66,7 @@ export interface RegistryLimits {
  * forgotten the moment their connection closes — whichever end closed it.
  */
 export class SessionRegistry<T extends SessionTransport> {
-  readonly #sessions = new Map<string, HttpSession<T>>();
+  readonly #sessions = new Map<string, RegisteredSession<T>>();
   #opening = 0;
   #closed = false;
 
@@ -81,7 +81,7 @@ export class SessionRegistry<T extends SessionTransport> {
   }
 
   /** Starts a session of the server on `transport`; undefined when the limit is reached or the registry closed. */
-  async open(id: string, transport: T, owner: string | undefined): Promise<HttpSession<T> | undefined> {
+  async open(id: string, transport: T, owner: string | undefined): Promise<RegisteredSession<T> | undefined> {
     if (this.#closed || this.size >= this.limits.maxSessions) return undefined;
     this.#opening++;
     let started: ServerSession;
@@ -90,7 +90,7 @@ export class SessionRegistry<T extends SessionTransport> {
     } finally {
       this.#opening--;
     }
-    const session = new HttpSession(id, transport, started, owner, this.limits.idleTimeoutMs);
+    const session = new RegisteredSession(id, transport, started, owner, this.limits.idleTimeoutMs);
     this.#sessions.set(id, session);
     void started.finished.then(() => {
       session.released();
@@ -106,12 +106,12 @@ export class SessionRegistry<T extends SessionTransport> {
   }
 
   /** The sessions open now. */
-  sessions(): IterableIterator<HttpSession<T>> {
+  sessions(): IterableIterator<RegisteredSession<T>> {
     return this.#sessions.values();
   }
 
   /** The session with this id (its idle countdown restarts), if it is open. */
-  find(id: string): HttpSession<T> | undefined {
+  find(id: string): RegisteredSession<T> | undefined {
     const session = this.#sessions.get(id);
     session?.touch();
     return session;

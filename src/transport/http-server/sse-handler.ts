@@ -10,13 +10,13 @@ import { headerVersion } from "./protocol-version.js";
 import { readPostedMessages } from "./read-post.js";
 import { errorReply, invalidRequestReply, sseHeaders } from "./responses.js";
 import { newSessionId } from "./session-id.js";
-import { SessionRegistry, type HttpSession } from "./session-registry.js";
+import { SessionRegistry, type RegisteredSession } from "./session-registry.js";
 import { HTTP_DEFAULTS } from "./defaults.js";
 
 /** The query parameter naming the session in the legacy transport's POST URL. */
 const SESSION_PARAMETER = "sessionId";
 
-type LegacySession = HttpSession<LegacySseTransport>;
+type LegacySession = RegisteredSession<LegacySseTransport>;
 
 /**
  * Serves `server` over the legacy HTTP+SSE transport (2024-11-05): a GET opens the SSE stream, whose

@@ -10,6 +10,7 @@ import type { StatelessAnswer } from "../../server/stateless/stateless-requests.
 import type { JsonObject, JsonRpcId } from "../../types/types.js";
 import { encodeMessage } from "../encode.js";
 import type { InboundContext } from "../transport/transport.types.js";
+import { HTTP_DEFAULTS } from "./defaults.js";
 import type { HttpExchange, HttpReply } from "./http-server.types.js";
 import type { PostedMessages } from "./messages.js";
 import { MCP_HEADERS, emptyReply, errorReply, invalidRequestReply, sseHeaders } from "./responses.js";
@@ -62,7 +63,7 @@ export async function statelessEraPost(
   if (message.id === undefined) return emptyReply(202);
   const refused = checkHeaders(endpoint, exchange, message);
   if (refused) return refused;
-  return answer(exchange, inbound, message.id as JsonRpcId, endpoint.options.keepAliveMs ?? 15_000, (channel) =>
+  return answer(exchange, inbound, message.id as JsonRpcId, endpoint.options.keepAliveMs ?? HTTP_DEFAULTS.keepAliveMs, (channel) =>
     endpoint.server.serveStateless(message.id as JsonRpcId, message.method as string, message.params, channel),
   );
 }

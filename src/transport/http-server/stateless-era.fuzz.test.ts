@@ -264,7 +264,7 @@ function refusal({ status, outcome }: Answer): [number, number | string] {
 describe("Streamable HTTP, 2026-07-28, under fuzzing: mutated POSTs", () => {
   beforeEach(() => seen.clear());
 
-  it("answers a request whose _meta lost or changed a key as the valid request or with 400 and -32602, -32020, -32021 or -32022", async () => {
+  it("answers a request whose _meta lost or changed a key like the valid one, or with 400 and -32602/-32020/-32021/-32022", async () => {
     // Beside any JSON, values a client could plausibly get wrong.
     const plausible = fc.constantFrom(
       "2025-11-25",
@@ -303,7 +303,7 @@ describe("Streamable HTTP, 2026-07-28, under fuzzing: mutated POSTs", () => {
     expect([...seen]).toEqual(expect.arrayContaining(["200 complete", "200 input_required", "400 -32602", "400 -32020", "400 -32021"]));
   });
 
-  it("answers a request with a dropped, changed or added Mcp-* header as the valid request or with 400 and -32020 (always, when a header it needs is dropped or changed)", async () => {
+  it("answers a dropped, changed or added Mcp-* header like the valid request or with 400 -32020 (always for a needed one)", async () => {
     const change = fc.oneof(
       fc.constant({ kind: "drop" as const }),
       headerValue.map((value) => ({ kind: "set" as const, value })),
@@ -326,7 +326,7 @@ describe("Streamable HTTP, 2026-07-28, under fuzzing: mutated POSTs", () => {
     expect([...seen]).toEqual(expect.arrayContaining(["200 complete", "400 -32020"]));
   });
 
-  it("opens only the requestState it sealed, for the same request: 400 and -32602 for any other; the handler ends only on a valid answer", async () => {
+  it("opens only the requestState it sealed, for that request (else 400, -32602); the handler ends only on a valid answer", async () => {
     const ask = { jsonrpc: "2.0", id: "first", method: "tools/call", params: withMeta({ name: "ask", arguments: {} }) };
     const genuine = ((await answered({ body: JSON.stringify(ask), headers: headersOf(ask) })).last?.["result"] as Json | undefined)?.[
       "requestState"
@@ -482,7 +482,7 @@ describe("Streamable HTTP, 2026-07-28, under fuzzing: mutated POSTs", () => {
     expect(outcomes.opened * outcomes.refused).toBeGreaterThan(0);
   });
 
-  it("refuses bodies that are not one JSON-RPC request: truncated JSON (-32700), arrays, strings, numbers, null (-32600), all with id null", async () => {
+  it("refuses a body not one JSON-RPC request: truncated JSON (-32700), array, string, number, null (-32600), with id null", async () => {
     const shapes = fc.oneof(
       fc
         .tuple(validMessage, fc.nat())

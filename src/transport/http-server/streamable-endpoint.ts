@@ -8,10 +8,10 @@ import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
 import { ASSUMED_PROTOCOL_VERSION, headerVersion } from "./protocol-version.js";
 import { HTTP_DEFAULTS } from "./defaults.js";
 import { MCP_HEADERS, errorReply } from "./responses.js";
-import { SessionRegistry, type HttpSession } from "./session-registry.js";
+import { SessionRegistry, type RegisteredSession } from "./session-registry.js";
 import { HttpSessionTransport } from "./session-transport.js";
 
-export type StreamableSession = HttpSession<HttpSessionTransport>;
+export type StreamableSession = RegisteredSession<HttpSessionTransport>;
 
 export type FoundSession = { readonly ok: true; readonly session: StreamableSession } | { readonly ok: false; readonly reply: HttpReply };
 

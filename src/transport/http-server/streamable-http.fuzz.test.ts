@@ -163,7 +163,7 @@ describe("Streamable HTTP handler under fuzzing: headers and bodies", () => {
 });
 
 describe("legacy HTTP+SSE handler under fuzzing: headers and bodies", () => {
-  it("answers any POST, GET or other method with a documented status, never 500, and the session keeps answering on its stream", async () => {
+  it("answers any POST, GET or other method with a documented status, never 500; the session keeps answering on its stream", async () => {
     const handler = sseHttpHandler(testServer());
     handlers.push(handler);
     const opened = await handler.fetch(new Request("http://127.0.0.1/sse", { headers: { accept: "text/event-stream" } }));

@@ -89,7 +89,7 @@ describe("a session served by three instances", () => {
 });
 
 describe("an instance that stops", () => {
-  it("answers the requests that were running on it with an error once another instance takes the session over, which goes on serving it", async () => {
+  it("fails the requests running on it once another instance takes the session over, which goes on serving it", async () => {
     const three = cluster();
     three.route = 0;
     const client = await clientOf(three);

@@ -196,7 +196,7 @@ describe("InstanceLease", () => {
     await held.stop();
   });
 
-  it("asks for a check when a renewal finds the lease taken afresh while held, and gives everything up when another process holds it", async () => {
+  it("asks for a check when a renewal finds the held lease taken afresh; gives everything up when another process holds it", async () => {
     const directory = fakeClock();
     const held = lease(directory);
     await held.start();
