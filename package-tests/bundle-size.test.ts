@@ -88,7 +88,8 @@ describe("bundle size (min+gzip, Vite for the browser)", () => {
     const ours = oursOnly.firstLoad as NonNullable<Bundle["firstLoad"]>;
     const budget = budgets[name];
     console.log(
-      `${name}: first load ${kib(first.gzipBytes)} gzip (budget ${kib(budget.firstLoadGzipBytes ?? 0)}), ${kib(first.minifiedBytes)} min; ` +
+      `${name}: first load ${kib(first.gzipBytes)} gzip ` +
+        `(budget ${kib(budget.firstLoadGzipBytes ?? 0)}), ${kib(first.minifiedBytes)} min; ` +
         `ours ≈ ${kib(ours.gzipBytes)}, zod and @opentelemetry/api ≈ ${kib(first.gzipBytes - ours.gzipBytes)}; ` +
         `the whole app ${kib(whole.gzipBytes)} gzip (budget ${kib(budget.gzipBytes)}), ${kib(whole.minifiedBytes)} min`,
     );

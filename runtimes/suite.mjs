@@ -311,7 +311,8 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
       );
     });
   for (const runtimeServer of servers) {
-    test(`http: a client built without options sends with ${fastDefault ? "nodeFetch" : "the platform fetch"}; a replaced fetch is used`, async (t, defer) => {
+    const defaultFetchName = fastDefault ? "nodeFetch" : "the platform fetch";
+    test(`http: a client built without options sends with ${defaultFetchName}; a replaced fetch is used`, async (t, defer) => {
       const { server } = walkServer();
       const handler = streamableHttpHandler(server);
       const agents = [];
