@@ -1,7 +1,7 @@
 // The JSON Schema validator behind the outputSchema check loads on demand (src/lazy/lazy.md): nothing
 // loads it before a tool with an outputSchema is listed, the first check waits for it and fails the
-// same way as a check made once it is there. The order of these tests matters: the validator, once
-// loaded, stays loaded for the rest of this file.
+// same way as a check made once it is there. A test that needs the validator not loaded yet imports fresh
+// modules: once loaded it stays loaded for the module graph, which mutation testing shares between files.
 import { describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import type { CallToolResult, Tool } from "../../schemas/schemas.js";
@@ -19,15 +19,21 @@ const right: CallToolResult = { content: [], structuredContent: { sum: 3 } };
 
 describe("the outputSchema check, with the validator loaded on demand", () => {
   it("loads no validator for a listing whose tools have no outputSchema", async () => {
-    const checker = new ToolOutputChecker(() => Promise.resolve());
+    // Fresh modules: a test file run in a shared module graph (mutation testing) may find the validator loaded already.
+    vi.resetModules();
+    const fresh = await import("./tool-output.js");
+    const loader = await import("./validator-loader.js");
+    const checker = new fresh.ToolOutputChecker(() => Promise.resolve());
     checker.remember([plain]);
     expect(checker.check("plain", { content: [{ type: "text", text: "hi" }] })).toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(loadedValidator()).toBeUndefined();
+    expect(loader.loadedValidator()).toBeUndefined();
   });
 
   it("waits for the validator at the first check of a tool listed first, and rejects a broken result", async () => {
-    const checker = new ToolOutputChecker(() => Promise.resolve(checker.remember([sum])));
+    vi.resetModules();
+    const fresh = await import("./tool-output.js");
+    const checker = new fresh.ToolOutputChecker(() => Promise.resolve(checker.remember([sum])));
     const checked = checker.check("sum", wrong);
     expect(checked).toBeInstanceOf(Promise);
     await expect(checked).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, message: expect.stringContaining("does not match") });
@@ -47,10 +53,10 @@ describe("the outputSchema check, with the validator loaded on demand", () => {
     expect(loader.loadedValidator()).toBeDefined();
   });
 
-  it("checks at once, with no promise, once the validator is there", () => {
+  it("checks at once, with no promise, once the validator is there", async () => {
     const checker = new ToolOutputChecker(() => Promise.resolve());
     checker.remember([sum]);
-    expect(loadedValidator()).toBeDefined();
+    await vi.waitFor(() => expect(loadedValidator()).toBeDefined());
     expect(checker.check("sum", right)).toBeUndefined();
     expect(() => checker.check("sum", wrong)).toThrow(/does not match its outputSchema/);
     expect(() => checker.check("sum", { content: [] })).toThrow(/returned no structuredContent/);
