@@ -115,18 +115,27 @@ export class ClientTasks {
       : this.#call(name, args, options, metadata);
   }
 
-  async #call(
+  // Not async: a call in flight holds one reaction, not a suspended frame with its locals (a client may wait on thousands).
+  #call(
     name: string,
     args: JsonObject | undefined,
     options: (CallOptions & { readonly task?: true | ToolTaskRequest }) | undefined,
     metadata: TaskMetadata | undefined,
   ): Promise<CallToolResult | ToolTask> {
-    const wanted = options?.task;
-    const calls = this.sources.calls();
     const params: JsonObject = { name, ...(args && { arguments: args }), ...(metadata && { task: metadata }) };
-    const answer = await this.#send(params, options);
+    return this.#send(params, options).then((answer) => this.#answered(name, answer, options, metadata));
+  }
+
+  #answered(
+    name: string,
+    answer: JsonObject,
+    options: (CallOptions & { readonly task?: true | ToolTaskRequest }) | undefined,
+    metadata: TaskMetadata | undefined,
+  ): CallToolResult | ToolTask | Promise<CallToolResult> {
+    const wanted = options?.task;
     if ("content" in answer)
       return wanted ? new TaskHandle(this, undefined, name, undefined, answer as CallToolResult, undefined) : (answer as CallToolResult);
+    const calls = this.sources.calls();
     if (calls ? !declaresTasks(calls) : !metadata)
       throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `tools/call ${name} was answered with a task, which this client did not ask for`, {
         data: answer,
@@ -254,11 +263,14 @@ export class ClientTasks {
 
   /** A result, or a task (2025-11-25: `{ task }`; 2026-07-28: the task itself, flat). */
   #send(params: JsonObject, options: CallOptions | undefined): Promise<JsonObject> {
-    const call = (): Promise<JsonObject> => this.sources.request(METHODS.toolsCall, params, options);
+    const sent = this.sources.request<JsonObject>(METHODS.toolsCall, params, options);
     // Stateless era: a server that finds the headers disagree with the body (-32020) may have changed the tool: list it again, and call
     // once more.
-    return call().catch((error: unknown) =>
-      this.sources.calls() && headerMismatch(error) ? this.sources.relist().then(call) : Promise.reject(error),
+    if (!this.sources.calls()) return sent;
+    return sent.catch((error: unknown) =>
+      headerMismatch(error)
+        ? this.sources.relist().then(() => this.sources.request<JsonObject>(METHODS.toolsCall, params, options))
+        : Promise.reject(error),
     );
   }
 
