@@ -12,6 +12,7 @@ import type {
 import type { InputResponder } from "../client/mcp-client/server-requests.js";
 import type { ServerRequestContext } from "../client/mcp-client/mcp-client.types.js";
 import { MethodLayers, type MiddlewareRequest, type NextHandler } from "./chain.js";
+import { withFields } from "../types/objects.js";
 
 /** The server's requests for input, with their params and results. */
 export interface IncomingMethods {
@@ -65,7 +66,7 @@ export function layeredResponders(
     const base: NextHandler<IncomingContext> = (request, context) => respond(request.params as never, context);
     layered.set(method, (params, context) => {
       const present = layers();
-      return present === undefined ? respond(params, context) : present.run({ method, params }, { ...context, era: era() }, base);
+      return present === undefined ? respond(params, context) : present.run({ method, params }, withFields(context, { era: era() }), base);
     });
   }
   return layered;

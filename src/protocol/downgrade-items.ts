@@ -2,6 +2,7 @@
 // templates, prompts and the server's own info. Each function returns its input itself when the
 // revision needs no change, and otherwise a copy of only the objects it changes.
 import type { Revision } from "./revision-features.js";
+import { withFields } from "../types/objects.js";
 
 export type Obj = Readonly<Record<string, unknown>>;
 
@@ -30,7 +31,7 @@ export function mapField(object: Obj, key: string, map: (item: Obj) => unknown):
   const items = object[key];
   if (!Array.isArray(items)) return object;
   const mapped = mapSame(items, map);
-  return mapped === items ? object : { ...object, [key]: mapped };
+  return mapped === items ? object : withFields(object, { [key]: mapped });
 }
 
 /** `object` with the object at `key` replaced by `map(it)`. */
@@ -38,7 +39,7 @@ function mapObject(object: Obj, key: string, map: (value: Obj) => Obj): Obj {
   const value = object[key];
   if (!isObj(value)) return object;
   const mapped = map(value);
-  return mapped === value ? object : { ...object, [key]: mapped };
+  return mapped === value ? object : withFields(object, { [key]: mapped });
 }
 
 /** `annotations.lastModified` arrived with 2025-06-18; audience and priority are in every revision. */
@@ -57,7 +58,7 @@ function textBlock(revision: Revision, text: string, original: Obj): Obj {
 /** Before 2025-06-18 a resource's `name` was its display name: a title takes its place there. */
 function withTitleAsName(revision: Revision, item: Obj): Obj {
   const title = item["title"];
-  return revision.has.titles || typeof title !== "string" ? item : { ...item, name: title };
+  return revision.has.titles || typeof title !== "string" ? item : withFields(item, { name: title });
 }
 
 /** A resource or a resource template of `resources/list` / `resources/templates/list`. */
@@ -109,7 +110,7 @@ export function toolFor(revision: Revision, tool: Obj): Obj {
   // 2025-03-26 has no `title` on a tool, but its tool annotations carry one.
   if (!revision.has.toolAnnotations || revision.has.titles || typeof title !== "string") return kept;
   const annotations = isObj(tool["annotations"]) ? tool["annotations"] : {};
-  return annotations["title"] === undefined ? { ...kept, annotations: { ...annotations, title } } : kept;
+  return annotations["title"] === undefined ? withFields(kept, { annotations: withFields(annotations, { title }) }) : kept;
 }
 
 /** A prompt of `prompts/list`: its arguments lose their titles with it. */
@@ -134,7 +135,7 @@ function structuredAsText(result: Obj): Obj {
   const json = JSON.stringify(structuredContent);
   const content = Array.isArray(rest["content"]) ? (rest["content"] as unknown[]) : [];
   const mirrored = content.some((block) => isObj(block) && block["type"] === "text" && block["text"] === json);
-  return mirrored ? rest : { ...rest, content: [...content, { type: "text", text: json }] };
+  return mirrored ? rest : withFields(rest, { content: [...content, { type: "text", text: json }] });
 }
 
 /** The server's `Implementation` in `initialize`. */

@@ -1,6 +1,7 @@
 // The params of the requests a server sends (`sampling/createMessage`, `elicitation/create`) in an
 // older revision's form. Only revisions before 2025-11-25 get here, so tool use in sampling, tasks,
 // URL mode and the richer form fields are always absent.
+import { withFields } from "../types/objects.js";
 import { blockFor, isObj, without, type Obj } from "./downgrade-items.js";
 import { NOT_IN_REVISION, type Revision } from "./revision-features.js";
 
@@ -40,10 +41,10 @@ function samplingMessageFor(revision: Revision, message: Obj): Obj | readonly Ob
   const kept = without(message, ["_meta"]);
   const content = kept["content"];
   if (Array.isArray(content))
-    return content.map((block: unknown) => ({ ...kept, content: isObj(block) ? samplingBlockFor(revision, block) : block }));
+    return content.map((block: unknown) => withFields(kept, { content: isObj(block) ? samplingBlockFor(revision, block) : block }));
   if (!isObj(content)) return kept;
   const block = samplingBlockFor(revision, content);
-  return block === content ? kept : { ...kept, content: block };
+  return block === content ? kept : withFields(kept, { content: block });
 }
 
 /** `sampling/createMessage` params: no tools to offer, one block per message. */
@@ -52,7 +53,7 @@ export function samplingFor(revision: Revision, params: Obj): Obj {
   const messages = kept["messages"];
   if (!Array.isArray(messages)) return kept;
   const mapped = flatMapSame(messages, (message) => samplingMessageFor(revision, message));
-  return mapped === messages ? kept : { ...kept, messages: mapped };
+  return mapped === messages ? kept : withFields(kept, { messages: mapped });
 }
 
 /**
@@ -90,5 +91,5 @@ export function elicitationFor(params: Obj): Obj | typeof NOT_IN_REVISION {
   const schema = kept["requestedSchema"];
   if (!isObj(schema)) return kept;
   const form = formFor(schema);
-  return form === schema ? kept : { ...kept, requestedSchema: form };
+  return form === schema ? kept : withFields(kept, { requestedSchema: form });
 }

@@ -26,6 +26,7 @@ import {
 } from "./downgrade-items.js";
 import { elicitationFor, samplingFor } from "./downgrade-requests.js";
 import { NOT_IN_REVISION, revisionOf, type Feature, type Revision } from "./revision-features.js";
+import { withFields } from "../types/objects.js";
 
 export { NOT_IN_REVISION, revisionHas, type Feature } from "./revision-features.js";
 
@@ -41,7 +42,7 @@ function initializeFor(revision: Revision, result: Obj): Obj {
   const keptCapabilities = isObj(capabilities) ? without(capabilities, revision.capabilityKeys) : capabilities;
   return keptInfo === info && keptCapabilities === capabilities
     ? result
-    : { ...result, serverInfo: keptInfo, capabilities: keptCapabilities };
+    : withFields(result, { serverInfo: keptInfo, capabilities: keptCapabilities });
 }
 
 type Encoder = (revision: Revision, value: Obj) => Obj;
@@ -63,7 +64,7 @@ const RESULTS: Readonly<Partial<Record<string, Encoder>>> = {
 function promptMessageFor(revision: Revision, message: Obj): Obj {
   const content = message["content"];
   const block = isObj(content) ? blockFor(revision, content) : content;
-  return block === content ? message : { ...message, content: block };
+  return block === content ? message : withFields(message, { content: block });
 }
 
 /** The result of `method` (a request the client sent) as `version` has it. */

@@ -12,6 +12,7 @@ import type { MCPServer } from "../server/mcp-server/mcp-server.js";
 import type { Completer, HandlerContext } from "../server/mcp-server/mcp-server.types.js";
 import { UriTemplate } from "../uri-template/uri-template.js";
 import type { InputRouter } from "./input-router.js";
+import { withFields } from "../types/objects.js";
 
 /** What one proxy knows while it builds its entries. */
 export interface ProxyScope {
@@ -46,7 +47,7 @@ export function withoutEra<T>(result: T): T {
   const { resultType: _type, ttlMs: _ttl, cacheScope: _scope, _meta, ...rest } = result as Record<string, unknown>;
   if (_meta === undefined) return rest as T;
   const { [META_KEYS.serverInfo]: _server, ...meta } = _meta as Record<string, unknown>;
-  return (Object.keys(meta).length === 0 ? rest : { ...rest, _meta: meta }) as T;
+  return (Object.keys(meta).length === 0 ? rest : withFields(rest, { _meta: meta })) as T;
 }
 
 /** One call of the upstream for the downstream request `context`. */

@@ -22,6 +22,7 @@ import { ListenSubscriptions } from "./listen.js";
 import type { CallOptions } from "../mcp-client/mcp-client.types.js";
 import type { JsonObject } from "../../types/types.js";
 import type { ClientResponses } from "../mcp-client/response-cache.js";
+import { withFields } from "../../types/objects.js";
 
 /** How long `"auto"` waits for the answer to its probe when the client's options do not say. */
 const DEFAULT_PROBE_TIMEOUT_MS = 3000;
@@ -118,7 +119,7 @@ async function probe(
   const { dispatcher } = sources;
   // A server of the session era may never answer a request before initialize: "auto" waits for it only so long.
   const probeOptions: ConnectOptions = fallBack
-    ? { ...options, timeoutMs: Math.min(options.timeoutMs ?? Infinity, sources.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) }
+    ? withFields(options, { timeoutMs: Math.min(options.timeoutMs ?? Infinity, sources.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) })
     : options;
   let calls: StatelessCalls | undefined;
   const send = (version: StatelessProtocolVersion) => {
@@ -144,7 +145,7 @@ function statelessConnection(sources: EraConnectSources, transport: Transport, {
   const serverInfo = (meta?.[META_KEYS.serverInfo] ?? (result as { serverInfo?: unknown }).serverInfo) as Implementation | undefined;
   return {
     chosen: { era: "stateless", protocolVersion: version },
-    server: { ...result, serverInfo, protocolVersion: version } as unknown as NegotiatedServer,
+    server: withFields(result, { serverInfo, protocolVersion: version }) as unknown as NegotiatedServer,
     declared: calls.capabilities,
     calls,
     changes: listen(sources, calls),

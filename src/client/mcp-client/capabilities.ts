@@ -3,6 +3,7 @@
 import { EXTENSIONS, type AnyProtocolVersion } from "../../constants/index.js";
 import type { ClientCapabilities } from "../../schemas/schemas.js";
 import type { ElicitationOptions, ExtraClientCapabilities, SamplingOptions } from "./mcp-client.types.js";
+import { withFields } from "../../types/objects.js";
 
 interface RevisionClientFeatures {
   /** `absent`: no elicitation; `form-only`: `elicitation: {}` means form; `per-mode`: `{ form?, url? }`. */
@@ -35,19 +36,22 @@ export interface CapabilitySources {
 export function deriveCapabilities(version: AnyProtocolVersion, sources: CapabilitySources): ClientCapabilities {
   const features = FEATURES[version];
   const elicitation = sources.elicitation && elicitationCapability(sources.elicitation, features);
-  const extensions = sources.tasks && features.tasksExtension && { ...sources.extra?.extensions, [EXTENSIONS.tasks]: {} };
-  return {
-    ...sources.extra,
-    ...(extensions && { extensions }),
-    ...(sources.roots && { roots: { listChanged: true } }),
-    ...(sources.sampling && { sampling: samplingCapability(sources.sampling, features) }),
-    ...(elicitation && { elicitation }),
-  };
+  const extensions = sources.tasks && features.tasksExtension && withFields(sources.extra?.extensions, { [EXTENSIONS.tasks]: {} });
+  // Made at every connect, so built field by field and copied by `withFields` (on Node 20 an object that starts with a spread is slow).
+  const declared: ClientCapabilities = {};
+  if (extensions) declared.extensions = extensions;
+  if (sources.roots) declared.roots = { listChanged: true };
+  if (sources.sampling) declared.sampling = samplingCapability(sources.sampling, features);
+  if (elicitation) declared.elicitation = elicitation;
+  return withFields(sources.extra, declared);
 }
 
 function samplingCapability(sampling: SamplingOptions, features: RevisionClientFeatures): ClientCapabilities["sampling"] {
   if (!features.samplingDetails) return {};
-  return { ...(sampling.tools && { tools: {} }), ...(sampling.context && { context: {} }) };
+  const details: NonNullable<ClientCapabilities["sampling"]> = {};
+  if (sampling.tools) details.tools = {};
+  if (sampling.context) details.context = {};
+  return details;
 }
 
 function elicitationCapability(elicitation: ElicitationOptions, features: RevisionClientFeatures): ClientCapabilities["elicitation"] {
@@ -55,7 +59,11 @@ function elicitationCapability(elicitation: ElicitationOptions, features: Revisi
   if (features.elicitation === "form-only") return elicitation.form && {};
   const form = elicitation.form && { ...(elicitation.applyDefaults && { applyDefaults: true }) };
   const url = elicitation.url && {};
-  return form || url ? { ...(form && { form }), ...(url && { url }) } : undefined;
+  if (!form && !url) return undefined;
+  const modes: ElicitationCapability = {};
+  if (form) modes.form = form;
+  if (url) modes.url = url;
+  return modes;
 }
 
 export type ElicitationCapability = NonNullable<ClientCapabilities["elicitation"]>;

@@ -7,6 +7,7 @@ import { wireLayer } from "../../schemas/wire-loader.js";
 import { declaresApplyDefaults, declaresFormElicitation, declaresUrlElicitation, type ElicitationCapability } from "./capabilities.js";
 import type { ElicitationOptions, ServerRequestContext } from "./mcp-client.types.js";
 import { loadedValidator, loadValidator } from "./validator-loader.js";
+import { withFields } from "../../types/objects.js";
 
 export interface ElicitationDeps {
   readonly options: ElicitationOptions;
@@ -53,7 +54,7 @@ async function answerForm(params: ElicitRequestFormParams, context: ServerReques
       `The accepted answer does not match the requested schema: ${checked.issues}`,
     );
   }
-  return { ...result, content: content as ElicitResult["content"] };
+  return withFields(result, { content: content as ElicitResult["content"] });
 }
 
 function modeNotDeclared(mode: "form" | "url"): JsonRpcError {

@@ -150,9 +150,16 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     this.#offered = isProtocolVersion(pinned) ? pinned : LATEST_PROTOCOL_VERSION;
     this.#stateless = isStatelessProtocolVersion(pinned) ? pinned : (STATELESS_PROTOCOL_VERSIONS.at(-1) as StatelessProtocolVersion);
     this.#roots = options.roots;
+    const { protocolVersion, timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs, telemetry, events } = options;
+    // Named one by one, not `{ ...options, side }` (see `withFields`): on Node 20 that object cost more than the rest of the constructor.
     this.#dispatcher = new JsonRpcDispatcher<AnyProtocolVersion>({
-      ...options, // the timeouts, telemetry and events; the dispatcher ignores the rest
       side: "client",
+      ...(protocolVersion !== undefined && { protocolVersion }),
+      timeoutMs,
+      resetTimeoutOnProgress,
+      maxTotalTimeoutMs,
+      telemetry,
+      events,
       onProtocolError: (error) => this.#report(error),
       onErrorResponse: (error) => {
         for (const required of urlElicitationsRequired(error)) this.#awaitElicitation(required.elicitationId);
@@ -441,9 +448,8 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   #sendLayered: SendLayered | undefined;
 
   #layeredResponders(handlers: ReturnType<typeof clientHandlers>): ReturnType<typeof clientHandlers> {
-    return {
-      ...handlers,
-      responders: (declared) => {
+    return withFields(handlers, {
+      responders: (declared: ClientCapabilities) => {
         const responders = handlers.responders(declared);
         // A client that declared nothing to answer has no responder a task could park.
         if (responders.size === 0) return responders;
@@ -453,7 +459,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
           () => (this.#calls ? "stateless" : "session"),
         );
       },
-    };
+    });
   }
 
   /** The tool calls and tasks, made with the first call, task or tools listing. */

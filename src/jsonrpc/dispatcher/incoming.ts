@@ -3,6 +3,7 @@ import type { RequestRecord } from "../../telemetry/telemetry.js";
 import type { InboundContext } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId, ProgressToken } from "../../types/types.js";
 import type { RequestContext, RequestOptions, SessionInfo } from "./dispatcher.types.js";
+import { withFields } from "../../types/objects.js";
 
 /** The part of the dispatcher a handler's context reaches back into. */
 export interface ContextHost {
@@ -72,6 +73,6 @@ export class InflightRequest implements RequestContext {
 
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<unknown> {
     const signal = options.signal ? AbortSignal.any([options.signal, this.signal]) : this.signal;
-    return this.host.request(method, params, { ...options, signal, relatedRequestId: this.id });
+    return this.host.request(method, params, withFields(options, { signal, relatedRequestId: this.id }));
   }
 }

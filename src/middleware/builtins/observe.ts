@@ -6,6 +6,7 @@
 import { mcpCodeOfWire } from "../../error-codes/error-codes.js";
 import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import type { MiddlewareRequest } from "../chain.js";
+import { withFields } from "../../types/objects.js";
 
 /**
  * A layer that fits both sides' `use`: it needs of a request its method and params, and of the
@@ -53,7 +54,7 @@ export function callLog(sink: (entry: CallLogEntry) => void): WatchingMiddleware
     const base = { method: request.method, ...(target === undefined ? {} : { target }), era: context.era };
     try {
       const result = await next(request, context);
-      sink({ ...base, durationMs: performance.now() - started, outcome: "ok" });
+      sink(withFields(base, { durationMs: performance.now() - started, outcome: "ok" }));
       return result;
     } catch (error) {
       sink({ ...base, durationMs: performance.now() - started, outcome: "error", error: codeOf(error) });

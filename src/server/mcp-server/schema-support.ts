@@ -14,6 +14,7 @@ import type {
   StandardSchemaResult,
   StandardSchemaV1,
 } from "./mcp-server.types.js";
+import { withFields } from "../../types/objects.js";
 
 /**
  * A schema given at registration, ready for the wire (JSON Schema) and for checking values (a Standard Schema validator may answer later).
@@ -100,14 +101,14 @@ export async function elicitWith(
     prepared = prepareObjectSchema(schema, "input", "the elicitation");
     preparedElicitations.set(schema, prepared);
   }
-  const result = await ask({ ...params, requestedSchema: prepared.jsonSchema } as ElicitRequestParams);
+  const result = await ask(withFields(params, { requestedSchema: prepared.jsonSchema }) as ElicitRequestParams);
   if (result.action !== "accept") return result;
   const checked = await prepared.check(result.content ?? {});
   if (!checked.ok)
     throw new MCPError(MCP_CODES.INVALID_PARAMS, `The client's elicitation answer does not match the requested schema: ${checked.issues}`, {
       data: result,
     });
-  return { ...result, content: checked.value as ElicitResult["content"] };
+  return withFields(result, { content: checked.value as ElicitResult["content"] });
 }
 
 function fromZod(schema: $ZodType, io: "input" | "output"): PreparedSchema {

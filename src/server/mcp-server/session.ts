@@ -28,6 +28,7 @@ import { SessionHandlerContext } from "./handler-context.js";
 import type { NegotiatedClient, SessionHandle } from "./mcp-server.types.js";
 import { PROFILES, type RevisionProfile } from "../../protocol/profiles.js";
 import { checkedParams, type FeatureHandler, type ServerHost } from "./server-host.js";
+import { withFields } from "../../types/objects.js";
 
 export type ClientCallOptions = Omit<RequestOptions, "relatedRequestId" | "onId">;
 
@@ -297,7 +298,7 @@ export class ServerSession implements SessionHandle {
       capabilities: this.#declared,
       serverInfo: this.host.info,
     };
-    return instructions === undefined ? result : { ...result, instructions };
+    return instructions === undefined ? result : withFields(result, { instructions });
   }
 
   /**

@@ -9,6 +9,7 @@ import { prepareObjectSchema, waitsForConverter, type PreparedSchema } from "./s
 import type { ValidationResult } from "../../wire/wire-schema.js";
 import type { JsonObject } from "../../types/types.js";
 import type { TaskCall, TaskSupport } from "../core/task-support.js";
+import { withFields } from "../../types/objects.js";
 
 export type AnyToolConfig = ToolConfig<ArgumentsSchema | undefined, ArgumentsSchema | undefined>;
 export type AnyToolHandler = (args: never, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
@@ -197,5 +198,5 @@ async function checkStructuredOutput(name: string, output: PreparedSchema, resul
 /** Structured results also carry their JSON as text, for clients that read only `content`. */
 function withTextFallback(result: CallToolResult): CallToolResult {
   if (result.structuredContent === undefined || result.content.length > 0) return result;
-  return { ...result, content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] };
+  return withFields(result, { content: [{ type: "text", text: JSON.stringify(result.structuredContent) }] });
 }

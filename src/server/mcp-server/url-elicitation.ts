@@ -1,6 +1,7 @@
 import { JSONRPC_ERROR_CODES } from "../../error-codes/error-codes.js";
 import { JsonRpcError } from "../../error-codes/mcp-error.js";
 import type { ElicitRequestURLParams } from "../../schemas/schemas.js";
+import { withFields } from "../../types/objects.js";
 
 /**
  * The error a tool throws when the user must first complete URL-mode elicitations (2025-11-25):
@@ -12,6 +13,6 @@ export function urlElicitationRequired(
   message = "This request needs the user to complete an interaction first",
 ): JsonRpcError {
   return new JsonRpcError(JSONRPC_ERROR_CODES.URL_ELICITATION_REQUIRED, message, {
-    elicitations: elicitations.map((elicitation) => ({ ...elicitation, mode: "url" })),
+    elicitations: elicitations.map((elicitation) => withFields(elicitation, { mode: "url" })),
   });
 }

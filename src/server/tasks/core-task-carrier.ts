@@ -7,6 +7,7 @@ import type { JsonObject } from "../../types/types.js";
 import type { HandlerContext, InputOptions } from "../mcp-server/mcp-server.types.js";
 import { relatedTaskMeta } from "./core-task-view.js";
 import type { TaskSurfaceHost } from "./task-surface.js";
+import { withFields } from "../../types/objects.js";
 
 interface InputRequest {
   readonly method: string;
@@ -69,7 +70,7 @@ export async function carryUntilTerminal(
  */
 function ask(context: HandlerContext, taskId: string, { method, params }: InputRequest): Promise<unknown> {
   const options: InputOptions = { timeoutMs: Number.POSITIVE_INFINITY };
-  const related = { ...params, _meta: relatedTaskMeta(taskId, params?.["_meta"]) };
+  const related = withFields(params, { _meta: relatedTaskMeta(taskId, params?.["_meta"]) });
   if (method === "sampling/createMessage") return context.createMessage(related as unknown as CreateMessageRequestParams, options);
   if (method === "elicitation/create") return context.elicitInput(related as unknown as ElicitRequestParams, options);
   // roots/list: the session asks it without params, so it carries no related-task `_meta`.

@@ -4,6 +4,7 @@ import { JsonRpcError } from "../../error-codes/mcp-error.js";
 import type { Task } from "../../schemas/schemas.js";
 import type { TaskInfo, TaskRecord } from "../../stores/task-store.js";
 import type { JsonObject } from "../../types/types.js";
+import { withFields } from "../../types/objects.js";
 
 const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
@@ -15,7 +16,7 @@ export function taskNotFound(): JsonRpcError {
 /** `_meta` that ties a message to a task. */
 export function relatedTaskMeta(taskId: string, meta?: unknown): JsonObject {
   // A message's `_meta` is an object when there is one (the codecs check it): its keys are kept.
-  return { ...(meta as JsonObject | undefined), [RELATED_TASK]: { taskId } };
+  return withFields(meta as JsonObject | undefined, { [RELATED_TASK]: { taskId } });
 }
 
 /**
@@ -44,7 +45,7 @@ export function taskView(task: TaskInfo & Pick<TaskRecord, "result">): Task {
 export function terminalAnswer(task: TaskRecord): JsonObject {
   if (task.status === "completed") {
     const result = task.result as JsonObject;
-    return { ...result, _meta: relatedTaskMeta(task.taskId, result["_meta"]) };
+    return withFields(result, { _meta: relatedTaskMeta(task.taskId, result["_meta"]) });
   }
   if (task.status === "failed") {
     const { code, message, data } = task.error as NonNullable<TaskRecord["error"]>;

@@ -16,6 +16,7 @@ import { parseFrame } from "./messages.js";
 import { encodeMessage } from "../encode.js";
 import { RequestCancel, signalFor } from "./request-cancel.js";
 import { DEFAULT_MAX_EVENT_BYTES } from "./sse-parser.js";
+import { withFields } from "../../types/objects.js";
 
 export interface HttpSseTransportOptions extends HttpClientOptions {
   /**
@@ -179,13 +180,17 @@ export class HttpSseTransport implements Transport {
       );
     }
     const maxBytes = this.#options.maxMessageBytes ?? DEFAULT_MAX_EVENT_BYTES;
-    return bodyFeed(response.body, this.url, maxBytes, {
-      ...handlers,
-      onOversized: (limit) =>
-        this.#receiver?.onMalformed(
-          new MCPError(MCP_CODES.PROTOCOL_INVALID, `Parse error: an SSE event longer than ${limit} bytes was skipped`),
-        ),
-    });
+    return bodyFeed(
+      response.body,
+      this.url,
+      maxBytes,
+      withFields(handlers, {
+        onOversized: (limit: number) =>
+          this.#receiver?.onMalformed(
+            new MCPError(MCP_CODES.PROTOCOL_INVALID, `Parse error: an SSE event longer than ${limit} bytes was skipped`),
+          ),
+      }),
+    );
   }
 
   #deliver(data: string, receiver: TransportReceiver): void {
