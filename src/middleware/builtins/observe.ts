@@ -57,7 +57,7 @@ export function callLog(sink: (entry: CallLogEntry) => void): WatchingMiddleware
       sink(withFields(base, { durationMs: performance.now() - started, outcome: "ok" }));
       return result;
     } catch (error) {
-      sink({ ...base, durationMs: performance.now() - started, outcome: "error", error: codeOf(error) });
+      sink(withFields(base, { durationMs: performance.now() - started, outcome: "error", error: codeOf(error) }));
       throw error;
     }
   };
