@@ -1,8 +1,14 @@
 // Checks a tool's structuredContent against the outputSchema the server listed for it.
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { describeThrown, MCPError } from "../../error-codes/mcp-error.js";
-import { compileJsonSchema, type JsonSchemaValidator } from "../../json-schema/index.js";
+import { compileJsonSchema, type JsonSchemaOptions, type JsonSchemaValidator } from "../../json-schema/index.js";
 import type { CallToolResult, Tool } from "../../schemas/schemas.js";
+
+/** How output schemas are compiled, and where the client tells of one it cannot check. */
+export interface OutputSchemaSettings {
+  readonly options: JsonSchemaOptions;
+  readonly unchecked: (subject: string, reason: string) => void;
+}
 
 /**
  * Knows every tool the client has listed. A tool it does not know is looked up in one full listing
@@ -12,9 +18,11 @@ export class ToolOutputChecker {
   readonly #known = new Map<string, Tool>();
   readonly #compiled = new WeakMap<object, JsonSchemaValidator>();
   readonly #listAll: () => Promise<unknown>;
+  readonly #settings: OutputSchemaSettings;
 
-  constructor(listAll: () => Promise<unknown>) {
+  constructor(listAll: () => Promise<unknown>, settings: OutputSchemaSettings) {
     this.#listAll = listAll;
+    this.#settings = settings;
   }
 
   remember(tools: readonly Tool[]): void {
@@ -74,7 +82,11 @@ export class ToolOutputChecker {
 
   #compileOnce(name: string, schema: object, result: CallToolResult): JsonSchemaValidator {
     try {
-      const compiled = compileJsonSchema(schema);
+      // A legal schema the validator cannot check (`$dynamicRef`, a document not given) fails no call:
+      // results pass unchecked, told once per schema (unless the options say to refuse it).
+      const compiled = compileJsonSchema(schema, { unsupported: "skip", ...this.#settings.options });
+      if (compiled.unchecked !== undefined)
+        this.#settings.unchecked(`the output schema of tool ${JSON.stringify(name)}`, compiled.unchecked);
       this.#compiled.set(schema, compiled);
       return compiled;
     } catch (error) {
