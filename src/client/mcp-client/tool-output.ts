@@ -81,10 +81,11 @@ export class ToolOutputChecker {
   }
 
   #compileOnce(name: string, schema: object, result: CallToolResult): JsonSchemaValidator {
+    const { options } = this.#settings;
     try {
       // A legal schema the validator cannot check (`$dynamicRef`, a document not given) fails no call:
       // results pass unchecked, told once per schema (unless the options say to refuse it).
-      const compiled = compileJsonSchema(schema, { unsupported: "skip", ...this.#settings.options });
+      const compiled = compileJsonSchema(schema, { ...options, unsupported: options.unsupported ?? "skip" });
       if (compiled.unchecked !== undefined)
         this.#settings.unchecked(`the output schema of tool ${JSON.stringify(name)}`, compiled.unchecked);
       this.#compiled.set(schema, compiled);

@@ -140,17 +140,17 @@ describe("MCPServer: documents given in jsonSchema.schemas", () => {
   });
 });
 
-describe("MCPClient: an outputSchema it cannot check", () => {
-  function weatherServer(): MCPServer {
-    // The server is not given the document, so it sends what its handler returns unchecked.
-    const server = new MCPServer({ name: "weather", version: "1.0.0" }, { telemetry: null });
-    server.tool("weather", { outputSchema: remoteWeather }, ({ city }) => ({
-      content: text("report"),
-      structuredContent: { city: typeof city === "string" ? city : "?", celsius: "warm" },
-    }));
-    return server;
-  }
+function weatherServer(): MCPServer {
+  // The server is not given the document, so it sends what its handler returns unchecked.
+  const server = new MCPServer({ name: "weather", version: "1.0.0" }, { telemetry: null });
+  server.tool("weather", { outputSchema: remoteWeather }, ({ city }) => ({
+    content: text("report"),
+    structuredContent: { city: typeof city === "string" ? city : "?", celsius: "warm" },
+  }));
+  return server;
+}
 
+describe("MCPClient: an outputSchema it cannot check", () => {
   it("passes the result unchecked and tells schema:unchecked once per schema", async () => {
     const events = new EventBus<MCPEventMap>();
     const heard = listen(events);

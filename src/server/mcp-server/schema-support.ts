@@ -190,7 +190,7 @@ function fromResult(result: StandardSchemaResult<unknown>): ValidationResult<unk
  * is still served: its values pass unchecked, and the server tells of it (unless told to refuse it).
  */
 function fromJsonSchema(schema: JsonSchemaObject, subject: string, settings: SchemaSettings): PreparedSchema {
-  const validator = compileJsonSchema(schema, { unsupported: "skip", ...settings.options });
+  const validator = compileJsonSchema(schema, { ...settings.options, unsupported: settings.options.unsupported ?? "skip" });
   if (validator.unchecked !== undefined) settings.unchecked(subject, validator.unchecked);
   return { jsonSchema: schema, check: (value) => validator.validate(value) };
 }
