@@ -7,13 +7,15 @@ import { compilePattern } from "./patterns.js";
 export interface CompilerSettings {
   readonly formats: "annotate" | "assert";
   readonly maxDepth: number;
+  /** The documents of the `schemas` option, by absolute URI without fragment. */
+  readonly schemas: ReadonlyMap<string, unknown>;
 }
 
 /** What keyword compilers may ask of the compiler. */
 export interface CompileContext {
   readonly settings: CompilerSettings;
-  /** Draft-07 and older: a `$ref` hides its sibling keywords. */
-  readonly legacyRefs: boolean;
+  /** Whether `schema` is read as draft-07 or older, where a `$ref` hides its sibling keywords. */
+  legacyRefs(schema: JsonObject): boolean;
   compile(schema: unknown, pointer: string): SchemaNode;
   /** The node `ref` names, resolved against the base URI of `holder`, the schema object that holds it. */
   resolveRef(ref: string, holder: JsonObject, pointer: string): SchemaNode;
@@ -23,6 +25,25 @@ export interface CompileContext {
 
 export function invalidSchema(pointer: string, problem: string): MCPError {
   return new MCPError(MCP_CODES.INVALID_PARAMS, `invalid JSON Schema at ${pointer}: ${problem}`);
+}
+
+// The errors of schemas that may well be valid but use what this validator cannot check. A mark, not a
+// subclass: `instanceof` on MCPError and its subclasses reads a brand, which every MCPError carries.
+const unsupportedErrors = /* @__PURE__ */ new WeakSet<MCPError>();
+
+/**
+ * A schema that uses what this validator cannot check (`$dynamicRef`, a document it was not given):
+ * refused like an invalid one, unless the option `unsupported` is `"skip"`.
+ */
+export function unsupportedSchema(pointer: string, problem: string): MCPError {
+  const error = new MCPError(MCP_CODES.INVALID_PARAMS, `unsupported JSON Schema at ${pointer}: ${problem}`);
+  unsupportedErrors.add(error);
+  return error;
+}
+
+export function isUnsupported(error: unknown): error is MCPError {
+  // `has` answers false for anything not in the set, a non-object included.
+  return unsupportedErrors.has(error as MCPError);
 }
 
 const isString = (value: unknown): value is string => typeof value === "string";

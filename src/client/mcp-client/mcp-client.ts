@@ -162,6 +162,10 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
         relist: () => collect(this.items("tools", undefined)),
       },
       this.#dispatcher,
+      {
+        options: options.jsonSchema ?? {},
+        unchecked: (subject, reason) => options.events?.emit("schema:unchecked", { side: "client", subject, reason }),
+      },
     );
     // Either side may ping, whatever was declared.
     // Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {}, the same empty result

@@ -18,7 +18,7 @@ import type { StatelessCalls } from "../era/stateless-calls.js";
 import { headerMismatch } from "../mcp-client/client-options.js";
 import type { CallOptions } from "../mcp-client/mcp-client.types.js";
 import type { InputResponder } from "../mcp-client/server-requests.js";
-import { ToolOutputChecker } from "../mcp-client/tool-output.js";
+import { ToolOutputChecker, type OutputSchemaSettings } from "../mcp-client/tool-output.js";
 import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import { TaskWait } from "./task-wait.js";
 import type { TaskInput, TaskStatePage, ToolTaskRequest, TaskState, TaskWaitOptions, ToolTask } from "./tasks.types.js";
@@ -91,8 +91,9 @@ export class ClientTasks {
   constructor(
     private readonly sources: TaskSources,
     dispatcher: JsonRpcDispatcher<AnyProtocolVersion>,
+    outputSchemas: OutputSchemaSettings,
   ) {
-    this.tools = new ToolOutputChecker(() => sources.listAll());
+    this.tools = new ToolOutputChecker(() => sources.listAll(), outputSchemas);
     // The dispatcher checks each result as it comes: a call in flight holds no reaction of its own.
     dispatcher.setResultCheck(
       METHODS.toolsCall,

@@ -44,6 +44,7 @@ import type {
 } from "./mcp-server.types.js";
 import { paginate } from "./pagination.js";
 import { checkPrompt, getPrompt, promptOnTheWire } from "./prompts.js";
+import type { SchemaSettings } from "./schema-support.js";
 import { Registry } from "./registry.js";
 import {
   listAllResources,
@@ -99,7 +100,7 @@ export class MCPServer implements StatelessHost {
     () => this.#listChanged("tools"),
     (name, config) => {
       checkTaskSupport(name, config, this.options.tasks);
-      return checkTool(name, config) && this.#loadConverter();
+      return checkTool(name, config, this.#schemaSettings) && this.#loadConverter();
     },
   );
   readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
@@ -107,8 +108,9 @@ export class MCPServer implements StatelessHost {
   readonly #prompts = new Registry<AnyPromptConfig, AnyPromptHandler>(
     "prompt",
     () => this.#listChanged("prompts"),
-    (name, config) => checkPrompt(name, config) && this.#loadConverter(),
+    (name, config) => checkPrompt(name, config, this.#schemaSettings) && this.#loadConverter(),
   );
+  readonly #schemaSettings: SchemaSettings;
   #features: ReadonlyMap<string, FeatureHandler> | undefined;
   /** The methods the server answers itself, behind the layers that see them: one handler per method and server. */
   readonly #own = new Map<string, FeatureHandler>();
@@ -123,6 +125,10 @@ export class MCPServer implements StatelessHost {
     this.statelessVersions = eras.includes("stateless") ? [...STATELESS_PROTOCOL_VERSIONS] : [];
     this.servesSessions = eras.includes("session");
     this.changes = options.changeFeed ?? new InMemoryChangeFeed();
+    this.#schemaSettings = {
+      options: options.jsonSchema ?? {},
+      unchecked: (subject, reason) => options.events?.emit("schema:unchecked", { side: "server", subject, reason }),
+    };
     // The first layer, so it is the outermost: nothing runs for a request it refuses.
     if (options.authorize) this.#layers.add(undefined, authorize(options.authorize) as Middleware<HandlerContext>);
     options.tasks?.attach(this);

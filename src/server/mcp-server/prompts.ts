@@ -3,7 +3,14 @@ import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import type { GetPromptRequestParams, GetPromptResult, Prompt, PromptArgument } from "../../schemas/schemas.js";
 import type { Entry } from "./registry.js";
 import type { AnyPromptConfig, AnyPromptHandler, HandlerContext, JsonSchemaObject } from "./mcp-server.types.js";
-import { prepareObjectSchema, waitsForConverter, type PreparedSchema } from "./schema-support.js";
+import {
+  prepareObjectSchema,
+  rememberSettings,
+  settingsFor,
+  waitsForConverter,
+  type PreparedSchema,
+  type SchemaSettings,
+} from "./schema-support.js";
 
 export type PromptEntry = Entry<AnyPromptConfig, AnyPromptHandler>;
 
@@ -23,7 +30,7 @@ function preparePrompt(name: string, config: AnyPromptConfig): PreparedPrompt | 
   let prompt = prepared.get(config);
   if (!prompt && config.argsSchema) {
     const owner = `prompt ${JSON.stringify(name)}`;
-    const schema = prepareObjectSchema(config.argsSchema, "input", owner);
+    const schema = prepareObjectSchema(config.argsSchema, "input", owner, settingsFor(config));
     // Stryker disable next-line ArrayDeclaration: a default that names no property is as good as none
     const { properties = {}, required = [] } = schema.jsonSchema as { properties?: Record<string, JsonSchemaObject>; required?: string[] };
     const args = Object.entries(properties).map(([argument, property]) => {
@@ -51,7 +58,8 @@ function preparePrompt(name: string, config: AnyPromptConfig): PreparedPrompt | 
  * object of strings is refused at once; a zod/mini one waits for zod's converter, as a tool's
  * does (the answer says whether it waits).
  */
-export function checkPrompt(name: string, config: AnyPromptConfig): boolean {
+export function checkPrompt(name: string, config: AnyPromptConfig, settings: SchemaSettings): boolean {
+  rememberSettings(config, settings);
   const waits = waitsForConverter(config.argsSchema, "input", `prompt ${JSON.stringify(name)}`);
   if (!waits) preparePrompt(name, config);
   return waits;

@@ -5,7 +5,14 @@ import type { CallToolRequestParams, CallToolResult, Tool } from "../../schemas/
 import type { Entry } from "./registry.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { ArgumentsSchema, HandlerContext, ToolConfig } from "./mcp-server.types.js";
-import { prepareObjectSchema, waitsForConverter, type PreparedSchema } from "./schema-support.js";
+import {
+  prepareObjectSchema,
+  rememberSettings,
+  settingsFor,
+  waitsForConverter,
+  type PreparedSchema,
+  type SchemaSettings,
+} from "./schema-support.js";
 import type { ValidationResult } from "../../wire/wire-schema.js";
 import type { JsonObject } from "../../types/types.js";
 import type { TaskCall, TaskSupport } from "../core/task-support.js";
@@ -36,8 +43,9 @@ export function prepareTool(name: string, config: AnyToolConfig): PreparedTool {
   // only saves the work
   if (!tool) {
     const owner = `tool ${JSON.stringify(name)}`;
-    const input = config.inputSchema ? prepareObjectSchema(config.inputSchema, "input", owner) : EMPTY_INPUT;
-    const output = config.outputSchema ? prepareObjectSchema(config.outputSchema, "output", owner) : undefined;
+    const settings = settingsFor(config);
+    const input = config.inputSchema ? prepareObjectSchema(config.inputSchema, "input", owner, settings) : EMPTY_INPUT;
+    const output = config.outputSchema ? prepareObjectSchema(config.outputSchema, "output", owner, settings) : undefined;
     const headers = headerParamsOf(input.jsonSchema);
     if (!headers.ok)
       throw new MCPError(MCP_CODES.INVALID_PARAMS, `The x-mcp-header annotations of ${owner} are invalid: ${headers.reason}`);
@@ -60,7 +68,8 @@ function describeTool(name: string, config: AnyToolConfig, input: PreparedSchema
  * is refused at once. A zod/mini schema waits for zod's converter (checked by its definition till
  * then): the answer says whether the tool waits for it.
  */
-export function checkTool(name: string, config: AnyToolConfig): boolean {
+export function checkTool(name: string, config: AnyToolConfig, settings: SchemaSettings): boolean {
+  rememberSettings(config, settings);
   const owner = `tool ${JSON.stringify(name)}`;
   // Both checked, so a waiting schema on either side is checked by its definition.
   const input = waitsForConverter(config.inputSchema, "input", owner);
