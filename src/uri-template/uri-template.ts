@@ -64,8 +64,10 @@ export class UriTemplate {
   }
 
   /**
-   * The variables whose expansion gives this URI, percent-decoded; `undefined` when the URI does not
-   * fit the template, is longer than `maxUriLength`, or holds malformed percent-encoding.
+   * The variables whose expansion gives this URI, percent-decoded, except that `{+var}` and `{#var}`
+   * keep triplets of reserved characters as sent (`a%2Fb` stays distinct from `a/b`); `undefined` when
+   * the URI does not fit the template, is longer than `maxUriLength`, or holds malformed
+   * percent-encoding. The values are untrusted input: they may hold `..`, `/` or `%2F`.
    */
   match(uri: string): Record<string, UriVariableValue> | undefined {
     if (uri.length > this.#maxUriLength) return undefined;
