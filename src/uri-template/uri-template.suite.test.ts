@@ -81,4 +81,12 @@ describe("UriTemplate against the uritemplate-test suite", () => {
     expect(result).toBeInstanceOf(MCPError);
     expect((result as MCPError).code).toBe(MCP_CODES.INVALID_PARAMS);
   });
+
+  // The suite's later versions refuse more malformed variable specs than this snapshot: the same
+  // kinds of mistakes, written here on names of our own.
+  it.each(["{n:}", "{n:00}", "{n:12345}", "{a-b}", "x{?q,page-size}", "{ a}", "{a }", "{a.}", "{%4g}"])("refuses %s", (template) => {
+    const result = outcome(template, { n: "value", a: "value" });
+    expect(result).toBeInstanceOf(MCPError);
+    expect((result as MCPError).code).toBe(MCP_CODES.INVALID_PARAMS);
+  });
 });
