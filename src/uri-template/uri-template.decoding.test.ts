@@ -30,6 +30,10 @@ describe("UriTemplate.match: reserved expansion keeps encoded reserved character
     expect(match(template, uri)).toEqual({ [template.replace(/\W/g, "")]: expected });
   });
 
+  it("lets raw '..' segments through: the handler must check them", () => {
+    expect(match("file:///{+path}", "file:///docs/../../secret")).toEqual({ path: "docs/../../secret" });
+  });
+
   it("splits a list at raw commas only, keeping encoded ones in its items", () => {
     expect(match("{+list}", "a%2Cb,c%2F")).toEqual({ list: ["a%2Cb", "c%2F"] });
     expect(match("{#list*}", "#a%2Cb,c")).toEqual({ list: ["a%2Cb", "c"] });
@@ -77,7 +81,16 @@ describe("UriTemplate.match: the other operators decode everything", () => {
     ["x{;m}", "x;m=a%3Bb", { m: "a;b" }],
     ["x{?q}", "x?q=a%26b%3Dc%23", { q: "a&b=c#" }],
     ["x{?q}{&r}", "x?q=1&r=%2F", { q: "1", r: "/" }],
+    ["files/{name}", "files/..%2F..%2Fetc%2Fpasswd", { name: "../../etc/passwd" }],
   ])("%s on %s gives %j", (template, uri, expected) => {
     expect(match(template, uri)).toEqual(expected);
+  });
+});
+
+describe("UriTemplate.match: associative arrays do not come back", () => {
+  it("leaves the pairs of {?keys*} to the parameters of their names", () => {
+    const template = UriTemplate.parse("search{?keys*}");
+    expect(template.match(template.expand({ keys: { lang: "en", page: 2 } }))).toEqual({});
+    expect(match("search{?lang,page}", "search?lang=en&page=2")).toEqual({ lang: "en", page: "2" });
   });
 });
