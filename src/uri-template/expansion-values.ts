@@ -9,7 +9,7 @@ export type ExpansionValue =
 /** What a value other than null is, for an error message: its type or class, never its content (it may be a secret). */
 function describe(value: unknown): string {
   if (typeof value === "number") return `the number ${String(value)}`;
-  // "[object Date]" gives "Date": no user code runs, unlike reading value.constructor.
+  // "[object Date]" gives "Date": the class, read without calling the value's own methods.
   return typeof value === "object" ? `an object of type ${Object.prototype.toString.call(value).slice(8, -1)}` : `a ${typeof value}`;
 }
 
