@@ -1,5 +1,6 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { MCP_CODES } from "../error-codes/index.js";
 import { MCPError } from "../error-codes/mcp-error.js";
 import { UriTemplate, type UriVariables } from "./uri-template.js";
 
@@ -123,6 +124,45 @@ describe("UriTemplate under fuzzing", () => {
           expect(decoded(template.expand(matched as UriVariables))).toBe(decoded(uri));
         }),
         { numRuns: runs(2000), seed: SEED + 1 },
+      );
+    },
+    FUZZ_TIMEOUT,
+  );
+
+  it(
+    "expands any value or refuses it with MCP.INVALID_PARAMS, never another error",
+    () => {
+      const template = UriTemplate.parse("{v}{+v}{#v*}{.v}{/v*}{;v}{?v*}{&v}");
+      const anything = fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true });
+      fc.assert(
+        fc.property(anything, (input) => {
+          let result: unknown;
+          try {
+            result = template.expand({ v: input as string });
+          } catch (error) {
+            result = error;
+          }
+          expect(typeof result === "string" || (result instanceof MCPError && result.code === MCP_CODES.INVALID_PARAMS)).toBe(true);
+        }),
+        { numRuns: runs(500), seed: SEED + 2 },
+      );
+    },
+    FUZZ_TIMEOUT,
+  );
+
+  it(
+    "gives back what {+p} expanded, encoded slashes and '%' included",
+    () => {
+      const template = UriTemplate.parse("file:///{+p}");
+      // No "a" to "f" alone: after a '%' they would make a triplet of a byte that is not UTF-8.
+      const unit = fc.constantFrom("x", "/", "%2F", "%3F", "%25", "%", " ", "é", "?", "#", "&", "=", ";", "@");
+      fc.assert(
+        fc.property(fc.string({ unit, maxLength: 8 }), (text) => {
+          // A lone '%' expands as "%25", which is what comes back.
+          const expected = text.replace(/%(?![\dA-F]{2})/g, "%25");
+          expect(template.match(template.expand({ p: text }))).toEqual({ p: expected });
+        }),
+        { numRuns: runs(500), seed: SEED + 3 },
       );
     },
     FUZZ_TIMEOUT,

@@ -1,4 +1,3 @@
-import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MCPError, MCP_CODES } from "../error-codes/index.js";
 import { UriTemplate, type UriVariables } from "./index.js";
@@ -149,15 +148,4 @@ describe("UriTemplate.expand: values it cannot expand", () => {
   it("does not check a value the template does not use", () => {
     expect(expand("{x}", { x: "1", unused: Symbol("s") as unknown as string })).toBe("1");
   });
-
-  it("expands any value or refuses it with MCP.INVALID_PARAMS, never another error", () => {
-    const template = UriTemplate.parse("{v}{+v}{#v*}{.v}{/v*}{;v}{?v*}{&v}");
-    fc.assert(
-      fc.property(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withNullPrototype: true }), (value) => {
-        const result = outcome(() => template.expand({ v: value as string }));
-        expect(typeof result === "string" || (result instanceof MCPError && result.code === MCP_CODES.INVALID_PARAMS)).toBe(true);
-      }),
-      { numRuns: 500, seed: 0x5eed_0007 },
-    );
-  }, 60_000);
 });

@@ -73,7 +73,10 @@ describe("MCPServer: resources", () => {
     const server = new MCPServer(info);
     server.resourceTemplate("file", "files:///{+path}", {}, (uri, variables) => ({ contents: [{ uri, text: JSON.stringify(variables) }] }));
     const { client } = await sdkClientOf(server);
-    const textOf = async (uri: string): Promise<unknown> => (await client.readResource({ uri })).contents[0]?.text;
+    const textOf = async (uri: string): Promise<unknown> => {
+      const [content] = (await client.readResource({ uri })).contents;
+      return content !== undefined && "text" in content ? content.text : content;
+    };
     await expect(textOf("files:///docs/a%2Fb%20c.txt")).resolves.toBe('{"path":"docs/a%2Fb c.txt"}');
     await expect(textOf("files:///docs/a/b%20c.txt")).resolves.toBe('{"path":"docs/a/b c.txt"}');
   });
