@@ -5,7 +5,7 @@ import { splitUri } from "./uri-splitter.js";
 import { extractVariables } from "./variable-extraction.js";
 import type { UriVariableValue, UriVariables } from "./variables.js";
 
-export type { UriVariableValue, UriVariables } from "./variables.js";
+export type { UriExpansionValue, UriScalar, UriVariableValue, UriVariables } from "./variables.js";
 
 /** The longest template `UriTemplate.parse` accepts unless told otherwise (8 KiB). */
 export const DEFAULT_MAX_TEMPLATE_LENGTH = 8 * 1024;
@@ -54,14 +54,20 @@ export class UriTemplate {
     return containsExpression(text);
   }
 
-  /** RFC 6570 §3.2 expansion. Throws an INVALID_PARAMS `MCPError` for a prefix modifier on a list. */
+  /**
+   * RFC 6570 §3.2 expansion (level 4: strings, numbers, booleans, lists, associative arrays).
+   * Throws an INVALID_PARAMS `MCPError` naming the variable for a value it cannot expand, and for a
+   * prefix modifier on a list or an associative array.
+   */
   expand(variables: UriVariables): string {
     return expandTemplate(this.#parts, variables);
   }
 
   /**
-   * The variables whose expansion gives this URI, percent-decoded; `undefined` when the URI does not
-   * fit the template, is longer than `maxUriLength`, or holds malformed percent-encoding.
+   * The variables whose expansion gives this URI, percent-decoded, except that `{+var}` and `{#var}`
+   * keep triplets of reserved characters as sent (`a%2Fb` stays distinct from `a/b`); `undefined` when
+   * the URI does not fit the template, is longer than `maxUriLength`, or holds malformed
+   * percent-encoding. The values are untrusted input: they may hold `..`, `/` or `%2F`.
    */
   match(uri: string): Record<string, UriVariableValue> | undefined {
     if (uri.length > this.#maxUriLength) return undefined;

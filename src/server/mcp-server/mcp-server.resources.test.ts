@@ -69,6 +69,18 @@ describe("MCPServer: resources", () => {
     await expect(client.readResource({ uri: "library://books/7" })).resolves.toMatchObject({ contents: [{ text: "book 7 as text" }] });
   });
 
+  it("hands a {+path} handler an encoded slash as sent, distinct from a raw one", async () => {
+    const server = new MCPServer(info);
+    server.resourceTemplate("file", "files:///{+path}", {}, (uri, variables) => ({ contents: [{ uri, text: JSON.stringify(variables) }] }));
+    const { client } = await sdkClientOf(server);
+    const textOf = async (uri: string): Promise<unknown> => {
+      const [content] = (await client.readResource({ uri })).contents;
+      return content !== undefined && "text" in content ? content.text : content;
+    };
+    await expect(textOf("files:///docs/a%2Fb%20c.txt")).resolves.toBe('{"path":"docs/a%2Fb c.txt"}');
+    await expect(textOf("files:///docs/a/b%20c.txt")).resolves.toBe('{"path":"docs/a/b c.txt"}');
+  });
+
   it("answers an unknown URI with -32002 and the uri in data", async () => {
     const { client } = await sdkClientOf(library());
     await expect(client.readResource({ uri: "file:///nope" })).rejects.toMatchObject({

@@ -328,6 +328,10 @@ export interface ResourceTemplateConfig extends ResourceConfig {
   readonly complete?: Readonly<Record<string, Completer>>;
 }
 
+/**
+ * Reads a resource of a template. `variables` come from the requested URI (`UriTemplate.match`):
+ * untrusted input that may hold `..` or slashes (`{+var}` keeps `%2F` as sent); see uri-template.md.
+ */
 export type TemplateReader = (
   uri: string,
   variables: Readonly<Record<string, UriVariableValue>>,
