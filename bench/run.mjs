@@ -9,6 +9,7 @@ import { CLIENT_LAYERS, IN_PROCESS, SERVER_LAYERS, concurrentCalls, sequentialCa
 import {
   CONNECT_BY_ERA,
   heapPerPendingClientRequest,
+  heapPerPair,
   heapPerPendingServerRequest,
   heapPerSession,
   sessionSetup,
@@ -229,7 +230,7 @@ const scenarios = [
     scale(1000),
     () => throughput(httpContenders("json", { platformFetch: true }), echo(16), scale(1000)),
   ],
-  ["memory: session set-up (full client, in-process)", scale(500), () => setupTimes(scale(500))],
+  ["memory: session set-up, client + server, connect + initialize, in-memory", scale(500), () => setupTimes(scale(500))],
 ];
 
 /** How each contender is measured — KiB per unit, the median over a few runs. */
@@ -243,6 +244,10 @@ const memory = [
     measure: (name) => heapPerPendingClientRequest(name, QUICK ? 500 : 2000),
   },
   { title: "memory: heap per connected session on one server (KiB)", measure: (name) => heapPerSession(name, QUICK ? 200 : 1000) },
+  {
+    title: "memory: heap per connected in-memory session, client + server (KiB)",
+    measure: (name) => heapPerPair(name, QUICK ? 200 : 1000),
+  },
 ];
 
 const selected = (title) => !ONLY || title.includes(ONLY);

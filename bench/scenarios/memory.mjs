@@ -230,6 +230,38 @@ export async function heapPerSession(name, count) {
   return (after - before) / count / 1024;
 }
 
+/** Connected client + server pairs: a full client connected in memory to a server; closed by the returned function. */
+const PAIRS = {
+  ours: () => {
+    const server = oursServer();
+    return async () => {
+      const [clientEnd, serverEnd] = InMemoryTransport.pair();
+      await server.start(serverEnd);
+      const client = new MCPClient({ name: "bench", version: "1.0.0" }, SESSION_ERA);
+      await client.connect(clientEnd);
+      return { close: () => client.close() };
+    };
+  },
+  sdk1: () => async () => ({ close: await sdkSetup(Sdk1Link, Sdk1Client, sdk1Server()) }),
+  sdk2: () => async () => ({ close: await sdkSetup(Sdk2Link, Sdk2Client, sdk2Server()) }),
+  limit: () => SESSIONS.limit(),
+};
+
+/**
+ * KiB of heap per connected client + server pair in memory (our server serves every pair, an SDK
+ * McpServer serves one connection, so an SDK pair holds a McpServer too).
+ */
+export async function heapPerPair(name, count) {
+  const open = PAIRS[name]();
+  const held = [];
+  for (let i = 0; i < 20; i++) held.push(await open());
+  const before = heapUsed();
+  for (let i = 0; i < count; i++) held.push(await open());
+  const after = heapUsed();
+  for (const pair of held) await pair.close();
+  return (after - before) / count / 1024;
+}
+
 /** Our client connecting to our server in memory, with the client's `options`. */
 function oursSetup(options) {
   return () => {

@@ -41,15 +41,15 @@ export interface EraConnectSources {
   capabilitiesFor(version: AnyProtocolVersion): ClientCapabilities;
   responders(declared: ClientCapabilities): ReadonlyMap<string, InputResponder>;
   /** A request of the connected client (the session era's subscriptions are requests). */
-  request(method: string, params: JsonObject, options: CallOptions | undefined): Promise<unknown>;
+  readonly request: (method: string, params: JsonObject, options: CallOptions | undefined) => Promise<unknown>;
   /** Stateless era: a change notification the listen stream may have missed, delivered as if it came. */
   deliver(method: string, params: JsonObject): void;
   report(error: MCPError): void;
   /** How long a listen stream's acknowledgement is awaited, and the first wait before a broken one is re-opened. */
   readonly listenAckTimeoutMs: number;
   readonly listenRetryDelayMs: number;
-  /** Where the stateless era keeps the results its server allows to be cached. */
-  readonly responses: ClientResponses | undefined;
+  /** Where the stateless era keeps the results its server allows to be cached (made when first asked for). */
+  responses(): ClientResponses | undefined;
 }
 
 /** A connection's era: what the server said of itself, what this client declared, and (stateless era) how its calls are made. */
@@ -178,7 +178,8 @@ async function handshake(sources: EraConnectSources, transport: Transport, optio
   dispatcher.setProtocolVersion(server.protocolVersion);
   transport.setProtocolVersion?.(server.protocolVersion);
   await dispatcher.notify(NOTIFICATIONS.initialized);
-  const changes = new SessionChanges((method, params, callOptions) => sources.request(method, params, callOptions));
+  // The client's request itself: the changes hold nothing else of the connect.
+  const changes = new SessionChanges(sources.request);
   return { chosen: { era: "session", protocolVersion: server.protocolVersion }, server, declared, calls: undefined, changes };
 }
 
@@ -190,7 +191,7 @@ function statelessCalls(sources: EraConnectSources, version: StatelessProtocolVe
     clientInfo: sources.clientInfo,
     maxInputRounds: sources.maxInputRounds,
     responders: sources.responders(declared),
-    responses: sources.responses,
+    responses: sources.responses(),
     send: (method, params, options) => sources.dispatcher.request(method, params, options),
   });
 }

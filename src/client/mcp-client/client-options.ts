@@ -5,6 +5,7 @@ import { deriveCapabilities } from "./capabilities.js";
 import { inputResponders } from "./server-requests.js";
 import type { EraConnectSources } from "../era/connect.js";
 import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
+import type { NotificationHandler } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import { DEFAULT_MAX_INPUT_ROUNDS } from "../era/stateless-calls.js";
 import type { Root } from "../../schemas/schemas.js";
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
@@ -19,8 +20,12 @@ export function normaliseSampling(sampling: MCPClientOptions["sampling"]): Sampl
   return typeof sampling === "function" ? { createMessage: sampling } : sampling;
 }
 
+/** Never written: the kinds of every client that keeps no list. */
+const NO_KINDS: ReadonlySet<ListKind> = /* @__PURE__ */ new Set<ListKind>();
+
 export function cachedKinds(cache: boolean | ListCacheOptions | undefined): ReadonlySet<ListKind> {
-  const wanted: ListCacheOptions = cache === true ? { tools: true, resources: true, prompts: true } : cache || {};
+  if (!cache) return NO_KINDS;
+  const wanted: ListCacheOptions = cache === true ? { tools: true, resources: true, prompts: true } : cache;
   return new Set(LIST_KIND_NAMES.filter((kind) => wanted[LIST_KINDS[kind].cachedAs]));
 }
 
@@ -102,8 +107,9 @@ export function forwardNotifications(
   dispatcher: JsonRpcDispatcher<AnyProtocolVersion>,
   heard: (method: string, params: unknown) => unknown,
 ): void {
-  for (const method of Object.keys(FORWARDED_NOTIFICATIONS))
-    dispatcher.setNotificationHandler(method, (params) => void heard(method, params));
+  // One handler for all of them: the context names the method.
+  const hear: NotificationHandler = (params, context) => void heard(context.method, params);
+  for (const method of Object.keys(FORWARDED_NOTIFICATIONS)) dispatcher.setNotificationHandler(method, hear);
 }
 
 // Built by a pure call: bundlers keep a top-level object's reads of NOTIFICATIONS in apps that never use it.

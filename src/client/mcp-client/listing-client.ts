@@ -5,7 +5,7 @@ import { ListCache } from "./list-cache.js";
 import { collect, DEFAULT_MAX_LIST_PAGES, LIST_KINDS, paginate, type ItemOf, type ListKind, type PageOf } from "./lists.js";
 import type { CallOptions, MCPClientOptions } from "./mcp-client.types.js";
 
-type ListCaches = { readonly [K in ListKind]: ListCache<ItemOf<K>> };
+type ListCaches = { [K in ListKind]?: ListCache<ItemOf<K>> };
 
 /**
  * The four paginated lists of a client: one page, every item (async iteration), all items at once
@@ -13,17 +13,12 @@ type ListCaches = { readonly [K in ListKind]: ListCache<ItemOf<K>> };
  * the client's (`listPage`).
  */
 export abstract class ListingClient {
-  readonly #caches: ListCaches;
+  /** Each list's, made when it is first listed whole (most clients never list some of them). */
+  #caches: ListCaches | undefined;
   readonly #cachedKinds: ReadonlySet<ListKind>;
   readonly #maxPages: number;
 
   constructor(options: Pick<MCPClientOptions, "cache" | "maxListPages">) {
-    this.#caches = {
-      tools: new ListCache(() => collect(this.tools())),
-      resources: new ListCache(() => collect(this.resources())),
-      resourceTemplates: new ListCache(() => collect(this.resourceTemplates())),
-      prompts: new ListCache(() => collect(this.prompts())),
-    };
     this.#cachedKinds = cachedKinds(options.cache);
     this.#maxPages = options.maxListPages ?? DEFAULT_MAX_LIST_PAGES;
   }
@@ -95,7 +90,7 @@ export abstract class ListingClient {
 
   /** The tools as listed (the kept listing, when there is one that is still current). */
   protected listedTools(): Promise<Tool[]> {
-    return this.#caches.tools.get();
+    return this.#cache("tools").get();
   }
 
   protected items<K extends ListKind>(kind: K, options: CallOptions | undefined): AsyncGenerator<ItemOf<K>, void, undefined> {
@@ -106,25 +101,32 @@ export abstract class ListingClient {
   protected listsChanged(method: string): void {
     for (const kind of LIST_KIND_NAMES) {
       if (LIST_KINDS[kind].changedBy !== method) continue;
-      this.#caches[kind].invalidate();
+      this.#caches?.[kind]?.invalidate();
       if (this.#cachedKinds.has(kind)) this.#refresh(kind);
     }
   }
 
   protected forgetLists(): void {
-    for (const kind of LIST_KIND_NAMES) this.#caches[kind].invalidate();
+    if (this.#caches) for (const kind of LIST_KIND_NAMES) this.#caches[kind]?.invalidate();
   }
 
   async #listAll<K extends ListKind>(kind: K, options: CallOptions | undefined): Promise<ItemOf<K>[]> {
     if (!this.#cachedKinds.has(kind)) return collect(this.items(kind, options));
-    const items: ItemOf<K>[] = await this.#caches[kind].get();
+    const items: ItemOf<K>[] = await this.#cache(kind).get();
     return items.slice();
   }
 
+  #cache<K extends ListKind>(kind: K): ListCache<ItemOf<K>> {
+    const caches: { [L in ListKind]?: ListCache<unknown> } = (this.#caches ??= {});
+    return (caches[kind] ??= new ListCache(() => collect(this.items(kind, undefined)))) as ListCache<ItemOf<K>>;
+  }
+
   #refresh(kind: ListKind): void {
-    this.#caches[kind].get().then(
-      (items) => this.refreshed(kind, items),
-      (error: unknown) => this.reportError(toMCPError(error)),
-    );
+    this.#cache(kind)
+      .get()
+      .then(
+        (items) => this.refreshed(kind, items),
+        (error: unknown) => this.reportError(toMCPError(error)),
+      );
   }
 }

@@ -87,6 +87,13 @@ import {
 import { ClientTasks } from "../tasks/client-tasks.js";
 import type { TaskCallOptions, TaskInput, TaskStatePage, ToolTask } from "../tasks/tasks.types.js";
 
+/** Where a request leaves the client's outgoing layers. */
+type SendLayered = (request: { readonly method: string; readonly params: unknown }, context: ClientRequestContext) => Promise<unknown>;
+
+/** Either side may ping: the answer is an empty result. */
+// Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {}, the same empty result
+const answerPing = (): object => ({});
+
 /**
  * An MCP client: connects to one server over a transport, negotiates a revision, and offers every
  * server method as a typed call; answers the server's sampling, elicitation and roots requests with
@@ -101,12 +108,15 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   readonly #offered: ProtocolVersion;
   readonly #stateless: StatelessProtocolVersion;
   readonly #dispatcher: JsonRpcDispatcher<AnyProtocolVersion>;
-  /** Tool calls (their output checked), and the tasks they become. */
-  readonly #tasks: ClientTasks;
+  // What a connected client may never use is made on first use: a session-era client that only calls holds none of it.
+  /** Tool calls (their output checked), and the tasks they become (see `#taskCalls`). */
+  #tasks: ClientTasks | undefined;
   /** URL elicitations whose `notifications/elicitation/complete` is awaited; other ids are ignored, as the spec asks. */
-  readonly #awaitedElicitations = new Set<string>();
-  readonly #toolHeaders = new ToolHeaders((name, reason) => this.#listeners.emit("toolDropped", { name, reason }));
-  #listeners: EventBus<MCPClientEventMap>;
+  #awaitedElicitations: Set<string> | undefined;
+  /** Stateless era: the header annotations of the tools listed. */
+  #toolHeaders: ToolHeaders | undefined;
+  /** The listeners of `on`, until the connection closes. */
+  #listeners: EventBus<MCPClientEventMap> | undefined;
   #roots: RootsSource | undefined;
   #connectCalled = false;
   /** Set once connected: what this client declared. */
@@ -116,13 +126,13 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   #calls: StatelessCalls | undefined;
   /** Set once connected: how this client hears of the server's changes. */
   #changes: ChangeSubscriptions | undefined;
-  /** Where results the server allows to be cached are kept (option `responseCache`). */
-  readonly #responses: ClientResponses | undefined;
+  /** Where results the server allows to be cached are kept (option `responseCache`), once one is asked for (see `#responses`). */
+  #responseCache: ClientResponses | undefined;
   #layers: MethodLayers<ClientRequestContext> | undefined;
   #incoming: MethodLayers<IncomingContext> | undefined;
   #notifications: MethodLayers<NotificationLayerContext> | undefined;
-  /** The lists whose changes a listener or the cache wants to hear of. */
-  readonly #watched: Set<ChangeList>;
+  /** The lists whose changes a listener or the cache wants to hear of (none: undefined). */
+  #watched: Set<ChangeList> | undefined;
   #ready = false;
 
   constructor(clientInfo: Implementation, options: MCPClientOptions = {}) {
@@ -140,36 +150,19 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     this.#offered = isProtocolVersion(pinned) ? pinned : LATEST_PROTOCOL_VERSION;
     this.#stateless = isStatelessProtocolVersion(pinned) ? pinned : (STATELESS_PROTOCOL_VERSIONS.at(-1) as StatelessProtocolVersion);
     this.#roots = options.roots;
-    this.#listeners = this.#newListeners();
     this.#dispatcher = new JsonRpcDispatcher<AnyProtocolVersion>({
       ...options, // the timeouts, telemetry and events; the dispatcher ignores the rest
       side: "client",
       onProtocolError: (error) => this.#report(error),
       onErrorResponse: (error) => {
-        for (const required of urlElicitationsRequired(error)) this.#awaitedElicitations.add(required.elicitationId);
+        for (const required of urlElicitationsRequired(error)) this.#awaitElicitation(required.elicitationId);
       },
       onClose: (error) => this.#teardown(error),
-      notificationLayers: () => this.#notifications && this.#passNotification,
+      notificationLayers: () => this.#passNotification,
     });
-    this.#watched = watchedLists(this.cachedKinds);
-    this.#responses = responsesOf(options.responseCache);
-    this.#tasks = new ClientTasks(
-      {
-        request: (method, params, callOptions) => this.#request(method, params, callOptions),
-        calls: () => this.#calls,
-        server: () => this.#server,
-        listAll: () => this.listedTools(),
-        relist: () => collect(this.items("tools", undefined)),
-      },
-      this.#dispatcher,
-      {
-        options: options.jsonSchema ?? {},
-        unchecked: (subject, reason) => options.events?.emit("schema:unchecked", { side: "client", subject, reason }),
-      },
-    );
+    if (this.cachedKinds.size > 0) this.#watched = watchedLists(this.cachedKinds);
     // Either side may ping, whatever was declared.
-    // Stryker disable next-line ArrowFunction: the dispatcher answers a handler's undefined with {}, the same empty result
-    this.#dispatcher.setRequestHandler(METHODS.ping, () => ({}));
+    this.#dispatcher.setRequestHandler(METHODS.ping, answerPing);
     // Stateless era: a change counts only on the listen stream this client keeps open.
     forwardNotifications(
       this.#dispatcher,
@@ -202,7 +195,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
       this.#calls = connection.calls;
       this.#changes = connection.changes;
       this.#ready = true;
-      for (const list of this.#watched) connection.changes.watch(list);
+      if (this.#watched) for (const list of this.#watched) connection.changes.watch(list);
       return connection.chosen;
     } catch (error) {
       await this.#dispatcher.close();
@@ -222,14 +215,14 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
         clientHandlers(
           this.#options,
           () => this.#roots,
-          (elicitationId) => this.#awaitedElicitations.add(elicitationId),
+          (elicitationId) => this.#awaitElicitation(elicitationId),
         ),
       ),
-      toolHeaderParams: (tool) => this.#toolHeaders.lookup(tool),
+      toolHeaderParams: (tool) => this.#toolHeaders?.lookup(tool),
       request: (method, params, options) => this.#request(method, params, options),
       deliver: (method, params) => this.#changed(method, params),
       report: (error) => this.#report(error),
-      responses: this.#responses,
+      responses: () => this.#responses(),
     };
   }
 
@@ -262,7 +255,8 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
 
   /** The negotiated revision. */
   get protocolVersion(): AnyProtocolVersion | undefined {
-    return this.#server?.protocolVersion;
+    // The dispatcher keeps the revision spoken (this side's one place for it); the server's answer only said it.
+    return this.#server && this.#dispatcher.codec.version;
   }
 
   /** The era spoken, once connected. */
@@ -280,7 +274,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   /** Forgets what this client cached of its server: kept lists (option `cache`) and results kept by their `ttlMs`. */
   clearCache(): void {
     this.forgetLists();
-    this.#responses?.clear();
+    this.#responseCache?.clear();
   }
 
   /** Calls a tool; its structuredContent is checked against the outputSchema the server listed (`MCP.PROTOCOL_INVALID` when broken),
@@ -293,17 +287,17 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     options?: CallOptions,
   ): Promise<ToolCallResultOf<Tools, N, S>>;
   callTool(name: string, args?: JsonObject, options?: CallOptions): Promise<unknown> {
-    return this.#tasks.call(name, args, options);
+    return this.#taskCalls().call(name, args, options);
   }
 
   /** A task of the server's by its id (one kept from an earlier call), to follow, answer or cancel. */
   task(taskId: string, options?: { readonly onInput?: (input: TaskInput) => void }): ToolTask {
-    return this.#tasks.attach(taskId, options?.onInput);
+    return this.#taskCalls().attach(taskId, options?.onInput);
   }
 
   /** `tasks/list`: one page of the tasks this client may see (revision 2025-11-25 only; `MCP.METHOD_NOT_FOUND` otherwise). */
   listTasks(cursor?: string, options?: CallOptions): Promise<TaskStatePage> {
-    return this.#tasks.list(cursor, options);
+    return this.#taskCalls().list(cursor, options);
   }
 
   /**
@@ -376,11 +370,11 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   /** Calls `listener` on each `event` until the returned function is called or the connection closes. */
   on<E extends keyof MCPClientEventMap>(event: E, listener: (payload: MCPClientEventMap[E]) => void): () => void {
     const list = CHANGE_EVENTS[event];
-    if (list !== undefined && !this.#watched.has(list)) {
-      this.#watched.add(list);
+    if (list !== undefined && !this.#watched?.has(list)) {
+      (this.#watched ??= new Set()).add(list);
       this.#changes?.watch(list);
     }
-    return this.#listeners.on(event, listener);
+    return (this.#listeners ??= this.#newListeners()).on(event, listener);
   }
 
   /**
@@ -391,6 +385,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   use(middleware: ClientMiddleware): this;
   use<M extends ClientMethod>(method: M, middleware: ClientMiddleware<M>): this;
   use(first: unknown, second?: unknown): this {
+    this.#sendLayered ??= (request, context) => this.#send(request.method, request.params as JsonObject | undefined, context.options);
     (this.#layers ??= outgoingLayers()).add(first, second);
     return this;
   }
@@ -413,7 +408,17 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
   useNotifications(middleware: NotificationMiddleware): this;
   useNotifications<M extends NotificationMethod>(method: M, middleware: NotificationMiddleware<M>): this;
   useNotifications(first: unknown, second?: unknown): this {
-    (this.#notifications ??= notificationLayers()).add(first, second);
+    const layers = (this.#notifications ??= notificationLayers());
+    this.#passNotification ??= (direction, method, params, way) =>
+      passNotification(
+        layers,
+        isStatelessProtocolVersion(this.#dispatcher.codec.version) ? "stateless" : "session",
+        direction,
+        method,
+        params,
+        way,
+      );
+    layers.add(first, second);
     return this;
   }
 
@@ -427,36 +432,59 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
       protocolVersion: this.protocolVersion as AnyProtocolVersion,
       options,
     };
-    return this.#layers.run({ method, params }, context, this.#sendLayered) as Promise<T>;
+    return this.#layers.run({ method, params }, context, this.#sendLayered as SendLayered) as Promise<T>;
   }
 
-  /** Made once; the dispatcher asks for it only while there are notification layers. */
-  readonly #passNotification: PassNotification = (direction, method, params, way) =>
-    passNotification(
-      this.#notifications as MethodLayers<NotificationLayerContext>,
-      isStatelessProtocolVersion(this.#dispatcher.codec.version) ? "stateless" : "session",
-      direction,
-      method,
-      params,
-      way,
-    );
-  readonly #sendLayered = (
-    request: { readonly method: string; readonly params: unknown },
-    context: ClientRequestContext,
-  ): Promise<unknown> => {
-    return this.#send(request.method, request.params as JsonObject | undefined, context.options);
-  };
+  /** Made with the first notification layer; the dispatcher asks for it (undefined while there are none). */
+  #passNotification: PassNotification | undefined;
+  /** What the outgoing layers end in, made with the first of them. */
+  #sendLayered: SendLayered | undefined;
 
   #layeredResponders(handlers: ReturnType<typeof clientHandlers>): ReturnType<typeof clientHandlers> {
     return {
       ...handlers,
-      responders: (declared) =>
-        layeredResponders(
-          this.#tasks.parking(handlers.responders(declared)),
+      responders: (declared) => {
+        const responders = handlers.responders(declared);
+        // A client that declared nothing to answer has no responder a task could park.
+        if (responders.size === 0) return responders;
+        return layeredResponders(
+          this.#taskCalls().parking(responders),
           () => this.#incoming,
           () => (this.#calls ? "stateless" : "session"),
-        ),
+        );
+      },
     };
+  }
+
+  /** The tool calls and tasks, made with the first call, task or tools listing. */
+  #taskCalls(): ClientTasks {
+    if (this.#tasks) return this.#tasks;
+    this.#tasks = new ClientTasks(
+      {
+        request: (method, params, callOptions) => this.#request(method, params, callOptions),
+        calls: () => this.#calls,
+        server: () => this.#server,
+        listAll: () => this.listedTools(),
+        relist: () => collect(this.items("tools", undefined)),
+      },
+      this.#dispatcher,
+      {
+        options: this.#options.jsonSchema ?? {},
+        unchecked: (subject, reason) => this.#options.events?.emit("schema:unchecked", { side: "client", subject, reason }),
+      },
+    );
+    // Made after the connection closed: its waits end at once, as those of tasks made before.
+    if (this.#dispatcher.closed) this.#tasks.close();
+    return this.#tasks;
+  }
+
+  /** The response cache of the stateless era, made when its first request asks for it. */
+  #responses(): ClientResponses | undefined {
+    return (this.#responseCache ??= responsesOf(this.#options.responseCache));
+  }
+
+  #awaitElicitation(elicitationId: string): void {
+    (this.#awaitedElicitations ??= new Set()).add(elicitationId);
   }
 
   #send<T>(method: string, params: JsonObject | undefined, options: CallOptions | undefined): Promise<T> {
@@ -472,8 +500,8 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     if (kind !== "tools") return page;
     const listed = page as ListToolsResult;
     // Stateless era: a tool whose header annotations are invalid cannot be called over HTTP, and is left out.
-    const tools = this.#calls ? this.#toolHeaders.remember(listed.tools) : listed.tools;
-    this.#tasks.tools.remember(tools);
+    const tools = this.#calls ? this.#headersOfTools().remember(listed.tools) : listed.tools;
+    this.#taskCalls().tools.remember(tools);
     return tools === listed.tools ? page : (withFields(listed, { tools }) as PageOf<K>);
   }
 
@@ -485,7 +513,7 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
     this.#dispatcher.setProtocolVersion(this.#offered);
     const completed = (params: unknown): void => {
       const notification = params as ElicitationCompleteNotificationParams;
-      if (this.#awaitedElicitations.delete(notification.elicitationId)) this.#listeners.emit("elicitationComplete", notification);
+      if (this.#awaitedElicitations?.delete(notification.elicitationId)) this.#listeners?.emit("elicitationComplete", notification);
     };
     // The schema covers revisions whose codec lacks the notification.
     this.#dispatcher.setNotificationHandler(
@@ -497,14 +525,14 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
 
   /** A server notification heard: the lists it says changed are forgotten (the cached ones re-listed), and listeners told. */
   #changed(method: string, params: unknown): void {
-    this.#responses?.changed(method, params);
-    if (method === NOTIFICATIONS.toolsListChanged) this.#tasks.tools.forget();
+    this.#responseCache?.changed(method, params);
+    if (method === NOTIFICATIONS.toolsListChanged) this.#tasks?.tools.forget();
     this.listsChanged(method);
-    this.#listeners.emit(FORWARDED_NOTIFICATIONS[method as keyof typeof FORWARDED_NOTIFICATIONS], params as never);
+    this.#listeners?.emit(FORWARDED_NOTIFICATIONS[method as keyof typeof FORWARDED_NOTIFICATIONS], params as never);
   }
 
   protected refreshed(kind: ListKind, items: readonly unknown[]): void {
-    this.#listeners.emit(`${kind}Refreshed`, items as never);
+    this.#listeners?.emit(`${kind}Refreshed`, items as never);
   }
 
   protected reportError(error: MCPError): void {
@@ -513,13 +541,17 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
 
   #teardown(error: MCPError | undefined): void {
     this.forgetLists();
-    this.#tasks.tools.forget();
-    this.#awaitedElicitations.clear();
+    this.#tasks?.tools.forget();
+    this.#awaitedElicitations?.clear();
     this.#changes?.close();
-    this.#tasks.close();
+    this.#tasks?.close();
     const listeners = this.#listeners;
-    this.#listeners = this.#newListeners();
-    listeners.emit("close", error ? { error } : {});
+    this.#listeners = undefined;
+    listeners?.emit("close", error ? { error } : {});
+  }
+
+  #headersOfTools(): ToolHeaders {
+    return (this.#toolHeaders ??= new ToolHeaders((name, reason) => this.#listeners?.emit("toolDropped", { name, reason })));
   }
 
   #newListeners(): EventBus<MCPClientEventMap> {

@@ -15,7 +15,7 @@ import { ownParse, validateWithZod } from "../../schemas/zod-validation.js";
 import { loadWire, wireLayer } from "../../schemas/wire-loader.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import { connectionTelemetry } from "../../telemetry/telemetry-loader.js";
-import type { InboundContext, SendOptions, SentKind, Transport } from "../../transport/transport/transport.types.js";
+import type { InboundContext, SendOptions, SentKind, Transport, TransportReceiver } from "../../transport/transport/transport.types.js";
 import type { JsonObject, JsonRpcId, Side } from "../../types/types.js";
 import { classify, describeInvalid, idOfInvalid, type WireMessage } from "./classify.js";
 import type {
@@ -28,18 +28,29 @@ import type {
   RequestOptions,
   ResultCheck,
   SessionInfo,
+  TimeoutOptions,
 } from "./dispatcher.types.js";
 import { InflightRequest, type ContextHost } from "./incoming.js";
 import { endRequest } from "./request-end.js";
-import { DEFAULT_TIMEOUT_MS, OutgoingRequests, type PendingRequest } from "./outgoing.js";
+import { DEFAULT_TIMEOUT_MS, OutgoingRequests, type PendingRequest, type Timeouts } from "./outgoing.js";
 import { withFields } from "../../types/objects.js";
 
 type Response =
   { jsonrpc: "2.0"; id: JsonRpcId | null; result: unknown } | { jsonrpc: "2.0"; id: JsonRpcId | null; error: JsonRpcErrorObject };
 
-interface HandlerEntry<H> {
-  readonly handler: H;
-  readonly schema: ParamsSchema | undefined;
+/** A handler with its params schema; one without a schema is kept as the bare function (no entry object per handler). */
+type HandlerEntry<H> = H | { readonly handler: H; readonly schema: ParamsSchema };
+
+function handlerOf<H extends (...args: never[]) => unknown>(entry: HandlerEntry<H>): H {
+  return typeof entry === "function" ? entry : entry.handler;
+}
+
+function schemaOf<H extends (...args: never[]) => unknown>(entry: HandlerEntry<H> | undefined): ParamsSchema | undefined {
+  return typeof entry === "object" ? entry.schema : undefined;
+}
+
+function entryOf<H>(handler: H, schema: ParamsSchema | undefined): HandlerEntry<H> {
+  return schema === undefined ? handler : { handler, schema };
 }
 
 let dispatcherCount = 0;
@@ -49,8 +60,14 @@ const NO_OPTIONS: RequestOptions = Object.freeze({});
 /** What a batch waits on for a message that needs no answer (a notification, a response). */
 const NO_ANSWER: Promise<undefined> = Promise.resolve(undefined);
 
-/** Never written: a dispatcher gets a map of its own with its first incoming request. */
-const NO_INFLIGHT = new Map<JsonRpcId, InflightRequest>();
+/** Never written: a dispatcher gets a map of its own while it serves requests (an idle connection holds none). */
+const NO_INFLIGHT = /* @__PURE__ */ new Map<JsonRpcId, InflightRequest>();
+
+// Never written either: most dispatchers register few handlers or none of a kind (a server session routes its requests, a client has no
+// result check until it calls a tool), so each table is made with its first entry.
+const NO_HANDLERS: ReadonlyMap<string, never> = /* @__PURE__ */ new Map<string, never>();
+
+type ResultCheckEntry = { readonly check: ResultCheck; readonly keyOf: (params: JsonObject | undefined) => unknown };
 
 function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject): Response {
   return { jsonrpc: JSONRPC_VERSION, id, error };
@@ -61,16 +78,19 @@ function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject): Respons
  * keeps the pending map, runs handlers, answers every request it can parse, validates what arrives
  * against the negotiated revision's codec, and releases everything when the transport closes.
  */
-export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> implements ContextHost {
-  readonly id: string;
+export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> implements ContextHost, TransportReceiver {
   readonly side: Side;
-  readonly #requestHandlers = new Map<string, HandlerEntry<RequestHandler>>();
-  readonly #notificationHandlers = new Map<string, HandlerEntry<NotificationHandler>>();
-  readonly #resultChecks = new Map<string, { readonly check: ResultCheck; readonly keyOf: (params: JsonObject | undefined) => unknown }>();
+  /** The id given, or the number of an id made when it is first read (`id`). */
+  readonly #id: string | number;
+  #requestHandlers: ReadonlyMap<string, HandlerEntry<RequestHandler>> = NO_HANDLERS;
+  #notificationHandlers: ReadonlyMap<string, HandlerEntry<NotificationHandler>> = NO_HANDLERS;
+  #resultChecks: ReadonlyMap<string, ResultCheckEntry> = NO_HANDLERS;
   /** Methods served by one handler, from a set shared with other dispatchers (see `routeRequests`). */
-  #routed: { readonly methods: ReadonlySet<string>; readonly entry: HandlerEntry<RequestHandler> } | undefined;
+  #routed: { readonly methods: ReadonlySet<string>; readonly handler: RequestHandler } | undefined;
   #inflight: Map<JsonRpcId, InflightRequest> = NO_INFLIGHT;
-  readonly #outgoing: OutgoingRequests;
+  /** Made with the first request sent: most server sessions never send one. */
+  #outgoingRequests: OutgoingRequests | undefined;
+  readonly #timeouts: Timeouts;
   /** Given, or decided at connect (see `connectionTelemetry`); `null` asked for none. */
   #telemetry: Telemetry | null | undefined;
   readonly #events: EventBus<MCPEventMap> | undefined;
@@ -87,7 +107,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
 
   constructor(options: DispatcherOptions<V>) {
     this.side = options.side;
-    this.id = options.id ?? `${options.side}-${++dispatcherCount}`;
+    this.#id = options.id ?? ++dispatcherCount;
     this.#protocolVersion = options.protocolVersion ?? (LATEST_PROTOCOL_VERSION as V);
     this.#telemetry = options.telemetry;
     this.#events = options.events;
@@ -95,12 +115,17 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     this.#onClose = options.onClose;
     this.#onErrorResponse = options.onErrorResponse;
     this.#notificationLayers = options.notificationLayers;
-    const defaults = {
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? true,
-      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
-    };
-    this.#outgoing = new OutgoingRequests(defaults, (id, reason) => this.#sendCancel(id, reason));
+    this.#timeouts = timeoutsOf(options);
+  }
+
+  /** Names this connection in events and sessions: the id given, else `<side>-<n>`. */
+  get id(): string {
+    const id = this.#id;
+    return typeof id === "string" ? id : `${this.side}-${id}`;
+  }
+
+  get #outgoing(): OutgoingRequests {
+    return (this.#outgoingRequests ??= new OutgoingRequests(this.#timeouts, (id, reason) => this.#sendCancel(id, reason)));
   }
 
   /** The revision messages are checked against (the wire layer loads with `connect`: reading this before throws). */
@@ -118,7 +143,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
 
   /** Requests sent and not yet settled, and requests received and not yet answered. */
   get pendingCount(): { outgoing: number; incoming: number } {
-    return { outgoing: this.#outgoing.size, incoming: this.#inflight.size };
+    return { outgoing: this.#outgoingRequests?.size ?? 0, incoming: this.#inflight.size };
   }
 
   /** Switches to the negotiated revision's schemas. */
@@ -131,7 +156,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     if (this.#requestHandlers.has(method) || this.#routed?.methods.has(method)) {
       throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A handler for request ${method} is already registered`);
     }
-    this.#requestHandlers.set(method, { handler, schema });
+    this.#requestHandlers = withEntry(this.#requestHandlers, method, entryOf(handler, schema));
   }
 
   /**
@@ -144,7 +169,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
       if (this.#requestHandlers.has(method))
         throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A handler for request ${method} is already registered`);
     }
-    this.#routed = { methods, entry: { handler, schema: undefined } };
+    this.#routed = { methods, handler };
   }
 
   /**
@@ -153,22 +178,22 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
    * request is sent, the little the check needs of it (a tool's name): a call in flight holds only that.
    */
   setResultCheck(method: string, check: ResultCheck, keyOf: (params: JsonObject | undefined) => unknown): void {
-    this.#resultChecks.set(method, { check, keyOf });
+    this.#resultChecks = withEntry(this.#resultChecks, method, { check, keyOf });
   }
 
   setNotificationHandler(method: string, handler: NotificationHandler, schema?: ParamsSchema): void {
     if (this.#notificationHandlers.has(method)) {
       throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A handler for notification ${method} is already registered`);
     }
-    this.#notificationHandlers.set(method, { handler, schema });
+    this.#notificationHandlers = withEntry(this.#notificationHandlers, method, entryOf(handler, schema));
   }
 
   removeRequestHandler(method: string): boolean {
-    return this.#requestHandlers.delete(method);
+    return this.#requestHandlers.has(method) && (this.#requestHandlers as Map<string, unknown>).delete(method);
   }
 
   removeNotificationHandler(method: string): boolean {
-    return this.#notificationHandlers.delete(method);
+    return this.#notificationHandlers.has(method) && (this.#notificationHandlers as Map<string, unknown>).delete(method);
   }
 
   async connect(transport: Transport): Promise<void> {
@@ -178,16 +203,30 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     try {
       const [, telemetry] = await Promise.all([loadWire(), this.#telemetry === undefined ? connectionTelemetry() : this.#telemetry]);
       this.#telemetry = telemetry;
-      await transport.start({
-        onMessage: (message, context) => this.#receive(message, context),
-        onMalformed: (error) => this.#send(errorResponse(null, { code: JSONRPC_ERROR_CODES.PARSE_ERROR, message: error.message })),
-        onClose: (error) => this.#closeWith(error),
-      });
+      // The dispatcher is the transport's receiver: a connection holds no receiver object and closures of its own.
+      await transport.start(this);
     } catch (error) {
       this.#transport = undefined;
       throw toMCPError(error, MCP_CODES.TRANSPORT_ERROR);
     }
     this.#events?.emit("connection:opened", { side: this.side, dispatcherId: this.id });
+  }
+
+  // ---- What the transport calls (TransportReceiver): call them as methods of the dispatcher ----
+
+  /** A message (or batch) from the peer, as the transport parsed it. */
+  onMessage(message: unknown, context?: InboundContext): void {
+    this.#receive(message, context);
+  }
+
+  /** A frame the transport could not parse: answered -32700 with id null. */
+  onMalformed(error: MCPError): void {
+    this.#send(errorResponse(null, { code: JSONRPC_ERROR_CODES.PARSE_ERROR, message: error.message }));
+  }
+
+  /** The transport closed for good: pending requests fail, handlers are aborted (`error` says why when it was not asked for). */
+  onClose(error?: MCPError): void {
+    this.#closeWith(error);
   }
 
   /** Sends a request and resolves with its validated result. */
@@ -257,12 +296,15 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   #closeWith(error: MCPError | undefined): void {
     if (this.#closed) return;
     this.#closed = true;
-    const reason = new MCPError(MCP_CODES.TRANSPORT_CLOSED, error ? `The connection closed: ${error.message}` : "The connection closed", {
-      cause: error,
-    });
-    this.#outgoing.rejectAll(reason);
+    // Made only when a request is left to fail: an error's stack is most of what closing an idle connection would cost.
+    let reason: MCPError | undefined;
+    const closedReason = (): MCPError =>
+      (reason ??= new MCPError(MCP_CODES.TRANSPORT_CLOSED, error ? `The connection closed: ${error.message}` : "The connection closed", {
+        cause: error,
+      }));
+    this.#outgoingRequests?.rejectAll(closedReason);
     for (const inflight of this.#inflight.values()) {
-      inflight.abort(reason);
+      inflight.abort(closedReason());
       this.#complete(inflight, undefined);
     }
     this.#events?.emit(
@@ -364,8 +406,9 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   ): Promise<Response | undefined> | undefined {
     const id = message.id as JsonRpcId;
     const method = message.method as string;
-    const entry = this.#requestHandlers.get(method) ?? (this.#routed?.methods.has(method) ? this.#routed.entry : undefined);
-    if (!entry)
+    const entry = this.#requestHandlers.get(method);
+    const routed = entry === undefined && this.#routed?.methods.has(method) ? this.#routed.handler : undefined;
+    if (!entry && !routed)
       return Promise.resolve(errorResponse(id, { code: JSONRPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${method}` }));
     if (this.#inflight.has(id))
       return Promise.resolve(
@@ -375,10 +418,9 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
         }),
       );
     // Routed requests are validated by their router, which knows each one's revision (a connection may serve two eras).
-    const checked =
-      entry === this.#routed?.entry
-        ? { ok: true as const, value: message.params }
-        : checkParams(this.#incomingRequestSchema(method) ?? entry.schema, message.params);
+    const checked = routed
+      ? { ok: true as const, value: message.params }
+      : checkParams(this.#incomingRequestSchema(method) ?? schemaOf(entry), message.params);
     if (!checked.ok)
       return Promise.resolve(
         errorResponse(id, { code: JSONRPC_ERROR_CODES.INVALID_PARAMS, message: `Invalid params for ${method}: ${checked.issues}` }),
@@ -395,7 +437,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     if (this.#inflight === NO_INFLIGHT) this.#inflight = new Map();
     this.#inflight.set(id, inflight);
     this.#events?.emit("request:received", { side: this.side, method, id });
-    const answered = this.#run(inflight, entry.handler, checked.value, sendsItself);
+    const answered = this.#run(inflight, routed ?? handlerOf(entry as HandlerEntry<RequestHandler>), checked.value, sendsItself);
     return sendsItself ? undefined : answered;
   }
 
@@ -422,6 +464,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   #complete(inflight: InflightRequest, response: Response | undefined): void {
     inflight.done = true;
     this.#inflight.delete(inflight.id);
+    if (this.#inflight.size === 0) this.#inflight = NO_INFLIGHT;
     endRequest(
       { side: this.side, method: inflight.method, id: inflight.id, record: inflight.record, startedAt: inflight.startedAt },
       this.#events,
@@ -434,9 +477,10 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
     const method = message.method as string;
     this.#telemetry?.notification(peerOf(this.side), method);
     const entry = this.#notificationHandlers.get(method);
-    const schema = this.#incomingNotificationSchema(method) ?? entry?.schema;
+    const handler = entry && handlerOf(entry);
+    const schema = this.#incomingNotificationSchema(method) ?? schemaOf(entry);
     // One neither the revision nor a handler knows is ignored; one of the revision's goes through the layers, handled here or not.
-    if (!entry && !schema) return;
+    if (!handler && !schema) return;
     let params = message.params;
     // A cancellation is read as leniently as the spec allows (an unknown or missing id is ignored), so it is not checked.
     if (method !== NOTIFICATIONS.cancelled) {
@@ -444,14 +488,14 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
       // Reported when this side acts on it; one only the layers would have seen is dropped quietly.
       if (!checked.ok)
         return void (
-          (entry || method === NOTIFICATIONS.progress) &&
+          (handler || method === NOTIFICATIONS.progress) &&
           this.#reportProtocolError(new MCPError(MCP_CODES.INVALID_PARAMS, `Invalid params for notification ${method}: ${checked.issues}`))
         );
       params = checked.value as JsonObject | undefined;
     }
     const pass = this.#notificationLayers?.();
-    if (!pass) return this.#handleChecked(method, params, entry, inbound);
-    pass("incoming", method, params, (value) => this.#handleChecked(method, value, entry, inbound)).catch((error: unknown) =>
+    if (!pass) return this.#handleChecked(method, params, handler, inbound);
+    pass("incoming", method, params, (value) => this.#handleChecked(method, value, handler, inbound)).catch((error: unknown) =>
       this.#reportProtocolError(toMCPError(error)),
     );
   }
@@ -459,16 +503,16 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   #handleChecked(
     method: string,
     params: JsonObject | undefined,
-    entry: HandlerEntry<NotificationHandler> | undefined,
+    handler: NotificationHandler | undefined,
     inbound: InboundContext | undefined,
   ): void {
     if (method === NOTIFICATIONS.cancelled) return this.#handleCancelled(params);
     // Progress for one of our requests goes to its caller; any other goes to a progress handler, if there is one.
-    if (method === NOTIFICATIONS.progress && this.#outgoing.progress(params as unknown as ProgressUpdate)) return;
-    if (!entry) return;
+    if (method === NOTIFICATIONS.progress && this.#outgoingRequests?.progress(params as unknown as ProgressUpdate)) return;
+    if (!handler) return;
     const context = { method, session: this.session, inbound };
     try {
-      Promise.resolve(entry.handler(params, context)).catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
+      Promise.resolve(handler(params, context)).catch((error: unknown) => this.#reportProtocolError(toMCPError(error)));
     } catch (error) {
       this.#reportProtocolError(toMCPError(error));
     }
@@ -486,7 +530,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   }
 
   #handleResult(message: WireMessage): void {
-    const pending = this.#outgoing.get(message.id as JsonRpcId);
+    const pending = this.#outgoingRequests?.get(message.id as JsonRpcId);
     if (!pending)
       return this.#reportProtocolError(
         new MCPError(MCP_CODES.PROTOCOL_INVALID, `Received a response for unknown request id ${JSON.stringify(message.id)}`),
@@ -517,7 +561,7 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   #handleErrorResponse(message: WireMessage): void {
     const error = message.error as JsonRpcErrorObject;
     // An id of null (the peer could not read our message) matches no request.
-    const pending = this.#outgoing.get(message.id as JsonRpcId);
+    const pending = this.#outgoingRequests?.get(message.id as JsonRpcId);
     if (pending) {
       const rejection = MCPError.fromWire(error);
       this.#onErrorResponse?.(rejection);
@@ -540,6 +584,26 @@ export class JsonRpcDispatcher<V extends AnyProtocolVersion = ProtocolVersion> i
   #incomingNotificationSchema(method: string): WireSchema | undefined {
     return (this.side === "server" ? this.codec.clientNotifications : this.codec.serverNotifications)[method];
   }
+}
+
+/** `table` with `key` set: the shared empty table is never written, the first entry makes the dispatcher's own. */
+function withEntry<T>(table: ReadonlyMap<string, T>, key: string, value: T): ReadonlyMap<string, T> {
+  const own = (table === NO_HANDLERS ? new Map<string, T>() : table) as Map<string, T>;
+  own.set(key, value);
+  return own;
+}
+
+/** The shared defaults when no timeout is given (the usual case): a dispatcher holds no copy of its own. */
+const DEFAULT_TIMEOUTS: Timeouts = /* @__PURE__ */ Object.freeze({
+  timeoutMs: DEFAULT_TIMEOUT_MS,
+  resetTimeoutOnProgress: true,
+  maxTotalTimeoutMs: undefined,
+});
+
+function timeoutsOf(options: TimeoutOptions): Timeouts {
+  const { timeoutMs, resetTimeoutOnProgress, maxTotalTimeoutMs } = options;
+  if (timeoutMs === undefined && resetTimeoutOnProgress === undefined && maxTotalTimeoutMs === undefined) return DEFAULT_TIMEOUTS;
+  return { timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS, resetTimeoutOnProgress: resetTimeoutOnProgress ?? true, maxTotalTimeoutMs };
 }
 
 function peerOf(side: Side): Side {

@@ -7,7 +7,8 @@ import type { ProgressUpdate, RequestOptions } from "./dispatcher.types.js";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
-interface Timeouts {
+/** The timeouts a dispatcher applies where a request gives none of its own. */
+export interface Timeouts {
   readonly timeoutMs: number;
   readonly resetTimeoutOnProgress: boolean;
   readonly maxTotalTimeoutMs: number | undefined;
@@ -41,7 +42,7 @@ export class PendingRequest {
   ) {}
 }
 
-/** Never written: `add` replaces it with a map of the dispatcher's own before the first entry. */
+/** Never written: `add` replaces it with a map of the dispatcher's own, and the last request to settle puts it back. */
 const NO_PENDING = new Map<JsonRpcId, PendingRequest>();
 
 /** Tells the peer a request is abandoned (`notifications/cancelled`). */
@@ -52,7 +53,7 @@ export type CancelSender = (id: JsonRpcId, reason: string) => void;
  * settlement. Every exit goes through `#finish`, so no timer, listener or entry outlives its request.
  */
 export class OutgoingRequests {
-  // Most server sessions never send a request: until the first one, they all read one shared empty map.
+  // Most connections are idle most of the time: while nothing is pending, they all read one shared empty map.
   #pending: Map<JsonRpcId, PendingRequest> = NO_PENDING;
   // One timer for every pending request, armed for the earliest deadline it knows of; a deadline
   // that moves later is found when it fires. Once nothing is pending it stays armed for the next
@@ -133,9 +134,9 @@ export class OutgoingRequests {
     return true;
   }
 
-  /** The end (the connection closed): every request fails, and no timer is left. */
-  rejectAll(error: MCPError): void {
-    for (const pending of this.#pending.values()) this.reject(pending, error);
+  /** The end (the connection closed): every request fails with `reason()`, and no timer is left. */
+  rejectAll(reason: () => MCPError): void {
+    for (const pending of this.#pending.values()) this.reject(pending, reason());
     this.#unschedule();
   }
 
@@ -240,6 +241,7 @@ export class OutgoingRequests {
 
   #finish(pending: PendingRequest, outcome: RequestOutcome, error?: MCPError): void {
     this.#pending.delete(pending.id);
+    if (this.#pending.size === 0) this.#pending = NO_PENDING;
     if (pending.deadline === Number.POSITIVE_INFINITY) this.#endless--;
     else if (this.#pending.size === this.#endless && this.#timer !== undefined) this.#release();
     const { abortListener, record } = pending.rare;

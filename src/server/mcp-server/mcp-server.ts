@@ -115,6 +115,10 @@ export class MCPServer implements StatelessHost {
   /** The methods the server answers itself, behind the layers that see them: one handler per method and server. */
   readonly #own = new Map<string, FeatureHandler>();
   readonly #layers = new MiddlewareStack<HandlerContext>();
+  /** The tables of what its sessions answer (see `ServerSession`): built with the first session. */
+  #sessionTables: object | undefined;
+  /** What clients of each revision are told, built once until a registration changes: shared by the sessions, so frozen. */
+  #declared: Map<string, ServerCapabilities> | undefined;
   #notifications: MethodLayers<NotificationLayerContext> | undefined;
 
   constructor(
@@ -332,7 +336,14 @@ export class MCPServer implements StatelessHost {
     await Promise.all([...this.#sessions].map((session) => session.close()));
   }
 
+  /** The capabilities declared to a client of `rules`' revision (shared and frozen: a copy is needed to change them). */
   capabilitiesFor(rules: RevisionProfile): ServerCapabilities {
+    let declared = this.#declared?.get(rules.version);
+    if (!declared) (this.#declared ??= new Map()).set(rules.version, (declared = frozen(this.#capabilitiesNow(rules))));
+    return declared;
+  }
+
+  #capabilitiesNow(rules: RevisionProfile): ServerCapabilities {
     // What the revision lacks (completions before 2025-03-26, tasks before 2025-11-25) is not declared, also when the options name it.
     const declared = encodeCapabilitiesFor(rules.version, this.options.capabilities ?? {});
     const capabilities: ServerCapabilities = { ...declared, logging: declared.logging ?? {} };
@@ -344,6 +355,10 @@ export class MCPServer implements StatelessHost {
       capabilities.completions = { ...declared.completions };
     const tasks = this.options.tasks;
     return tasks ? tasks.capabilities(rules, capabilities) : capabilities;
+  }
+
+  sessionTables<T extends object>(build: () => T): T {
+    return (this.#sessionTables ??= build()) as T;
   }
 
   /** Whether an enabled tool may run as a task. */
@@ -481,6 +496,8 @@ export class MCPServer implements StatelessHost {
 
   /** Collects changes made in one tick into one notification per list per session. */
   #listChanged(kind: ListKind): void {
+    // What is registered decides the capabilities: they are built again when next asked for.
+    this.#declared = undefined;
     // Stryker disable next-line ConditionalExpression: a flush queued for every change finds the changes gone with the first, and sends
     // nothing more
     if (this.#changed.size === 0) queueMicrotask(() => this.#flushListChanged());
@@ -504,6 +521,12 @@ export class MCPServer implements StatelessHost {
   #report(error: unknown, session: ServerSession): void {
     this.options.onProtocolError?.(toMCPError(error, MCP_CODES.TRANSPORT_ERROR), session);
   }
+}
+
+/** `capabilities` and the objects in it frozen (they are shared by every session of a revision). */
+function frozen(capabilities: ServerCapabilities): ServerCapabilities {
+  for (const value of Object.values(capabilities)) if (typeof value === "object" && value !== null) Object.freeze(value);
+  return Object.freeze(capabilities);
 }
 
 /** The hint of a list: the server's, narrowed by its entries' (the shortest ttl; private if any is). */

@@ -30,6 +30,8 @@ export interface ServerHost {
    * every time).
    */
   layeredOwn(method: string, own: FeatureHandler): FeatureHandler;
+  /** What its sessions answer, built by `build` for the first session and kept by this server (never shared with another). */
+  sessionTables<T extends object>(build: () => T): T;
   /** Whether the session era is served (`initialize` is answered). */
   readonly servesSessions: boolean;
   /** The stateless-era revisions served (none when the server serves the session era only). */

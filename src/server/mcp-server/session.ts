@@ -43,26 +43,29 @@ interface Served {
   readonly methods: ReadonlySet<string>;
 }
 
-const served = /* @__PURE__ */ new WeakMap<ServerHost, Served>();
+/** Never written: the subscriptions of every session that has none (see `subscriptions`). */
+const NO_SUBSCRIPTIONS: ReadonlySet<string> = /* @__PURE__ */ new Set<string>();
 
 /**
  * One client connection of an MCPServer: its negotiated revision, client capabilities, log level,
  * subscriptions and in-flight requests. Nothing here is shared with another session.
  */
 export class ServerSession implements SessionHandle {
-  readonly subscriptions = new Set<string>();
+  // What few sessions use (subscriptions, a wait on the end) is made on first use: a server may hold thousands of sessions.
+  #subscriptions: Set<string> | undefined;
   /** The era this connection is pinned to: by `initialize` (session), or by its first stateless-era request other than discover. */
   #era: Era | undefined;
   /** The server's tables of what its sessions answer (shared, not copied). */
   readonly #served: Served;
-  #client: NegotiatedClient | undefined;
-  #declared: ServerCapabilities = {};
+  /** What the client said of itself at initialize; its revision is the dispatcher's (the one place this side keeps it). */
+  #client: Omit<NegotiatedClient, "protocolVersion"> | undefined;
+  /** What the server declared at initialize (its shared, frozen capabilities of the revision). */
+  #declared: ServerCapabilities | undefined;
   #logLevel: LoggingLevel | undefined;
-  #markFinished!: () => void;
+  #finished: Promise<void> | undefined;
+  #markFinished: (() => void) | undefined;
   /** Told after `initialize` is answered and whenever the client changes its log level or subscriptions (what `state` shows). */
   onStateChange: (() => void) | undefined;
-  /** Resolves once the connection is gone, whichever end closed it. */
-  readonly finished = new Promise<void>((resolve) => (this.#markFinished = resolve));
 
   /**
    * The methods a session answers from its own state. They, like the server's feature handlers, are
@@ -94,7 +97,7 @@ export class ServerSession implements SessionHandle {
         {
           beforeInitialize: false,
           run: (params: { uri: string }, context) => {
-            context.session.subscriptions.add(params.uri);
+            (context.session.#subscriptions ??= new Set()).add(params.uri);
             context.session.onStateChange?.();
             return {};
           },
@@ -105,7 +108,7 @@ export class ServerSession implements SessionHandle {
         {
           beforeInitialize: false,
           run: (params: { uri: string }, context) => {
-            context.session.subscriptions.delete(params.uri);
+            context.session.#subscriptions?.delete(params.uri);
             context.session.onStateChange?.();
             return {};
           },
@@ -114,20 +117,15 @@ export class ServerSession implements SessionHandle {
     ]);
   }
 
-  /** What the sessions of `host` answer: one table and one set per server, shared by its sessions. */
+  /** What the sessions of `host` answer: one table and one set per server, kept by the server and shared by its sessions only. */
   static #servedBy(host: ServerHost): Served {
-    let entry = served.get(host);
-    // Stryker disable next-line ConditionalExpression: tables built afresh for every session hold the same methods (the server's handlers
-    // are built once)
-    if (!entry) {
+    return host.sessionTables(() => {
       const own = ServerSession.#buildOwnMethods();
-      entry = {
+      return {
         own,
         methods: new Set([...own.keys(), ...host.featureHandlers().keys(), METHODS.serverDiscover, METHODS.subscriptionsListen]),
       };
-      served.set(host, entry);
-    }
-    return entry;
+    });
   }
 
   constructor(
@@ -139,6 +137,16 @@ export class ServerSession implements SessionHandle {
     dispatcher.setNotificationHandler(NOTIFICATIONS.rootsListChanged, () => host.options.onRootsListChanged?.(this));
   }
 
+  /** The resource URIs the client subscribed to. */
+  get subscriptions(): ReadonlySet<string> {
+    return this.#subscriptions ?? NO_SUBSCRIPTIONS;
+  }
+
+  /** Resolves once the connection is gone, whichever end closed it. */
+  get finished(): Promise<void> {
+    return (this.#finished ??= this.dispatcher.closed ? Promise.resolve() : new Promise<void>((resolve) => (this.#markFinished = resolve)));
+  }
+
   /** The transport's session id when it has one (HTTP), else the connection's own id. */
   get id(): string {
     return this.dispatcher.session.sessionId ?? this.dispatcher.id;
@@ -146,7 +154,8 @@ export class ServerSession implements SessionHandle {
 
   /** The client, once `initialize` was answered. */
   get client(): NegotiatedClient | undefined {
-    return this.#client;
+    const client = this.#client;
+    return client && { protocolVersion: this.protocolVersion, capabilities: client.capabilities, info: client.info };
   }
 
   get protocolVersion(): ProtocolVersion {
@@ -170,7 +179,7 @@ export class ServerSession implements SessionHandle {
     const client = this.#client;
     if (!client) return undefined;
     const state = {
-      protocolVersion: client.protocolVersion,
+      protocolVersion: this.protocolVersion,
       clientInfo: client.info as JsonObject,
       clientCapabilities: client.capabilities as JsonObject,
       subscriptions: [...this.subscriptions],
@@ -189,13 +198,12 @@ export class ServerSession implements SessionHandle {
     this.#era = "session";
     this.dispatcher.setProtocolVersion(state.protocolVersion);
     this.#client = {
-      protocolVersion: state.protocolVersion,
       capabilities: state.clientCapabilities,
       info: state.clientInfo as NegotiatedClient["info"],
     };
     this.#declared = this.host.capabilitiesFor(this.rules);
     this.#logLevel = state.logLevel as LoggingLevel | undefined;
-    for (const uri of state.subscriptions) this.subscriptions.add(uri);
+    if (state.subscriptions.length > 0) this.#subscriptions = new Set(state.subscriptions);
   }
 
   close(): Promise<void> {
@@ -204,7 +212,7 @@ export class ServerSession implements SessionHandle {
 
   /** Called by the server when the dispatcher reports the connection closed. */
   connectionClosed(): void {
-    this.#markFinished();
+    this.#markFinished?.();
   }
 
   /** `sampling/createMessage`; refused unless the client declared sampling (and tool use, when tools are given). */
@@ -258,12 +266,12 @@ export class ServerSession implements SessionHandle {
 
   /** `notifications/resources/updated`, only when this session subscribed to `uri`. */
   async resourceUpdated(uri: string): Promise<void> {
-    if (this.subscriptions.has(uri) && !this.dispatcher.closed) await this.#notify(NOTIFICATIONS.resourcesUpdated, { uri });
+    if (this.#subscriptions?.has(uri) && !this.dispatcher.closed) await this.#notify(NOTIFICATIONS.resourcesUpdated, { uri });
   }
 
   /** `notifications/<kind>/list_changed`, when the session was told at initialize that it would get them. */
   async listChanged(kind: ListKind): Promise<void> {
-    if (this.#declared[kind]?.listChanged && !this.dispatcher.closed) await this.#notify(LIST_CHANGED[kind], undefined);
+    if (this.#declared?.[kind]?.listChanged && !this.dispatcher.closed) await this.#notify(LIST_CHANGED[kind], undefined);
   }
 
   #initialize(params: InitializeRequestParams): InitializeResult {
@@ -280,11 +288,15 @@ export class ServerSession implements SessionHandle {
     this.#era = "session";
     const version = isProtocolVersion(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
     this.dispatcher.setProtocolVersion(version);
-    this.#client = { protocolVersion: version, capabilities: params.capabilities, info: params.clientInfo };
+    this.#client = { capabilities: params.capabilities, info: params.clientInfo };
     this.#declared = this.host.capabilitiesFor(this.rules);
     const instructions = this.host.options.instructions;
     this.onStateChange?.();
-    const result: InitializeResult = { protocolVersion: version, capabilities: this.#declared, serverInfo: this.host.info };
+    const result: InitializeResult = {
+      protocolVersion: version,
+      capabilities: this.#declared,
+      serverInfo: this.host.info,
+    };
     return instructions === undefined ? result : { ...result, instructions };
   }
 

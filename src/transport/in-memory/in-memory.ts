@@ -13,7 +13,8 @@ export class InMemoryTransport implements Transport {
   // Set by pair() right after construction; an end never exists without its peer.
   #peer!: InMemoryTransport;
   #receiver: TransportReceiver | undefined;
-  #early: string[] = [];
+  /** What arrived before `start`, made with the first such message (an end is usually started before its peer sends). */
+  #early: string[] | undefined;
   #closed = false;
 
   /** Two connected ends: what one sends, the other receives. */
@@ -32,8 +33,8 @@ export class InMemoryTransport implements Transport {
     if (this.#closed) throw new MCPError(MCP_CODES.TRANSPORT_CLOSED, "This transport is closed");
     this.#receiver = receiver;
     const early = this.#early;
-    this.#early = [];
-    for (const text of early) this.#schedule(text);
+    this.#early = undefined;
+    if (early) for (const text of early) this.#schedule(text);
   }
 
   async send(message: unknown): Promise<void> {
@@ -47,7 +48,7 @@ export class InMemoryTransport implements Transport {
 
   #accept(text: string): void {
     if (this.#receiver) this.#schedule(text);
-    else this.#early.push(text);
+    else (this.#early ??= []).push(text);
   }
 
   #schedule(text: string): void {
@@ -59,7 +60,7 @@ export class InMemoryTransport implements Transport {
   #shutDown(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#early = [];
+    this.#early = undefined;
     const peer = this.#peer;
     // Queued behind the deliveries already scheduled, so what was sent before close still arrives.
     queueMicrotask(() => peer.#shutDown());

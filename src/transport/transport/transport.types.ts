@@ -10,7 +10,7 @@ export interface InboundContext {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** How a transport hands what it receives to its dispatcher. */
+/** How a transport hands what it receives to its dispatcher. Call them as its methods (the receiver may be the dispatcher itself). */
 export interface TransportReceiver {
   /** A parsed JSON value: one message or a batch. The dispatcher validates it. */
   onMessage(message: unknown, context?: InboundContext): void;
