@@ -56,4 +56,27 @@ describe("the outputSchema check, with the validator loaded on demand", () => {
     expect(() => checker.check("sum", wrong)).toThrow(/does not match its outputSchema/);
     expect(() => checker.check("sum", { content: [] })).toThrow(/returned no structuredContent/);
   });
+
+  it("reports a validator that failed to load at the check that needs it, not at the listing", async () => {
+    vi.resetModules();
+    vi.doMock("../../json-schema/index.js", () => {
+      throw new Error("the validator's chunk is offline");
+    });
+    try {
+      const fresh = await import("./tool-output.js");
+      const checker = new fresh.ToolOutputChecker(() => Promise.resolve(), settings);
+      checker.remember([sum]);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const failed = await Promise.resolve(checker.check("sum", right)).then(
+        () => undefined,
+        (error: unknown) => error as Error & { cause?: unknown },
+      );
+      // vitest wraps the factory's error in its own, with the factory's as the cause.
+      expect(failed).toBeInstanceOf(Error);
+      expect(String(failed?.message) + String((failed?.cause as Error | undefined)?.message)).toMatch(/chunk is offline/);
+    } finally {
+      vi.doUnmock("../../json-schema/index.js");
+      vi.resetModules();
+    }
+  });
 });

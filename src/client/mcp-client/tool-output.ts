@@ -29,7 +29,7 @@ export class ToolOutputChecker {
   remember(tools: readonly Tool[]): void {
     for (const tool of tools) this.#known.set(tool.name, tool);
     // The validator starts loading with the first listing that needs it, so the first call rarely waits for it; a failed load is
-    // retried, and reported, by the check that needs it.
+    // reported by the check that needs it, not here.
     if (loadedValidator() === undefined && tools.some((tool) => tool.outputSchema)) void loadValidator().catch(() => undefined);
   }
 

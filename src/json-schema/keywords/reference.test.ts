@@ -36,7 +36,8 @@ describe("$ref inside the document", () => {
     };
     expect(passes(schema, { x: 1, y: "s", z: true, w: null })).toBe(true);
     expect(issuesOf(schema, { x: "1", y: 1, z: 1, w: 1 })).toBe(
-      "x: expected integer, received string; y: expected string, received number; z: expected boolean, received number; w: expected null, received number",
+      "x: expected integer, received string; y: expected string, received number; " +
+        "z: expected boolean, received number; w: expected null, received number",
     );
   });
 
@@ -156,7 +157,8 @@ describe("$id, $anchor and embedded resources", () => {
     };
     expect(passes(schema, { item: { name: "a", size: 1 }, size: 2, again: "b" })).toBe(true);
     expect(issuesOf(schema, { item: { name: 1, size: "1" }, size: "2", again: 3 })).toBe(
-      "item.name: expected string, received number; item.size: expected integer, received string; size: expected integer, received string; again: expected string, received number",
+      "item.name: expected string, received number; item.size: expected integer, received string; " +
+        "size: expected integer, received string; again: expected string, received number",
     );
   });
 

@@ -11,6 +11,19 @@ const info = { name: "footprint-server", version: "1.0.0" };
 const echo = ({ text }: { text: string }) => ({ content: [{ type: "text" as const, text }] });
 
 describe("MCPServer: what its sessions share", () => {
+  it("freezes copies of the capabilities it was given, never the caller's objects", () => {
+    const experimental = { "acme/feature": { level: 1 } };
+    const logging = {};
+    const server = new MCPServer(info, { capabilities: { experimental, logging } });
+    const declared = server.capabilitiesFor(PROFILES["2025-11-25"]);
+    expect(declared.experimental).toEqual(experimental);
+    expect(Object.isFrozen(declared.experimental)).toBe(true);
+    expect(Object.isFrozen(experimental)).toBe(false);
+    expect(Object.isFrozen(logging)).toBe(false);
+    experimental["acme/feature"] = { level: 2 };
+    expect(server.capabilitiesFor(PROFILES["2025-11-25"]).experimental).toEqual({ "acme/feature": { level: 1 } });
+  });
+
   it("declares one frozen set of capabilities per revision, built again once a registration changes", async () => {
     const server = new MCPServer(info);
     const before = server.capabilitiesFor(PROFILES["2025-11-25"]);

@@ -3,6 +3,7 @@
 // and a legal schema the validator cannot check (`$dynamicRef`, a document not given) fails neither a
 // registration nor a call: its values pass unchecked and `schema:unchecked` tells of it, unless
 // `jsonSchema.unsupported` is "refuse". Through our MCPClient and a real MCPServer in memory.
+import { prepareObjectSchema } from "./schema-support.js";
 import { describe, expect, it } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { EventBus, type MCPEventMap } from "../../events/events.js";
@@ -167,7 +168,8 @@ describe("MCPClient: an outputSchema it cannot check", () => {
     await expect(client.callTool("weather", { city: "Oslo" })).rejects.toMatchObject({
       code: MCP_CODES.PROTOCOL_INVALID,
       message:
-        "The structuredContent of tool weather does not match its outputSchema: structuredContent.celsius: expected number, received string",
+        "The structuredContent of tool weather does not match its outputSchema: " +
+        "structuredContent.celsius: expected number, received string",
     });
     await client.close();
   });
@@ -181,5 +183,17 @@ describe("MCPClient: an outputSchema it cannot check", () => {
       ),
     });
     await client.close();
+  });
+});
+
+describe("prepareObjectSchema without a server's settings", () => {
+  it("serves a legal schema it cannot check, passing values unchecked and telling no one", async () => {
+    const prepared = prepareObjectSchema(
+      { type: "object", properties: { tree: { $dynamicRef: "#node" } } },
+      "input",
+      "a schema of its own",
+    );
+    expect(prepared.jsonSchema).toEqual({ type: "object", properties: { tree: { $dynamicRef: "#node" } } });
+    expect(await prepared.check({ tree: 42 })).toMatchObject({ ok: true });
   });
 });

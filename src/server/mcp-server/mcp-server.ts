@@ -523,10 +523,15 @@ export class MCPServer implements StatelessHost {
   }
 }
 
-/** `capabilities` and the objects in it frozen (they are shared by every session of a revision). */
+/**
+ * A frozen copy of `capabilities`, the objects in it frozen too (shared by every session of a
+ * revision). A copy (they are JSON): an object of the caller's (`options.capabilities.experimental`)
+ * is never frozen under them.
+ */
 function frozen(capabilities: ServerCapabilities): ServerCapabilities {
-  for (const value of Object.values(capabilities)) if (typeof value === "object" && value !== null) Object.freeze(value);
-  return Object.freeze(capabilities);
+  const shared = JSON.parse(JSON.stringify(capabilities)) as Record<string, unknown>;
+  for (const value of Object.values(shared)) Object.freeze(value);
+  return Object.freeze(shared) as ServerCapabilities;
 }
 
 /** The hint of a list: the server's, narrowed by its entries' (the shortest ttl; private if any is). */

@@ -1,6 +1,6 @@
 import { JSONRPC_VERSION, isStatelessProtocolVersion } from "../../constants/index.js";
 import { JSONRPC_ERROR_CODES, MCP_CODES } from "../../error-codes/error-codes.js";
-import { MCPError } from "../../error-codes/mcp-error.js";
+import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
 import type { WireMessage } from "../../jsonrpc/dispatcher/classify.js";
 import { STATELESS_HEADERS, checkStatelessHeaders } from "../../protocol/mcp-headers.js";
 import type { JsonRpcErrorObject } from "../../schemas/jsonrpc.js";
@@ -141,13 +141,21 @@ class PostAnswer implements RequestChannel {
     return Promise.resolve();
   }
 
-  finish(answered: StatelessAnswer): void {
+  finish(given: StatelessAnswer): void {
     if (this.#cancelled) return;
-    const body = encodeMessage(
-      "error" in answered
-        ? { jsonrpc: JSONRPC_VERSION, id: this.id, error: answered.error }
-        : { jsonrpc: JSONRPC_VERSION, id: this.id, result: answered.result },
-    );
+    let answered = given;
+    let body: string;
+    try {
+      body = encodeMessage(
+        "error" in answered
+          ? { jsonrpc: JSONRPC_VERSION, id: this.id, error: answered.error }
+          : { jsonrpc: JSONRPC_VERSION, id: this.id, result: answered.result },
+      );
+    } catch (error) {
+      // A result with no JSON form (a bigint, a cycle) still gets an answer, or the POST would never end.
+      answered = { error: { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR, message: describeThrown(error) }, envelope: false };
+      body = encodeMessage({ jsonrpc: JSONRPC_VERSION, id: this.id, error: answered.error });
+    }
     if (this.#stream) {
       this.#write(body);
       this.#stream.close();

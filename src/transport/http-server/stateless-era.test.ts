@@ -357,3 +357,40 @@ describe("Streamable HTTP, 2026-07-28: one POST, one request, no session", () =>
     await vi.waitFor(() => expect(seen).toEqual([true, "The client closed the response"]));
   });
 });
+
+describe("Streamable HTTP, 2026-07-28: what cannot be sent as JSON", () => {
+  it("refuses a log that has no JSON form to the handler, and answers the request", async () => {
+    const server = dualServer();
+    let refused: unknown;
+    server.tool("chatty", { description: "logs a bigint", inputSchema: { type: "object" } }, async (_args, ctx) => {
+      await ctx.log("info", "before");
+      refused = await ctx.log("info", { count: 1n }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      return { content: [{ type: "text", text: "done" }] };
+    });
+    const response = await handlerOf(server).fetch(modernRequest(7, "tools/call", { name: "chatty", arguments: {} }, { logLevel: "info" }));
+    const messages = await messagesIn(response);
+    expect(refused).toMatchObject({ code: "MCP.TRANSPORT_ERROR", message: expect.stringContaining("not serialisable as JSON") });
+    expect(messages.map((message) => (message as { method?: string }).method ?? "answer")).toEqual(["notifications/message", "answer"]);
+    expect(messages.at(-1)).toMatchObject({ id: 7, result: { content: [{ type: "text", text: "done" }] } });
+  });
+
+  it("answers -32603 when the handler's result has no JSON form, and serves the next request", async () => {
+    const server = dualServer();
+    server.tool("counts", { description: "returns a bigint", inputSchema: { type: "object" } }, () => ({
+      content: [{ type: "text", text: "n" }],
+      _meta: { count: 1n },
+    }));
+    const handler = handlerOf(server);
+    const response = await handler.fetch(modernRequest(8, "tools/call", { name: "counts", arguments: {} }));
+    expect(response.status).toBe(200);
+    expect(await answerOf(response)).toMatchObject({
+      id: 8,
+      error: { code: -32603, message: expect.stringContaining("not serialisable as JSON") },
+    });
+    const next = await handler.fetch(modernRequest(9, "tools/call", { name: "echo", arguments: { text: "still here" } }));
+    expect(await answerOf(next)).toMatchObject({ id: 9, result: { content: [{ type: "text", text: "still here" }] } });
+  });
+});
