@@ -38,15 +38,7 @@ export class UriTemplate {
 
   /** Parses a template; throws an `MCPError` (INVALID_PARAMS) saying what is wrong and where. */
   static parse(template: string, options: UriTemplateOptions = {}): UriTemplate {
-    const maxTemplateLength = options.maxTemplateLength ?? DEFAULT_MAX_TEMPLATE_LENGTH;
-    if (template.length > maxTemplateLength) {
-      throw new MCPError(
-        MCP_CODES.INVALID_PARAMS,
-        `URI template is ${template.length} characters long, over the limit of ${maxTemplateLength}`,
-        { data: { length: template.length, maxTemplateLength } },
-      );
-    }
-    return new UriTemplate(template, parseTemplate(template), options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH);
+    return new UriTemplate(template, parseLimited(template, options), options.maxUriLength ?? DEFAULT_MAX_URI_LENGTH);
   }
 
   /** Whether the text contains at least one well-formed expression, i.e. is a template rather than a URI. */
@@ -70,12 +62,40 @@ export class UriTemplate {
    * percent-encoding. The values are untrusted input: they may hold `..`, `/` or `%2F`.
    */
   match(uri: string): Record<string, UriVariableValue> | undefined {
-    if (uri.length > this.#maxUriLength) return undefined;
-    const starts = splitUri(this.#parts, uri);
-    return starts === undefined ? undefined : extractVariables(this.#parts, uri, starts);
+    return matchParts(this.#parts, uri, this.#maxUriLength);
   }
 
   toString(): string {
     return this.template;
   }
+}
+
+/** What code that only matches URIs needs of a template (the server's resource templates): a `UriTemplate` is one. */
+export type UriTemplateMatcher = Pick<UriTemplate, "template" | "match">;
+
+/**
+ * `UriTemplate.parse(template)` for code that never expands: the same checks and the same `match`,
+ * without `UriTemplate`'s expansion code, which a bundler then leaves out of an app that does not
+ * import `UriTemplate` itself.
+ */
+export function parseUriTemplateMatcher(template: string): UriTemplateMatcher {
+  const parts = parseLimited(template, {});
+  return { template, match: (uri) => matchParts(parts, uri, DEFAULT_MAX_URI_LENGTH) };
+}
+
+function parseLimited(template: string, { maxTemplateLength = DEFAULT_MAX_TEMPLATE_LENGTH }: UriTemplateOptions): readonly TemplatePart[] {
+  if (template.length > maxTemplateLength) {
+    throw new MCPError(
+      MCP_CODES.INVALID_PARAMS,
+      `URI template is ${template.length} characters long, over the limit of ${maxTemplateLength}`,
+      { data: { length: template.length, maxTemplateLength } },
+    );
+  }
+  return parseTemplate(template);
+}
+
+function matchParts(parts: readonly TemplatePart[], uri: string, maxUriLength: number): Record<string, UriVariableValue> | undefined {
+  if (uri.length > maxUriLength) return undefined;
+  const starts = splitUri(parts, uri);
+  return starts === undefined ? undefined : extractVariables(parts, uri, starts);
 }

@@ -21,7 +21,7 @@ import type { RequestChannel } from "../stateless/stateless-context.js";
 import { StatelessRequests, type StatelessAnswer, type StatelessHost } from "../stateless/stateless-requests.js";
 import { encodeCapabilitiesFor } from "../../protocol/downgrade.js";
 import { loadJsonSchemaConverter } from "../../schemas/wire-loader.js";
-import { UriTemplate } from "../../uri-template/uri-template.js";
+import { parseUriTemplateMatcher } from "../../uri-template/uri-template.js";
 import { toJsonText } from "../../json-schema/json-values.js";
 import { complete, hasCompleters } from "./completion.js";
 import type {
@@ -265,7 +265,7 @@ export class MCPServer implements StatelessHost {
     config: ResourceTemplateConfig,
     reader: TemplateReader,
   ): RegisteredEntry<TemplateConfig & { handler: TemplateReader }> {
-    return this.#templates.add(name, { ...config, uriTemplate: UriTemplate.parse(uriTemplate) }, reader);
+    return this.#templates.add(name, { ...config, uriTemplate: parseUriTemplateMatcher(uriTemplate) }, reader);
   }
 
   /** Registers a prompt; an `argsSchema` (zod or another Standard Schema validator) types the handler's arguments. */
