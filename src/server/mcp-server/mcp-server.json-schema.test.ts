@@ -139,6 +139,30 @@ describe("MCPServer: documents given in jsonSchema.schemas", () => {
     expect(heard).toEqual([]);
     await client.close();
   });
+
+  it("applies each server's own options to a configuration object two servers register", async () => {
+    const events = new EventBus<MCPEventMap>();
+    const heard = listen(events);
+    const toolConfig = { inputSchema: remoteWeather };
+    const promptConfig = { argsSchema: { type: "object", properties: { city: { type: "string", $ref: `${DEFS}#/$defs/city` } } } as never };
+    const serve = (name: string, jsonSchema: JsonSchemaOptions): MCPServer => {
+      const server = new MCPServer({ name, version: "1.0.0" }, { telemetry: null, events, jsonSchema });
+      server.tool("weather", toolConfig, ({ city }) => ({ content: text(String(city)) }));
+      server.prompt("visit", promptConfig, (args: { city?: unknown }) => ({
+        messages: [{ role: "user", content: { type: "text", text: String(args.city) } }],
+      }));
+      return server;
+    };
+    const given = await connect(serve("given", { schemas }));
+    const unchecked = await connect(serve("unchecked", {}));
+    // Only the server not given the document tells of it; the other checks against it.
+    expect(heard.map(({ subject }) => subject)).toEqual(['the input schema of tool "weather"', 'the input schema of prompt "visit"']);
+    await expect(given.callTool("weather", { city: "O" })).resolves.toMatchObject({ isError: true });
+    await expect(given.getPrompt("visit", { city: "O" })).rejects.toMatchObject({ code: MCP_CODES.INVALID_PARAMS });
+    await expect(unchecked.callTool("weather", { city: "O" })).resolves.toMatchObject({ content: text("O") });
+    await expect(unchecked.getPrompt("visit", { city: "O" })).resolves.toMatchObject({ messages: [{ content: { text: "O" } }] });
+    await Promise.all([given.close(), unchecked.close()]);
+  });
 });
 
 function weatherServer(): MCPServer {

@@ -43,8 +43,7 @@ import type {
   ToolHandler,
 } from "./mcp-server.types.js";
 import { paginate } from "./pagination.js";
-import { checkPrompt, getPrompt, promptOnTheWire } from "./prompts.js";
-import type { SchemaSettings } from "./schema-support.js";
+import { checkPrompt, getPrompt, promptOnTheWire, type PromptSchemas } from "./prompts.js";
 import { Registry } from "./registry.js";
 import {
   listAllResources,
@@ -66,6 +65,7 @@ import {
   type AnyToolConfig,
   type AnyToolHandler,
   type ToolEntry,
+  type ToolSchemas,
 } from "./tools.js";
 import type { HeaderParam } from "../../protocol/mcp-headers.js";
 import { layered, OWN_METHODS, type ServerMethod, type ServerMiddleware } from "../../middleware/server-middleware.js";
@@ -100,7 +100,7 @@ export class MCPServer implements StatelessHost {
     () => this.#listChanged("tools"),
     (name, config) => {
       checkTaskSupport(name, config, this.options.tasks);
-      return checkTool(name, config, this.#schemaSettings) && this.#loadConverter();
+      return checkTool(name, config, this.#schemas) && this.#loadConverter();
     },
   );
   readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
@@ -108,9 +108,10 @@ export class MCPServer implements StatelessHost {
   readonly #prompts = new Registry<AnyPromptConfig, AnyPromptHandler>(
     "prompt",
     () => this.#listChanged("prompts"),
-    (name, config) => checkPrompt(name, config, this.#schemaSettings) && this.#loadConverter(),
+    (name, config) => checkPrompt(name, config, this.#schemas) && this.#loadConverter(),
   );
-  readonly #schemaSettings: SchemaSettings;
+  /** The `jsonSchema` option and the tools and prompts this server prepared with it. */
+  readonly #schemas: ToolSchemas & PromptSchemas;
   #features: ReadonlyMap<string, FeatureHandler> | undefined;
   /** The methods the server answers itself, behind the layers that see them: one handler per method and server. */
   readonly #own = new Map<string, FeatureHandler>();
@@ -129,9 +130,11 @@ export class MCPServer implements StatelessHost {
     this.statelessVersions = eras.includes("stateless") ? [...STATELESS_PROTOCOL_VERSIONS] : [];
     this.servesSessions = eras.includes("session");
     this.changes = options.changeFeed ?? new InMemoryChangeFeed();
-    this.#schemaSettings = {
+    this.#schemas = {
       options: options.jsonSchema ?? {},
       unchecked: (subject, reason) => options.events?.emit("schema:unchecked", { side: "server", subject, reason }),
+      tools: new WeakMap(),
+      prompts: new WeakMap(),
     };
     // The first layer, so it is the outermost: nothing runs for a request it refuses.
     if (options.authorize) this.#layers.add(undefined, authorize(options.authorize) as Middleware<HandlerContext>);
@@ -185,7 +188,7 @@ export class MCPServer implements StatelessHost {
    */
   headerParamsOf(method: string, params: JsonObject | undefined): readonly HeaderParam[] | undefined {
     const entry = method === "tools/call" ? this.registrationOf(method, params) : undefined;
-    return entry && toolHeaderParams(entry as ToolEntry);
+    return entry && toolHeaderParams(entry as ToolEntry, this.#schemas);
   }
 
   /**
@@ -438,7 +441,7 @@ export class MCPServer implements StatelessHost {
           listResult(
             "tools",
             page(
-              this.#tools.enabled().map((entry) => toolOnTheWire(entry, profile)),
+              this.#tools.enabled().map((entry) => toolOnTheWire(entry, profile, this.#schemas)),
               params,
             ),
           ),
@@ -447,7 +450,7 @@ export class MCPServer implements StatelessHost {
     yield [
       METHODS.toolsCall,
       (params: CallToolRequestParams, context: HandlerContext, profile: RevisionProfile) =>
-        this.#whenConverted(() => callTool(this.#tools.get(params.name), params, context, profile, this.options.tasks)),
+        this.#whenConverted(() => callTool(this.#tools.get(params.name), params, context, profile, this.#schemas, this.options.tasks)),
     ];
     yield [
       METHODS.resourcesList,
@@ -466,12 +469,20 @@ export class MCPServer implements StatelessHost {
     yield [
       METHODS.promptsList,
       (params: PaginatedRequestParams | undefined) =>
-        this.#whenConverted(() => listResult("prompts", page(this.#prompts.enabled().map(promptOnTheWire), params))),
+        this.#whenConverted(() =>
+          listResult(
+            "prompts",
+            page(
+              this.#prompts.enabled().map((entry) => promptOnTheWire(entry, this.#schemas)),
+              params,
+            ),
+          ),
+        ),
     ];
     yield [
       METHODS.promptsGet,
       (params: GetPromptRequestParams, context: HandlerContext) =>
-        this.#whenConverted(() => getPrompt(this.#prompts.get(params.name), params, context)),
+        this.#whenConverted(() => getPrompt(this.#prompts.get(params.name), params, context, this.#schemas)),
     ];
     yield [
       METHODS.completionComplete,

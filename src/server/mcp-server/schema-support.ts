@@ -23,27 +23,17 @@ export interface PreparedSchema {
   check(value: unknown): ValidationResult<unknown> | Promise<ValidationResult<unknown>>;
 }
 
-/** How a server compiles the plain JSON Schemas of its tools and prompts, and where it tells of one it cannot check. */
+/**
+ * How a server compiles the plain JSON Schemas of its tools and prompts, and where it tells of one it
+ * cannot check. Each server has its own (with its own caches of what it prepared: tools.ts, prompts.ts),
+ * so two servers registering the same configuration object each apply theirs.
+ */
 export interface SchemaSettings {
   readonly options: JsonSchemaOptions;
   readonly unchecked: (subject: string, reason: string) => void;
 }
 
 const DEFAULT_SETTINGS: SchemaSettings = { options: {}, unchecked: () => undefined };
-
-// By configuration object: the settings of the server that registered it, for when it is prepared
-// (at registration, or once zod's converter has loaded).
-const settingsOf = new WeakMap<object, SchemaSettings>();
-
-/** Remembers the settings of the server registering (or updating to) `config`. */
-export function rememberSettings(config: object, settings: SchemaSettings): void {
-  settingsOf.set(config, settings);
-}
-
-/** The settings `config` was registered with: every configuration is checked (so remembered) before it is prepared. */
-export function settingsFor(config: object): SchemaSettings {
-  return settingsOf.get(config) as SchemaSettings;
-}
 
 function isZodSchema(schema: ArgumentsSchema): schema is $ZodType {
   return "_zod" in schema;
