@@ -2,6 +2,7 @@
 // generation and no zod. Each node gets two functions: a verdict that accepts the common valid
 // message without allocating, and a full run that answers exactly as the zod schema it was
 // generated from would (the same value, the same issues), for everything else.
+import { isJsonObject } from "../types/objects.js";
 import { type Issue, summarizeIssues } from "./issues.js";
 import type { WireFields, WireLiteral, WireNode } from "./wire-tables.types.js";
 
@@ -51,10 +52,6 @@ interface Field {
 
 const ok = (value: unknown): Outcome => ({ value, issues: [] });
 const failed = (issue: NewIssue): Outcome => ({ value: issue.input, issues: [{ ...issue, path: [] }] });
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function isPlain(value: Record<string, unknown>): boolean {
   return Object.getPrototypeOf(value) === Object.prototype && !Object.hasOwn(value, "__proto__");
@@ -283,7 +280,7 @@ function object(fields: readonly Field[]): Compiled {
     ...LEAF,
     fields,
     verdict: (value) => {
-      if (!isObject(value)) return INVALID;
+      if (!isJsonObject(value)) return INVALID;
       if (!isPlain(value)) return UNSURE;
       for (const { key, node } of fields) {
         const item = value[key];
@@ -298,7 +295,7 @@ function object(fields: readonly Field[]): Compiled {
       return VALID;
     },
     run: (value) => {
-      if (!isObject(value)) return failed({ code: "invalid_type", expected: "object", input: value });
+      if (!isJsonObject(value)) return failed({ code: "invalid_type", expected: "object", input: value });
       const copy: Record<string, unknown> = {};
       const outcome: Outcome = { value: copy, issues: [] };
       for (const { key, node } of fields) runField(outcome, copy, value, key, node);
@@ -325,7 +322,7 @@ function record(item: Compiled): Compiled {
   return {
     ...LEAF,
     verdict: (value) => {
-      if (!isObject(value)) return INVALID;
+      if (!isJsonObject(value)) return INVALID;
       if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return UNSURE;
       for (const key in value) {
         const verdict = item.verdict(value[key]);
@@ -355,11 +352,11 @@ function record(item: Compiled): Compiled {
 
 /** zod's record test: an object whose constructor, if any, is Object-like (a class instance is refused). */
 function isRecordLike(value: unknown): value is Record<PropertyKey, unknown> {
-  if (!isObject(value)) return false;
+  if (!isJsonObject(value)) return false;
   const constructor: unknown = value.constructor;
   if (typeof constructor !== "function") return true;
   const prototype: unknown = constructor.prototype;
-  return isObject(prototype) && Object.hasOwn(prototype, "isPrototypeOf");
+  return isJsonObject(prototype) && Object.hasOwn(prototype, "isPrototypeOf");
 }
 
 function union(options: readonly Compiled[]): Compiled {
@@ -397,11 +394,11 @@ function discriminated(key: string, options: readonly Compiled[]): Compiled {
   return {
     ...LEAF,
     verdict: (value) => {
-      if (!isObject(value)) return INVALID;
+      if (!isJsonObject(value)) return INVALID;
       return byTag.get(value[key])?.verdict(value) ?? INVALID;
     },
     run: (value) => {
-      if (!isObject(value)) return failed({ code: "invalid_type", expected: "object", input: value });
+      if (!isJsonObject(value)) return failed({ code: "invalid_type", expected: "object", input: value });
       const option = byTag.get(value[key]);
       if (option) return option.run(value);
       return { value, issues: [{ code: "invalid_union", errors: [], options: tags, input: value, path: [key] }] };
