@@ -69,14 +69,16 @@ class TableBuilder {
   #describeObject(def: z.core.$ZodObjectDef): WireNode {
     const catchall = def.catchall?.["_zod"].def.type;
     if (catchall !== "unknown") throw new Error("Wire tables hold loose objects only");
-    return Object.entries(def.shape).map(([key, field]): readonly [string, number] => {
-      const internals = field["_zod"];
-      const optional = internals.optin === "optional" && internals.optout === "optional";
-      if (optional !== (internals.def.type === "optional"))
-        throw new Error(`Field ${key}: only z.optional makes a field optional in wire tables`);
-      if (key.endsWith("?")) throw new Error(`Field ${key}: a key ending in "?" reads as an optional field in wire tables`);
-      return optional ? [`${key}?`, this.ref((internals.def as z.core.$ZodOptionalDef).innerType)] : [key, this.ref(field)];
-    });
+    return Object.entries(def.shape)
+      .map(([key, field]) => {
+        const internals = field["_zod"];
+        const optional = internals.optin === "optional" && internals.optout === "optional";
+        if (optional !== (internals.def.type === "optional"))
+          throw new Error(`Field ${key}: only z.optional makes a field optional in wire tables`);
+        if (/[,?]|\d$|^$/.test(key)) throw new Error(`Field ${key}: wire tables hold no key with "," or "?", empty or ending in a digit`);
+        return optional ? `${key}?${this.ref((internals.def as z.core.$ZodOptionalDef).innerType)}` : `${key}${this.ref(field)}`;
+      })
+      .join(",");
   }
 
   #describeRecord(def: z.core.$ZodRecordDef): WireNode {
@@ -94,8 +96,8 @@ class TableBuilder {
     }
     for (const option of options) {
       const node = this.nodes[option];
-      const tag = node && typeof node[0] !== "string" ? node.find(([key]) => key === def.discriminator) : undefined;
-      if (tag === undefined || this.nodes[tag[1]]?.[0] !== "values")
+      const tag = typeof node === "string" ? node.split(",").find((field) => field.replace(/\d+$/, "") === def.discriminator) : undefined;
+      if (tag === undefined || this.nodes[Number(tag.slice(def.discriminator.length))]?.[0] !== "values")
         throw new Error(`Discriminated union on ${def.discriminator}: an option without a literal tag`);
     }
     return ["discriminated", def.discriminator, options];

@@ -22,24 +22,15 @@ const NODES: readonly WireNode[] = [
   ["array", 0, 1, 2],
   ["array", 1, 2],
   ["record", 0],
-  [["b?", 0]],
-  [
-    ["a", 0],
-    ["b?", 0],
-  ],
+  "b?0",
+  "a0,b?0",
   ["unknown"],
-  [["u", 8]],
+  "u8",
   ["union", [0, 1]],
   ["values", ["x"]],
-  [
-    ["type", 11],
-    ["a", 0],
-  ],
+  "type11,a0",
   ["values", ["y", "w"]],
-  [
-    ["type", 13],
-    ["n", 1],
-  ],
+  "type13,n1",
   ["discriminated", "type", [12, 14]],
   ["nullable", 1],
   ["boolean"],
@@ -49,6 +40,9 @@ const NODES: readonly WireNode[] = [
   ["array", 0],
   ["array", 0, null, 1],
   ["optional", 0],
+  // A key with digits inside it, a node index of two digits, an empty object.
+  "a1b10,c?23",
+  "",
 ];
 const ZOD: readonly z.core.$ZodType[] = [
   text,
@@ -75,6 +69,8 @@ const ZOD: readonly z.core.$ZodType[] = [
   z.array(text),
   z.array(text).check(z.maxLength(1)),
   optionalText,
+  z.looseObject({ a1b: z.union([text, int]), c: optionalText }),
+  z.looseObject({}),
 ];
 
 class Point {
@@ -128,6 +124,8 @@ const VALUES: readonly unknown[] = [
   { a: "x", extra: [1] },
   { u: undefined },
   { u: 1 },
+  { a1b: 5, c: "x" },
+  { a1b: true, c: 1 },
   { type: "x", a: "s" },
   { type: "y", n: 1 },
   { type: "w", n: 2 },

@@ -4,7 +4,7 @@
 // generated from would (the same value, the same issues), for everything else.
 import { isJsonObject } from "../types/objects.js";
 import { type Issue, summarizeIssues } from "./issues.js";
-import type { WireFields, WireLiteral, WireNode } from "./wire-tables.types.js";
+import type { WireLiteral, WireNode } from "./wire-tables.types.js";
 
 export type ValidationResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: string };
 
@@ -98,11 +98,12 @@ export class WireSchemaTable {
   }
 
   #compile(node: WireNode): Compiled {
-    if (isFields(node))
+    if (typeof node === "string")
       return object(
-        node.map(([key, index]) =>
-          key.endsWith("?") ? { key: key.slice(0, -1), node: optional(this.#node(index)) } : { key, node: this.#node(index) },
-        ),
+        Array.from(node.matchAll(FIELD), ([, key, absent, index]) => {
+          const inner = this.#node(Number(index));
+          return { key: key as string, node: absent ? optional(inner) : inner };
+        }),
       );
     switch (node[0]) {
       case "string":
@@ -136,10 +137,8 @@ export class WireSchemaTable {
   }
 }
 
-/** An object node is its fields alone; every other node starts with its kind. */
-function isFields(node: WireNode): node is WireFields {
-  return typeof node[0] !== "string";
-}
+/** One field of an object node (`WireFields`): its key, a `?` if it may be absent, its node's index. */
+const FIELD = /([^,?]+?)(\?)?(\d+)(?:,|$)/g;
 
 function validateWith(node: Compiled, value: unknown): ValidationResult<unknown> {
   if (node.verdict(value) === VALID) return { ok: true, value };

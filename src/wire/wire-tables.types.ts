@@ -7,10 +7,11 @@ import type { AnyProtocolVersion } from "../constants/index.js";
 export type WireLiteral = string | number | boolean | null;
 
 /**
- * An object's fields, `[key, node]`: a key that ends in "?" names a field that may be absent (zod `optional`, which a node of its own is
- * only elsewhere, as method params that may be left out).
+ * An object's fields in one string, each its key then its node's index, joined by commas: `"name0,title?3"`. A `?` between the two
+ * marks a field that may be absent (zod `optional`, which a node of its own is only elsewhere, as method params that may be left out).
+ * A key holds no comma and no `?`, and does not end in a digit. A string, not a list of pairs: a fifth of the tables' bytes less.
  */
-export type WireFields = readonly (readonly [key: string, node: number])[];
+export type WireFields = string;
 
 /** One schema: an object (its fields alone; object nodes are loose: unknown keys pass through), or a kind and its parts. */
 export type WireNode =
