@@ -22,36 +22,36 @@ class SchemaCompiler implements CompileContext {
   readonly settings: CompilerSettings;
   tracksEvaluation = false;
   // Keyed by the schema object itself: a $ref target (or a schema object shared by two parents) compiles once.
-  private readonly nodes = new Map<object, SchemaNode>();
-  private readonly resources: SchemaResources;
+  readonly #nodes = new Map<object, SchemaNode>();
+  readonly #resources: SchemaResources;
 
   constructor(document: unknown, settings: CompilerSettings) {
     this.settings = settings;
-    this.resources = new SchemaResources(document, settings.schemas);
+    this.#resources = new SchemaResources(document, settings.schemas);
   }
 
   get nodeCount(): number {
-    return this.nodes.size;
+    return this.#nodes.size;
   }
 
   compile(schema: unknown, pointer: string): SchemaNode {
     if (schema === true) return TRUE_NODE;
     if (schema === false) return FALSE_NODE;
     if (!isJsonObject(schema)) throw invalidSchema(pointer, "must be a schema (an object or a boolean)");
-    const compiled = this.nodes.get(schema);
+    const compiled = this.#nodes.get(schema);
     if (compiled !== undefined) return compiled;
     const node: SchemaNode = { checks: [] };
-    this.nodes.set(schema, node);
+    this.#nodes.set(schema, node);
     node.checks.push(...compileKeywords(new SchemaReader(schema, pointer, this)));
     return node;
   }
 
   legacyRefs(schema: JsonObject): boolean {
-    return this.resources.dialectAt(schema).legacyRefs;
+    return this.#resources.dialectAt(schema).legacyRefs;
   }
 
   resolveRef(ref: string, holder: JsonObject, pointer: string): SchemaNode {
-    const target = this.resources.resolve(ref, holder);
+    const target = this.#resources.resolve(ref, holder);
     if ("problem" in target)
       throw (target.unsupported ? unsupportedSchema : invalidSchema)(pointer, `cannot resolve "${ref}": ${target.problem}`);
     return this.compile(target.schema, target.pointer);

@@ -9,11 +9,8 @@ export interface Dialect {
 }
 
 export const DIALECT_2020_12: Dialect = { legacyRefs: false, idKeyword: "$id" };
-const DRAFT_06_07: Dialect = { legacyRefs: true, idKeyword: "$id" };
-const DRAFT_03_04: Dialect = { legacyRefs: true, idKeyword: "id" };
 
-const OLD_DRAFT = /draft-0[345]\b/;
-const LEGACY_DRAFT = /draft-0[67]\b/;
+const DRAFT = /draft-0([3-7])\b/;
 
 /**
  * The dialect of a document: its own `$schema` when it names a draft, else `inherited` (the root
@@ -23,6 +20,7 @@ const LEGACY_DRAFT = /draft-0[67]\b/;
 export function dialectOf(document: unknown, inherited: Dialect): Dialect {
   const uri = isJsonObject(document) ? document["$schema"] : undefined;
   if (typeof uri !== "string") return inherited;
-  if (OLD_DRAFT.test(uri)) return DRAFT_03_04;
-  return LEGACY_DRAFT.test(uri) ? DRAFT_06_07 : DIALECT_2020_12;
+  const draft = DRAFT.exec(uri)?.[1];
+  // Drafts 3 to 5 name resources with `id`, 6 and 7 with `$id`.
+  return draft === undefined ? DIALECT_2020_12 : { legacyRefs: true, idKeyword: draft > "5" ? "$id" : "id" };
 }

@@ -32,30 +32,30 @@ const DOCUMENT_BASE = `${DOCUMENT_DIRECTORY}root.json`;
  * schema holding it, then looked up here. Nothing is ever fetched.
  */
 export class SchemaResources {
-  private readonly resources = new Map<string, ResolvedReference>();
-  private readonly anchors = new Map<string, ResolvedReference>();
-  private readonly scopes = new Map<object, Scope>();
-  private readonly rootDialect: Dialect;
+  readonly #resources = new Map<string, ResolvedReference>();
+  readonly #anchors = new Map<string, ResolvedReference>();
+  readonly #scopes = new Map<object, Scope>();
+  readonly #rootDialect: Dialect;
   // The given documents are indexed on the first reference the root document does not hold: most schemas never need them.
-  private given: ReadonlyMap<string, unknown> | undefined;
+  #given: ReadonlyMap<string, unknown> | undefined;
 
   constructor(document: unknown, given: ReadonlyMap<string, unknown>) {
-    this.rootDialect = dialectOf(document, DIALECT_2020_12);
-    this.indexDocument(document, DOCUMENT_BASE, "#");
-    this.given = given.size > 0 ? given : undefined;
+    this.#rootDialect = dialectOf(document, DIALECT_2020_12);
+    this.#indexDocument(document, DOCUMENT_BASE, "#");
+    this.#given = given.size > 0 ? given : undefined;
   }
 
   /** The dialect of the document that holds `schema` (which the compiler reached, so it was indexed). */
   dialectAt(schema: JsonObject): Dialect {
-    return (this.scopes.get(schema) as Scope).dialect;
+    return (this.#scopes.get(schema) as Scope).dialect;
   }
 
   /** The target of `ref` written in `holder`, or why there is none. */
   resolve(ref: string, holder: JsonObject): ResolvedReference | Unresolved {
     // Every schema the compiler reaches was indexed first: by the walk from the root, or as a $ref target.
-    const base = (this.scopes.get(holder) as Scope).base;
+    const base = (this.#scopes.get(holder) as Scope).base;
     const [resourceUri, encodedFragment] = splitFragment(resolveUri(ref, base));
-    const resource = this.resource(resourceUri);
+    const resource = this.#resource(resourceUri);
     if (resource === undefined) {
       const named = resourceUri.startsWith(DOCUMENT_DIRECTORY) ? "" : ` "${resourceUri}"`;
       return { problem: `a remote reference: the document${named} is not in the schemas option (nothing is fetched)`, unsupported: true };
@@ -63,50 +63,50 @@ export class SchemaResources {
     const fragment = decodeFragment(encodedFragment);
     if (fragment === undefined) return invalid("is not a valid URI fragment");
     if (fragment === "") return resource;
-    if (fragment.startsWith("/")) return this.followPointer(resource, fragment);
-    return this.anchors.get(`${resourceUri}#${fragment}`) ?? invalid(`no $anchor named "${fragment}" in this schema`);
+    if (fragment.startsWith("/")) return this.#followPointer(resource, fragment);
+    return this.#anchors.get(`${resourceUri}#${fragment}`) ?? invalid(`no $anchor named "${fragment}" in this schema`);
   }
 
-  private resource(uri: string): ResolvedReference | undefined {
-    const found = this.resources.get(uri);
-    if (found !== undefined || this.given === undefined) return found;
-    const given = this.given;
-    this.given = undefined;
-    for (const [documentUri, document] of given) this.indexDocument(document, documentUri, `${documentUri}#`);
-    return this.resources.get(uri);
+  #resource(uri: string): ResolvedReference | undefined {
+    const found = this.#resources.get(uri);
+    if (found !== undefined || this.#given === undefined) return found;
+    const given = this.#given;
+    this.#given = undefined;
+    for (const [documentUri, document] of given) this.#indexDocument(document, documentUri, `${documentUri}#`);
+    return this.#resources.get(uri);
   }
 
   /** A whole document under `uri` (and under its own `$id`, if it has one), in its own dialect or the root's. */
-  private indexDocument(document: unknown, uri: string, pointer: string): void {
-    this.index(document, { base: uri, dialect: dialectOf(document, this.rootDialect) }, pointer, true);
-    if (!this.resources.has(uri)) this.resources.set(uri, { schema: document, pointer });
+  #indexDocument(document: unknown, uri: string, pointer: string): void {
+    this.#index(document, { base: uri, dialect: dialectOf(document, this.#rootDialect) }, pointer, true);
+    if (!this.#resources.has(uri)) this.#resources.set(uri, { schema: document, pointer });
   }
 
-  private index(schema: unknown, outer: Scope, pointer: string, isDocument = false): void {
-    if (!isJsonObject(schema) || this.scopes.has(schema)) return;
+  #index(schema: unknown, outer: Scope, pointer: string, isDocument = false): void {
+    if (!isJsonObject(schema) || this.#scopes.has(schema)) return;
     const { dialect } = outer;
     const id = ownId(schema, dialect);
     const scope = id === undefined ? outer : { base: splitFragment(resolveUri(id, outer.base))[0], dialect };
-    if (id !== undefined || isDocument) this.resources.set(scope.base, { schema, pointer });
-    this.scopes.set(schema, scope);
+    if (id !== undefined || isDocument) this.#resources.set(scope.base, { schema, pointer });
+    this.#scopes.set(schema, scope);
     for (const name of anchorNames(schema, dialect)) {
       const key = `${scope.base}#${name}`;
-      if (!this.anchors.has(key)) this.anchors.set(key, { schema, pointer });
+      if (!this.#anchors.has(key)) this.#anchors.set(key, { schema, pointer });
     }
-    forEachSubschema(schema, pointer, (subschema, subpointer) => this.index(subschema, scope, subpointer));
+    forEachSubschema(schema, pointer, (subschema, subpointer) => this.#index(subschema, scope, subpointer));
   }
 
-  private followPointer(resource: ResolvedReference, pointer: string): ResolvedReference | Unresolved {
+  #followPointer(resource: ResolvedReference, pointer: string): ResolvedReference | Unresolved {
     let target = resource.schema;
-    let scope = this.scopes.get(resource.schema as object) as Scope;
+    let scope = this.#scopes.get(resource.schema as object) as Scope;
     for (const token of pointerTokens(pointer)) {
-      scope = isJsonObject(target) ? (this.scopes.get(target) ?? scope) : scope;
+      scope = isJsonObject(target) ? (this.#scopes.get(target) ?? scope) : scope;
       target = childAt(target, token);
       if (target === undefined) return invalid(`points at nothing: no "${token}"`);
     }
     const found = { schema: target, pointer: `${resource.pointer}${pointer}` };
     // A pointer may reach a schema outside any known keyword (under "x-defs", say): index it where it sits.
-    this.index(target, scope, found.pointer);
+    this.#index(target, scope, found.pointer);
     return found;
   }
 }

@@ -81,43 +81,43 @@ export class SchemaReader {
   }
 
   string(keyword: string): string | undefined {
-    return this.read(keyword, isString, "must be a string");
+    return this.#read(keyword, isString, "must be a string");
   }
 
   boolean(keyword: string): boolean | undefined {
-    return this.read(keyword, isBoolean, "must be a boolean");
+    return this.#read(keyword, isBoolean, "must be a boolean");
   }
 
   number(keyword: string): number | undefined {
-    return this.read(keyword, isNumber, "must be a number");
+    return this.#read(keyword, isNumber, "must be a number");
   }
 
   /** `exclusiveMinimum`/`exclusiveMaximum`: a number since draft 6, a boolean in draft 4. */
   numberOrBoolean(keyword: string): number | boolean | undefined {
-    return this.read(keyword, isNumberOrBoolean, "must be a number (or, in draft 4, a boolean)");
+    return this.#read(keyword, isNumberOrBoolean, "must be a number (or, in draft 4, a boolean)");
   }
 
   positiveNumber(keyword: string): number | undefined {
-    return this.read(keyword, isPositiveNumber, "must be a number greater than 0");
+    return this.#read(keyword, isPositiveNumber, "must be a number greater than 0");
   }
 
   count(keyword: string): number | undefined {
-    return this.read(keyword, isCount, "must be a non-negative integer");
+    return this.#read(keyword, isCount, "must be a non-negative integer");
   }
 
   list(keyword: string): readonly unknown[] | undefined {
-    return this.read(keyword, isList, "must be an array");
+    return this.#read(keyword, isList, "must be an array");
   }
 
   /** A copy, so changing the schema after compiling changes nothing. */
   strings(keyword: string): readonly string[] | undefined {
-    const strings = this.read(keyword, isStringList, "must be an array of strings");
+    const strings = this.#read(keyword, isStringList, "must be an array of strings");
     return strings === undefined ? undefined : [...strings];
   }
 
   pattern(keyword: string): RegExp | undefined {
     const source = this.string(keyword);
-    return source === undefined ? undefined : this.regex(source, appendPointer(this.pointer, keyword));
+    return source === undefined ? undefined : this.#regex(source, appendPointer(this.pointer, keyword));
   }
 
   /** `patternProperties`: each key compiled as a regular expression, each value as a schema. */
@@ -125,7 +125,7 @@ export class SchemaReader {
     const nodes = this.schemaMap(keyword);
     if (nodes === undefined) return undefined;
     const at = appendPointer(this.pointer, keyword);
-    return [...nodes].map(([source, node]) => ({ pattern: this.regex(source, appendPointer(at, source)), node }));
+    return [...nodes].map(([source, node]) => ({ pattern: this.#regex(source, appendPointer(at, source)), node }));
   }
 
   schemaNode(keyword: string): SchemaNode | undefined {
@@ -134,13 +134,13 @@ export class SchemaReader {
   }
 
   schemaNodes(keyword: string): SchemaNode[] | undefined {
-    const schemas = this.read(keyword, isSchemaList, "must be a non-empty array of schemas");
+    const schemas = this.#read(keyword, isSchemaList, "must be a non-empty array of schemas");
     const at = appendPointer(this.pointer, keyword);
     return schemas?.map((schema, index) => this.context.compile(schema, appendPointer(at, index)));
   }
 
   schemaMap(keyword: string): ReadonlyMap<string, SchemaNode> | undefined {
-    const schemas = this.read(keyword, isJsonObject, "must be an object of schemas");
+    const schemas = this.#read(keyword, isJsonObject, "must be an object of schemas");
     if (schemas === undefined) return undefined;
     const at = appendPointer(this.pointer, keyword);
     return new Map(Object.entries(schemas).map(([name, schema]) => [name, this.context.compile(schema, appendPointer(at, name))]));
@@ -155,13 +155,13 @@ export class SchemaReader {
     }
   }
 
-  private regex(source: string, pointer: string): RegExp {
+  #regex(source: string, pointer: string): RegExp {
     const pattern = compilePattern(source);
     if (pattern === undefined) throw invalidSchema(pointer, `is not a valid regular expression: ${source}`);
     return pattern;
   }
 
-  private read<T>(keyword: string, accepts: (value: unknown) => value is T, problem: string): T | undefined {
+  #read<T>(keyword: string, accepts: (value: unknown) => value is T, problem: string): T | undefined {
     const value = this.raw(keyword);
     if (value === undefined) return undefined;
     return accepts(value) ? value : this.fail(keyword, problem);
