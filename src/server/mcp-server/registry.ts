@@ -17,12 +17,18 @@ export interface Entry<C, H> {
 export class Registry<C, H> {
   readonly #entries = new Map<string, Entry<C, H>>();
 
+  readonly #kind: string;
+  readonly #onChange: () => void;
+
   constructor(
-    private readonly kind: string,
-    private readonly onChange: () => void,
+    kind: string,
+    onChange: () => void,
     /** Checks a configuration before it is registered or an update applied (throws to refuse it). */
     private readonly check: (key: string, config: C) => void = () => undefined,
-  ) {}
+  ) {
+    this.#kind = kind;
+    this.#onChange = onChange;
+  }
 
   get size(): number {
     return this.#entries.size;
@@ -30,11 +36,11 @@ export class Registry<C, H> {
 
   add(key: string, config: C, handler: H): RegisteredEntry<C & { handler: H }> {
     if (this.#entries.has(key))
-      throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A ${this.kind} named ${JSON.stringify(key)} is already registered`);
+      throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A ${this.#kind} named ${JSON.stringify(key)} is already registered`);
     this.check(key, config);
     const entry: Entry<C, H> = { key, config, handler, enabled: true };
     this.#entries.set(key, entry);
-    this.onChange();
+    this.#onChange();
     return this.#handle(entry);
   }
 
@@ -55,7 +61,7 @@ export class Registry<C, H> {
     const setEnabled = (enabled: boolean): void => {
       if (entry.enabled === enabled || this.#entries.get(entry.key) !== entry) return;
       entry.enabled = enabled;
-      this.onChange();
+      this.#onChange();
     };
     return {
       name: entry.key,
@@ -71,10 +77,10 @@ export class Registry<C, H> {
         this.check(entry.key, updated);
         if (handler) entry.handler = handler;
         entry.config = updated;
-        this.onChange();
+        this.#onChange();
       },
       remove: () => {
-        if (this.#entries.get(entry.key) === entry && this.#entries.delete(entry.key)) this.onChange();
+        if (this.#entries.get(entry.key) === entry && this.#entries.delete(entry.key)) this.#onChange();
       },
     };
   }
