@@ -19,13 +19,11 @@ export class Registry<C, H> {
 
   readonly #kind: string;
   readonly #onChange: () => void;
+  /** Checks a configuration before it is registered or an update applied (throws to refuse it). */
+  readonly #check: (key: string, config: C) => void;
 
-  constructor(
-    kind: string,
-    onChange: () => void,
-    /** Checks a configuration before it is registered or an update applied (throws to refuse it). */
-    private readonly check: (key: string, config: C) => void = () => undefined,
-  ) {
+  constructor(kind: string, onChange: () => void, check: (key: string, config: C) => void = () => undefined) {
+    this.#check = check;
     this.#kind = kind;
     this.#onChange = onChange;
   }
@@ -37,7 +35,7 @@ export class Registry<C, H> {
   add(key: string, config: C, handler: H): RegisteredEntry<C & { handler: H }> {
     if (this.#entries.has(key))
       throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A ${this.#kind} named ${JSON.stringify(key)} is already registered`);
-    this.check(key, config);
+    this.#check(key, config);
     const entry: Entry<C, H> = { key, config, handler, enabled: true };
     this.#entries.set(key, entry);
     this.#onChange();
@@ -74,7 +72,7 @@ export class Registry<C, H> {
       update: (changes) => {
         const { handler, ...config } = changes;
         const updated = { ...entry.config, ...config };
-        this.check(entry.key, updated);
+        this.#check(entry.key, updated);
         if (handler) entry.handler = handler;
         entry.config = updated;
         this.#onChange();
