@@ -106,28 +106,29 @@ export class WireSchemaTable {
         }),
       );
     switch (node[0]) {
-      case "string":
-      case "boolean":
-        return typed(node[0]);
-      case "unknown":
+      case "s":
+        return typed("string");
+      case "b":
+        return typed("boolean");
+      case "x":
         return { ...LEAF, verdict: () => VALID, run: ok };
-      case "int":
+      case "i":
         return integer();
-      case "number":
+      case "f":
         return number(node[1], node[2]);
-      case "values":
+      case "v":
         return literals(node[1]);
-      case "optional":
+      case "o":
         return optional(this.#node(node[1]));
-      case "nullable":
+      case "n":
         return nullable(this.#node(node[1]));
-      case "array":
+      case "a":
         return array(this.#node(node[1]), node[2] ?? null, node[3] ?? null);
-      case "record":
+      case "r":
         return record(this.#node(node[1]));
-      case "union":
+      case "u":
         return union(node[1].map((index) => this.#node(index)));
-      case "discriminated":
+      case "d":
         break;
     }
     return discriminated(
