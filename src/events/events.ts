@@ -16,6 +16,12 @@ export interface MCPEventMap {
     readonly outcome: RequestOutcome;
   };
   "notification:emitted": { readonly side: Side; readonly method: string; readonly params: unknown };
+  /**
+   * A legal JSON Schema this side cannot check (`$dynamicRef`, a `$ref` to a document not given in
+   * the `jsonSchema.schemas` option): the values it describes pass unchecked. `subject` names the
+   * schema (`the input schema of tool "search"`), `reason` says what could not be compiled.
+   */
+  "schema:unchecked": { readonly side: Side; readonly subject: string; readonly reason: string };
 }
 
 /** A function called with the payload of one event type. */

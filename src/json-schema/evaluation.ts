@@ -19,33 +19,33 @@ export const IGNORED_EVALUATION: EvaluationSink = {
 };
 
 export class TrackedEvaluation implements EvaluationSink {
-  private readonly properties = new Set<string>();
-  private readonly items = new Set<number>();
-  private allItems = false;
+  readonly #properties = new Set<string>();
+  readonly #items = new Set<number>();
+  #allItems = false;
 
   addProperty(key: string): void {
-    this.properties.add(key);
+    this.#properties.add(key);
   }
 
   addItem(index: number): void {
-    this.items.add(index);
+    this.#items.add(index);
   }
 
   addAllItems(): void {
-    this.allItems = true;
+    this.#allItems = true;
   }
 
   copyTo(target: EvaluationSink): void {
-    for (const key of this.properties) target.addProperty(key);
-    for (const index of this.items) target.addItem(index);
-    if (this.allItems) target.addAllItems();
+    for (const key of this.#properties) target.addProperty(key);
+    for (const index of this.#items) target.addItem(index);
+    if (this.#allItems) target.addAllItems();
   }
 
   hasProperty(key: string): boolean {
-    return this.properties.has(key);
+    return this.#properties.has(key);
   }
 
   hasItem(index: number): boolean {
-    return this.allItems || this.items.has(index);
+    return this.#allItems || this.#items.has(index);
   }
 }

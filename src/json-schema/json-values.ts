@@ -10,9 +10,7 @@ export function isJsonTypeName(name: unknown): name is JsonTypeName {
   return typeof name === "string" && JSON_TYPE_NAMES.has(name);
 }
 
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export { isJsonObject } from "../types/objects.js";
 
 /** The type of a value as issues name it: a JSON type, or the `typeof` of anything JSON has no word for. */
 export function jsonTypeOf(value: unknown): string {

@@ -21,16 +21,16 @@ export class ValidationRun {
   issues: Issue[] | undefined = this.collected;
   readonly maxDepth: number;
   readonly tracksEvaluation: boolean;
-  private stepsLeft: number;
-  private moreSteps: (() => number) | undefined;
-  private refLocation: InstancePath | undefined;
-  private refHops = 0;
+  #stepsLeft: number;
+  #moreSteps: (() => number) | undefined;
+  #refLocation: InstancePath | undefined;
+  #refHops = 0;
 
   constructor(limits: RunLimits) {
     this.maxDepth = limits.maxDepth;
     this.tracksEvaluation = limits.tracksEvaluation;
-    this.stepsLeft = limits.steps;
-    this.moreSteps = limits.moreSteps;
+    this.#stepsLeft = limits.steps;
+    this.#moreSteps = limits.moreSteps;
   }
 
   get collecting(): boolean {
@@ -54,10 +54,10 @@ export class ValidationRun {
 
   /** Counts one schema evaluation against the budget that keeps hostile schemas from running forever. */
   spend(): void {
-    if (--this.stepsLeft >= 0) return;
-    this.stepsLeft += this.moreSteps?.() ?? 0;
-    this.moreSteps = undefined;
-    if (this.stepsLeft < 0)
+    if (--this.#stepsLeft >= 0) return;
+    this.#stepsLeft += this.#moreSteps?.() ?? 0;
+    this.#moreSteps = undefined;
+    if (this.#stepsLeft < 0)
       throw new ValidationAborted("validation stopped: the schema needs too much work for this data (is it exponential?)");
   }
 
@@ -70,15 +70,16 @@ export class ValidationRun {
 
   /** Follows a `$ref`, refusing a chain of more than `maxDepth` of them that never descends into the data. */
   followRef(at: InstancePath, ref: string, validate: () => boolean): boolean {
-    const { refLocation, refHops } = this;
-    this.refHops = refLocation === at ? refHops + 1 : 1;
-    this.refLocation = at;
-    if (this.refHops > this.maxDepth) {
+    const refLocation = this.#refLocation;
+    const refHops = this.#refHops;
+    this.#refHops = refLocation === at ? refHops + 1 : 1;
+    this.#refLocation = at;
+    if (this.#refHops > this.maxDepth) {
       throw new ValidationAborted(`$ref "${ref}" recursed more than ${this.maxDepth} times without descending into the data`, at);
     }
     const valid = validate();
-    this.refLocation = refLocation;
-    this.refHops = refHops;
+    this.#refLocation = refLocation;
+    this.#refHops = refHops;
     return valid;
   }
 }

@@ -25,6 +25,11 @@ export function resolveUri(reference: string, base: string): string {
   return composeUri({ ...from, path: removeDotSegments(path), query: ref.query, fragment: ref.fragment });
 }
 
+/** Whether `text` is a URI with a scheme (`https://example.com/defs.json`, `urn:example:defs`), not a relative reference. */
+export function isAbsoluteUri(text: string): boolean {
+  return parseUri(text).scheme !== undefined;
+}
+
 /** The URI without its fragment, and the fragment (`""` when there is none). */
 export function splitFragment(uri: string): [string, string] {
   const hash = uri.indexOf("#");

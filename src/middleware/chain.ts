@@ -63,19 +63,23 @@ export class MethodLayers<C> {
   readonly #chains = new Map<string, NextHandler<C>>();
 
   /** `methods`: those a layer may name; `kind` and `seen`: what the refusal says ("No client middleware sees x: the client sends …"). */
-  constructor(
-    private readonly methods: ReadonlySet<string>,
-    private readonly kind: string,
-    private readonly seen: string,
-  ) {}
+  readonly #methods: ReadonlySet<string>;
+  readonly #kind: string;
+  readonly #seen: string;
+
+  constructor(methods: ReadonlySet<string>, kind: string, seen: string) {
+    this.#methods = methods;
+    this.#kind = kind;
+    this.#seen = seen;
+  }
 
   /** `add(layer)`: a layer for every method; `add(method, layer)`: for one of `methods` (the arguments of the sides' `use…` overloads). */
   add(first: unknown, second?: unknown): void {
     const method = typeof first === "string" ? first : undefined;
-    if (method !== undefined && !this.methods.has(method))
+    if (method !== undefined && !this.#methods.has(method))
       throw new MCPError(
         MCP_CODES.INVALID_PARAMS,
-        `No ${this.kind} middleware sees ${method}: ${this.seen} ${[...this.methods].join(", ")}`,
+        `No ${this.#kind} middleware sees ${method}: ${this.#seen} ${[...this.#methods].join(", ")}`,
       );
     this.#stack.add(method, (second ?? first) as never);
     this.#chains.clear();

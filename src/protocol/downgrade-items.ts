@@ -1,14 +1,13 @@
 // The data types a server sends, in an older revision's form: content blocks, tools, resources,
 // templates, prompts and the server's own info. Each function returns its input itself when the
 // revision needs no change, and otherwise a copy of only the objects it changes.
+import { isJsonObject } from "../types/objects.js";
 import type { Revision } from "./revision-features.js";
 import { withFields } from "../types/objects.js";
 
 export type Obj = Readonly<Record<string, unknown>>;
 
-export function isObj(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export const isObj: (value: unknown) => value is Obj = isJsonObject;
 
 /** `object` without `keys`: the object itself when it has none of them. */
 export function without(object: Obj, keys: readonly string[]): Obj {

@@ -19,7 +19,7 @@ import type { RequestOutcome } from "../events/events.js";
 import type { JsonObject, JsonRpcId, Side } from "../types/types.js";
 
 import { INSTRUMENTATION_SCOPE, METRIC_NAMES } from "./names.js";
-import { withFields } from "../types/objects.js";
+import { isJsonObject, withFields } from "../types/objects.js";
 import { activeContext, contextWith, isValidSpanContext, registered, runWith, spanContextOf } from "./global-api.js";
 
 export { INSTRUMENTATION_SCOPE, METRIC_NAMES } from "./names.js";
@@ -321,10 +321,6 @@ function withTraceContext(params: JsonObject | undefined, fields: Record<string,
 
 function peerOf(side: Side): Side {
   return side === "client" ? "server" : "client";
-}
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Collects what a propagator injects, creating the record only once something is written. */

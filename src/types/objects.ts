@@ -1,3 +1,8 @@
+/** A non-null object that is not an array: what JSON calls an object. One for the library (it is in every app). */
+export function isJsonObject(value: unknown): value is { [key: string]: unknown } {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** `B` with `F`'s fields in place of its own of the same names. */
 export type WithFields<B, F> = { [K in keyof B as K extends keyof F ? never : K]: B[K] } & F;
 

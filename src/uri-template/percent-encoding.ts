@@ -32,6 +32,10 @@ export function truncateCharacters(text: string, maxLength: number, allowReserve
   return (text.match(allowReserved ? CODE_POINTS_AND_TRIPLETS : CODE_POINTS) ?? []).slice(0, maxLength).join("");
 }
 
+/** The reserved characters of RFC 3986 (gen-delims and sub-delims) and '%': their triplets are kept by `{+var}` matching. */
+const KEPT_ENCODED = ":/?#[]@!$&'()*+,;=%";
+const TRIPLET = /%([\dA-Fa-f]{2})/g;
+
 /** Decodes percent-encoded UTF-8; `undefined` for a malformed triplet or invalid UTF-8. */
 export function percentDecode(text: string): string | undefined {
   try {
@@ -39,4 +43,18 @@ export function percentDecode(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Decodes what a reserved expansion (`{+var}`, `{#var}`) matched: triplets of reserved characters
+ * and of '%' stay as sent, so an encoded "/" stays distinct from a raw one; every other triplet is
+ * decoded. `undefined` for malformed percent-encoding or invalid UTF-8, as `percentDecode`.
+ */
+export function percentDecodeKeepingReserved(text: string): string | undefined {
+  // "%2F" becomes "%252F", which decoding turns back into "%2F".
+  return percentDecode(
+    text.replace(TRIPLET, (triplet, hex: string) =>
+      KEPT_ENCODED.includes(String.fromCharCode(parseInt(hex, 16))) ? "%25" + hex : triplet,
+    ),
+  );
 }

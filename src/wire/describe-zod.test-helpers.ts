@@ -52,14 +52,14 @@ class TableBuilder {
       (def: Record<string, unknown>, checks: readonly Check[], internals: z.core.$ZodTypeInternals) => WireNode
     >
   > = {
-    string: (_def, checks) => leaf("string", checks),
-    boolean: (_def, checks) => leaf("boolean", checks),
-    unknown: (_def, checks) => leaf("unknown", checks),
+    string: (_def, checks) => leaf("string", "s", checks),
+    boolean: (_def, checks) => leaf("boolean", "b", checks),
+    unknown: (_def, checks) => leaf("unknown", "x", checks),
     number: describeNumber,
     literal: (_def, checks, internals) => literalValues(checks, internals),
     enum: (_def, checks, internals) => literalValues(checks, internals),
-    optional: (def) => ["optional", this.ref(def["innerType"] as Schema)],
-    nullable: (def) => ["nullable", this.ref(def["innerType"] as Schema)],
+    optional: (def) => ["o", this.ref(def["innerType"] as Schema)],
+    nullable: (def) => ["n", this.ref(def["innerType"] as Schema)],
     array: (def, checks) => arrayNode(this.ref(def["element"] as Schema), boundOf(checks, "min_length"), boundOf(checks, "max_length")),
     object: (def) => this.#describeObject(def as unknown as z.core.$ZodObjectDef),
     record: (def) => this.#describeRecord(def as unknown as z.core.$ZodRecordDef),
@@ -69,20 +69,22 @@ class TableBuilder {
   #describeObject(def: z.core.$ZodObjectDef): WireNode {
     const catchall = def.catchall?.["_zod"].def.type;
     if (catchall !== "unknown") throw new Error("Wire tables hold loose objects only");
-    return Object.entries(def.shape).map(([key, field]): readonly [string, number] => {
-      const internals = field["_zod"];
-      const optional = internals.optin === "optional" && internals.optout === "optional";
-      if (optional !== (internals.def.type === "optional"))
-        throw new Error(`Field ${key}: only z.optional makes a field optional in wire tables`);
-      if (key.endsWith("?")) throw new Error(`Field ${key}: a key ending in "?" reads as an optional field in wire tables`);
-      return optional ? [`${key}?`, this.ref((internals.def as z.core.$ZodOptionalDef).innerType)] : [key, this.ref(field)];
-    });
+    return Object.entries(def.shape)
+      .map(([key, field]) => {
+        const internals = field["_zod"];
+        const optional = internals.optin === "optional" && internals.optout === "optional";
+        if (optional !== (internals.def.type === "optional"))
+          throw new Error(`Field ${key}: only z.optional makes a field optional in wire tables`);
+        if (/[,?]|\d$|^$/.test(key)) throw new Error(`Field ${key}: wire tables hold no key with "," or "?", empty or ending in a digit`);
+        return optional ? `${key}?${this.ref((internals.def as z.core.$ZodOptionalDef).innerType)}` : `${key}${this.ref(field)}`;
+      })
+      .join(",");
   }
 
   #describeRecord(def: z.core.$ZodRecordDef): WireNode {
     const key = def.keyType["_zod"];
     if (key.def.type !== "string" || (key.def.checks?.length ?? 0) > 0) throw new Error("Wire tables hold records with string keys only");
-    return ["record", this.ref(def.valueType)];
+    return ["r", this.ref(def.valueType)];
   }
 
   #describeUnion(def: z.core.$ZodUnionDef & { discriminator?: string }): WireNode {
@@ -90,15 +92,15 @@ class TableBuilder {
     if (def.discriminator === undefined) {
       // zod runs a union of one option as that option.
       if (options.length === 1) return this.nodes[options[0] as number] as WireNode;
-      return ["union", options];
+      return ["u", options];
     }
     for (const option of options) {
       const node = this.nodes[option];
-      const tag = node && typeof node[0] !== "string" ? node.find(([key]) => key === def.discriminator) : undefined;
-      if (tag === undefined || this.nodes[tag[1]]?.[0] !== "values")
+      const tag = typeof node === "string" ? node.split(",").find((field) => field.replace(/\d+$/, "") === def.discriminator) : undefined;
+      if (tag === undefined || this.nodes[Number(tag.slice(def.discriminator.length))]?.[0] !== "v")
         throw new Error(`Discriminated union on ${def.discriminator}: an option without a literal tag`);
     }
-    return ["discriminated", def.discriminator, options];
+    return ["d", def.discriminator, options];
   }
 }
 
@@ -106,20 +108,20 @@ function noChecks(type: string, checks: readonly Check[]): void {
   if (checks.length > 0) throw new Error(`Wire tables cannot express checks on a zod ${type}`);
 }
 
-function leaf(type: "string" | "boolean" | "unknown", checks: readonly Check[]): WireNode {
+function leaf(type: string, kind: "s" | "b" | "x", checks: readonly Check[]): WireNode {
   noChecks(type, checks);
-  return [type];
+  return [kind];
 }
 
 function literalValues(checks: readonly Check[], internals: z.core.$ZodTypeInternals): WireNode {
   noChecks("literal", checks);
-  return ["values", [...(internals.values as ReadonlySet<WireLiteral>)]];
+  return ["v", [...(internals.values as ReadonlySet<WireLiteral>)]];
 }
 
 function describeNumber(def: Record<string, unknown>, checks: readonly Check[]): WireNode {
   if (def["format"] === "safeint") {
     noChecks("int", checks);
-    return ["int"];
+    return ["i"];
   }
   if (def["format"] !== undefined) throw new Error(`Wire tables cannot express the number format ${JSON.stringify(def["format"])}`);
   for (const check of checks) {
@@ -127,13 +129,13 @@ function describeNumber(def: Record<string, unknown>, checks: readonly Check[]):
       throw new Error(`Wire tables cannot express the number check ${check.check}`);
   }
   const bound = (name: string): number | null => checks.find((check) => check.check === name)?.value ?? null;
-  return ["number", bound("greater_than"), bound("less_than")];
+  return ["f", bound("greater_than"), bound("less_than")];
 }
 
 /** An array node, without the bounds it does not have at its end. */
 function arrayNode(element: number, minLength: number | null, maxLength: number | null): WireNode {
-  if (maxLength !== null) return ["array", element, minLength, maxLength];
-  return minLength === null ? ["array", element] : ["array", element, minLength];
+  if (maxLength !== null) return ["a", element, minLength, maxLength];
+  return minLength === null ? ["a", element] : ["a", element, minLength];
 }
 
 function boundOf(checks: readonly Check[], name: "min_length" | "max_length"): number | null {

@@ -2,8 +2,9 @@
 // generation and no zod. Each node gets two functions: a verdict that accepts the common valid
 // message without allocating, and a full run that answers exactly as the zod schema it was
 // generated from would (the same value, the same issues), for everything else.
+import { isJsonObject } from "../types/objects.js";
 import { type Issue, summarizeIssues } from "./issues.js";
-import type { WireFields, WireLiteral, WireNode } from "./wire-tables.types.js";
+import type { WireLiteral, WireNode } from "./wire-tables.types.js";
 
 export type ValidationResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: string };
 
@@ -52,10 +53,6 @@ interface Field {
 const ok = (value: unknown): Outcome => ({ value, issues: [] });
 const failed = (issue: NewIssue): Outcome => ({ value: issue.input, issues: [{ ...issue, path: [] }] });
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isPlain(value: Record<string, unknown>): boolean {
   return Object.getPrototypeOf(value) === Object.prototype && !Object.hasOwn(value, "__proto__");
 }
@@ -101,35 +98,37 @@ export class WireSchemaTable {
   }
 
   #compile(node: WireNode): Compiled {
-    if (isFields(node))
+    if (typeof node === "string")
       return object(
-        node.map(([key, index]) =>
-          key.endsWith("?") ? { key: key.slice(0, -1), node: optional(this.#node(index)) } : { key, node: this.#node(index) },
-        ),
+        Array.from(node.matchAll(FIELD), ([, key, absent, index]) => {
+          const inner = this.#node(Number(index));
+          return { key: key as string, node: absent ? optional(inner) : inner };
+        }),
       );
     switch (node[0]) {
-      case "string":
-      case "boolean":
-        return typed(node[0]);
-      case "unknown":
+      case "s":
+        return typed("string");
+      case "b":
+        return typed("boolean");
+      case "x":
         return { ...LEAF, verdict: () => VALID, run: ok };
-      case "int":
+      case "i":
         return integer();
-      case "number":
+      case "f":
         return number(node[1], node[2]);
-      case "values":
+      case "v":
         return literals(node[1]);
-      case "optional":
+      case "o":
         return optional(this.#node(node[1]));
-      case "nullable":
+      case "n":
         return nullable(this.#node(node[1]));
-      case "array":
+      case "a":
         return array(this.#node(node[1]), node[2] ?? null, node[3] ?? null);
-      case "record":
+      case "r":
         return record(this.#node(node[1]));
-      case "union":
+      case "u":
         return union(node[1].map((index) => this.#node(index)));
-      case "discriminated":
+      case "d":
         break;
     }
     return discriminated(
@@ -139,10 +138,8 @@ export class WireSchemaTable {
   }
 }
 
-/** An object node is its fields alone; every other node starts with its kind. */
-function isFields(node: WireNode): node is WireFields {
-  return typeof node[0] !== "string";
-}
+/** One field of an object node (`WireFields`): its key, a `?` if it may be absent, its node's index. */
+const FIELD = /([^,?]+?)(\?)?(\d+)(?:,|$)/g;
 
 function validateWith(node: Compiled, value: unknown): ValidationResult<unknown> {
   if (node.verdict(value) === VALID) return { ok: true, value };
@@ -283,7 +280,7 @@ function object(fields: readonly Field[]): Compiled {
     ...LEAF,
     fields,
     verdict: (value) => {
-      if (!isObject(value)) return INVALID;
+      if (!isJsonObject(value)) return INVALID;
       if (!isPlain(value)) return UNSURE;
       for (const { key, node } of fields) {
         const item = value[key];
@@ -298,7 +295,7 @@ function object(fields: readonly Field[]): Compiled {
       return VALID;
     },
     run: (value) => {
-      if (!isObject(value)) return failed({ code: "invalid_type", expected: "object", input: value });
+      if (!isJsonObject(value)) return failed({ code: "invalid_type", expected: "object", input: value });
       const copy: Record<string, unknown> = {};
       const outcome: Outcome = { value: copy, issues: [] };
       for (const { key, node } of fields) runField(outcome, copy, value, key, node);
@@ -325,7 +322,7 @@ function record(item: Compiled): Compiled {
   return {
     ...LEAF,
     verdict: (value) => {
-      if (!isObject(value)) return INVALID;
+      if (!isJsonObject(value)) return INVALID;
       if (!isPlain(value) || Object.getOwnPropertySymbols(value).length > 0) return UNSURE;
       for (const key in value) {
         const verdict = item.verdict(value[key]);
@@ -355,11 +352,11 @@ function record(item: Compiled): Compiled {
 
 /** zod's record test: an object whose constructor, if any, is Object-like (a class instance is refused). */
 function isRecordLike(value: unknown): value is Record<PropertyKey, unknown> {
-  if (!isObject(value)) return false;
+  if (!isJsonObject(value)) return false;
   const constructor: unknown = value.constructor;
   if (typeof constructor !== "function") return true;
   const prototype: unknown = constructor.prototype;
-  return isObject(prototype) && Object.hasOwn(prototype, "isPrototypeOf");
+  return isJsonObject(prototype) && Object.hasOwn(prototype, "isPrototypeOf");
 }
 
 function union(options: readonly Compiled[]): Compiled {
@@ -397,11 +394,11 @@ function discriminated(key: string, options: readonly Compiled[]): Compiled {
   return {
     ...LEAF,
     verdict: (value) => {
-      if (!isObject(value)) return INVALID;
+      if (!isJsonObject(value)) return INVALID;
       return byTag.get(value[key])?.verdict(value) ?? INVALID;
     },
     run: (value) => {
-      if (!isObject(value)) return failed({ code: "invalid_type", expected: "object", input: value });
+      if (!isJsonObject(value)) return failed({ code: "invalid_type", expected: "object", input: value });
       const option = byTag.get(value[key]);
       if (option) return option.run(value);
       return { value, issues: [{ code: "invalid_union", errors: [], options: tags, input: value, path: [key] }] };

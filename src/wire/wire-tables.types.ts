@@ -7,26 +7,30 @@ import type { AnyProtocolVersion } from "../constants/index.js";
 export type WireLiteral = string | number | boolean | null;
 
 /**
- * An object's fields, `[key, node]`: a key that ends in "?" names a field that may be absent (zod `optional`, which a node of its own is
- * only elsewhere, as method params that may be left out).
+ * An object's fields in one string, each its key then its node's index, joined by commas: `"name0,title?3"`. A `?` between the two
+ * marks a field that may be absent (zod `optional`, which a node of its own is only elsewhere, as method params that may be left out).
+ * A key holds no comma and no `?`, and does not end in a digit. A string, not a list of pairs: a fifth of the tables' bytes less.
  */
-export type WireFields = readonly (readonly [key: string, node: number])[];
+export type WireFields = string;
 
-/** One schema: an object (its fields alone; object nodes are loose: unknown keys pass through), or a kind and its parts. */
+/**
+ * One schema: an object (its fields alone; object nodes are loose: unknown keys pass through), or a kind and its parts. A kind is one
+ * letter (the tables hold hundreds of them): each is named below by the label of its first element.
+ */
 export type WireNode =
   | WireFields
-  | readonly ["string"]
-  | readonly ["boolean"]
-  | readonly ["unknown"]
-  | readonly ["int"]
-  | readonly [kind: "number", minimum: number | null, maximum: number | null]
-  | readonly [kind: "values", values: readonly WireLiteral[]]
-  | readonly [kind: "optional", inner: number]
-  | readonly [kind: "nullable", inner: number]
-  | readonly [kind: "array", element: number, minLength?: number | null, maxLength?: number]
-  | readonly [kind: "record", value: number]
-  | readonly [kind: "union", options: readonly number[]]
-  | readonly [kind: "discriminated", key: string, options: readonly number[]];
+  | readonly [string: "s"]
+  | readonly [boolean: "b"]
+  | readonly [unknown: "x"]
+  | readonly [int: "i"]
+  | readonly [number: "f", minimum: number | null, maximum: number | null]
+  | readonly [values: "v", values: readonly WireLiteral[]]
+  | readonly [optional: "o", inner: number]
+  | readonly [nullable: "n", inner: number]
+  | readonly [array: "a", element: number, minLength?: number | null, maxLength?: number]
+  | readonly [record: "r", value: number]
+  | readonly [union: "u", options: readonly number[]]
+  | readonly [discriminated: "d", key: string, options: readonly number[]];
 
 /** The nodes of one revision's methods: `[params, result]` per request, params per notification. */
 export interface RevisionTable {

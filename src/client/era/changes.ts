@@ -19,16 +19,20 @@ export interface ChangeSubscriptions {
  * hear them, and resource updates after `resources/subscribe`.
  */
 export class SessionChanges implements ChangeSubscriptions {
-  constructor(private readonly request: (method: string, params: JsonObject, options: CallOptions | undefined) => Promise<unknown>) {}
+  readonly #request: (method: string, params: JsonObject, options: CallOptions | undefined) => Promise<unknown>;
+
+  constructor(request: (method: string, params: JsonObject, options: CallOptions | undefined) => Promise<unknown>) {
+    this.#request = request;
+  }
 
   watch(): void {}
 
   async subscribe(uri: string, options: CallOptions | undefined): Promise<void> {
-    await this.request(METHODS.resourcesSubscribe, { uri }, options);
+    await this.#request(METHODS.resourcesSubscribe, { uri }, options);
   }
 
   async unsubscribe(uri: string, options: CallOptions | undefined): Promise<void> {
-    await this.request(METHODS.resourcesUnsubscribe, { uri }, options);
+    await this.#request(METHODS.resourcesUnsubscribe, { uri }, options);
   }
 
   accepts(): boolean {

@@ -66,12 +66,16 @@ export class ListenSubscriptions implements ChangeSubscriptions {
   #retry: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
 
-  constructor(private readonly sources: ListenSources) {}
+  readonly #sources: ListenSources;
+
+  constructor(sources: ListenSources) {
+    this.#sources = sources;
+  }
 
   /** Adds `list` to the filter (the client asks once per list). */
   watch(list: ListKind): void {
     this.#lists.add(list);
-    this.#update().catch((error: unknown) => this.sources.report(toMCPError(error)));
+    this.#update().catch((error: unknown) => this.#sources.report(toMCPError(error)));
   }
 
   async subscribe(uri: string, options: CallOptions | undefined): Promise<void> {
@@ -154,8 +158,8 @@ export class ListenSubscriptions implements ChangeSubscriptions {
       let stream: ListenStream | undefined;
       const timer = setTimeout(() => {
         controller.abort();
-        reject(new MCPError(MCP_CODES.TIMEOUT, `subscriptions/listen was not acknowledged within ${this.sources.ackTimeoutMs} ms`));
-      }, this.sources.ackTimeoutMs);
+        reject(new MCPError(MCP_CODES.TIMEOUT, `subscriptions/listen was not acknowledged within ${this.#sources.ackTimeoutMs} ms`));
+      }, this.#sources.ackTimeoutMs);
       const onId = (id: JsonRpcId): void => {
         const opened = new ListenStream(id, key, controller);
         stream = opened;
@@ -176,7 +180,7 @@ export class ListenSubscriptions implements ChangeSubscriptions {
         maxTotalTimeoutMs: Number.POSITIVE_INFINITY,
         onId,
       };
-      this.sources.send({ notifications: filter }, options).then(
+      this.#sources.send({ notifications: filter }, options).then(
         () => this.#ended(stream as ListenStream, undefined),
         (error: unknown) => {
           // Before its acknowledgement (or before it was sent at all), a failure is the opener's.
@@ -207,14 +211,14 @@ export class ListenSubscriptions implements ChangeSubscriptions {
   #failed(error: MCPError): void {
     // One report per streak of failures: a server that is down for a while is not reported every 30 s.
     if (this.#failures === 0)
-      this.sources.report(
+      this.#sources.report(
         new MCPError(error.code, `The subscriptions/listen stream ended (${error.message}); re-opening it`, { cause: error }),
       );
     this.#again();
   }
 
   #again(): void {
-    const delay = Math.min(this.sources.retryDelayMs * 2 ** this.#failures, MAX_RETRY_DELAY_MS);
+    const delay = Math.min(this.#sources.retryDelayMs * 2 ** this.#failures, MAX_RETRY_DELAY_MS);
     this.#failures++;
     this.#retry = setTimeout(() => {
       this.#update().catch((error: unknown) => this.#failed(toMCPError(error)));
@@ -228,7 +232,7 @@ export class ListenSubscriptions implements ChangeSubscriptions {
   #resumed(stream: ListenStream): void {
     this.#broken = false;
     const honoured = stream.honoured as ListenFilter;
-    for (const list of LISTS) if (honoured[`${list}ListChanged`]) this.sources.deliver(LIST_CHANGED[list], {});
-    for (const uri of this.#uris) if (stream.honours(uri)) this.sources.deliver(NOTIFICATIONS.resourcesUpdated, { uri });
+    for (const list of LISTS) if (honoured[`${list}ListChanged`]) this.#sources.deliver(LIST_CHANGED[list], {});
+    for (const uri of this.#uris) if (stream.honours(uri)) this.#sources.deliver(NOTIFICATIONS.resourcesUpdated, { uri });
   }
 }

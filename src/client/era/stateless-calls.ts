@@ -35,13 +35,16 @@ export class StatelessCalls {
   /** The `_meta` every request carries; one object, rebuilt when the log level changes (the dispatcher copies before adding to it). */
   #meta: JsonObject;
 
-  constructor(private readonly sources: StatelessCallSources) {
+  readonly #sources: StatelessCallSources;
+
+  constructor(sources: StatelessCallSources) {
+    this.#sources = sources;
     this.#meta = this.#metaWith(undefined);
   }
 
   /** What this client declares on every request. */
   get capabilities(): ClientCapabilities {
-    return this.sources.capabilities;
+    return this.#sources.capabilities;
   }
 
   /** The level of log messages the next requests ask for (`undefined`: none). */
@@ -61,14 +64,14 @@ export class StatelessCalls {
    * one that took no round of input is kept there. A call with `_meta` of its own is never cached.
    */
   async call(method: string, params: JsonObject | undefined, options: CallOptions | undefined): Promise<unknown> {
-    const responses = this.sources.responses;
+    const responses = this.#sources.responses;
     const key = options?.meta === undefined ? responses?.keyOf(method, params) : undefined;
     if (key !== undefined && options?.fresh !== true) {
       const cached = (responses as ClientResponses).get(key);
       if (cached !== undefined) return cached;
     }
     const first = this.params(params, options?.meta);
-    const result = await this.sources.send(method, first, options);
+    const result = await this.#sources.send(method, first, options);
     if (isInputRequired(result)) return this.#rounds(method, first, result, options);
     if (key !== undefined) (responses as ClientResponses).keep(key, result);
     return result;
@@ -78,10 +81,10 @@ export class StatelessCalls {
   async #rounds(method: string, first: JsonObject, asked: InputRequired, options: CallOptions | undefined): Promise<unknown> {
     let result: unknown = asked;
     for (let round = 1; isInputRequired(result); round++) {
-      if (round > this.sources.maxInputRounds) {
+      if (round > this.#sources.maxInputRounds) {
         throw new MCPError(
           MCP_CODES.INPUT_ROUNDS_EXCEEDED,
-          `${method} asked for input more than ${this.sources.maxInputRounds} times (maxInputRounds)`,
+          `${method} asked for input more than ${this.#sources.maxInputRounds} times (maxInputRounds)`,
           { data: result },
         );
       }
@@ -93,7 +96,7 @@ export class StatelessCalls {
       // same
       if (result.requestState !== undefined) retry["requestState"] = result.requestState;
       options?.signal?.throwIfAborted();
-      result = await this.sources.send(method, retry, options);
+      result = await this.#sources.send(method, retry, options);
     }
     return result;
   }
@@ -108,7 +111,7 @@ export class StatelessCalls {
     const answers: JsonObject = {};
     for (const [key, request] of Object.entries(requests)) {
       signal?.throwIfAborted();
-      const respond = this.sources.responders.get(request.method);
+      const respond = this.#sources.responders.get(request.method);
       if (!respond)
         throw new MCPError(
           MCP_CODES.METHOD_NOT_FOUND,
@@ -125,9 +128,9 @@ export class StatelessCalls {
 
   #metaWith(level: LoggingLevel | undefined): JsonObject {
     const meta: JsonObject = {
-      [META_KEYS.protocolVersion]: this.sources.version,
-      [META_KEYS.clientCapabilities]: this.sources.capabilities,
-      [META_KEYS.clientInfo]: this.sources.clientInfo,
+      [META_KEYS.protocolVersion]: this.#sources.version,
+      [META_KEYS.clientCapabilities]: this.#sources.capabilities,
+      [META_KEYS.clientInfo]: this.#sources.clientInfo,
     };
     // Stryker disable next-line ConditionalExpression: a logLevel set to undefined is not serialised: the request on the wire is the same
     if (level !== undefined) meta[META_KEYS.logLevel] = level;

@@ -9,7 +9,11 @@ import type { Tool } from "../../schemas/schemas.js";
 export class ToolHeaders {
   readonly #params = new Map<string, readonly HeaderParam[]>();
 
-  constructor(private readonly onDropped: (name: string, reason: string) => void) {}
+  readonly #onDropped: (name: string, reason: string) => void;
+
+  constructor(onDropped: (name: string, reason: string) => void) {
+    this.#onDropped = onDropped;
+  }
 
   /** The tools of a listed page that can be called, their annotations kept. */
   remember(tools: readonly Tool[]): Tool[] {
@@ -18,7 +22,7 @@ export class ToolHeaders {
       const found = headerParamsOf(tool.inputSchema);
       if (!found.ok) {
         this.#params.delete(tool.name);
-        this.onDropped(tool.name, found.reason);
+        this.#onDropped(tool.name, found.reason);
         continue;
       }
       this.#params.set(tool.name, found.params);

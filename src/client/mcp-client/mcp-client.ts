@@ -474,6 +474,10 @@ export class MCPClient<Tools extends object = object> extends ListingClient {
         relist: () => collect(this.items("tools", undefined)),
       },
       this.#dispatcher,
+      {
+        options: this.#options.jsonSchema ?? {},
+        unchecked: (subject, reason) => this.#options.events?.emit("schema:unchecked", { side: "client", subject, reason }),
+      },
     );
     // Made after the connection closed: its waits end at once, as those of tasks made before.
     if (this.#dispatcher.closed) this.#tasks.close();

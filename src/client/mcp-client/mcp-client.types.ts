@@ -1,6 +1,7 @@
 import type { AnyProtocolVersion } from "../../constants/index.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import type { EventBus, MCPEventMap } from "../../events/events.js";
+import type { JsonSchemaOptions } from "../../json-schema/json-schema.js";
 import type { RequestOptions, TimeoutOptions } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import type {
   CallToolResult,
@@ -195,8 +196,15 @@ export interface MCPClientOptions extends TimeoutOptions {
   readonly maxListPages?: number;
   /** Metrics and spans; `null` turns them off. Default: the global OpenTelemetry API. */
   readonly telemetry?: Telemetry | null;
-  /** Connection and request events of the underlying dispatcher. */
+  /** Connection and request events of the underlying dispatcher, and `schema:unchecked`. */
   readonly events?: EventBus<MCPEventMap>;
+  /**
+   * How a tool's `outputSchema` is compiled to check its `structuredContent`: `schemas` are the
+   * documents its `$ref`s may name by URI (never fetched). `unsupported` defaults to `"skip"` here: a
+   * schema the validator cannot check lets results pass unchecked, and `events` hears
+   * `schema:unchecked` once per schema; `"refuse"` fails the call instead.
+   */
+  readonly jsonSchema?: JsonSchemaOptions;
   /** Hears what cannot be thrown to a caller: protocol errors, throwing listeners, failed cache refreshes. */
   readonly onError?: (error: MCPError) => void;
 }

@@ -83,7 +83,11 @@ export interface ResponseCacheOptions {
  * keeping what a round of input produced); `"private"` unless the server said `"public"`.
  */
 export class ClientResponses {
-  constructor(private readonly options: ResponseCacheOptions) {}
+  readonly #options: ResponseCacheOptions;
+
+  constructor(options: ResponseCacheOptions) {
+    this.#options = options;
+  }
 
   /** The key of a request whose result may be cached, or undefined. */
   keyOf(method: string, params: JsonObject | undefined): string | undefined {
@@ -91,7 +95,7 @@ export class ClientResponses {
   }
 
   get(key: string): unknown {
-    const { cache, principal } = this.options;
+    const { cache, principal } = this.#options;
     return cache.get(`${key}private:${principal}`) ?? cache.get(`${key}public`);
   }
 
@@ -99,25 +103,25 @@ export class ClientResponses {
     const { ttlMs, cacheScope } = result as { ttlMs?: unknown; cacheScope?: unknown };
     // A missing, zero or negative ttlMs means stale at once: nothing to keep.
     if (typeof ttlMs !== "number" || !(ttlMs > 0)) return;
-    this.options.cache.set(cacheScope === "public" ? `${key}public` : `${key}private:${this.options.principal}`, result, ttlMs);
+    this.#options.cache.set(cacheScope === "public" ? `${key}public` : `${key}private:${this.#options.principal}`, result, ttlMs);
   }
 
   /** A change notification: the lists it names, or the resource it updated (for every principal), are stale. */
   changed(method: string, params: unknown): void {
     if (method === NOTIFICATIONS.resourcesUpdated) {
-      this.options.cache.forget(this.keyOf(METHODS.resourcesRead, { uri: (params as { uri: string }).uri }) as string);
+      this.#options.cache.forget(this.keyOf(METHODS.resourcesRead, { uri: (params as { uri: string }).uri }) as string);
       return;
     }
     const lists = STALE_AFTER[method];
-    if (lists !== undefined) for (const stale of lists) this.options.cache.forget(this.#prefix(stale));
+    if (lists !== undefined) for (const stale of lists) this.#options.cache.forget(this.#prefix(stale));
   }
 
   /** Forgets every result of this client's server (both scopes). */
   clear(): void {
-    this.options.cache.forget(`${this.options.server}\u0000`);
+    this.#options.cache.forget(`${this.#options.server}\u0000`);
   }
 
   #prefix(method: string): string {
-    return `${this.options.server}\u0000${method}\u0000`;
+    return `${this.#options.server}\u0000${method}\u0000`;
   }
 }

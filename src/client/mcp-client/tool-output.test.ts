@@ -16,6 +16,7 @@ const sum: Tool = {
 };
 const wrong: CallToolResult = { content: [], structuredContent: { sum: "three" } };
 const right: CallToolResult = { content: [], structuredContent: { sum: 3 } };
+const settings = { options: {}, unchecked: () => undefined };
 
 describe("the outputSchema check, with the validator loaded on demand", () => {
   it("loads no validator for a listing whose tools have no outputSchema", async () => {
@@ -23,7 +24,7 @@ describe("the outputSchema check, with the validator loaded on demand", () => {
     vi.resetModules();
     const fresh = await import("./tool-output.js");
     const loader = await import("./validator-loader.js");
-    const checker = new fresh.ToolOutputChecker(() => Promise.resolve());
+    const checker = new fresh.ToolOutputChecker(() => Promise.resolve(), settings);
     checker.remember([plain]);
     expect(checker.check("plain", { content: [{ type: "text", text: "hi" }] })).toBeUndefined();
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -33,7 +34,7 @@ describe("the outputSchema check, with the validator loaded on demand", () => {
   it("waits for the validator at the first check of a tool listed first, and rejects a broken result", async () => {
     vi.resetModules();
     const fresh = await import("./tool-output.js");
-    const checker = new fresh.ToolOutputChecker(() => Promise.resolve(checker.remember([sum])));
+    const checker = new fresh.ToolOutputChecker(() => Promise.resolve(checker.remember([sum])), settings);
     const checked = checker.check("sum", wrong);
     expect(checked).toBeInstanceOf(Promise);
     await expect(checked).rejects.toMatchObject({ code: MCP_CODES.PROTOCOL_INVALID, message: expect.stringContaining("does not match") });
@@ -44,7 +45,7 @@ describe("the outputSchema check, with the validator loaded on demand", () => {
     const fresh = await import("./tool-output.js");
     const loader = await import("./validator-loader.js");
     expect(loader.loadedValidator()).toBeUndefined();
-    const checker = new fresh.ToolOutputChecker(() => Promise.resolve());
+    const checker = new fresh.ToolOutputChecker(() => Promise.resolve(), settings);
     checker.remember([sum]);
     const waiting = checker.check("sum", wrong);
     expect(waiting).toBeInstanceOf(Promise);
@@ -54,7 +55,7 @@ describe("the outputSchema check, with the validator loaded on demand", () => {
   });
 
   it("checks at once, with no promise, once the validator is there", async () => {
-    const checker = new ToolOutputChecker(() => Promise.resolve());
+    const checker = new ToolOutputChecker(() => Promise.resolve(), settings);
     checker.remember([sum]);
     await vi.waitFor(() => expect(loadedValidator()).toBeDefined());
     expect(checker.check("sum", right)).toBeUndefined();
@@ -69,7 +70,7 @@ describe("the outputSchema check, with the validator loaded on demand", () => {
     });
     try {
       const fresh = await import("./tool-output.js");
-      const checker = new fresh.ToolOutputChecker(() => Promise.resolve());
+      const checker = new fresh.ToolOutputChecker(() => Promise.resolve(), settings);
       checker.remember([sum]);
       await new Promise((resolve) => setTimeout(resolve, 0));
       const failed = await Promise.resolve(checker.check("sum", right)).then(

@@ -1,9 +1,15 @@
 // Checks a tool's structuredContent against the outputSchema the server listed for it.
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { describeThrown, MCPError } from "../../error-codes/mcp-error.js";
-import type { JsonSchemaValidator } from "../../json-schema/index.js";
+import type { JsonSchemaOptions, JsonSchemaValidator } from "../../json-schema/index.js";
 import type { CallToolResult, Tool } from "../../schemas/schemas.js";
 import { loadedValidator, loadValidator, type JsonSchemaValidation } from "./validator-loader.js";
+
+/** How output schemas are compiled, and where the client tells of one it cannot check. */
+export interface OutputSchemaSettings {
+  readonly options: JsonSchemaOptions;
+  readonly unchecked: (subject: string, reason: string) => void;
+}
 
 /**
  * Knows every tool the client has listed. A tool it does not know is looked up in one full listing
@@ -13,9 +19,11 @@ export class ToolOutputChecker {
   readonly #known = new Map<string, Tool>();
   readonly #compiled = new WeakMap<object, JsonSchemaValidator>();
   readonly #listAll: () => Promise<unknown>;
+  readonly #settings: OutputSchemaSettings;
 
-  constructor(listAll: () => Promise<unknown>) {
+  constructor(listAll: () => Promise<unknown>, settings: OutputSchemaSettings) {
     this.#listAll = listAll;
+    this.#settings = settings;
   }
 
   remember(tools: readonly Tool[]): void {
@@ -79,8 +87,13 @@ export class ToolOutputChecker {
   }
 
   #compileOnce(name: string, schema: object, result: CallToolResult, { compileJsonSchema }: JsonSchemaValidation): JsonSchemaValidator {
+    const { options } = this.#settings;
     try {
-      const compiled = compileJsonSchema(schema);
+      // A legal schema the validator cannot check (`$dynamicRef`, a document not given) fails no call:
+      // results pass unchecked, told once per schema (unless the options say to refuse it).
+      const compiled = compileJsonSchema(schema, { ...options, unsupported: options.unsupported ?? "skip" });
+      if (compiled.unchecked !== undefined)
+        this.#settings.unchecked(`the output schema of tool ${JSON.stringify(name)}`, compiled.unchecked);
       this.#compiled.set(schema, compiled);
       return compiled;
     } catch (error) {

@@ -18,7 +18,7 @@ import type { StatelessCalls } from "../era/stateless-calls.js";
 import { headerMismatch } from "../mcp-client/client-options.js";
 import type { CallOptions } from "../mcp-client/mcp-client.types.js";
 import type { InputResponder } from "../mcp-client/server-requests.js";
-import { ToolOutputChecker } from "../mcp-client/tool-output.js";
+import { ToolOutputChecker, type OutputSchemaSettings } from "../mcp-client/tool-output.js";
 import type { JsonRpcDispatcher } from "../../jsonrpc/dispatcher/dispatcher.js";
 import { TaskWait } from "./task-wait.js";
 import type { TaskInput, TaskStatePage, ToolTaskRequest, TaskState, TaskWaitOptions, ToolTask } from "./tasks.types.js";
@@ -46,8 +46,10 @@ class TaskHandle implements ToolTask {
   /** 2025-11-25, with `onInput`: the server's requests for input, parked until `update` answers them, by key. */
   readonly parked = new Map<string, { resolve(answer: unknown): void; reject(error: unknown): void }>();
 
+  readonly #tasks: ClientTasks;
+
   constructor(
-    private readonly tasks: ClientTasks,
+    tasks: ClientTasks,
     readonly taskId: string | undefined,
     /** The tool called (its result is checked against the tool's outputSchema); unknown for a task re-attached by id. */
     readonly tool: string | undefined,
@@ -56,22 +58,24 @@ class TaskHandle implements ToolTask {
     /** The result of a call the server answered at once. */
     private readonly immediate: CallToolResult | undefined,
     readonly onInput: ((input: TaskInput) => void) | undefined,
-  ) {}
+  ) {
+    this.#tasks = tasks;
+  }
 
   status(options?: CallOptions): Promise<TaskState> {
-    return this.tasks.status(this, options);
+    return this.#tasks.status(this, options);
   }
 
   result(options?: TaskWaitOptions): Promise<CallToolResult> {
-    return this.immediate ? Promise.resolve(this.immediate) : this.tasks.wait(this, options, false);
+    return this.immediate ? Promise.resolve(this.immediate) : this.#tasks.wait(this, options, false);
   }
 
   update(responses: Readonly<Record<string, unknown>>): Promise<void> {
-    return this.tasks.update(this, responses);
+    return this.#tasks.update(this, responses);
   }
 
   cancel(options?: CallOptions): Promise<void> {
-    return this.tasks.cancel(this, options);
+    return this.#tasks.cancel(this, options);
   }
 }
 
@@ -88,11 +92,11 @@ export class ClientTasks {
   /** The tools as listed, and the check of a tool's result against its outputSchema. */
   readonly tools: ToolOutputChecker;
 
-  constructor(
-    private readonly sources: TaskSources,
-    dispatcher: JsonRpcDispatcher<AnyProtocolVersion>,
-  ) {
-    this.tools = new ToolOutputChecker(() => sources.listAll());
+  readonly #sources: TaskSources;
+
+  constructor(sources: TaskSources, dispatcher: JsonRpcDispatcher<AnyProtocolVersion>, outputSchemas: OutputSchemaSettings) {
+    this.#sources = sources;
+    this.tools = new ToolOutputChecker(() => sources.listAll(), outputSchemas);
     // The dispatcher checks each result as it comes: a call in flight holds no reaction of its own.
     dispatcher.setResultCheck(
       METHODS.toolsCall,
@@ -108,7 +112,7 @@ export class ClientTasks {
     options: (CallOptions & { readonly task?: true | ToolTaskRequest }) | undefined,
   ): Promise<CallToolResult | ToolTask> {
     // 2026-07-28: the server decides (the request declared the extension); 2025-11-25: the client asks with `task`.
-    const metadata = this.sources.calls() ? undefined : this.#metadata(name, options?.task);
+    const metadata = this.#sources.calls() ? undefined : this.#metadata(name, options?.task);
     // Sent at once when there is nothing to look up first: a call made just before the connection closes is one in flight.
     return metadata instanceof Promise
       ? metadata.then((found) => this.#call(name, args, options, found))
@@ -135,7 +139,7 @@ export class ClientTasks {
     const wanted = options?.task;
     if ("content" in answer)
       return wanted ? new TaskHandle(this, undefined, name, undefined, answer as CallToolResult, undefined) : (answer as CallToolResult);
-    const calls = this.sources.calls();
+    const calls = this.#sources.calls();
     if (calls ? !declaresTasks(calls) : !metadata)
       throw new MCPError(MCP_CODES.PROTOCOL_INVALID, `tools/call ${name} was answered with a task, which this client did not ask for`, {
         data: answer,
@@ -152,19 +156,19 @@ export class ClientTasks {
 
   /** `tasks/list` (2025-11-25 only: the tasks extension of 2026-07-28 has none). */
   async list(cursor: string | undefined, options: CallOptions | undefined): Promise<TaskStatePage> {
-    const version = this.sources.server()?.protocolVersion;
+    const version = this.#sources.server()?.protocolVersion;
     if (version !== undefined && version !== "2025-11-25")
       throw new MCPError(
         MCP_CODES.METHOD_NOT_FOUND,
         `tasks/list is a method of revision 2025-11-25 only; this connection speaks ${version}`,
       );
-    const page = await this.sources.request<ListTasksResult>(METHODS.tasksList, cursor === undefined ? undefined : { cursor }, options);
+    const page = await this.#sources.request<ListTasksResult>(METHODS.tasksList, cursor === undefined ? undefined : { cursor }, options);
     const tasks = page.tasks.map((task) => stateOf(task, false));
     return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
   }
 
   async status(task: TaskHandle, options: CallOptions | undefined): Promise<TaskState> {
-    return stateOf(await this.#byId<JsonObject>(task, METHODS.tasksGet, options), this.sources.calls() !== undefined);
+    return stateOf(await this.#byId<JsonObject>(task, METHODS.tasksGet, options), this.#sources.calls() !== undefined);
   }
 
   async cancel(task: TaskHandle, options: CallOptions | undefined): Promise<void> {
@@ -175,8 +179,8 @@ export class ClientTasks {
   /** 2026-07-28: `tasks/update`; 2025-11-25: the parked requests of the keys given are answered. */
   async update(task: TaskHandle, responses: Readonly<Record<string, unknown>>): Promise<void> {
     if (task.taskId === undefined) return;
-    if (this.sources.calls()) {
-      await this.sources.request(METHODS.tasksUpdate, { taskId: task.taskId, inputResponses: responses });
+    if (this.#sources.calls()) {
+      await this.#sources.request(METHODS.tasksUpdate, { taskId: task.taskId, inputResponses: responses });
       return;
     }
     for (const [key, answer] of Object.entries(responses)) {
@@ -193,7 +197,7 @@ export class ClientTasks {
   async wait(task: TaskHandle, options: TaskWaitOptions | undefined, cancelOnGiveUp: boolean): Promise<CallToolResult> {
     const taskId = task.taskId as string;
     const wait = new TaskWait(`task ${taskId}`, options, this.#closed.signal);
-    const calls = this.sources.calls();
+    const calls = this.#sources.calls();
     if (!calls && task.onInput) this.#manual.set(taskId, task);
     try {
       const result = await (calls ? this.#poll(task, wait, calls) : this.#blockOn(task, wait));
@@ -242,7 +246,7 @@ export class ClientTasks {
 
   /** 2025-11-25: the `task` to ask for, or undefined for a plain call (a tool the listing marks `required` gets one anyway). */
   #metadata(name: string, wanted: true | ToolTaskRequest | undefined): Promise<TaskMetadata | undefined> | undefined {
-    const server = this.sources.server();
+    const server = this.#sources.server();
     const capable = server?.capabilities.tasks?.requests?.tools?.call !== undefined;
     // Not connected (the call is refused as any other), or a server that runs no tool as a task: a plain call lists nothing first.
     if (server === undefined || (!capable && wanted === undefined)) return undefined;
@@ -263,13 +267,13 @@ export class ClientTasks {
 
   /** A result, or a task (2025-11-25: `{ task }`; 2026-07-28: the task itself, flat). */
   #send(params: JsonObject, options: CallOptions | undefined): Promise<JsonObject> {
-    const sent = this.sources.request<JsonObject>(METHODS.toolsCall, params, options);
+    const sent = this.#sources.request<JsonObject>(METHODS.toolsCall, params, options);
     // Stateless era: a server that finds the headers disagree with the body (-32020) may have changed the tool: list it again, and call
     // once more.
-    if (!this.sources.calls()) return sent;
+    if (!this.#sources.calls()) return sent;
     return sent.catch((error: unknown) =>
       headerMismatch(error)
-        ? this.sources.relist().then(() => this.sources.request<JsonObject>(METHODS.toolsCall, params, options))
+        ? this.#sources.relist().then(() => this.#sources.request<JsonObject>(METHODS.toolsCall, params, options))
         : Promise.reject(error),
     );
   }
@@ -279,7 +283,7 @@ export class ClientTasks {
       return Promise.reject(
         new MCPError(MCP_CODES.NOT_FOUND, `tools/call ${task.tool as string} was answered at once: there is no task to ask about`),
       );
-    return this.sources.request(method, { taskId: task.taskId }, options);
+    return this.#sources.request(method, { taskId: task.taskId }, options);
   }
 
   /**
@@ -343,7 +347,7 @@ export class ClientTasks {
     }
     if (task.onInput || Object.keys(fresh).length === 0) return;
     const inputResponses = await wait.race(calls.answerEach(fresh, wait.signal));
-    await wait.race(this.sources.request(METHODS.tasksUpdate, { taskId: task.taskId, inputResponses }));
+    await wait.race(this.#sources.request(METHODS.tasksUpdate, { taskId: task.taskId, inputResponses }));
   }
 }
 

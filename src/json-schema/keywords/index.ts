@@ -35,6 +35,6 @@ const KEYWORD_GROUPS: readonly ((reader: SchemaReader) => KeywordCheck[])[] = [
 
 /** The checks of one schema object. Keywords this library does not know are ignored, as the spec asks. */
 export function compileKeywords(reader: SchemaReader): KeywordCheck[] {
-  if (reader.context.legacyRefs && reader.has("$ref")) return compileReference(reader);
+  if (reader.context.legacyRefs(reader.schema) && reader.has("$ref")) return compileReference(reader);
   return KEYWORD_GROUPS.flatMap((compileGroup) => compileGroup(reader));
 }

@@ -27,8 +27,10 @@ export class InflightRequest implements RequestContext {
   readonly meta: JsonObject | undefined;
   readonly progressToken: ProgressToken | undefined;
 
+  readonly #host: ContextHost;
+
   constructor(
-    private readonly host: ContextHost,
+    host: ContextHost,
     readonly id: JsonRpcId,
     readonly method: string,
     params: JsonObject | undefined,
@@ -37,6 +39,7 @@ export class InflightRequest implements RequestContext {
     /** `performance.now()` when it arrived, for the duration in `request:completed` (0 when nobody listens). */
     readonly startedAt: number,
   ) {
+    this.#host = host;
     this.meta = params?.["_meta"] as JsonObject | undefined;
     this.progressToken = progressTokenOf(this.meta);
   }
@@ -50,7 +53,7 @@ export class InflightRequest implements RequestContext {
   }
 
   get session(): SessionInfo {
-    return this.host.session;
+    return this.#host.session;
   }
 
   /** The first reason wins, as with an AbortController. */
@@ -64,15 +67,15 @@ export class InflightRequest implements RequestContext {
     const params: JsonObject = { progressToken: this.progressToken, progress };
     if (total !== undefined) params["total"] = total;
     if (message !== undefined) params["message"] = message;
-    await this.host.notify("notifications/progress", params, this.id);
+    await this.#host.notify("notifications/progress", params, this.id);
   }
 
   notify(method: string, params?: JsonObject): Promise<void> {
-    return this.host.notify(method, params, this.id);
+    return this.#host.notify(method, params, this.id);
   }
 
   request(method: string, params?: JsonObject, options: RequestOptions = {}): Promise<unknown> {
     const signal = options.signal ? AbortSignal.any([options.signal, this.signal]) : this.signal;
-    return this.host.request(method, params, withFields(options, { signal, relatedRequestId: this.id }));
+    return this.#host.request(method, params, withFields(options, { signal, relatedRequestId: this.id }));
   }
 }

@@ -72,10 +72,13 @@ export class OutgoingRequests {
    */
   #endless = 0;
 
-  constructor(
-    private readonly defaults: Timeouts,
-    private readonly sendCancel: CancelSender,
-  ) {}
+  readonly #defaults: Timeouts;
+  readonly #sendCancel: CancelSender;
+
+  constructor(defaults: Timeouts, sendCancel: CancelSender) {
+    this.#defaults = defaults;
+    this.#sendCancel = sendCancel;
+  }
 
   get size(): number {
     return this.#pending.size;
@@ -129,7 +132,7 @@ export class OutgoingRequests {
   progress(update: ProgressUpdate): boolean {
     const pending = this.#pending.get(update.progressToken);
     if (!pending?.options.onProgress) return false;
-    if (pending.options.resetTimeoutOnProgress ?? this.defaults.resetTimeoutOnProgress) this.#arm(pending);
+    if (pending.options.resetTimeoutOnProgress ?? this.#defaults.resetTimeoutOnProgress) this.#arm(pending);
     pending.options.onProgress(update);
     return true;
   }
@@ -147,11 +150,11 @@ export class OutgoingRequests {
 
   // A call's own timeouts are read where they are needed, the defaults in their place: a request holds no merged copy.
   #timeoutMs(pending: PendingRequest): number {
-    return pending.options.timeoutMs ?? this.defaults.timeoutMs;
+    return pending.options.timeoutMs ?? this.#defaults.timeoutMs;
   }
 
   #maxTotalTimeoutMs(pending: PendingRequest): number | undefined {
-    return pending.options.maxTotalTimeoutMs ?? this.defaults.maxTotalTimeoutMs;
+    return pending.options.maxTotalTimeoutMs ?? this.#defaults.maxTotalTimeoutMs;
   }
 
   // The total cap bounds every (re-)arming, so a progress past the cap times out at once.
@@ -236,7 +239,7 @@ export class OutgoingRequests {
   /** Gives up on a request the peer may still be working on: reject it, then tell the peer. */
   #abandon(pending: PendingRequest, error: MCPError, reason: string): void {
     this.reject(pending, error, error.code === MCP_CODES.REQUEST_CANCELLED ? "cancelled" : "error");
-    this.sendCancel(pending.id, reason);
+    this.#sendCancel(pending.id, reason);
   }
 
   #finish(pending: PendingRequest, outcome: RequestOutcome, error?: MCPError): void {

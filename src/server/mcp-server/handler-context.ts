@@ -27,29 +27,33 @@ import type { ServerSession } from "./session.js";
 export class SessionHandlerContext implements HandlerContext {
   readonly era = "session";
 
+  readonly #request: RequestContext;
+
   constructor(
     readonly session: ServerSession,
-    private readonly request: RequestContext,
-  ) {}
+    request: RequestContext,
+  ) {
+    this.#request = request;
+  }
 
   get requestId(): JsonRpcId {
-    return this.request.id;
+    return this.#request.id;
   }
 
   get signal(): AbortSignal {
-    return this.request.signal;
+    return this.#request.signal;
   }
 
   get meta(): JsonObject | undefined {
-    return this.request.meta;
+    return this.#request.meta;
   }
 
   get inbound(): RequestContext["inbound"] {
-    return this.request.inbound;
+    return this.#request.inbound;
   }
 
   get principal(): unknown {
-    return this.request.inbound?.authInfo;
+    return this.#request.inbound?.authInfo;
   }
 
   get protocolVersion(): ProtocolVersion {
@@ -68,27 +72,27 @@ export class SessionHandlerContext implements HandlerContext {
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
     // Revision downgrade of progress: the dispatcher builds the notification, the revision says whether it has a message.
-    return this.request.progress(progress, total, revisionHas(this.session.protocolVersion, "progressMessage") ? message : undefined);
+    return this.#request.progress(progress, total, revisionHas(this.session.protocolVersion, "progressMessage") ? message : undefined);
   }
 
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    return this.session.log(level, data, logger, this.request);
+    return this.session.log(level, data, logger, this.#request);
   }
 
   /** Asks the client's model, as part of this request (cancelled with it). */
   createMessage(params: CreateMessageRequestParams, options?: InputOptions): Promise<CreateMessageResult> {
-    return this.session.createMessage(params, options, this.request);
+    return this.session.createMessage(params, options, this.#request);
   }
 
   /** Asks the user through the client, as part of this request (a Standard Schema form: see `elicitWith`). */
   elicitInput<S extends StandardSchemaV1>(params: StandardElicitParams<S>, options?: InputOptions): Promise<StandardElicitResult<S>>;
   elicitInput(params: ElicitRequestParams, options?: InputOptions): Promise<ElicitResult>;
   elicitInput(params: ElicitRequestParams | StandardElicitParams<StandardSchemaV1>, options?: InputOptions): Promise<ElicitResult> {
-    return elicitWith((asked) => this.session.elicitInput(asked, options, this.request), params);
+    return elicitWith((asked) => this.session.elicitInput(asked, options, this.#request), params);
   }
 
   /** The client's roots, as part of this request. */
   listRoots(options?: InputOptions): Promise<ListRootsResult> {
-    return this.session.listRoots(options, this.request);
+    return this.session.listRoots(options, this.#request);
   }
 }

@@ -1,6 +1,7 @@
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it, vi } from "vitest";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
+import { DEFAULT_MAX_TEMPLATE_LENGTH, UriTemplate } from "../../uri-template/uri-template.js";
 import { MCPServer } from "./mcp-server.js";
 import { initializedRawClientOf, sdkClientOf, settle } from "./mcp-server.test-helpers.js";
 
@@ -67,6 +68,18 @@ describe("MCPServer: resources", () => {
       contents: [{ uri: "library://books/42?format=epub", text: "book 42 as epub" }],
     });
     await expect(client.readResource({ uri: "library://books/7" })).resolves.toMatchObject({ contents: [{ text: "book 7 as text" }] });
+  });
+
+  it("hands a {+path} handler an encoded slash as sent, distinct from a raw one", async () => {
+    const server = new MCPServer(info);
+    server.resourceTemplate("file", "files:///{+path}", {}, (uri, variables) => ({ contents: [{ uri, text: JSON.stringify(variables) }] }));
+    const { client } = await sdkClientOf(server);
+    const textOf = async (uri: string): Promise<unknown> => {
+      const [content] = (await client.readResource({ uri })).contents;
+      return content !== undefined && "text" in content ? content.text : content;
+    };
+    await expect(textOf("files:///docs/a%2Fb%20c.txt")).resolves.toBe('{"path":"docs/a%2Fb c.txt"}');
+    await expect(textOf("files:///docs/a/b%20c.txt")).resolves.toBe('{"path":"docs/a/b c.txt"}');
   });
 
   it("answers an unknown URI with -32002 and the uri in data", async () => {
@@ -136,6 +149,32 @@ describe("MCPServer: resources", () => {
     expect(() => server.resourceTemplate("broken", "x://{unclosed", {}, () => ({ contents: [] }))).toThrow(
       expect.objectContaining({ code: MCP_CODES.INVALID_PARAMS }),
     );
+  });
+
+  it("refuses a template over the default length, as UriTemplate.parse does", () => {
+    const long = `x://${"a".repeat(DEFAULT_MAX_TEMPLATE_LENGTH)}/{id}`;
+    const refused = expect.objectContaining({
+      code: MCP_CODES.INVALID_PARAMS,
+      message: `URI template is ${long.length} characters long, over the limit of ${DEFAULT_MAX_TEMPLATE_LENGTH}`,
+    });
+    expect(() => UriTemplate.parse(long)).toThrow(refused);
+    expect(() => new MCPServer(info).resourceTemplate("long", long, {}, () => ({ contents: [] }))).toThrow(refused);
+  });
+
+  it("reads and lists by a UriTemplate given to update()", async () => {
+    const server = new MCPServer(info);
+    const registered = server.resourceTemplate("book", "library://books/{id}", {}, (uri, variables) => ({
+      contents: [{ uri, text: JSON.stringify(variables) }],
+    }));
+    registered.update({ uriTemplate: UriTemplate.parse("library://shelves/{shelf}/{id}") });
+    const { client } = await sdkClientOf(server);
+    await expect(client.listResourceTemplates()).resolves.toEqual({
+      resourceTemplates: [{ name: "book", uriTemplate: "library://shelves/{shelf}/{id}" }],
+    });
+    await expect(client.readResource({ uri: "library://shelves/s1/42" })).resolves.toEqual({
+      contents: [{ uri: "library://shelves/s1/42", text: '{"shelf":"s1","id":"42"}' }],
+    });
+    await expect(client.readResource({ uri: "library://books/42" })).rejects.toMatchObject({ code: -32002 });
   });
 });
 

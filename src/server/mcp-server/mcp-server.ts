@@ -21,7 +21,7 @@ import type { RequestChannel } from "../stateless/stateless-context.js";
 import { StatelessRequests, type StatelessAnswer, type StatelessHost } from "../stateless/stateless-requests.js";
 import { encodeCapabilitiesFor } from "../../protocol/downgrade.js";
 import { loadJsonSchemaConverter } from "../../schemas/wire-loader.js";
-import { UriTemplate } from "../../uri-template/uri-template.js";
+import { parseUriTemplateMatcher } from "../../uri-template/uri-template.js";
 import { toJsonText } from "../../json-schema/json-values.js";
 import { complete, hasCompleters } from "./completion.js";
 import type {
@@ -43,7 +43,7 @@ import type {
   ToolHandler,
 } from "./mcp-server.types.js";
 import { paginate } from "./pagination.js";
-import { checkPrompt, getPrompt, promptOnTheWire } from "./prompts.js";
+import { checkPrompt, getPrompt, promptOnTheWire, type PromptSchemas } from "./prompts.js";
 import { Registry } from "./registry.js";
 import {
   listAllResources,
@@ -65,6 +65,7 @@ import {
   type AnyToolConfig,
   type AnyToolHandler,
   type ToolEntry,
+  type ToolSchemas,
 } from "./tools.js";
 import type { HeaderParam } from "../../protocol/mcp-headers.js";
 import { layered, OWN_METHODS, type ServerMethod, type ServerMiddleware } from "../../middleware/server-middleware.js";
@@ -99,7 +100,7 @@ export class MCPServer implements StatelessHost {
     () => this.#listChanged("tools"),
     (name, config) => {
       checkTaskSupport(name, config, this.options.tasks);
-      return checkTool(name, config) && this.#loadConverter();
+      return checkTool(name, config, this.#schemas) && this.#loadConverter();
     },
   );
   readonly #resources = new Registry<StaticResourceConfig, ResourceReader>("resource", () => this.#listChanged("resources"));
@@ -107,8 +108,10 @@ export class MCPServer implements StatelessHost {
   readonly #prompts = new Registry<AnyPromptConfig, AnyPromptHandler>(
     "prompt",
     () => this.#listChanged("prompts"),
-    (name, config) => checkPrompt(name, config) && this.#loadConverter(),
+    (name, config) => checkPrompt(name, config, this.#schemas) && this.#loadConverter(),
   );
+  /** The `jsonSchema` option and the tools and prompts this server prepared with it. */
+  readonly #schemas: ToolSchemas & PromptSchemas;
   #features: ReadonlyMap<string, FeatureHandler> | undefined;
   /** The methods the server answers itself, behind the layers that see them: one handler per method and server. */
   readonly #own = new Map<string, FeatureHandler>();
@@ -127,6 +130,12 @@ export class MCPServer implements StatelessHost {
     this.statelessVersions = eras.includes("stateless") ? [...STATELESS_PROTOCOL_VERSIONS] : [];
     this.servesSessions = eras.includes("session");
     this.changes = options.changeFeed ?? new InMemoryChangeFeed();
+    this.#schemas = {
+      options: options.jsonSchema ?? {},
+      unchecked: (subject, reason) => options.events?.emit("schema:unchecked", { side: "server", subject, reason }),
+      tools: new WeakMap(),
+      prompts: new WeakMap(),
+    };
     // The first layer, so it is the outermost: nothing runs for a request it refuses.
     if (options.authorize) this.#layers.add(undefined, authorize(options.authorize) as Middleware<HandlerContext>);
     options.tasks?.attach(this);
@@ -179,7 +188,7 @@ export class MCPServer implements StatelessHost {
    */
   headerParamsOf(method: string, params: JsonObject | undefined): readonly HeaderParam[] | undefined {
     const entry = method === "tools/call" ? this.registrationOf(method, params) : undefined;
-    return entry && toolHeaderParams(entry as ToolEntry);
+    return entry && toolHeaderParams(entry as ToolEntry, this.#schemas);
   }
 
   /**
@@ -259,7 +268,7 @@ export class MCPServer implements StatelessHost {
     config: ResourceTemplateConfig,
     reader: TemplateReader,
   ): RegisteredEntry<TemplateConfig & { handler: TemplateReader }> {
-    return this.#templates.add(name, { ...config, uriTemplate: UriTemplate.parse(uriTemplate) }, reader);
+    return this.#templates.add(name, { ...config, uriTemplate: parseUriTemplateMatcher(uriTemplate) }, reader);
   }
 
   /** Registers a prompt; an `argsSchema` (zod or another Standard Schema validator) types the handler's arguments. */
@@ -432,7 +441,7 @@ export class MCPServer implements StatelessHost {
           listResult(
             "tools",
             page(
-              this.#tools.enabled().map((entry) => toolOnTheWire(entry, profile)),
+              this.#tools.enabled().map((entry) => toolOnTheWire(entry, profile, this.#schemas)),
               params,
             ),
           ),
@@ -441,7 +450,7 @@ export class MCPServer implements StatelessHost {
     yield [
       METHODS.toolsCall,
       (params: CallToolRequestParams, context: HandlerContext, profile: RevisionProfile) =>
-        this.#whenConverted(() => callTool(this.#tools.get(params.name), params, context, profile, this.options.tasks)),
+        this.#whenConverted(() => callTool(this.#tools.get(params.name), params, context, profile, this.#schemas, this.options.tasks)),
     ];
     yield [
       METHODS.resourcesList,
@@ -460,12 +469,20 @@ export class MCPServer implements StatelessHost {
     yield [
       METHODS.promptsList,
       (params: PaginatedRequestParams | undefined) =>
-        this.#whenConverted(() => listResult("prompts", page(this.#prompts.enabled().map(promptOnTheWire), params))),
+        this.#whenConverted(() =>
+          listResult(
+            "prompts",
+            page(
+              this.#prompts.enabled().map((entry) => promptOnTheWire(entry, this.#schemas)),
+              params,
+            ),
+          ),
+        ),
     ];
     yield [
       METHODS.promptsGet,
       (params: GetPromptRequestParams, context: HandlerContext) =>
-        this.#whenConverted(() => getPrompt(this.#prompts.get(params.name), params, context)),
+        this.#whenConverted(() => getPrompt(this.#prompts.get(params.name), params, context, this.#schemas)),
     ];
     yield [
       METHODS.completionComplete,

@@ -6,6 +6,7 @@ import type { ChangeFeed } from "../../stores/change-feed.js";
 import type { RequestStateKeys } from "../../stores/request-state-keys.js";
 import type { MCPError } from "../../error-codes/mcp-error.js";
 import type { EventBus, MCPEventMap } from "../../events/events.js";
+import type { JsonSchemaOptions } from "../../json-schema/json-schema.js";
 import type { TimeoutOptions } from "../../jsonrpc/dispatcher/dispatcher.types.js";
 import type {
   Annotations,
@@ -108,6 +109,13 @@ export interface MCPServerOptions extends TimeoutOptions {
   readonly onRootsListChanged?: (session: ServerSession) => void;
   readonly telemetry?: Telemetry | null | undefined;
   readonly events?: EventBus<MCPEventMap> | undefined;
+  /**
+   * How tool and prompt schemas given as plain JSON Schema are compiled: `schemas` are the documents
+   * their `$ref`s may name by URI (never fetched). `unsupported` defaults to `"skip"` here: a schema
+   * the validator cannot check is registered, its values pass unchecked, and `events` hears
+   * `schema:unchecked`; `"refuse"` makes registering it throw.
+   */
+  readonly jsonSchema?: JsonSchemaOptions | undefined;
   /** Told of what cannot be answered (see the dispatcher); default: nothing. */
   readonly onProtocolError?: (error: MCPError, session: ServerSession | undefined) => void;
   /** The eras served (default both): `["stateless"]` serves 2026-07-28 only, `["session"]` the handshake revisions only. */
@@ -320,6 +328,10 @@ export interface ResourceTemplateConfig extends ResourceConfig {
   readonly complete?: Readonly<Record<string, Completer>>;
 }
 
+/**
+ * Reads a resource of a template. `variables` come from the requested URI (`UriTemplate.match`):
+ * untrusted input that may hold `..` or slashes (`{+var}` keeps `%2F` as sent); see uri-template.md.
+ */
 export type TemplateReader = (
   uri: string,
   variables: Readonly<Record<string, UriVariableValue>>,

@@ -3,27 +3,30 @@ import { JsonRpcError, MCPError } from "../../error-codes/mcp-error.js";
 import type { GetPromptRequestParams, GetPromptResult, Prompt, PromptArgument } from "../../schemas/schemas.js";
 import type { Entry } from "./registry.js";
 import type { AnyPromptConfig, AnyPromptHandler, HandlerContext, JsonSchemaObject } from "./mcp-server.types.js";
-import { prepareObjectSchema, waitsForConverter, type PreparedSchema } from "./schema-support.js";
+import { prepareObjectSchema, waitsForConverter, type PreparedSchema, type SchemaSettings } from "./schema-support.js";
 
 export type PromptEntry = Entry<AnyPromptConfig, AnyPromptHandler>;
 
 /** A prompt whose arguments a schema gives: the schema ready, and the arguments the wire lists for it. */
-interface PreparedPrompt {
+export interface PreparedPrompt {
   readonly schema: PreparedSchema;
   readonly arguments: PromptArgument[];
 }
 
-// Keyed by the config object: `update()` replaces it, so a changed schema is prepared afresh.
-const prepared = new WeakMap<AnyPromptConfig, PreparedPrompt>();
+/** A server's schema settings, and its prompts as it prepared them. */
+export interface PromptSchemas extends SchemaSettings {
+  /** Keyed by the config object: `update()` replaces it, so a changed schema is prepared afresh. */
+  readonly prompts: WeakMap<AnyPromptConfig, PreparedPrompt>;
+}
 
 /**
  * A prompt's `argsSchema`, prepared once per configuration: its properties (input side) must be strings, the only thing the wire carries.
  */
-function preparePrompt(name: string, config: AnyPromptConfig): PreparedPrompt | undefined {
-  let prompt = prepared.get(config);
+function preparePrompt(name: string, config: AnyPromptConfig, schemas: PromptSchemas): PreparedPrompt | undefined {
+  let prompt = schemas.prompts.get(config);
   if (!prompt && config.argsSchema) {
     const owner = `prompt ${JSON.stringify(name)}`;
-    const schema = prepareObjectSchema(config.argsSchema, "input", owner);
+    const schema = prepareObjectSchema(config.argsSchema, "input", owner, schemas);
     // Stryker disable next-line ArrayDeclaration: a default that names no property is as good as none
     const { properties = {}, required = [] } = schema.jsonSchema as { properties?: Record<string, JsonSchemaObject>; required?: string[] };
     const args = Object.entries(properties).map(([argument, property]) => {
@@ -41,7 +44,7 @@ function preparePrompt(name: string, config: AnyPromptConfig): PreparedPrompt | 
       for (const key of ["title", "description"] as const) if (property[key] !== undefined) described[key] = property[key] as string;
       return described;
     });
-    prepared.set(config, (prompt = { schema, arguments: args }));
+    schemas.prompts.set(config, (prompt = { schema, arguments: args }));
   }
   return prompt;
 }
@@ -51,9 +54,9 @@ function preparePrompt(name: string, config: AnyPromptConfig): PreparedPrompt | 
  * object of strings is refused at once; a zod/mini one waits for zod's converter, as a tool's
  * does (the answer says whether it waits).
  */
-export function checkPrompt(name: string, config: AnyPromptConfig): boolean {
+export function checkPrompt(name: string, config: AnyPromptConfig, schemas: PromptSchemas): boolean {
   const waits = waitsForConverter(config.argsSchema, "input", `prompt ${JSON.stringify(name)}`);
-  if (!waits) preparePrompt(name, config);
+  if (!waits) preparePrompt(name, config, schemas);
   return waits;
 }
 
@@ -63,10 +66,10 @@ function argumentsOf(entry: PromptEntry, schema: PreparedPrompt | undefined): Pr
   return schema?.arguments ?? (args && Object.entries(args).map(([name, { complete: _complete, ...argument }]) => ({ name, ...argument })));
 }
 
-export function promptOnTheWire(entry: PromptEntry): Prompt {
+export function promptOnTheWire(entry: PromptEntry, schemas: PromptSchemas): Prompt {
   const { arguments: _args, argsSchema: _schema, complete: _complete, cache: _cache, requiredScopes: _scopes, ...rest } = entry.config;
   const prompt: Prompt = { name: entry.key, ...rest };
-  const described = argumentsOf(entry, preparePrompt(entry.key, entry.config));
+  const described = argumentsOf(entry, preparePrompt(entry.key, entry.config, schemas));
   return described ? { ...prompt, arguments: described } : prompt;
 }
 
@@ -75,10 +78,11 @@ export async function getPrompt(
   entry: PromptEntry | undefined,
   params: GetPromptRequestParams,
   context: HandlerContext,
+  schemas: PromptSchemas,
 ): Promise<GetPromptResult> {
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown prompt: ${params.name}`);
   const given = params.arguments ?? {};
-  const prompt = preparePrompt(entry.key, entry.config);
+  const prompt = preparePrompt(entry.key, entry.config, schemas);
   const missing =
     argumentsOf(entry, prompt)
       ?.filter((argument) => argument.required && given[argument.name] === undefined)

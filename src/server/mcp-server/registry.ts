@@ -17,12 +17,16 @@ export interface Entry<C, H> {
 export class Registry<C, H> {
   readonly #entries = new Map<string, Entry<C, H>>();
 
-  constructor(
-    private readonly kind: string,
-    private readonly onChange: () => void,
-    /** Checks a configuration before it is registered or an update applied (throws to refuse it). */
-    private readonly check: (key: string, config: C) => void = () => undefined,
-  ) {}
+  readonly #kind: string;
+  readonly #onChange: () => void;
+  /** Checks a configuration before it is registered or an update applied (throws to refuse it). */
+  readonly #check: (key: string, config: C) => void;
+
+  constructor(kind: string, onChange: () => void, check: (key: string, config: C) => void = () => undefined) {
+    this.#check = check;
+    this.#kind = kind;
+    this.#onChange = onChange;
+  }
 
   get size(): number {
     return this.#entries.size;
@@ -30,11 +34,11 @@ export class Registry<C, H> {
 
   add(key: string, config: C, handler: H): RegisteredEntry<C & { handler: H }> {
     if (this.#entries.has(key))
-      throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A ${this.kind} named ${JSON.stringify(key)} is already registered`);
-    this.check(key, config);
+      throw new MCPError(MCP_CODES.DUPLICATE_REGISTRATION, `A ${this.#kind} named ${JSON.stringify(key)} is already registered`);
+    this.#check(key, config);
     const entry: Entry<C, H> = { key, config, handler, enabled: true };
     this.#entries.set(key, entry);
-    this.onChange();
+    this.#onChange();
     return this.#handle(entry);
   }
 
@@ -55,7 +59,7 @@ export class Registry<C, H> {
     const setEnabled = (enabled: boolean): void => {
       if (entry.enabled === enabled || this.#entries.get(entry.key) !== entry) return;
       entry.enabled = enabled;
-      this.onChange();
+      this.#onChange();
     };
     return {
       name: entry.key,
@@ -68,13 +72,13 @@ export class Registry<C, H> {
       update: (changes) => {
         const { handler, ...config } = changes;
         const updated = { ...entry.config, ...config };
-        this.check(entry.key, updated);
+        this.#check(entry.key, updated);
         if (handler) entry.handler = handler;
         entry.config = updated;
-        this.onChange();
+        this.#onChange();
       },
       remove: () => {
-        if (this.#entries.get(entry.key) === entry && this.#entries.delete(entry.key)) this.onChange();
+        if (this.#entries.get(entry.key) === entry && this.#entries.delete(entry.key)) this.#onChange();
       },
     };
   }

@@ -1,12 +1,14 @@
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError } from "../../error-codes/mcp-error.js";
 import type { ReadResourceResult, Resource, ResourceTemplate } from "../../schemas/schemas.js";
-import type { UriTemplate } from "../../uri-template/uri-template.js";
+import type { UriTemplateMatcher } from "../../uri-template/uri-template.js";
 import type { Registry, Entry } from "./registry.js";
 import type { HandlerContext, ResourceConfig, ResourceReader, ResourceTemplateConfig, TemplateReader } from "./mcp-server.types.js";
 
 export type StaticResourceConfig = ResourceConfig & { readonly name: string };
-export type TemplateConfig = ResourceTemplateConfig & { readonly uriTemplate: UriTemplate };
+// A matcher, not a `UriTemplate`: the server never expands, so an app that does not import `UriTemplate` bundles
+// no expansion code. A `UriTemplate` given to `update()` is one.
+export type TemplateConfig = ResourceTemplateConfig & { readonly uriTemplate: UriTemplateMatcher };
 export type ResourceEntry = Entry<StaticResourceConfig, ResourceReader>;
 export type TemplateEntry = Entry<TemplateConfig, TemplateReader>;
 

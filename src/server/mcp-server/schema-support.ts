@@ -1,7 +1,7 @@
 import type { $ZodType } from "zod/v4/core";
 import { MCP_CODES } from "../../error-codes/error-codes.js";
 import { MCPError, describeThrown } from "../../error-codes/mcp-error.js";
-import { compileJsonSchema } from "../../json-schema/json-schema.js";
+import { compileJsonSchema, type JsonSchemaOptions } from "../../json-schema/json-schema.js";
 import { loadedJsonSchemaConverter } from "../../schemas/wire-loader.js";
 import { ownParse, validateWithZod } from "../../schemas/zod-validation.js";
 import type { ValidationResult } from "../../wire/wire-schema.js";
@@ -23,6 +23,18 @@ export interface PreparedSchema {
   readonly jsonSchema: JsonSchemaObject;
   check(value: unknown): ValidationResult<unknown> | Promise<ValidationResult<unknown>>;
 }
+
+/**
+ * How a server compiles the plain JSON Schemas of its tools and prompts, and where it tells of one it
+ * cannot check. Each server has its own (with its own caches of what it prepared: tools.ts, prompts.ts),
+ * so two servers registering the same configuration object each apply theirs.
+ */
+export interface SchemaSettings {
+  readonly options: JsonSchemaOptions;
+  readonly unchecked: (subject: string, reason: string) => void;
+}
+
+const DEFAULT_SETTINGS: SchemaSettings = { options: {}, unchecked: () => undefined };
 
 function isZodSchema(schema: ArgumentsSchema): schema is $ZodType {
   return "_zod" in schema;
@@ -70,14 +82,19 @@ function notAnObjectSchema(io: "input" | "output", owner: string): MCPError {
  * own converter (Standard JSON Schema, or `toJsonSchema()`) and its `validate`; plain JSON Schema
  * is checked by our interpreter.
  */
-export function prepareObjectSchema(schema: ArgumentsSchema, io: "input" | "output", owner: string): PreparedSchema {
+export function prepareObjectSchema(
+  schema: ArgumentsSchema,
+  io: "input" | "output",
+  owner: string,
+  settings: SchemaSettings = DEFAULT_SETTINGS,
+): PreparedSchema {
   // A zod/mini schema before the converter loads (only an elicitation's gets here) is one without Standard JSON Schema.
   const prepared =
     isZodSchema(schema) && converterOf(schema)
       ? fromZod(schema, io)
       : "~standard" in schema
         ? fromStandard(schema as StandardSchemaV1, io, owner)
-        : fromJsonSchema(schema);
+        : fromJsonSchema(schema, `the ${io} schema of ${owner}`, settings);
   if (prepared.jsonSchema["type"] !== "object") throw notAnObjectSchema(io, owner);
   return prepared;
 }
@@ -160,7 +177,12 @@ function fromResult(result: StandardSchemaResult<unknown>): ValidationResult<unk
   };
 }
 
-function fromJsonSchema(schema: JsonSchemaObject): PreparedSchema {
-  const validator = compileJsonSchema(schema);
+/**
+ * Checked by our interpreter. A legal schema it cannot check (`$dynamicRef`, a document not given)
+ * is still served: its values pass unchecked, and the server tells of it (unless told to refuse it).
+ */
+function fromJsonSchema(schema: JsonSchemaObject, subject: string, settings: SchemaSettings): PreparedSchema {
+  const validator = compileJsonSchema(schema, { ...settings.options, unsupported: settings.options.unsupported ?? "skip" });
+  if (validator.unchecked !== undefined) settings.unchecked(subject, validator.unchecked);
   return { jsonSchema: schema, check: (value) => validator.validate(value) };
 }

@@ -129,10 +129,13 @@ export class ServerSession implements SessionHandle {
     });
   }
 
+  readonly #host: ServerHost;
+
   constructor(
-    private readonly host: ServerHost,
+    host: ServerHost,
     private readonly dispatcher: JsonRpcDispatcher,
   ) {
+    this.#host = host;
     this.#served = ServerSession.#servedBy(host);
     dispatcher.routeRequests(this.#served.methods, (params, request) => this.#serve(params, request));
     dispatcher.setNotificationHandler(NOTIFICATIONS.rootsListChanged, () => host.options.onRootsListChanged?.(this));
@@ -202,7 +205,7 @@ export class ServerSession implements SessionHandle {
       capabilities: state.clientCapabilities,
       info: state.clientInfo as NegotiatedClient["info"],
     };
-    this.#declared = this.host.capabilitiesFor(this.rules);
+    this.#declared = this.#host.capabilitiesFor(this.rules);
     this.#logLevel = state.logLevel as LoggingLevel | undefined;
     if (state.subscriptions.length > 0) this.#subscriptions = new Set(state.subscriptions);
   }
@@ -277,9 +280,9 @@ export class ServerSession implements SessionHandle {
 
   #initialize(params: InitializeRequestParams): InitializeResult {
     if (this.#client) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_REQUEST, "The session is already initialized");
-    const stateless = this.host.statelessVersions;
+    const stateless = this.#host.statelessVersions;
     // A server of the stateless era only names its versions: an old client may have nothing else to show its user.
-    if (!this.host.servesSessions || this.#era === "stateless") {
+    if (!this.#host.servesSessions || this.#era === "stateless") {
       throw new JsonRpcError(
         JSONRPC_ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION,
         `This server speaks only ${stateless.join(", ")}: no initialize, each request carries _meta`,
@@ -290,13 +293,13 @@ export class ServerSession implements SessionHandle {
     const version = isProtocolVersion(params.protocolVersion) ? params.protocolVersion : LATEST_PROTOCOL_VERSION;
     this.dispatcher.setProtocolVersion(version);
     this.#client = { capabilities: params.capabilities, info: params.clientInfo };
-    this.#declared = this.host.capabilitiesFor(this.rules);
-    const instructions = this.host.options.instructions;
+    this.#declared = this.#host.capabilitiesFor(this.rules);
+    const instructions = this.#host.options.instructions;
     this.onStateChange?.();
     const result: InitializeResult = {
       protocolVersion: version,
       capabilities: this.#declared,
-      serverInfo: this.host.info,
+      serverInfo: this.#host.info,
     };
     return instructions === undefined ? result : withFields(result, { instructions });
   }
@@ -308,7 +311,7 @@ export class ServerSession implements SessionHandle {
    * allowed, then run behind the server's layers (`authorize` the first of them).
    */
   #serve(params: unknown, request: RequestContext): unknown {
-    if (this.#era !== "session" && this.host.statelessVersions.length > 0 && claimsStatelessEra(params))
+    if (this.#era !== "session" && this.#host.statelessVersions.length > 0 && claimsStatelessEra(params))
       return this.#serveStateless(params as JsonObject, request);
     return this.#run(checkedParams(this.dispatcher.codec, request.method, params, `Method not found: ${request.method}`), request);
   }
@@ -320,7 +323,7 @@ export class ServerSession implements SessionHandle {
   async #serveStateless(params: JsonObject, request: RequestContext): Promise<unknown> {
     // Discover is answered without pinning: a client probes with it before it knows the era.
     if (request.method !== METHODS.serverDiscover) this.#era = "stateless";
-    const answer = await this.host.serveStateless(request.id, request.method, params, new ConnectionChannel(request));
+    const answer = await this.#host.serveStateless(request.id, request.method, params, new ConnectionChannel(request));
     if ("result" in answer) return answer.result;
     throw new JsonRpcError(answer.error.code, answer.error.message, answer.error.data);
   }
@@ -334,8 +337,8 @@ export class ServerSession implements SessionHandle {
     const context = new SessionHandlerContext(this, request);
     // Only the methods of the two tables are registered, so a method not in the first is in the second; both behind the server's layers.
     const handler = own
-      ? this.host.layeredOwn(method, own.run as unknown as FeatureHandler)
-      : (this.host.featureHandlers().get(method) as FeatureHandler);
+      ? this.#host.layeredOwn(method, own.run as unknown as FeatureHandler)
+      : (this.#host.featureHandlers().get(method) as FeatureHandler);
     const result = handler(params as never, context, this.rules);
     // Revision downgrade of results (after the handler: initialize settles the version it is read from).
     return encodedResult(this.dispatcher.codec.version, method, result);

@@ -5,7 +5,7 @@ import type { CallToolRequestParams, CallToolResult, Tool } from "../../schemas/
 import type { Entry } from "./registry.js";
 import type { RevisionProfile } from "../../protocol/profiles.js";
 import type { ArgumentsSchema, HandlerContext, ToolConfig } from "./mcp-server.types.js";
-import { prepareObjectSchema, waitsForConverter, type PreparedSchema } from "./schema-support.js";
+import { prepareObjectSchema, waitsForConverter, type PreparedSchema, type SchemaSettings } from "./schema-support.js";
 import type { ValidationResult } from "../../wire/wire-schema.js";
 import type { JsonObject } from "../../types/types.js";
 import type { TaskCall, TaskSupport } from "../core/task-support.js";
@@ -17,7 +17,7 @@ export type ToolEntry = Entry<AnyToolConfig, AnyToolHandler>;
 
 const EMPTY_INPUT: PreparedSchema = { jsonSchema: { type: "object", properties: {} }, check: (value) => ({ ok: true, value }) };
 
-interface PreparedTool {
+export interface PreparedTool {
   readonly input: PreparedSchema;
   readonly output: PreparedSchema | undefined;
   readonly wire: Tool;
@@ -27,25 +27,28 @@ interface PreparedTool {
   readonly headers: readonly HeaderParam[];
 }
 
-// Keyed by the config object: `update()` replaces it, so a changed schema is prepared afresh.
-const prepared = new WeakMap<AnyToolConfig, PreparedTool>();
+/** A server's schema settings, and its tools as it prepared them. */
+export interface ToolSchemas extends SchemaSettings {
+  /** Keyed by the config object: `update()` replaces it, so a changed schema is prepared afresh. */
+  readonly tools: WeakMap<AnyToolConfig, PreparedTool>;
+}
 
 /** Checks a tool's configuration at registration (schemas must describe objects). */
-export function prepareTool(name: string, config: AnyToolConfig): PreparedTool {
-  let tool = prepared.get(config);
+export function prepareTool(name: string, config: AnyToolConfig, schemas: ToolSchemas): PreparedTool {
+  let tool = schemas.tools.get(config);
   // Stryker disable next-line ConditionalExpression: preparing the same configuration again gives the same schemas and checks; the cache
   // only saves the work
   if (!tool) {
     const owner = `tool ${JSON.stringify(name)}`;
-    const input = config.inputSchema ? prepareObjectSchema(config.inputSchema, "input", owner) : EMPTY_INPUT;
-    const output = config.outputSchema ? prepareObjectSchema(config.outputSchema, "output", owner) : undefined;
+    const input = config.inputSchema ? prepareObjectSchema(config.inputSchema, "input", owner, schemas) : EMPTY_INPUT;
+    const output = config.outputSchema ? prepareObjectSchema(config.outputSchema, "output", owner, schemas) : undefined;
     const headers = headerParamsOf(input.jsonSchema);
     if (!headers.ok)
       throw new MCPError(MCP_CODES.INVALID_PARAMS, `The x-mcp-header annotations of ${owner} are invalid: ${headers.reason}`);
     const wire = describeTool(name, config, input, output);
     const { execution: _execution, ...extensionWire } = wire;
     tool = { input, output, wire, extensionWire: config.execution ? extensionWire : wire, headers: headers.params };
-    prepared.set(config, tool);
+    schemas.tools.set(config, tool);
   }
   return tool;
 }
@@ -61,24 +64,24 @@ function describeTool(name: string, config: AnyToolConfig, input: PreparedSchema
  * is refused at once. A zod/mini schema waits for zod's converter (checked by its definition till
  * then): the answer says whether the tool waits for it.
  */
-export function checkTool(name: string, config: AnyToolConfig): boolean {
+export function checkTool(name: string, config: AnyToolConfig, schemas: ToolSchemas): boolean {
   const owner = `tool ${JSON.stringify(name)}`;
   // Both checked, so a waiting schema on either side is checked by its definition.
   const input = waitsForConverter(config.inputSchema, "input", owner);
   const output = waitsForConverter(config.outputSchema, "output", owner);
   if (input || output) return true;
-  prepareTool(name, config);
+  prepareTool(name, config, schemas);
   return false;
 }
 
 /** The header-mirrored arguments of a tool. */
-export function toolHeaderParams(entry: ToolEntry): readonly HeaderParam[] {
-  return prepareTool(entry.key, entry.config).headers;
+export function toolHeaderParams(entry: ToolEntry, schemas: ToolSchemas): readonly HeaderParam[] {
+  return prepareTool(entry.key, entry.config, schemas).headers;
 }
 
 /** The tool as a tools/list of `rules`' revision shows it. */
-export function toolOnTheWire(entry: ToolEntry, rules: RevisionProfile): Tool {
-  const tool = prepareTool(entry.key, entry.config);
+export function toolOnTheWire(entry: ToolEntry, rules: RevisionProfile, schemas: ToolSchemas): Tool {
+  const tool = prepareTool(entry.key, entry.config, schemas);
   return rules.tasks === "extension" ? tool.extensionWire : tool.wire;
 }
 
@@ -110,10 +113,11 @@ export function callTool(
   params: CallToolRequestParams,
   context: HandlerContext,
   rules: RevisionProfile,
+  schemas: ToolSchemas,
   tasks?: TaskSupport,
 ): Promise<JsonObject> | JsonObject {
   if (!entry) throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `Unknown tool: ${params.name}`);
-  const tool = prepareTool(entry.key, entry.config);
+  const tool = prepareTool(entry.key, entry.config, schemas);
   const args = tool.input.check(params.arguments ?? {});
   // A Standard Schema validator answers later; zod and JSON Schema at once (a refusal thrown as it is found), with no closure per call.
   return args instanceof Promise

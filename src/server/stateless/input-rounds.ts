@@ -50,11 +50,12 @@ export class InputRounds {
   /** Told once the round needs the client: a macrotask after the first unanswered input, so inputs asked together land in one round. */
   whenDecided!: () => void;
 
-  constructor(
-    known: ReadonlyMap<string, unknown>,
-    private readonly capabilities: ClientCapabilities,
-    private readonly profile: RevisionProfile,
-  ) {
+  readonly #capabilities: ClientCapabilities;
+  readonly #profile: RevisionProfile;
+
+  constructor(known: ReadonlyMap<string, unknown>, capabilities: ClientCapabilities, profile: RevisionProfile) {
+    this.#capabilities = capabilities;
+    this.#profile = profile;
     this.#known = known;
   }
 
@@ -82,7 +83,7 @@ export class InputRounds {
   async ask(method: string, params: JsonObject | undefined, key: string | undefined): Promise<unknown> {
     const name = key ?? `${method.split("/")[0] as string}-${this.#asked}`;
     this.#asked++;
-    const lacking = missingCapabilityFor(method, params, this.capabilities, this.profile);
+    const lacking = missingCapabilityFor(method, params, this.#capabilities, this.#profile);
     if (lacking) throw missingCapabilityError(lacking);
     if (this.#known.has(name)) {
       let answer: unknown;

@@ -42,17 +42,20 @@ export class ConnectionChannel implements RequestChannel {
   readonly recorded = true;
   readonly inbound: InboundContext | undefined;
 
-  constructor(private readonly request: RequestContext) {
+  readonly #request: RequestContext;
+
+  constructor(request: RequestContext) {
+    this.#request = request;
     this.inbound = request.inbound;
   }
 
   // Read only when the handler asks: the dispatcher makes a request's signal on first use.
   get signal(): AbortSignal {
-    return this.request.signal;
+    return this.#request.signal;
   }
 
   notify(method: string, params: JsonObject): Promise<void> {
-    return this.request.notify(method, params);
+    return this.#request.notify(method, params);
   }
 }
 
@@ -69,13 +72,16 @@ export class StatelessHandlerContext implements HandlerContext {
   #signal: AbortSignal | undefined;
 
   /** `meta`: the request's `_meta`, checked by the revision's schema. */
+  readonly #rounds: InputRounds | undefined;
+
   constructor(
     readonly requestId: JsonRpcId,
     readonly meta: JsonObject,
     readonly protocolVersion: StatelessProtocolVersion,
     readonly channel: RequestChannel,
-    private readonly rounds: InputRounds | undefined,
+    rounds: InputRounds | undefined,
   ) {
+    this.#rounds = rounds;
     this.client = {
       info: meta[META_KEYS.clientInfo] as Implementation | undefined,
       capabilities: meta[META_KEYS.clientCapabilities] as ClientCapabilities,
@@ -91,7 +97,7 @@ export class StatelessHandlerContext implements HandlerContext {
    */
   get signal(): AbortSignal {
     if (this.#signal) return this.#signal;
-    if (!this.rounds) return (this.#signal = this.channel.signal);
+    if (!this.#rounds) return (this.#signal = this.channel.signal);
     this.#ending = new AbortController();
     if (this.#endedBy) this.#ending.abort(this.#endedBy);
     return (this.#signal = AbortSignal.any([this.channel.signal, this.#ending.signal]));
@@ -146,8 +152,8 @@ export class StatelessHandlerContext implements HandlerContext {
   }
 
   #ask(method: string, params: JsonObject | undefined, options: InputOptions | undefined): Promise<unknown> {
-    if (!this.rounds)
+    if (!this.#rounds)
       return Promise.reject(new Error(`${method}: only tools/call, prompts/get and resources/read may ask the client for input`));
-    return this.rounds.ask(method, params, options?.key);
+    return this.#rounds.ask(method, params, options?.key);
   }
 }

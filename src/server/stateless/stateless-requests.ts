@@ -72,9 +72,13 @@ export class StatelessRequests {
   readonly #discovers: FeatureHandler = () => this.#discover();
   // Only the stateless path runs it, always with its own context.
   readonly #listens = ((params: JsonObject, context: StatelessHandlerContext) =>
-    serveListen(this.host, params, context)) as unknown as FeatureHandler;
+    serveListen(this.#host, params, context)) as unknown as FeatureHandler;
 
-  constructor(private readonly host: StatelessHost) {}
+  readonly #host: StatelessHost;
+
+  constructor(host: StatelessHost) {
+    this.#host = host;
+  }
 
   /**
    * One request, recorded as the dispatcher records a session's: a span and metrics (when OpenTelemetry is in use), and the server's
@@ -82,7 +86,7 @@ export class StatelessRequests {
    */
   async serve(id: JsonRpcId, method: string, params: JsonObject | undefined, channel: RequestChannel): Promise<StatelessAnswer> {
     if (channel.recorded) return this.#answer(id, method, params, channel);
-    const { events, telemetry } = this.host.options;
+    const { events, telemetry } = this.#host.options;
     // Without OpenTelemetry in the process there is nothing to load or wait for.
     const chosen = telemetry === undefined ? (openTelemetryInUse() ? await connectionTelemetry() : undefined) : telemetry;
     const record = chosen?.incomingRequest({ side: "server", method, id, params, protocolVersion: requestedVersion(params) });
@@ -104,7 +108,7 @@ export class StatelessRequests {
     let validated: JsonObject;
     let round: Round | undefined;
     try {
-      version = servedVersionOf(params, this.host.statelessVersions);
+      version = servedVersionOf(params, this.#host.statelessVersions);
       if (!wireLoaded()) await loadWire();
       validated = this.#validate(version, method, params);
       if (ROUND_METHODS.has(method)) round = this.#round(method, validated, channel);
@@ -151,9 +155,9 @@ export class StatelessRequests {
 
   /** The codec admits only the revision's methods: each is one of the era's own or a feature method. */
   #handler(method: string): FeatureHandler {
-    if (method === METHODS.serverDiscover) return this.host.layeredOwn(method, this.#discovers);
-    if (method === METHODS.subscriptionsListen) return this.host.layeredOwn(method, this.#listens);
-    return this.host.featureHandlers().get(method) as FeatureHandler;
+    if (method === METHODS.serverDiscover) return this.#host.layeredOwn(method, this.#discovers);
+    if (method === METHODS.subscriptionsListen) return this.#host.layeredOwn(method, this.#listens);
+    return this.#host.featureHandlers().get(method) as FeatureHandler;
   }
 
   /** Runs a handler that may ask for input: to completion, or until it asked for what the client has not answered yet. */
@@ -189,7 +193,7 @@ export class StatelessRequests {
 
   /** An `input_required` answer: what it asks, and the state the retry brings back, sealed. */
   async #inputRequired(inputRequests: JsonObject, state: RoundState, round: Round): Promise<JsonObject> {
-    return { resultType: "input_required", inputRequests, requestState: await this.host.sealer.seal(state, await round.binding()) };
+    return { resultType: "input_required", inputRequests, requestState: await this.#host.sealer.seal(state, await round.binding()) };
   }
 
   /**
@@ -222,22 +226,22 @@ export class StatelessRequests {
     // The digest (a SHA-256 off the thread) is made only for a state to open or to seal: most calls need neither.
     let made: Promise<StateBinding> | undefined;
     const binding = (): Promise<StateBinding> =>
-      (made ??= requestDigest(method, params).then((digest) => ({ principal: this.host.principalOf(channel.inbound), method, digest })));
+      (made ??= requestDigest(method, params).then((digest) => ({ principal: this.#host.principalOf(channel.inbound), method, digest })));
     return { binding, sealed: params["requestState"], state: undefined };
   }
 
   /** The round with the state the client echoed, opened (a tampered, expired or foreign one is refused). */
   async #opened(round: Round): Promise<Round> {
-    const opened = await this.host.sealer.open(round.sealed, await round.binding());
+    const opened = await this.#host.sealer.open(round.sealed, await round.binding());
     if (!opened.ok)
       throw new JsonRpcError(JSONRPC_ERROR_CODES.INVALID_PARAMS, `requestState rejected (${opened.reason}): retry without it`);
     return { binding: round.binding, sealed: undefined, state: opened.data as RoundState };
   }
 
   #discover(): JsonObject {
-    const capabilities = this.host.capabilitiesFor(PROFILES["2026-07-28"]);
-    const instructions = this.host.options.instructions;
-    const result: JsonObject = { supportedVersions: [...this.host.statelessVersions], capabilities: capabilities };
+    const capabilities = this.#host.capabilitiesFor(PROFILES["2026-07-28"]);
+    const instructions = this.#host.options.instructions;
+    const result: JsonObject = { supportedVersions: [...this.#host.statelessVersions], capabilities: capabilities };
     if (instructions !== undefined) result["instructions"] = instructions;
     return result;
   }
@@ -249,10 +253,10 @@ export class StatelessRequests {
     // Results without a `_meta` of their own share one (it is only ever serialised).
     const meta =
       own === undefined
-        ? (this.#serverMeta ??= { [META_KEYS.serverInfo]: this.host.info as unknown as JsonObject })
-        : withFields(own, { [META_KEYS.serverInfo]: this.host.info });
+        ? (this.#serverMeta ??= { [META_KEYS.serverInfo]: this.#host.info as unknown as JsonObject })
+        : withFields(own, { [META_KEYS.serverInfo]: this.#host.info });
     const encoded: JsonObject = withFields(result, { resultType: result["resultType"] ?? "complete", _meta: meta });
-    if (encoded["resultType"] === "complete" && CACHEABLE.has(method)) Object.assign(encoded, this.host.cacheHintFor(method, params));
+    if (encoded["resultType"] === "complete" && CACHEABLE.has(method)) Object.assign(encoded, this.#host.cacheHintFor(method, params));
     return encoded;
   }
 }

@@ -127,12 +127,16 @@ function worthRetrying(error: MCPError): boolean {
 class RecentIds {
   readonly #ids = new Set<string>();
 
-  constructor(private readonly limit: number) {}
+  readonly #limit: number;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
 
   add(id: string): boolean {
     if (this.#ids.has(id)) return false;
     this.#ids.add(id);
-    if (this.#ids.size > this.limit) this.#ids.delete(this.#ids.values().next().value as string);
+    if (this.#ids.size > this.#limit) this.#ids.delete(this.#ids.values().next().value as string);
     return true;
   }
 }

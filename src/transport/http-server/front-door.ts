@@ -29,17 +29,19 @@ export class FrontDoor {
   readonly #methods: ReadonlyMap<string, MethodHandler>;
   readonly #allow: string;
 
-  constructor(
-    private readonly options: HttpEndpointOptions,
-    private readonly settings: FrontDoorSettings,
-  ) {
+  readonly #options: HttpEndpointOptions;
+  readonly #settings: FrontDoorSettings;
+
+  constructor(options: HttpEndpointOptions, settings: FrontDoorSettings) {
+    this.#options = options;
+    this.#settings = settings;
     this.#guard = new RequestGuard(options);
     this.#methods = new Map(Object.entries(settings.methods));
     this.#allow = [...this.#methods.keys(), "OPTIONS"].join(", ");
   }
 
   async handle(exchange: HttpExchange): Promise<HttpReply> {
-    const paths = this.settings.paths;
+    const paths = this.#settings.paths;
     if (paths !== undefined && !paths.includes(exchange.url.pathname)) return errorReply(404, "Not Found");
     const refusal = this.#guard.refusal(exchange);
     if (refusal) return refusal;
@@ -47,11 +49,11 @@ export class FrontDoor {
   }
 
   async #answer(exchange: HttpExchange): Promise<HttpReply> {
-    if (this.settings.closed()) return errorReply(503, "Service Unavailable: this MCP endpoint is closed");
+    if (this.#settings.closed()) return errorReply(503, "Service Unavailable: this MCP endpoint is closed");
     if (exchange.method === "OPTIONS") return this.#guard.preflight(exchange, this.#allow);
     const serve = this.#methods.get(exchange.method);
     if (!serve) return methodNotAllowed(this.#allow);
-    const caller = await identifyCaller(this.options.authorization?.authenticate ?? this.options.authenticate, exchange);
+    const caller = await identifyCaller(this.#options.authorization?.authenticate ?? this.#options.authenticate, exchange);
     if (!caller.ok) return caller.reply;
     try {
       return await serve(exchange, caller.inbound);

@@ -17,17 +17,18 @@ export class JsonResponses implements RequestRoute {
   readonly #bodies = new Map<JsonRpcId, string>();
   #settle!: (outcome: JsonOutcome) => void;
 
-  constructor(
-    ids: readonly JsonRpcId[],
-    private readonly batch: boolean,
-    private readonly forwardTo: (data: string, isRequest: boolean) => Promise<void>,
-  ) {
+  readonly #batch: boolean;
+  readonly #forwardTo: (data: string, isRequest: boolean) => Promise<void>;
+
+  constructor(ids: readonly JsonRpcId[], batch: boolean, forwardTo: (data: string, isRequest: boolean) => Promise<void>) {
+    this.#batch = batch;
+    this.#forwardTo = forwardTo;
     this.#ids = ids;
     this.done = new Promise((resolve) => (this.#settle = resolve));
   }
 
   forward(data: string, isRequest: boolean): Promise<void> {
-    return this.forwardTo(data, isRequest);
+    return this.#forwardTo(data, isRequest);
   }
 
   respond(id: JsonRpcId, data: string): Promise<void> {
@@ -49,6 +50,6 @@ export class JsonResponses implements RequestRoute {
     if (!this.#ids.every((id) => this.#bodies.has(id))) return;
     const bodies = this.#ids.map((id) => this.#bodies.get(id) as string);
     if (bodies.length === 0) this.#settle({ kind: "nothing" });
-    else this.#settle({ kind: "answered", body: this.batch ? `[${bodies.join(",")}]` : (bodies[0] as string) });
+    else this.#settle({ kind: "answered", body: this.#batch ? `[${bodies.join(",")}]` : (bodies[0] as string) });
   }
 }

@@ -71,12 +71,17 @@ export class OutboundStream implements RequestRoute {
   /** The session closed: what is held back is kept (it moves to another instance) or dropped (it ended). */
   #closed: "keep" | "drop" | undefined;
 
+  readonly #settings: StreamSettings;
+  readonly #onEvent: (stream: OutboundStream, event: StreamEvent) => void;
+
   constructor(
     readonly id: string,
-    private readonly settings: StreamSettings,
+    settings: StreamSettings,
     pending: readonly JsonRpcId[] | undefined,
-    private readonly onEvent: (stream: OutboundStream, event: StreamEvent) => void,
+    onEvent: (stream: OutboundStream, event: StreamEvent) => void,
   ) {
+    this.#settings = settings;
+    this.#onEvent = onEvent;
     this.#requests = pending;
     this.#pending = pending && new Set(pending);
   }
@@ -93,11 +98,11 @@ export class OutboundStream implements RequestRoute {
   connect(prime: boolean): EventStreamBody {
     const connection = this.#newConnection();
     this.#attach(connection, prime);
-    if (this.settings.events && (prime || (this.settings.opening === true && this.#nextEvent === 0))) {
+    if (this.#settings.events && (prime || (this.#settings.opening === true && this.#nextEvent === 0))) {
       void this.#enqueue(() => {
         const opening = this.#numbered("");
         if (prime) {
-          connection.write({ id: opening.id, retry: this.settings.retryMs, data: "" });
+          connection.write({ id: opening.id, retry: this.#settings.retryMs, data: "" });
           this.#idGiven = true;
         }
         this.#keepLater(opening);
@@ -112,7 +117,7 @@ export class OutboundStream implements RequestRoute {
    * the store cannot replay from there.
    */
   resume(lastEventId: string): Promise<EventStreamBody | "ended" | undefined> {
-    const { store, sessionId } = this.settings.events as NonNullable<StreamSettings["events"]>;
+    const { store, sessionId } = this.#settings.events as NonNullable<StreamSettings["events"]>;
     return this.#enqueue(async () => {
       await this.#kept();
       const missed = follows(lastEventId, await store.eventsAfter(this.#ref(sessionId), lastEventId));
@@ -128,7 +133,7 @@ export class OutboundStream implements RequestRoute {
    * requests that no kept event answered with `orphaned(id)` — the instance running it is gone.
    */
   adopt(lastEventId: string, orphaned: (id: JsonRpcId) => string): Promise<EventStreamBody | undefined> {
-    const { store, sessionId } = this.settings.events as NonNullable<StreamSettings["events"]>;
+    const { store, sessionId } = this.#settings.events as NonNullable<StreamSettings["events"]>;
     return this.#enqueue(async () => {
       const missed = follows(lastEventId, await store.eventsAfter(this.#ref(sessionId), lastEventId));
       if (!missed) return undefined;
@@ -159,7 +164,7 @@ export class OutboundStream implements RequestRoute {
   disconnect(): Promise<boolean> {
     return this.#enqueue(() => {
       if (!(this.#pollable && this.#connection)) return false;
-      this.#connection.write({ retry: this.settings.retryMs });
+      this.#connection.write({ retry: this.#settings.retryMs });
       this.#detach();
       return true;
     });
@@ -204,7 +209,7 @@ export class OutboundStream implements RequestRoute {
   async #end(): Promise<void> {
     this.#detach();
     await this.#kept();
-    this.onEvent(this, "answered");
+    this.#onEvent(this, "answered");
   }
 
   /** A connection that first carries `missed`; it ends after them when the stream is answered. */
@@ -225,11 +230,11 @@ export class OutboundStream implements RequestRoute {
 
   #newConnection(): SseConnection {
     const connection: SseConnection = new SseConnection({
-      keepAliveMs: this.settings.keepAliveMs,
+      keepAliveMs: this.#settings.keepAliveMs,
       onClientGone: () => {
         // A replaced connection can be cancelled too (its client never read to its end): leave its successor alone.
         if (this.#connection === connection) this.#detach();
-        this.onEvent(this, "client-gone");
+        this.#onEvent(this, "client-gone");
       },
     });
     return connection;
@@ -239,7 +244,7 @@ export class OutboundStream implements RequestRoute {
     this.#detach();
     this.#connection = connection;
     this.#pollable = pollable;
-    const limit = this.settings.maxConnectionMs;
+    const limit = this.#settings.maxConnectionMs;
     if (limit !== undefined && pollable) this.#pollTimer = setTimeout(() => void this.disconnect(), limit);
   }
 
@@ -259,7 +264,7 @@ export class OutboundStream implements RequestRoute {
 
   /** Keeps the event (when there is a store), with any held back before it, and returns its id: the next number, kept or not. */
   #record(data: string): string | undefined {
-    if (!this.settings.events) return undefined;
+    if (!this.#settings.events) return undefined;
     const event = this.#numbered(data);
     this.#unkept.push(event);
     this.#startKeeping();
@@ -289,7 +294,7 @@ export class OutboundStream implements RequestRoute {
   }
 
   async #keepAll(): Promise<void> {
-    const { store, sessionId } = this.settings.events as NonNullable<StreamSettings["events"]>;
+    const { store, sessionId } = this.#settings.events as NonNullable<StreamSettings["events"]>;
     for (let batch = this.#unkept.splice(0); batch.length > 0; batch = this.#unkept.splice(0)) {
       try {
         if (store.appendAll) await store.appendAll(this.#ref(sessionId), batch);

@@ -13,13 +13,16 @@ export class RegisteredSession<T extends SessionTransport> {
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #touchedAt = 0;
 
+  readonly #idleTimeoutMs: number;
+
   constructor(
     readonly id: string,
     readonly transport: T,
     readonly server: ServerSession,
     readonly owner: string | undefined,
-    private readonly idleTimeoutMs: number,
+    idleTimeoutMs: number,
   ) {
+    this.#idleTimeoutMs = idleTimeoutMs;
     this.touch();
   }
 
@@ -31,7 +34,7 @@ export class RegisteredSession<T extends SessionTransport> {
   /** Restarts the idle countdown. Every request touches: the timer is not reset, it looks at the time when it fires. */
   touch(): void {
     this.#touchedAt = Date.now();
-    if (this.#idleTimer === undefined && Number.isFinite(this.idleTimeoutMs)) this.#arm(this.idleTimeoutMs);
+    if (this.#idleTimer === undefined && Number.isFinite(this.#idleTimeoutMs)) this.#arm(this.#idleTimeoutMs);
   }
 
   close(): Promise<void> {
@@ -50,7 +53,7 @@ export class RegisteredSession<T extends SessionTransport> {
   #expire(): void {
     this.#idleTimer = undefined;
     const idleForMs = Date.now() - this.#touchedAt;
-    if (idleForMs < this.idleTimeoutMs) this.#arm(this.idleTimeoutMs - idleForMs);
+    if (idleForMs < this.#idleTimeoutMs) this.#arm(this.#idleTimeoutMs - idleForMs);
     else if (this.transport.busy) this.touch();
     else void this.close();
   }
@@ -70,10 +73,13 @@ export class SessionRegistry<T extends SessionTransport> {
   #opening = 0;
   #closed = false;
 
-  constructor(
-    private readonly server: Pick<MCPServer, "start">,
-    private readonly limits: RegistryLimits,
-  ) {}
+  readonly #server: Pick<MCPServer, "start">;
+  readonly #limits: RegistryLimits;
+
+  constructor(server: Pick<MCPServer, "start">, limits: RegistryLimits) {
+    this.#server = server;
+    this.#limits = limits;
+  }
 
   /** Sessions open, and being opened. */
   get size(): number {
@@ -82,15 +88,15 @@ export class SessionRegistry<T extends SessionTransport> {
 
   /** Starts a session of the server on `transport`; undefined when the limit is reached or the registry closed. */
   async open(id: string, transport: T, owner: string | undefined): Promise<RegisteredSession<T> | undefined> {
-    if (this.#closed || this.size >= this.limits.maxSessions) return undefined;
+    if (this.#closed || this.size >= this.#limits.maxSessions) return undefined;
     this.#opening++;
     let started: ServerSession;
     try {
-      started = await this.server.start(transport);
+      started = await this.#server.start(transport);
     } finally {
       this.#opening--;
     }
-    const session = new RegisteredSession(id, transport, started, owner, this.limits.idleTimeoutMs);
+    const session = new RegisteredSession(id, transport, started, owner, this.#limits.idleTimeoutMs);
     this.#sessions.set(id, session);
     void started.finished.then(() => {
       session.released();

@@ -113,12 +113,17 @@ class PostAnswer implements RequestChannel {
   #reply!: (reply: HttpReply) => void;
   readonly #stopWatching: () => void;
 
+  readonly #id: JsonRpcId;
+  readonly #keepAliveMs: number;
+
   constructor(
     exchange: HttpExchange,
     readonly inbound: InboundContext,
-    private readonly id: JsonRpcId,
-    private readonly keepAliveMs: number,
+    id: JsonRpcId,
+    keepAliveMs: number,
   ) {
+    this.#id = id;
+    this.#keepAliveMs = keepAliveMs;
     this.replied = new Promise<HttpReply>((resolve) => (this.#reply = resolve));
     this.#stopWatching = exchange.onClientGone(() => this.#leave());
   }
@@ -148,13 +153,13 @@ class PostAnswer implements RequestChannel {
     try {
       body = encodeMessage(
         "error" in answered
-          ? { jsonrpc: JSONRPC_VERSION, id: this.id, error: answered.error }
-          : { jsonrpc: JSONRPC_VERSION, id: this.id, result: answered.result },
+          ? { jsonrpc: JSONRPC_VERSION, id: this.#id, error: answered.error }
+          : { jsonrpc: JSONRPC_VERSION, id: this.#id, result: answered.result },
       );
     } catch (error) {
       // A result with no JSON form (a bigint, a cycle) still gets an answer, or the POST would never end.
       answered = { error: { code: JSONRPC_ERROR_CODES.INTERNAL_ERROR, message: describeThrown(error) }, envelope: false };
-      body = encodeMessage({ jsonrpc: JSONRPC_VERSION, id: this.id, error: answered.error });
+      body = encodeMessage({ jsonrpc: JSONRPC_VERSION, id: this.#id, error: answered.error });
     }
     if (this.#stream) {
       this.#write(body);
@@ -178,7 +183,7 @@ class PostAnswer implements RequestChannel {
 
   #write(data: string): void {
     if (!this.#stream) {
-      this.#stream = new SseConnection({ keepAliveMs: this.keepAliveMs, onClientGone: () => this.#leave() });
+      this.#stream = new SseConnection({ keepAliveMs: this.#keepAliveMs, onClientGone: () => this.#leave() });
       this.#stopWatching();
       this.#reply({ status: 200, headers: sseHeaders({}), body: this.#stream });
     }
