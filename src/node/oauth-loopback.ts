@@ -2,8 +2,8 @@
 // listener on 127.0.0.1 is the redirect URI, the system browser is opened on the authorization URL,
 // and the callback the browser brings back is the flow's answer. The page the browser lands on says
 // it can be closed; it shows nothing of the callback.
-import { spawn } from "node:child_process";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { spawn } from "node:child_process";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { authError } from "../auth/client/auth-error.js";
 import type { Interaction } from "../auth/client/authorizer.js";
@@ -35,7 +35,10 @@ export async function loopbackInteraction(options: LoopbackOptions = {}): Promis
   const waiting = new Map<string, (callbackUrl: string) => void>();
   // Known once the server listens; no request reaches it before.
   let redirectUri = "";
-  const server = createServer((request, response) => answer(request, response, path, waiting, redirectUri));
+  // Loaded here, not imported: a process that imports the Node entry and never authorizes (a stdio server) pays nothing for node:http.
+  const server = process
+    .getBuiltinModule("node:http")
+    .createServer((request, response) => answer(request, response, path, waiting, redirectUri));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
@@ -92,7 +95,7 @@ function answer(
 
 /** How a URL is opened in the system's default browser: the platform's command, detached and let go of. */
 export const systemBrowser = {
-  open(url: string, platform: string = process.platform, run: typeof spawn = spawn): void {
+  open(url: string, platform: string = process.platform, run: typeof spawn = process.getBuiltinModule("node:child_process").spawn): void {
     const [command, args] =
       platform === "darwin" ? ["open", [url]] : platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
     const child = run(command, args, { stdio: "ignore", detached: true });
