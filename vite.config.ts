@@ -6,46 +6,77 @@ import { defineConfig, type Plugin } from "vite";
 const SRC = resolve(import.meta.dirname, "src");
 // Value imports and re-exports, as e2e/lazy-wire.test.ts reads them (not `import type`, not `import()`).
 const STATIC_IMPORT = /^(?:import|export)\s+(?!type\b)(?:[^;]*?\sfrom\s*)?["'](\.[^"']+)["']/gms;
+// The modules loaded on demand (src/lazy/lazy.md): `import("./module.js")`.
+const DYNAMIC_IMPORT = /\bimport\(\s*["'](\.[^"']+)["']\s*\)/g;
 // What a client needs of src/json-schema/ up front (value checks, the subschema walk, pointers); the rest is the validator.
 const SHARED_JSON_SCHEMA = /[\\/]src[\\/]json-schema[\\/](json-values|json-pointer|subschemas|aborted)\.ts$/;
 const VALIDATOR = /[\\/]src[\\/]json-schema[\\/]/;
 const isValidator = (file: string): boolean => VALIDATOR.test(file) && !SHARED_JSON_SCHEMA.test(file);
 
-/**
- * The chunks of the universal entry, so that a bundler can leave the JSON Schema validator out of a
- * client's first load (src/lazy/lazy.md). A bundler keeps in the first load every module that a
- * module it keeps imports statically, used or not; so no module a client keeps may import the
- * validator. `core` is what the entry reaches without the validator's importers (the server's schema
- * code and everything above it), `server` those importers, and `dist/index.js` only re-exports them.
- */
-function chunkGroups(entry: string): { name: string; test: (id: string) => boolean }[] {
+/** The source file an import of `path` in `file` names. */
+const resolved = (file: string, path: string): string => resolve(dirname(file), path.replace(/\.js$/, ".ts"));
+
+/** Every module the entries reach by static imports, and what those import dynamically: file → the files it imports. */
+function staticImports(entries: string[]): { imports: Map<string, string[]>; lazy: Set<string> } {
   const imports = new Map<string, string[]>();
-  const pending = [entry];
+  const lazy = new Set<string>();
+  const pending = [...entries];
   for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
     if (imports.has(file)) continue;
-    const found = [...readFileSync(file, "utf8").matchAll(STATIC_IMPORT)].map(([, path]) =>
-      resolve(dirname(file), (path as string).replace(/\.js$/, ".ts")),
-    );
+    const source = readFileSync(file, "utf8");
+    const found = [...source.matchAll(STATIC_IMPORT)].map(([, path]) => resolved(file, path as string));
+    for (const [, path] of source.matchAll(DYNAMIC_IMPORT)) lazy.add(resolved(file, path as string));
     imports.set(file, found);
-    pending.push(...found);
+    pending.push(...found, ...lazy);
   }
-  // The validator's static importers, and theirs, up to the entry (which stays a file of re-exports).
-  const server = new Set<string>();
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [file, found] of imports) {
-      if (file === entry || isValidator(file) || server.has(file)) continue;
-      if (!found.some((imported) => isValidator(imported) || server.has(imported))) continue;
-      server.add(file);
-      grew = true;
-    }
+  return { imports, lazy };
+}
+
+function reached(entry: string, imports: Map<string, string[]>): Set<string> {
+  const seen = new Set<string>();
+  const pending = [entry];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    pending.push(...(imports.get(file) ?? []));
   }
+  return seen;
+}
+
+/**
+ * The shared chunks, so that a process or a page loads only its side's code (src/entries/entries.md).
+ * A bundler keeps in the first load every module that a module it keeps imports statically, used or
+ * not, and Node loads every chunk an entry imports; so no chunk a client keeps may hold the validator
+ * (src/lazy/lazy.md), and none a stdio server loads the client's or the HTTP handlers' code. Each
+ * module goes to the first group whose side reaches it: `base` (what the modules loaded on demand
+ * import), `core` (two of the server, the client and the Node adapters), `client`,
+ * `json-schema` (the validator, which only the server imports statically), `server`, `http-server`,
+ * and `proxy` (only the universal entry: the proxy needs both sides). The entry files only re-export.
+ */
+function chunkGroups(entries: Record<"server" | "httpServer" | "client" | "node" | "all", string>): ChunkGroup[] {
+  const { imports, lazy } = staticImports(Object.values(entries));
+  const isEntry = (file: string): boolean => Object.values(entries).includes(file);
+  const reach = Object.fromEntries(Object.entries(entries).map(([side, entry]) => [side, reached(entry, imports)]));
+  const { server, httpServer, client, node, all } = reach as Record<keyof typeof entries, Set<string>>;
+  const own = (side: Set<string>) => (id: string) => !isEntry(id) && !isValidator(id) && side.has(id);
+  // The sides: a server (with or without HTTP), a client, the Node adapters.
+  const shared = (id: string): boolean => [server.has(id) || httpServer.has(id), client.has(id), node.has(id)].filter(Boolean).length >= 2;
+  const onDemand = new Set([...lazy].flatMap((module) => [...reached(module, imports)]));
+  // Groups are filled in order, each with what its modules import that no earlier group took.
   return [
-    { name: "core", test: (id) => id !== entry && imports.has(id) && !server.has(id) && !isValidator(id) },
+    // What the modules loaded on demand import of the rest: a bundler gives it a chunk of its own (shared with
+    // theirs), so that `core` and the client's code share the app's entry chunk (one gzip context).
+    { name: "base", test: (id) => own(all)(id) && onDemand.has(id) },
+    { name: "core", test: (id) => own(all)(id) && shared(id) },
+    { name: "client", test: own(client) },
     { name: "json-schema", test: isValidator },
-    { name: "server", test: (id) => server.has(id) },
+    { name: "server", test: own(server) },
+    { name: "http-server", test: own(httpServer) },
+    { name: "proxy", test: own(all) },
   ];
 }
+
+type ChunkGroup = { name: string; test: (id: string) => boolean };
 
 /** Declarations come from the TypeScript compiler itself, after the bundle is written. */
 function emitDeclarations(): Plugin {
@@ -70,6 +101,9 @@ export default defineConfig({
     lib: {
       entry: {
         index: "src/index.ts",
+        "entries/server": "src/entries/server.ts",
+        "entries/http-server": "src/entries/http-server.ts",
+        "entries/client": "src/entries/client.ts",
         "node/index": "src/node/index.ts",
         "schemas/index": "src/schemas/index.ts",
         "telemetry/index": "src/telemetry/index.ts",
@@ -89,8 +123,15 @@ export default defineConfig({
         // Each map embeds the sources it names: src/ is not in the package.
         sourcemapExcludeSources: false,
         chunkFileNames: "shared/[name]-[hash].js",
-        // Groups are filled in order, each with what its modules import that no earlier group took.
-        codeSplitting: { groups: chunkGroups(resolve(SRC, "index.ts")) },
+        codeSplitting: {
+          groups: chunkGroups({
+            server: resolve(SRC, "entries/server.ts"),
+            httpServer: resolve(SRC, "entries/http-server.ts"),
+            client: resolve(SRC, "entries/client.ts"),
+            node: resolve(SRC, "node/index.ts"),
+            all: resolve(SRC, "index.ts"),
+          }),
+        },
         // A library ships its names (the application's bundler minifies and mangles): no identifier
         // renamed, class and function names kept by the compressor; whitespace still removed.
         minify: { compress: { keepNames: { function: true, class: true } }, mangle: false, codegen: { removeWhitespace: true } },

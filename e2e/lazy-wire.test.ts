@@ -4,30 +4,11 @@
 // the wire layer loads no zod either: only zod's JSON Schema converter does, for zod/mini tool schemas.
 // The glue itself loads no copy of the OpenTelemetry API: it reads what the host's copy registered.
 // This walks the static imports, as the module loader would.
-import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { STATIC_IMPORT, staticGraph } from "./support/static-imports.js";
 
 const root = resolve(import.meta.dirname, "..");
-// Value imports and re-exports (not `import type` / `export type`), across lines, and bare imports for
-// their side effects (`import "zod"` loads zod too); dynamic import() is not one.
-const STATIC_IMPORT = /^(?:import|export)\s+(?!type\b)(?:[^;]*?\sfrom\s*)?["']([^"']+)["']/gms;
-
-function staticGraph(entry: string): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const pending = [entry];
-  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
-    if (files.has(file)) continue;
-    files.add(file);
-    for (const [, specifier] of readFileSync(file, "utf8").matchAll(STATIC_IMPORT)) {
-      if (specifier === undefined) continue;
-      if (specifier.startsWith(".")) pending.push(resolve(dirname(file), specifier.replace(/\.js$/, ".ts")));
-      else packages.add(specifier);
-    }
-  }
-  return { files, packages };
-}
 
 describe("importing the universal entry", () => {
   const graph = staticGraph(resolve(root, "src/index.ts"));

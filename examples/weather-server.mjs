@@ -3,7 +3,7 @@
 // template with completions, a prompt, and logging. Desktop hosts launch it as a child process
 // (see examples/README.md); `npm run demo` drives it with MCPClient.
 import * as z from "zod";
-import { MCPServer } from "@suaveplan/mcp";
+import { MCPServer } from "@suaveplan/mcp/server";
 import { serveStdio } from "@suaveplan/mcp/node";
 
 const CITIES = { lyon: 21, oslo: 4, lima: 18, lagos: 31, london: 12 };

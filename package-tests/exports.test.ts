@@ -11,6 +11,9 @@ const pack = (): PackInfo => JSON.parse(readFileSync(PACK_INFO, "utf8")) as Pack
 
 const EXPORTS = {
   ".": { types: "./dist/index.d.ts", import: "./dist/index.js" },
+  "./server": { types: "./dist/entries/server.d.ts", import: "./dist/entries/server.js" },
+  "./http-server": { types: "./dist/entries/http-server.d.ts", import: "./dist/entries/http-server.js" },
+  "./client": { types: "./dist/entries/client.d.ts", import: "./dist/entries/client.js" },
   "./node": { types: "./dist/node/index.d.ts", import: "./dist/node/index.js" },
   "./schemas": { types: "./dist/schemas/index.d.ts", import: "./dist/schemas/index.js" },
   "./telemetry": { types: "./dist/telemetry/index.d.ts", import: "./dist/telemetry/index.js" },
@@ -51,7 +54,7 @@ describe("the package manifest", () => {
     const firstConditions = Object.values(EXPORTS).flatMap((conditions) =>
       typeof conditions === "object" ? [Object.keys(conditions)[0]] : [],
     );
-    expect(firstConditions).toEqual(["types", "types", "types", "types", "types"]);
+    expect(firstConditions).toEqual(Array.from({ length: 8 }, () => "types"));
   });
 
   it("is ESM only, side-effect free, and publishes dist/ and the README", () => {
@@ -72,6 +75,12 @@ describe("the package manifest", () => {
     for (const target of [
       "dist/index.js",
       "dist/index.d.ts",
+      "dist/entries/server.js",
+      "dist/entries/server.d.ts",
+      "dist/entries/http-server.js",
+      "dist/entries/http-server.d.ts",
+      "dist/entries/client.js",
+      "dist/entries/client.d.ts",
       "dist/node/index.js",
       "dist/node/index.d.ts",
       "dist/schemas/index.js",

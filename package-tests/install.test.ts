@@ -67,10 +67,43 @@ console.log(JSON.stringify({ universal: shape(mcp), node: shape(node), redis: sh
     });
   });
 
+  it("imports the side entries: each export the universal entry's own object, and with the proxy all of it", () => {
+    writeFileSync(
+      join(CONSUMER, "sides.mjs"),
+      `import * as mcp from "@suaveplan/mcp";
+import * as server from "@suaveplan/mcp/server";
+import * as httpServer from "@suaveplan/mcp/http-server";
+import * as client from "@suaveplan/mcp/client";
+const sides = { server, httpServer, client };
+const foreign = Object.entries(sides).flatMap(([side, module]) =>
+  Object.entries(module).filter(([name, value]) => mcp[name] !== value).map(([name]) => side + "." + name));
+const covered = new Set(Object.values(sides).flatMap((module) => Object.keys(module)));
+const names = Object.fromEntries(Object.entries(sides).map(([side, module]) => [side, Object.keys(module)]));
+console.log(JSON.stringify({ foreign, uncovered: Object.keys(mcp).filter((name) => !covered.has(name)), names }));
+`,
+    );
+    const { foreign, uncovered, names } = JSON.parse(run(process.execPath, ["sides.mjs"])) as {
+      foreign: string[];
+      uncovered: string[];
+      names: Record<"server" | "httpServer" | "client", string[]>;
+    };
+    expect(foreign).toEqual([]);
+    expect(uncovered.toSorted()).toEqual(["proxy", "proxyClient"]);
+    const serverSide = ["MCPServer", "StdioTransport", "InMemoryTransport", "serverTasks", "mount", "MCPError"];
+    expect(names.server).toEqual(expect.arrayContaining(serverSide));
+    expect(names.server.filter((name) => ["MCPClient", "streamableHttpHandler", "Authorizer", "connectHttp"].includes(name))).toEqual([]);
+    expect(names.httpServer).toEqual(expect.arrayContaining(["streamableHttpHandler", "sseHttpHandler", "sessionCluster", "jwtVerifier"]));
+    expect(names.httpServer.filter((name) => ["MCPServer", "MCPClient"].includes(name))).toEqual([]);
+    const clientSide = ["MCPClient", "connectHttp", "StreamableHttpTransport", "Authorizer", "MCPClientGroup"];
+    expect(names.client).toEqual(expect.arrayContaining(clientSide));
+    expect(names.client.filter((name) => ["MCPServer", "streamableHttpHandler", "compileJsonSchema"].includes(name))).toEqual([]);
+  });
+
   it("serves and answers through the installed package: a client and a server over the in-memory pair", () => {
     writeFileSync(
       join(CONSUMER, "roundtrip.mjs"),
-      `import { InMemoryTransport, MCPClient, MCPServer } from "@suaveplan/mcp";
+      `import { InMemoryTransport, MCPServer } from "@suaveplan/mcp/server";
+import { MCPClient } from "@suaveplan/mcp/client";
 const server = new MCPServer({ name: "installed", version: "1.0.0" });
 server.tool("hello", {}, () => ({ content: [{ type: "text", text: "hello from the tarball" }] }));
 const [clientEnd, serverEnd] = InMemoryTransport.pair();
@@ -141,6 +174,29 @@ export async function call(transport: Transport = new StreamableHttpTransport("h
 }
 // @ts-expect-error a path that is not in the exports map must not resolve
 export const hidden = import("@suaveplan/mcp/dist/index.js");
+`,
+        ),
+      ).toBe("");
+    });
+
+    it(`type-checks a consumer of the side entries with no Node types (moduleResolution ${label})`, () => {
+      expect(
+        typeCheck(
+          `sides-${label}`,
+          options,
+          [],
+          `import { MCPServer, type ServerRequest } from "@suaveplan/mcp/server";
+import { protectedResource, streamableHttpHandler } from "@suaveplan/mcp/http-server";
+import { MCPClient, StreamableHttpTransport, type CallToolResult } from "@suaveplan/mcp/client";
+import * as universal from "@suaveplan/mcp";
+const server: universal.MCPServer = new MCPServer({ name: "typed", version: "1.0.0" });
+export const seen: (request: ServerRequest) => string = (request) => request.method;
+export const handler: { fetch(request: Request): Promise<Response> } = streamableHttpHandler(server);
+export const resource: typeof universal.protectedResource = protectedResource;
+export async function call(client: universal.MCPClient = new MCPClient({ name: "typed", version: "1.0.0" })): Promise<CallToolResult> {
+  await client.connect(new StreamableHttpTransport("http://127.0.0.1/mcp"));
+  return client.callTool("x", { a: 1 });
+}
 `,
         ),
       ).toBe("");

@@ -27,10 +27,13 @@ describe("the packed tarball", () => {
     };
     expect(Object.keys(json.analysis.entrypoints).toSorted()).toEqual([
       ".",
+      "./client",
+      "./http-server",
       "./node",
       "./package.json",
       "./redis",
       "./schemas",
+      "./server",
       "./telemetry",
     ]);
     expect(json.analysis.problems.filter((problem) => !isCjsOnly(problem))).toEqual([]);

@@ -4,6 +4,9 @@
 // server: Bun.serve and Deno.serve take the handler's fetch as it is; Node goes through serveHttp
 // from @suaveplan/mcp/node. Exits 1 on any failure; the last line is "N passed, N failed".
 import * as z from "zod";
+import * as client from "../dist/entries/client.js";
+import * as httpServer from "../dist/entries/http-server.js";
+import * as server from "../dist/entries/server.js";
 import * as mcp from "../dist/index.js";
 import { createHarness } from "./harness.mjs";
 import { registerSuite } from "./suite.mjs";
@@ -46,7 +49,7 @@ const filter = (runtime === "deno" ? globalThis.Deno.env.get("RUNTIME_SUITE_FILT
 const harness = createHarness({ filter });
 // What this runtime makes of the package's `imports` map (this file is in the package's scope, as dist/ is).
 const defaultFetchModule = import.meta.resolve("#default-fetch");
-registerSuite(harness, { mcp, z, runtime, servers, defaultFetchModule });
+registerSuite(harness, { mcp, sides: { server, httpServer, client }, z, runtime, servers, defaultFetchModule });
 const { failed } = await harness.run(`${runtime} ${version}`);
 if (runtime === "deno") globalThis.Deno.exit(failed ? 1 : 0);
 else globalThis.process.exit(failed ? 1 : 0);

@@ -37,6 +37,8 @@ const closeAll = async (...closables) => {
  * @param {ReturnType<import("./harness.mjs").createHarness>} harness
  * @param {{
  *   mcp: typeof import("../dist/index.js"),
+ *   sides: { server: typeof import("../dist/entries/server.js"), httpServer: typeof import("../dist/entries/http-server.js"),
+ * client: typeof import("../dist/entries/client.js") },
  *   z: typeof import("zod"),
  *   runtime: string,
  * servers: Array<{ label: string, serve(handler: { fetch(request: Request): Promise<Response> }): Promise<{ url: string, close():
@@ -46,7 +48,7 @@ const closeAll = async (...closables) => {
  *   defaultFetchModule?: string,
  * }} env
  */
-export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], refused = [], defaultFetchModule }) {
+export function registerSuite(harness, { mcp, sides, z, runtime, servers, remote = [], refused = [], defaultFetchModule }) {
   const { test } = harness;
   const {
     InMemoryTransport,
@@ -173,6 +175,23 @@ export function registerSuite(harness, { mcp, z, runtime, servers, remote = [], 
     await client.connect(clientEnd);
     await t.resolves(client.callTool("sum"), { structuredContent: { sum: 3 } });
     await client.close();
+  });
+
+  // The side entries (src/entries/entries.md): the universal entry's own objects, and a program built on them alone works.
+  test("entries: a server from /server behind the handler of /http-server answers a client from /client", async (t, defer) => {
+    const mismatched = Object.entries(sides).flatMap(([side, module]) =>
+      Object.entries(module).flatMap(([name, value]) => (mcp[name] === value ? [] : [`${side}.${name}`])),
+    );
+    t.deepEqual(mismatched, [], "exports that are not the universal entry's:");
+    t.ok(!("MCPClient" in sides.server) && !("MCPServer" in sides.client), "each side without the other's class");
+    const server = new sides.server.MCPServer({ name: "sides", version: "1.0.0" }, { telemetry: null });
+    server.tool("side", {}, () => ({ content: [{ type: "text", text: "from /server" }] }));
+    const handler = sides.httpServer.streamableHttpHandler(server);
+    const client = new sides.client.MCPClient({ name: "sides-client", version: "1.0.0" }, { telemetry: null });
+    defer(() => closeAll(client, handler));
+    const fetchImpl = (url, init) => inProcessFetch(handler, new Request(url, init));
+    await client.connect(new sides.client.StreamableHttpTransport("http://127.0.0.1/mcp", { fetchImpl }));
+    await t.resolves(client.callTool("side"), { content: [{ type: "text", text: "from /server" }] });
   });
 
   // ---- (2) stdio over web streams -------------------------------------------------------------------

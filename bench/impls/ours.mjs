@@ -1,26 +1,19 @@
-import * as z from "zod";
 import {
   HttpSseTransport,
   InMemoryTransport,
   MCPClient,
-  MCPServer,
   sseHttpHandler,
   StreamableHttpTransport,
   streamableHttpHandler,
 } from "@suaveplan/mcp";
 import { nodeFetch, serveHttp, spawnStdioServer } from "@suaveplan/mcp/node";
 import { servedHandler } from "./http-util.mjs";
-import { cpuResult } from "./limit.mjs";
+import { oursServer } from "./ours-server.mjs";
+
+export { oursServer };
 
 /** The rows of the session era measure our client in it: where the transport carries both eras, "auto" would speak the stateless one. */
 export const SESSION_ERA = { era: "session" };
-
-export function oursServer() {
-  const server = new MCPServer({ name: "bench", version: "1.0.0" });
-  server.tool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: "text", text }] }));
-  server.tool("cpu", {}, () => cpuResult());
-  return server;
-}
 
 function wrap(client, extra = {}) {
   return {

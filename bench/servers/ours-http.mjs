@@ -3,9 +3,9 @@
 // on 127.0.0.1, port 0: one answering POSTs with JSON (`enableJsonResponse`: the session era then
 // answers as the stateless era always does), one with the handler's default (SSE answers in the
 // session era). Prints `{ "json": url, "sse": url }` as one line; exits when its stdin ends.
-import { streamableHttpHandler } from "@suaveplan/mcp";
+import { streamableHttpHandler } from "@suaveplan/mcp/http-server";
 import { serveHttp } from "@suaveplan/mcp/node";
-import { oursServer } from "../impls/ours.mjs";
+import { oursServer } from "../impls/ours-server.mjs";
 
 const server = oursServer();
 const handlers = { json: streamableHttpHandler(server, { enableJsonResponse: true }), sse: streamableHttpHandler(server) };

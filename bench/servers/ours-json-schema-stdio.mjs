@@ -1,6 +1,6 @@
 // Ours as a stdio server child whose echo tool takes a JSON Schema instead of a zod schema: a server
 // that uses no zod loads none (the protocol's own validation needs none).
-import { MCPServer } from "@suaveplan/mcp";
+import { MCPServer } from "@suaveplan/mcp/server";
 import { serveStdio } from "@suaveplan/mcp/node";
 import { cpuResult } from "../impls/limit.mjs";
 

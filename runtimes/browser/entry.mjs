@@ -1,8 +1,11 @@
 // The runtime suite inside a Chromium page: bundled by runtimes/browser.mjs from the BUILT package
-// (dist/index.js, the universal entry) and zod, with no Node built-in and no polyfill. Client and
+// (dist/index.js, the universal entry, and the side entries) and zod, with no Node built-in and no polyfill. Client and
 // server run inside the page (in-memory, stdio over web streams, the handler's fetch in-process);
 // the client also reaches servers on 127.0.0.1 across origins, named in the page's query string.
 import * as z from "zod";
+import * as client from "../../dist/entries/client.js";
+import * as httpServer from "../../dist/entries/http-server.js";
+import * as server from "../../dist/entries/server.js";
 import * as mcp from "../../dist/index.js";
 import { createHarness } from "../harness.mjs";
 import { registerSuite } from "../suite.mjs";
@@ -23,7 +26,7 @@ const harness = createHarness({
   },
 });
 console.log(`runtime suite on chromium ${navigator.userAgent}`);
-registerSuite(harness, { mcp, z, runtime: "chromium", servers: [], remote, refused });
+registerSuite(harness, { mcp, sides: { server, httpServer, client }, z, runtime: "chromium", servers: [], remote, refused });
 harness.run("chromium").then(
   (result) => {
     globalThis.mcpSuiteResult = { ...result, lines };
