@@ -49,9 +49,10 @@ function reached(entry: string, imports: Map<string, string[]>): Set<string> {
  * not, and Node loads every chunk an entry imports; so no chunk a client keeps may hold the validator
  * (src/lazy/lazy.md), and none a stdio server loads the client's or the HTTP handlers' code. Each
  * module goes to the first group whose side reaches it: `base` (what the modules loaded on demand
- * import), `core` (two of the server, the client and the Node adapters), `client`,
- * `json-schema` (the validator, which only the server imports statically), `server`, `http-server`,
- * and `proxy` (only the universal entry: the proxy needs both sides). The entry files only re-export.
+ * import), `core` (two of the server, the client and the Node adapters), `auth` (the client and the
+ * HTTP handlers: the JOSE code, which a stdio server does not load), `client`, `json-schema` (the
+ * validator, which only the server imports statically), `server`, `http-server`, and `proxy` (only
+ * the universal entry: the proxy needs both sides). The entry files only re-export.
  */
 function chunkGroups(entries: Record<"server" | "httpServer" | "client" | "node" | "all", string>): ChunkGroup[] {
   const { imports, lazy } = staticImports(Object.values(entries));
@@ -59,8 +60,7 @@ function chunkGroups(entries: Record<"server" | "httpServer" | "client" | "node"
   const reach = Object.fromEntries(Object.entries(entries).map(([side, entry]) => [side, reached(entry, imports)]));
   const { server, httpServer, client, node, all } = reach as Record<keyof typeof entries, Set<string>>;
   const own = (side: Set<string>) => (id: string) => !isEntry(id) && !isValidator(id) && side.has(id);
-  // The sides: a server (with or without HTTP), a client, the Node adapters.
-  const shared = (id: string): boolean => [server.has(id) || httpServer.has(id), client.has(id), node.has(id)].filter(Boolean).length >= 2;
+  const shared = (id: string): boolean => [server.has(id), client.has(id), node.has(id)].filter(Boolean).length >= 2;
   const onDemand = new Set([...lazy].flatMap((module) => [...reached(module, imports)]));
   // Groups are filled in order, each with what its modules import that no earlier group took.
   return [
@@ -68,6 +68,7 @@ function chunkGroups(entries: Record<"server" | "httpServer" | "client" | "node"
     // theirs), so that `core` and the client's code share the app's entry chunk (one gzip context).
     { name: "base", test: (id) => own(all)(id) && onDemand.has(id) },
     { name: "core", test: (id) => own(all)(id) && shared(id) },
+    { name: "auth", test: (id) => own(client)(id) && httpServer.has(id) },
     { name: "client", test: own(client) },
     { name: "json-schema", test: isValidator },
     { name: "server", test: own(server) },
