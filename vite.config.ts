@@ -32,6 +32,7 @@ function staticImports(entries: string[]): { imports: Map<string, string[]>; laz
   return { imports, lazy };
 }
 
+/** The modules `entry` loads (itself included), by the static imports in `imports`. */
 function reached(entry: string, imports: Map<string, string[]>): Set<string> {
   const seen = new Set<string>();
   const pending = [entry];
