@@ -9,14 +9,28 @@
 //   lines-session    the same lines in the session era (initialize, then plain tools/call).
 //   http-2026-client ours (auto: the stateless era), session, session-sse, sdk2 or limit: the client side of
 //                    the rows "Streamable HTTP 2026-07-28, our client", our server in a child (not profiled).
+//   setup            ours, sdk1, sdk2 or limit: the session set-up row (a client connecting in-process,
+//                    initialize and initialized), `count` set-ups kept open, then closed.
 import { IN_PROCESS, sequentialCalls, sequentialPings } from "./scenarios/in-process.mjs";
 import { httpContenders } from "./scenarios/http.mjs";
 import { HTTP_2026, httpClientContenders, oursHttpChild } from "./scenarios/stateless.mjs";
 import { oursLines } from "./impls/ours.mjs";
+import { sessionSetup } from "./scenarios/memory.mjs";
 import { sessionStdioClient, statelessStdioClient } from "./impls/stateless-client.mjs";
 
 const [name = "ours", what = "echo", countText = "50000"] = process.argv.slice(2);
 const count = Number(countText);
+if (what === "setup") {
+  const setups = sessionSetup(name);
+  await setups.run(count); // warm-up
+  await setups.close();
+  const before = process.cpuUsage();
+  await setups.run(count);
+  const cpu = process.cpuUsage(before);
+  await setups.close();
+  console.log(`${name} setup: ${((cpu.user + cpu.system) / count).toFixed(2)} µs CPU per set-up`);
+  process.exit(0);
+}
 const connect =
   {
     "http-sse": () => httpContenders("sse")[name](),
