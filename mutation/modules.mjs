@@ -38,7 +38,10 @@ export const MODULES = {
     tests: UNIT,
   },
   "resource-server": {
-    mutate: ["src/auth/server/{protected-resource,metadata,bearer,challenge,insufficient-scope,introspection,token-cache,jwt-verifier}.ts"],
+    mutate: [
+      "src/auth/server/{protected-resource,token-owner,metadata,bearer,challenge,insufficient-scope,introspection," +
+        "token-cache,jwt-verifier}.ts",
+    ],
     tests: UNIT,
   },
   protocol: {

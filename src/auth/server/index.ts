@@ -1,4 +1,5 @@
-export { protectedResource, tokenOwner, ProtectedResource } from "./protected-resource.js";
+export { protectedResource, ProtectedResource } from "./protected-resource.js";
+export { tokenOwner } from "./token-owner.js";
 export { introspectionVerifier } from "./introspection.js";
 export { jwtVerifier, type JwtVerifierOptions } from "./jwt-verifier.js";
 export { insufficientScope, type InsufficientScopeData } from "./insufficient-scope.js";

@@ -5,7 +5,8 @@ import { exchangeOf } from "../../transport/http-server/fetch-exchange.js";
 import type { HttpExchange, HttpReply } from "../../transport/http-server/http-server.types.js";
 import type { WireMessage } from "../../jsonrpc/dispatcher/classify.js";
 import { insufficientScope, isInsufficientScope } from "./insufficient-scope.js";
-import { protectedResource, tokenOwner } from "./protected-resource.js";
+import { protectedResource } from "./protected-resource.js";
+import { tokenOwner } from "./token-owner.js";
 import type { ResourceServerOptions, TokenPrincipal, TokenVerifier } from "./resource-server.types.js";
 
 const RESOURCE = "https://mcp.example.com/mcp";

@@ -22,15 +22,6 @@ export function protectedResource(options: ResourceServerOptions): ProtectedReso
   return new ProtectedResource(options);
 }
 
-/**
- * Who a token says is calling, as a session's owner: issuer, subject and client (`sessionOwner: tokenOwner` binds each session to them).
- */
-export function tokenOwner(authInfo: unknown): string | undefined {
-  if (typeof authInfo !== "object" || authInfo === null) return undefined;
-  const { issuer, subject, clientId } = authInfo as Partial<TokenPrincipal>;
-  return JSON.stringify([issuer ?? null, subject ?? null, clientId ?? null]);
-}
-
 type Refusal = Extract<AuthenticationResult, { refuse: number }>;
 
 export class ProtectedResource implements HttpAuthorization {

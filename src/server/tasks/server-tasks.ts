@@ -6,7 +6,7 @@ import { InMemoryTaskStore } from "../../stores/in-memory-task-store.js";
 import type { TaskStore } from "../../stores/task-store.js";
 import type { InboundContext } from "../../transport/transport/transport.types.js";
 import type { JsonObject } from "../../types/types.js";
-import { tokenOwner } from "../../auth/server/protected-resource.js";
+import { tokenOwner } from "../../auth/server/token-owner.js";
 import type { TaskCall, TaskHost, TaskSupport, TaskWatcher } from "../core/task-support.js";
 import type { HandlerContext, SessionHandle } from "../mcp-server/mcp-server.types.js";
 import type { FeatureHandler } from "../mcp-server/server-host.js";

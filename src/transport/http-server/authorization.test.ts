@@ -3,7 +3,8 @@
 // every session mode, and a handler's demand for more scope.
 import { afterEach, describe, expect, it } from "vitest";
 import { insufficientScope } from "../../auth/server/insufficient-scope.js";
-import { protectedResource, tokenOwner } from "../../auth/server/protected-resource.js";
+import { protectedResource } from "../../auth/server/protected-resource.js";
+import { tokenOwner } from "../../auth/server/token-owner.js";
 import type { TokenPrincipal, TokenVerifier } from "../../auth/server/resource-server.types.js";
 import { MCPServer } from "../../server/mcp-server/mcp-server.js";
 import { modernRequest } from "../../server/stateless/stateless.test-helpers.js";
